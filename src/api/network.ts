@@ -1,0 +1,74 @@
+/**
+ * Turn what undici or the socket layer threw into one line a person can act on.
+ */
+
+interface ErrorLike {
+  code?: unknown;
+  message?: unknown;
+  cause?: unknown;
+  hostname?: unknown;
+}
+
+const TLS_CODES = new Set([
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+  'ERR_SSL_WRONG_VERSION_NUMBER',
+  'EPROTO',
+]);
+
+/** The innermost error with a code: undici wraps socket errors in `cause`. */
+function rootCause(err: unknown): ErrorLike {
+  let current = (err ?? {}) as ErrorLike;
+  for (let depth = 0; depth < 5; depth += 1) {
+    if (typeof current.code === 'string' && !current.code.startsWith('UND_ERR')) return current;
+    if (!current.cause || typeof current.cause !== 'object') break;
+    current = current.cause as ErrorLike;
+  }
+  return (err ?? {}) as ErrorLike;
+}
+
+export interface NetworkFailure {
+  message: string;
+  timeout: boolean;
+}
+
+export function describeNetworkFailure(err: unknown, host: string): NetworkFailure {
+  const cause = rootCause(err);
+  const code = typeof cause.code === 'string' ? cause.code : '';
+  const text = typeof cause.message === 'string' ? cause.message : String(err);
+  switch (code) {
+    case 'ECONNREFUSED':
+      return { message: `connection refused by ${host} (is the service running?)`, timeout: false };
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return { message: `could not resolve host ${host} (${code})`, timeout: false };
+    case 'ECONNRESET':
+    case 'UND_ERR_SOCKET':
+      return { message: `the connection was closed by ${host} before a response arrived (${code})`, timeout: false };
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+      return { message: `${host} is unreachable (${code})`, timeout: false };
+    case 'UND_ERR_CONNECT_TIMEOUT':
+    case 'ETIMEDOUT':
+      return { message: `could not connect to ${host}: timed out`, timeout: true };
+    case 'UND_ERR_HEADERS_TIMEOUT':
+      return { message: `${host} sent no response in time`, timeout: true };
+    case 'UND_ERR_BODY_TIMEOUT':
+      return { message: `${host} stopped sending the response body`, timeout: true };
+    default:
+      break;
+  }
+  if (TLS_CODES.has(code) || /\b(ssl|tls|certificate)\b/i.test(text)) {
+    return {
+      message: `TLS error talking to ${host}: ${text}${code ? ` (${code})` : ''}; for a private CA, set NODE_EXTRA_CA_CERTS to its PEM file`,
+      timeout: false,
+    };
+  }
+  return { message: `${text}${code ? ` (${code})` : ''}`, timeout: false };
+}

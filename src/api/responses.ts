@@ -1,0 +1,108 @@
+import { BadResponseError, type ServiceError } from '../errors.js';
+import { excerpt } from '../output/text.js';
+
+/** A plant as the service sends it: `name` and optional `tag`, plus any fields the interface does not show (such as `id`). */
+export interface Plant {
+  name: string;
+  tag?: string | null;
+  id?: unknown;
+  [field: string]: unknown;
+}
+
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object') return 'an object';
+  return `a ${typeof value}`;
+}
+
+function mediaType(contentType: string | undefined): string {
+  return (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+}
+
+function looksLikeHtml(text: string, type: string): boolean {
+  return type === 'text/html' || /^\s*<(!doctype|html)/i.test(text);
+}
+
+/** Parse JSON, or return undefined (the callers explain what arrived instead). */
+function tryJson(text: string): { value: unknown } | undefined {
+  try {
+    return { value: JSON.parse(text) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** HTML error pages: their <title> says more than their markup. */
+function htmlSummary(text: string): string {
+  const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(text)?.[1];
+  if (title?.trim()) return excerpt(title);
+  return excerpt(text.replace(/<[^>]*>/g, ' '));
+}
+
+/**
+ * Normalise an error response body to `{error, message}`: the interface's
+ * Error object, an RFC 9457 problem document, a bare `{message}`/`{error: "…"}`,
+ * an HTML page, or any text.
+ */
+export function describeErrorBody(text: string, contentType: string | undefined): ServiceError {
+  const type = mediaType(contentType);
+  const parsed = text.trim() ? tryJson(text) : undefined;
+  if (parsed && typeof parsed.value === 'object' && parsed.value !== null && !Array.isArray(parsed.value)) {
+    const body = parsed.value as Record<string, unknown>;
+    const code = typeof body.error === 'number' && Number.isInteger(body.error) ? body.error : null;
+    if (typeof body.message === 'string' && body.message.trim()) {
+      return { error: code, message: excerpt(body.message, 500) };
+    }
+    // application/problem+json (RFC 9457): title and detail.
+    const detail = typeof body.detail === 'string' ? body.detail : undefined;
+    const title = typeof body.title === 'string' ? body.title : undefined;
+    if (detail || title) {
+      return { error: code, message: excerpt([title, detail].filter(Boolean).join(': '), 500) };
+    }
+    if (typeof body.error === 'string' && body.error.trim()) {
+      return { error: null, message: excerpt(body.error, 500) };
+    }
+  }
+  if (!text.trim()) return { error: null, message: '(empty body)' };
+  if (looksLikeHtml(text, type)) return { error: null, message: htmlSummary(text) };
+  return { error: null, message: excerpt(text) };
+}
+
+/**
+ * Check a list response against the interface: a JSON array of objects, each
+ * with a string `name` and, where present, a string `tag`. Every field is kept.
+ */
+export function parsePlantList(text: string, contentType: string | undefined): Plant[] {
+  const what = 'expected a JSON array of plants';
+  if (!text.trim()) throw new BadResponseError(`${what}, but the response body was empty`);
+  const parsed = tryJson(text);
+  if (!parsed) {
+    const type = mediaType(contentType) || 'no content type';
+    const shown = looksLikeHtml(text, mediaType(contentType)) ? htmlSummary(text) : excerpt(text);
+    throw new BadResponseError(`${what}, but received ${type} that is not JSON: ${shown}`);
+  }
+  const items = parsed.value;
+  if (!Array.isArray(items)) {
+    throw new BadResponseError(`${what}, but received ${kindOf(items)}: ${excerpt(text)}`);
+  }
+  items.forEach((item: unknown, index) => checkPlant(item, index));
+  return items as Plant[];
+}
+
+function checkPlant(item: unknown, index: number): void {
+  const where = `item ${index} of the plant list`;
+  if (typeof item !== 'object' || item === null || Array.isArray(item)) {
+    throw new BadResponseError(`${where} is ${kindOf(item)}, expected a plant object: ${excerpt(JSON.stringify(item))}`);
+  }
+  const plant = item as Record<string, unknown>;
+  if (typeof plant.name !== 'string') {
+    const problem = 'name' in plant ? `its "name" is ${kindOf(plant.name)}` : 'it has no "name"';
+    throw new BadResponseError(`${where} is not a plant: ${problem}, expected a string: ${excerpt(JSON.stringify(item))}`);
+  }
+  if (plant.tag !== undefined && plant.tag !== null && typeof plant.tag !== 'string') {
+    throw new BadResponseError(
+      `${where} is not a plant: its "tag" is ${kindOf(plant.tag)}, expected a string: ${excerpt(JSON.stringify(item))}`,
+    );
+  }
+}

@@ -1,0 +1,78 @@
+import { UsageError } from '../errors.js';
+
+/**
+ * Parse and check a base URL: absolute http(s), no credentials, query or
+ * fragment. A path prefix (`https://host/api`) is kept, without its trailing
+ * slash, so requests go to `/api/plants`.
+ *
+ * `source` names where the value came from, for the error message.
+ */
+export function parseBaseUrl(raw: string, source: string): URL {
+  const value = raw.trim();
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(
+      `invalid base URL ${JSON.stringify(value)} (${source}): expected an absolute URL such as https://plants.example.com`,
+    );
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new UsageError(
+      `invalid base URL ${JSON.stringify(value)} (${source}): the scheme must be http or https`,
+    );
+  }
+  if (url.username || url.password) {
+    throw new UsageError(
+      `invalid base URL (${source}): it must not contain credentials; store the token with 'plants auth login'`,
+    );
+  }
+  if (url.search || url.hash || value.includes('?') || value.includes('#')) {
+    throw new UsageError(
+      `invalid base URL ${JSON.stringify(value)} (${source}): it must not contain a query (?) or fragment (#)`,
+    );
+  }
+  url.pathname = url.pathname.replace(/\/+$/, '');
+  return url;
+}
+
+/** The base URL as people write it: no trailing slash. */
+export function formatBaseUrl(url: URL): string {
+  return url.href.replace(/\/+$/, '');
+}
+
+/**
+ * Encode an opaque id as exactly one path segment. Beyond
+ * encodeURIComponent, dots are encoded when the id is all dots, since `.` and
+ * `..` are dot-segments that URL normalisation would resolve away.
+ */
+export function encodePathSegment(id: string): string {
+  let encoded: string;
+  try {
+    encoded = encodeURIComponent(id);
+  } catch {
+    throw new UsageError(
+      `invalid plant id ${JSON.stringify(id)}: it contains an unpaired UTF-16 surrogate`,
+    );
+  }
+  return /^\.+$/.test(encoded) ? encoded.replaceAll('.', '%2E') : encoded;
+}
+
+/**
+ * The request target for a path below the base URL, as origin + path string.
+ * Built by hand rather than with `new URL()`, which would normalise the
+ * already-encoded segments.
+ */
+export function endpoint(
+  base: URL,
+  segments: readonly string[],
+  query: Record<string, string | number | undefined> = {},
+): { origin: string; path: string; href: string } {
+  let path = base.pathname.replace(/\/+$/, '');
+  for (const segment of segments) path += `/${encodePathSegment(segment)}`;
+  const params = Object.entries(query)
+    .filter((entry): entry is [string, string | number] => entry[1] !== undefined)
+    .map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(String(value))}`);
+  if (params.length > 0) path += `?${params.join('&')}`;
+  return { origin: base.origin, path, href: base.origin + path };
+}

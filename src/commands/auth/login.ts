@@ -1,0 +1,54 @@
+import { Command } from 'commander';
+import { checkToken } from '../../config/settings.js';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { success, warning } from '../../output/messages.js';
+import { examples } from '../options.js';
+
+export interface LoginOptions {
+  withToken: boolean;
+}
+
+export type LoginRunner = (options: LoginOptions, ctx: Context) => Promise<void>;
+
+export function loginCommand(ctx: Context, run: LoginRunner = runLogin): Command {
+  return new Command('login')
+    .description('Store a token in the config file (asked for with hidden input)')
+    .option('--with-token', 'read the token from standard input (for CI)')
+    .addHelpText(
+      'after',
+      examples('plants auth login', 'printenv PLANTS_CI_TOKEN | plants auth login --with-token'),
+    )
+    .action(async (opts: { withToken?: boolean }) => {
+      await run({ withToken: opts.withToken === true }, ctx);
+    });
+}
+
+export async function runLogin(options: LoginOptions, ctx: Context): Promise<void> {
+  const { io } = ctx;
+  let token: string;
+  if (options.withToken) {
+    token = (await readAll(io.stdin)).trim();
+  } else if (io.stdinIsTTY) {
+    token = (await ctx.prompter.secret('Paste your token: ')).trim();
+  } else {
+    throw new UsageError(
+      'stdin is not a terminal; pass --with-token to read the token from it (e.g. printenv PLANTS_CI_TOKEN | plants auth login --with-token)',
+    );
+  }
+  if (token === '') throw new UsageError('no token was given; nothing was stored');
+  checkToken(token, 'the input');
+
+  const store = await ctx.config();
+  store.set('token', token);
+  await success(io, `Token stored in ${store.path}`);
+  if (ctx.env.PLANTS_TOKEN) {
+    await warning(io, 'PLANTS_TOKEN is set in the environment and takes precedence over the stored token');
+  }
+}
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  return Buffer.concat(chunks).toString('utf8');
+}

@@ -1,0 +1,94 @@
+import type { Dispatcher } from 'undici';
+import type { PlantStoreClient } from './api/client.js';
+import { resolveBaseUrl, resolveToken, type Resolved } from './config/settings.js';
+import { openConfigStore, type ConfigStore } from './config/store.js';
+import type { IOStreams } from './output/iostreams.js';
+import { terminalPrompter, type Prompter } from './output/prompt.js';
+import { VERSION } from './version.js';
+
+export type Env = Record<string, string | undefined>;
+
+/** Flags that apply to every command. */
+export interface GlobalFlags {
+  baseUrl?: string;
+}
+
+/**
+ * What every command receives. Everything expensive (the config file, the
+ * HTTP client and the modules behind them) is built on first use, so
+ * `--help` touches neither disk nor network.
+ */
+export interface Context {
+  io: IOStreams;
+  env: Env;
+  flags: GlobalFlags;
+  prompter: Prompter;
+  config(): Promise<ConfigStore>;
+  baseUrl(): Promise<Resolved<URL>>;
+  token(): Promise<Resolved<string>>;
+  client(): Promise<PlantStoreClient>;
+  /** Release sockets so the process can exit promptly. */
+  close(): Promise<void>;
+}
+
+export interface ContextOptions {
+  io: IOStreams;
+  env: Env;
+  prompter?: Prompter;
+  /** Builds the dispatcher; tests pass a MockAgent. */
+  dispatcher?: () => Dispatcher | Promise<Dispatcher>;
+}
+
+export const USER_AGENT = `plants/${VERSION} node/${process.versions.node}`;
+
+async function defaultDispatcher(): Promise<Dispatcher> {
+  const { Agent } = await import('undici');
+  return new Agent({
+    connect: { timeout: 10_000 },
+    headersTimeout: 30_000,
+    bodyTimeout: 30_000,
+  });
+}
+
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let value: Promise<T> | undefined;
+  return () => (value ??= make());
+}
+
+export function createContext(options: ContextOptions): Context {
+  const { io, env } = options;
+  const flags: GlobalFlags = {};
+  let dispatcher: Dispatcher | undefined;
+  const config = once(() => openConfigStore(env));
+  const baseUrl = once(() => resolveBaseUrl(flags.baseUrl, env, config));
+  const token = once(() => resolveToken(env, config));
+  const client = once(async () => {
+    // Base URL first: a missing URL is a usage error (2), a missing token an auth error (4).
+    const url = await baseUrl();
+    const auth = await token();
+    const [{ PlantStoreClient }, made] = await Promise.all([
+      import('./api/client.js'),
+      (options.dispatcher ?? defaultDispatcher)(),
+    ]);
+    dispatcher = made;
+    return new PlantStoreClient({
+      baseUrl: url.value,
+      token: auth.value,
+      dispatcher: made,
+      userAgent: USER_AGENT,
+    });
+  });
+  return {
+    io,
+    env,
+    flags,
+    prompter: options.prompter ?? terminalPrompter(io),
+    config,
+    baseUrl,
+    token,
+    client,
+    async close() {
+      await dispatcher?.close();
+    },
+  };
+}

@@ -1,0 +1,3 @@
+import { run } from './cli.js';
+
+await run();

@@ -1,0 +1,69 @@
+import type { Readable, Writable } from 'node:stream';
+
+/**
+ * The one object that knows where output goes and what kind of streams they
+ * are. Commands write through it; tests swap in buffers with TTY switches.
+ */
+export interface IOStreams {
+  stdin: Readable;
+  stdout: Writable;
+  stderr: Writable;
+  stdinIsTTY: boolean;
+  stdoutIsTTY: boolean;
+  stderrIsTTY: boolean;
+  /** Colour for stdout (tables). */
+  stdoutColor: boolean;
+  /** Colour for stderr (messages, ✓ marks, errors). */
+  stderrColor: boolean;
+}
+
+type Env = Record<string, string | undefined>;
+
+/**
+ * Colour only on a terminal, and never with NO_COLOR (any non-empty value,
+ * per no-color.org) or TERM=dumb.
+ */
+export function colorWanted(isTTY: boolean, env: Env): boolean {
+  if (env.NO_COLOR) return false;
+  if (env.TERM === 'dumb') return false;
+  return isTTY;
+}
+
+export function systemIOStreams(env: Env = process.env): IOStreams {
+  const stdoutIsTTY = process.stdout.isTTY === true;
+  const stderrIsTTY = process.stderr.isTTY === true;
+  return {
+    stdin: process.stdin,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdinIsTTY: process.stdin.isTTY === true,
+    stdoutIsTTY,
+    stderrIsTTY,
+    stdoutColor: colorWanted(stdoutIsTTY, env),
+    stderrColor: colorWanted(stderrIsTTY, env),
+  };
+}
+
+/** Write and wait for the stream to accept it, so large outputs respect back-pressure. */
+export function writeOut(stream: Writable, text: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const ok = stream.write(text, (err) => {
+      if (err) reject(err);
+    });
+    if (ok) resolve();
+    else stream.once('drain', resolve);
+  });
+}
+
+/** Write many small pieces in large chunks, waiting for the stream between chunks. */
+export async function writeAll(stream: Writable, pieces: Iterable<string>): Promise<void> {
+  let buffer = '';
+  for (const piece of pieces) {
+    buffer += piece;
+    if (buffer.length >= 64 * 1024) {
+      await writeOut(stream, buffer);
+      buffer = '';
+    }
+  }
+  if (buffer) await writeOut(stream, buffer);
+}

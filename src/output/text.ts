@@ -1,0 +1,34 @@
+/**
+ * Text from the service is untrusted: a plant name could carry terminal
+ * escape sequences. These helpers make it safe to show.
+ */
+
+// C0 controls, DEL and C1 controls.
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+
+/** Replace control characters with visible escapes (`\n`, `\u001b`). */
+export function printable(text: string): string {
+  return text.replace(CONTROL, (ch) => {
+    if (ch === '\n') return '\\n';
+    if (ch === '\r') return '\\r';
+    if (ch === '\t') return '\\t';
+    return `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;
+  });
+}
+
+/** A short, single-line, printable excerpt of a body for error messages. */
+export function excerpt(text: string, max = 200): string {
+  const flat = printable(text.replace(/\s+/g, ' ').trim());
+  return flat.length > max ? `${flat.slice(0, max)}…` : flat;
+}
+
+/** How a field value is shown in a table or TSV cell. */
+export function cellText(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') {
+    return String(value);
+  }
+  return JSON.stringify(value);
+}

@@ -1,0 +1,99 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { startPlantStoreServer } from './server.js';
+import { PlantStore } from './store.js';
+
+const HELP = `Usage: plant-store-server [options]
+
+A local plant store service for trying plants and testing scripts safely.
+Prints the URL it listens on as the first line of stdout.
+
+Options:
+  --port <n>     port to listen on; 0 picks a free one (default: 0)
+  --host <addr>  address to listen on (default: 127.0.0.1)
+  --token <t>    bearer token to accept (default: PLANT_STORE_TOKEN, else a random
+                 token printed on stderr)
+  --seed <n>     start with n sample plants when the store is empty (default: 0)
+  --data <file>  keep the plants in this JSON file between runs
+  -h, --help     show this help
+`;
+
+function fail(message: string): never {
+  console.error(`plant-store-server: ${message}`);
+  process.exit(2);
+}
+
+function wholeNumber(raw: string | undefined, name: string, max: number): number {
+  if (raw === undefined) return 0;
+  if (!/^\d+$/.test(raw) || Number(raw) > max) fail(`--${name} must be a whole number from 0 to ${max}`);
+  return Number(raw);
+}
+
+async function main(): Promise<void> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string', default: '127.0.0.1' },
+        token: { type: 'string' },
+        seed: { type: 'string' },
+        data: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+    }));
+  } catch (err) {
+    fail(`${(err as Error).message} (see --help)`);
+  }
+  if (values.help) {
+    process.stdout.write(HELP);
+    return;
+  }
+  const port = wholeNumber(values.port, 'port', 65_535);
+  const seed = wholeNumber(values.seed, 'seed', 10_000_000);
+  const given = values.token ?? process.env.PLANT_STORE_TOKEN;
+  const token = given || randomBytes(16).toString('hex');
+
+  let store: PlantStore;
+  try {
+    store = values.data && existsSync(values.data) ? PlantStore.load(values.data) : new PlantStore();
+  } catch (err) {
+    fail(`cannot load --data: ${(err as Error).message}`);
+  }
+  if (store.size === 0) store.seed(seed);
+
+  const dataFile = values.data;
+  let pending: NodeJS.Timeout | undefined;
+  const flush = () => {
+    if (pending) clearTimeout(pending);
+    pending = undefined;
+    if (dataFile) store.save(dataFile);
+  };
+  if (dataFile) flush();
+
+  const running = await startPlantStoreServer({
+    token,
+    store,
+    host: values.host,
+    port,
+    // Batch writes: a bulk delete should not rewrite the file thousands of times.
+    onChange: () => {
+      if (dataFile && !pending) pending = setTimeout(flush, 200);
+    },
+  }).catch((err: Error) => fail(`cannot listen on ${values.host}:${port}: ${err.message}`));
+
+  process.stdout.write(`${running.url}\n`);
+  console.error(`plant-store-server: ${store.size} plants; listening on ${running.url}`);
+  if (!given) console.error(`plant-store-server: token: ${token}`);
+
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      flush();
+      void running.close().then(() => process.exit(0));
+    });
+  }
+}
+
+await main();

@@ -1,0 +1,143 @@
+import { timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { PlantStore } from './store.js';
+
+export interface PlantStoreServerOptions {
+  /** The bearer token every request must carry. */
+  token: string;
+  store?: PlantStore;
+  /** Called after each mutation (the CLI entry point persists with it). */
+  onChange?: () => void;
+  /** Called for every request, after it is answered (tests count requests with it). */
+  onRequest?: (request: { method: string; path: string; status: number }) => void;
+}
+
+export interface RunningPlantStore {
+  url: string;
+  server: Server;
+  store: PlantStore;
+  close(): Promise<void>;
+}
+
+const INT32_MAX = 2_147_483_647;
+
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+    ...headers,
+  });
+  res.end(text);
+}
+
+/** The interface's Error object; `error` carries the HTTP status. */
+function sendError(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
+  sendJson(res, status, { error: status, message }, headers);
+}
+
+function authorized(header: string | undefined, token: string): boolean {
+  const expected = Buffer.from(`Bearer ${token}`);
+  const given = Buffer.from(header ?? '');
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/**
+ * The plant store service as the interface describes it: GET /plants?limit=N
+ * and DELETE /plants/{id}, bearer auth on every request, Error bodies on failure.
+ */
+export function createPlantStoreServer(options: PlantStoreServerOptions): { server: Server; store: PlantStore } {
+  const store = options.store ?? new PlantStore();
+
+  const handle = (req: IncomingMessage, res: ServerResponse): void => {
+    const method = req.method ?? 'GET';
+    const url = new URL(req.url ?? '/', 'http://plant-store.invalid');
+    // Match on the raw path: a percent-encoded slash inside an id stays inside the id.
+    const rawPath = (req.url ?? '/').split('?')[0]!;
+
+    if (!authorized(req.headers.authorization, options.token)) {
+      sendError(res, 401, 'missing or invalid bearer token', { 'www-authenticate': 'Bearer' });
+      return;
+    }
+
+    if (rawPath === '/plants') {
+      if (method !== 'GET' && method !== 'HEAD') {
+        sendError(res, 405, `method ${method} is not allowed on /plants`, { allow: 'GET' });
+        return;
+      }
+      const raw = url.searchParams.get('limit');
+      let limit: number | undefined;
+      if (raw !== null) {
+        if (!/^\d+$/.test(raw) || Number(raw) > INT32_MAX) {
+          sendError(res, 400, `limit must be an integer from 0 to ${INT32_MAX}, got ${JSON.stringify(raw)}`);
+          return;
+        }
+        limit = Number(raw);
+      }
+      sendJson(res, 200, store.list(limit));
+      return;
+    }
+
+    const match = /^\/plants\/([^/]+)$/.exec(rawPath);
+    if (match) {
+      if (method !== 'DELETE') {
+        sendError(res, 405, `method ${method} is not allowed on /plants/{id}`, { allow: 'DELETE' });
+        return;
+      }
+      let id: string;
+      try {
+        id = decodeURIComponent(match[1]!);
+      } catch {
+        sendError(res, 400, 'the plant id in the path is not valid percent-encoded UTF-8');
+        return;
+      }
+      if (!store.delete(id)) {
+        sendError(res, 404, `plant ${id} not found`);
+        return;
+      }
+      options.onChange?.();
+      res.writeHead(204).end();
+      return;
+    }
+
+    sendError(res, 404, `no route for ${method} ${rawPath}`);
+  };
+
+  const server = createServer((req, res) => {
+    res.on('finish', () => {
+      options.onRequest?.({ method: req.method ?? 'GET', path: req.url ?? '/', status: res.statusCode });
+    });
+    // Request bodies are not part of the interface; drain them so keep-alive works.
+    req.resume();
+    handle(req, res);
+  });
+  return { server, store };
+}
+
+/** Start listening; port 0 picks a free one. */
+export async function startPlantStoreServer(
+  options: PlantStoreServerOptions & { port?: number; host?: string },
+): Promise<RunningPlantStore> {
+  const { server, store } = createPlantStoreServer(options);
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const shownHost = host.includes(':') ? `[${host}]` : host;
+  return {
+    url: `http://${shownHost}:${port}`,
+    server,
+    store,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
