@@ -35,7 +35,7 @@ export interface ContextOptions {
   io: IOStreams;
   env: Env;
   prompter?: Prompter;
-  /** Builds the dispatcher; tests pass a MockAgent. */
+  /** Builds the dispatcher; tests pass a MockAgent (and close it themselves). */
   dispatcher?: () => Dispatcher | Promise<Dispatcher>;
 }
 
@@ -70,7 +70,8 @@ export function createContext(options: ContextOptions): Context {
       import('./api/client.js'),
       (options.dispatcher ?? defaultDispatcher)(),
     ]);
-    dispatcher = made;
+    // Only a dispatcher made here is closed here; an injected one belongs to the caller.
+    if (!options.dispatcher) dispatcher = made;
     return new PlantStoreClient({
       baseUrl: url.value,
       token: auth.value,

@@ -1,0 +1,64 @@
+import { PassThrough, Writable } from 'node:stream';
+import type { IOStreams } from '../../src/output/iostreams.js';
+import type { Prompter } from '../../src/output/prompt.js';
+
+class Buffered extends Writable {
+  text = '';
+  override _write(chunk: Buffer, _encoding: string, callback: () => void): void {
+    this.text += chunk.toString();
+    callback();
+  }
+}
+
+export interface FakeIO {
+  io: IOStreams;
+  stdout(): string;
+  stderr(): string;
+}
+
+/** Buffers in place of the process streams, with TTY switches. Colour is always off. */
+export function fakeIO(options: { tty?: boolean; stdinTTY?: boolean; stdin?: string } = {}): FakeIO {
+  const stdout = new Buffered();
+  const stderr = new Buffered();
+  const stdin = new PassThrough();
+  stdin.end(options.stdin ?? '');
+  const tty = options.tty ?? false;
+  return {
+    io: {
+      stdin,
+      stdout,
+      stderr,
+      stdinIsTTY: options.stdinTTY ?? tty,
+      stdoutIsTTY: tty,
+      stderrIsTTY: tty,
+      stdoutColor: false,
+      stderrColor: false,
+    },
+    stdout: () => stdout.text,
+    stderr: () => stderr.text,
+  };
+}
+
+/** A prompter that fails the test when asked anything it was not told to expect. */
+export function scriptedPrompter(answers: { confirm?: boolean[]; secret?: string[] } = {}): Prompter & {
+  questions: string[];
+} {
+  const confirms = [...(answers.confirm ?? [])];
+  const secrets = [...(answers.secret ?? [])];
+  const questions: string[] = [];
+  return {
+    questions,
+    async confirm(question) {
+      questions.push(question);
+      const answer = confirms.shift();
+      if (answer === undefined) throw new Error(`unexpected prompt: ${question}`);
+      return answer;
+    },
+    async secret(question) {
+      questions.push(question);
+      const answer = secrets.shift();
+      if (answer === undefined) throw new Error(`unexpected secret prompt: ${question}`);
+      return answer;
+    },
+  };
+}

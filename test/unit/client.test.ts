@@ -1,0 +1,161 @@
+import { MockAgent } from 'undici';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { PlantStoreClient } from '../../src/api/client.js';
+import { parseBaseUrl } from '../../src/api/url.js';
+import { BadResponseError, ExitCode, HttpError, NetworkError } from '../../src/errors.js';
+
+const ORIGIN = 'http://plants.test';
+const TOKEN = 'unit-token-1';
+let agent: MockAgent;
+
+function client(base = ORIGIN): PlantStoreClient {
+  return new PlantStoreClient({
+    baseUrl: parseBaseUrl(base, 'test'),
+    token: TOKEN,
+    dispatcher: agent,
+    userAgent: 'plants/test node/test',
+  });
+}
+
+async function failure(promise: Promise<unknown>): Promise<Error> {
+  try {
+    await promise;
+  } catch (err) {
+    return err as Error;
+  }
+  throw new Error('expected a failure');
+}
+
+beforeEach(() => {
+  agent = new MockAgent();
+  agent.disableNetConnect();
+});
+
+afterEach(async () => {
+  // Every stub must have been used, and nothing unstubbed may have been asked for.
+  agent.assertNoPendingInterceptors();
+  await agent.close();
+});
+
+describe('listPlants', () => {
+  it('sends the bearer token, Accept and User-Agent, and the limit', async () => {
+    agent
+      .get(ORIGIN)
+      .intercept({
+        path: '/plants',
+        method: 'GET',
+        query: { limit: '5' },
+        headers: {
+          authorization: `Bearer ${TOKEN}`,
+          accept: 'application/json',
+          'user-agent': 'plants/test node/test',
+        },
+      })
+      .reply(200, [{ id: 1, name: 'Fern' }], { headers: { 'content-type': 'application/json' } });
+    expect(await client().listPlants({ limit: 5 })).toEqual([{ id: 1, name: 'Fern' }]);
+  });
+
+  it('keeps the base path prefix', async () => {
+    agent.get(ORIGIN).intercept({ path: '/api/v1/plants', method: 'GET' }).reply(200, '[]');
+    expect(await client(`${ORIGIN}/api/v1/`).listPlants()).toEqual([]);
+  });
+
+  it('turns the documented 400 Error into an HttpError with the service message', async () => {
+    agent
+      .get(ORIGIN)
+      .intercept({ path: '/plants', method: 'GET' })
+      .reply(400, { error: 12, message: 'limit too large' }, { headers: { 'content-type': 'application/json' } });
+    const err = await failure(client().listPlants());
+    expect(err).toBeInstanceOf(HttpError);
+    expect((err as HttpError).exitCode).toBe(ExitCode.failure);
+    expect((err as HttpError).serviceError).toEqual({ error: 12, message: 'limit too large' });
+    expect(err.message).toBe('GET http://plants.test/plants → 400 Bad Request: limit too large (error 12)');
+  });
+
+  it.each([401, 403])('maps %d to the auth exit code with a login hint', async (status) => {
+    agent.get(ORIGIN).intercept({ path: '/plants', method: 'GET' }).reply(status, { error: status, message: 'nope' });
+    const err = (await failure(client().listPlants())) as HttpError;
+    expect(err.exitCode).toBe(ExitCode.auth);
+    expect(err.message).toMatch(/plants auth login.*PLANTS_TOKEN/);
+    expect(err.message).not.toContain(TOKEN);
+  });
+
+  it('summarises an HTML error page', async () => {
+    agent
+      .get(ORIGIN)
+      .intercept({ path: '/plants', method: 'GET' })
+      .reply(502, '<html><head><title>502 Bad Gateway</title></head></html>', { headers: { 'content-type': 'text/html' } });
+    const err = await failure(client().listPlants());
+    expect(err.message).toBe('GET http://plants.test/plants → 502 Bad Gateway: 502 Bad Gateway');
+  });
+
+  it('reports a redirect with its Location instead of following it', async () => {
+    agent
+      .get(ORIGIN)
+      .intercept({ path: '/plants', method: 'GET' })
+      .reply(301, '', { headers: { location: 'https://elsewhere.test/plants' } });
+    const err = await failure(client().listPlants());
+    expect(err.message).toMatch(/301 Moved Permanently: redirected to https:\/\/elsewhere.test\/plants; redirects are not followed/);
+  });
+
+  it('rejects a 200 that is not a plant list, naming the request', async () => {
+    agent.get(ORIGIN).intercept({ path: '/plants', method: 'GET' }).reply(200, { plants: [] });
+    const err = await failure(client().listPlants());
+    expect(err).toBeInstanceOf(BadResponseError);
+    expect(err.message).toMatch(/^GET http:\/\/plants.test\/plants → 200: expected a JSON array of plants, but received an object/);
+  });
+
+  it('refuses a response larger than the limit', async () => {
+    const small = new PlantStoreClient({
+      baseUrl: parseBaseUrl(ORIGIN, 'test'),
+      token: TOKEN,
+      dispatcher: agent,
+      userAgent: 'x',
+      maxResponseBytes: 100,
+    });
+    agent.get(ORIGIN).intercept({ path: '/plants', method: 'GET' }).reply(200, JSON.stringify(Array(50).fill({ name: 'A' })));
+    const err = await failure(small.listPlants());
+    expect(err.message).toMatch(/larger than 100 bytes/);
+  });
+
+  it('names the URL and the cause of a network failure', async () => {
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' });
+    agent.get(ORIGIN).intercept({ path: '/plants', method: 'GET' }).replyWithError(refused);
+    const err = await failure(client().listPlants());
+    expect(err).toBeInstanceOf(NetworkError);
+    expect(err.message).toBe('GET http://plants.test/plants failed: connection refused by plants.test (is the service running?)');
+  });
+
+  it('explains TLS failures and the CA variable', async () => {
+    const tls = Object.assign(new Error('self-signed certificate'), { code: 'DEPTH_ZERO_SELF_SIGNED_CERT' });
+    agent.get(ORIGIN).intercept({ path: '/plants', method: 'GET' }).replyWithError(tls);
+    const err = await failure(client().listPlants());
+    expect(err.message).toMatch(/TLS error talking to plants.test: self-signed certificate .*NODE_EXTRA_CA_CERTS/);
+  });
+});
+
+describe('deletePlant', () => {
+  it.each([200, 202, 204])('treats %d as success and ignores the body', async (status) => {
+    agent
+      .get(ORIGIN)
+      .intercept({ path: '/plants/42', method: 'DELETE', headers: { authorization: `Bearer ${TOKEN}` } })
+      .reply(status, status === 204 ? '' : '{"deleted":true}');
+    expect(await client().deletePlant('42')).toEqual({ status });
+  });
+
+  it('sends an id with slashes and dots as one encoded segment', async () => {
+    agent.get(ORIGIN).intercept({ path: '/plants/a%2Fb%3Fc', method: 'DELETE' }).reply(204, '');
+    // A function matcher: MockAgent would itself normalise a literal '/plants/%2E%2E' to '/'.
+    agent.get(ORIGIN).intercept({ path: (path) => path === '/plants/%2E%2E', method: 'DELETE' }).reply(204, '');
+    await client().deletePlant('a/b?c');
+    await client().deletePlant('..');
+  });
+
+  it('maps 404 to the not-found exit code and keeps the service error', async () => {
+    agent.get(ORIGIN).intercept({ path: '/plants/9', method: 'DELETE' }).reply(404, { error: 404, message: 'plant 9 not found' });
+    const err = (await failure(client().deletePlant('9'))) as HttpError;
+    expect(err.exitCode).toBe(ExitCode.notFound);
+    expect(err.status).toBe(404);
+    expect(err.serviceError).toEqual({ error: 404, message: 'plant 9 not found' });
+  });
+});

@@ -1,0 +1,323 @@
+import { MockAgent } from 'undici';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { main } from '../../src/cli.js';
+import { deleteCommand, type DeleteOptions } from '../../src/commands/delete.js';
+import { listCommand, type ListOptions } from '../../src/commands/list.js';
+import { createContext } from '../../src/context.js';
+import type { Prompter } from '../../src/output/prompt.js';
+import { tempDir } from '../helpers/cli.js';
+import { fakeIO, scriptedPrompter, type FakeIO } from '../helpers/io.js';
+
+const ORIGIN = 'http://plants.test';
+const TOKEN = 'commands-test-token';
+
+let agent: MockAgent;
+let dir: ReturnType<typeof tempDir>;
+
+beforeEach(() => {
+  agent = new MockAgent();
+  agent.disableNetConnect();
+  dir = tempDir();
+});
+
+afterEach(async () => {
+  agent.assertNoPendingInterceptors();
+  await agent.close();
+  dir.remove();
+});
+
+async function plants(
+  args: string[],
+  options: { tty?: boolean; stdinTTY?: boolean; stdin?: string; prompter?: Prompter; env?: Record<string, string> } = {},
+): Promise<{ code: number } & FakeIO> {
+  const fake = fakeIO(options);
+  const code = await main(args, {
+    io: fake.io,
+    env: { PLANTS_CONFIG_DIR: dir.path, PLANTS_BASE_URL: ORIGIN, PLANTS_TOKEN: TOKEN, ...options.env },
+    dispatcher: () => agent,
+    prompter: options.prompter ?? scriptedPrompter(),
+  });
+  expect(fake.stdout() + fake.stderr()).not.toContain(TOKEN);
+  return { code, ...fake };
+}
+
+const json = { headers: { 'content-type': 'application/json' } };
+const SAMPLE = [
+  { id: 1, name: 'Monstera', tag: 'tropical' },
+  { id: 2, name: 'Aloe' },
+];
+
+describe('argument parsing (the run function is replaced)', () => {
+  function parse<T>(make: (run: (options: T) => Promise<void>) => import('commander').Command, args: string[]) {
+    const run = vi.fn(async (_options: T) => {});
+    const command = make(run).exitOverride().configureOutput({ writeErr: () => {}, outputError: () => {} });
+    return { run, done: command.parseAsync(args, { from: 'user' }) };
+  }
+  const ctx = createContext({ io: fakeIO().io, env: {} });
+
+  it('list: parses --limit and --json', async () => {
+    const { run, done } = parse<ListOptions>((r) => listCommand(ctx, r), ['-l', '5', '--json']);
+    await done;
+    expect(run).toHaveBeenCalledWith({ limit: 5, json: true }, ctx);
+  });
+
+  it('list: defaults to no limit and no JSON', async () => {
+    const { run, done } = parse<ListOptions>((r) => listCommand(ctx, r), []);
+    await done;
+    expect(run).toHaveBeenCalledWith({ limit: undefined, json: false }, ctx);
+  });
+
+  it('list: a bad --limit never reaches run', async () => {
+    const { run, done } = parse<ListOptions>((r) => listCommand(ctx, r), ['--limit', '-1']);
+    await expect(done).rejects.toThrow(/--limit/);
+    expect(run).not.toHaveBeenCalled();
+  });
+
+  it('delete: parses the id and flags', async () => {
+    const { run, done } = parse<DeleteOptions>((r) => deleteCommand(ctx, r), ['a/b?c', '-y', '--json']);
+    await done;
+    expect(run).toHaveBeenCalledWith({ ids: ['a/b?c'], yes: true, json: true }, ctx);
+  });
+
+  it('delete: requires exactly one id', async () => {
+    await expect(parse<DeleteOptions>((r) => deleteCommand(ctx, r), []).done).rejects.toThrow(/missing required argument/);
+    await expect(parse<DeleteOptions>((r) => deleteCommand(ctx, r), ['1', '2']).done).rejects.toThrow(/too many arguments/);
+  });
+});
+
+describe('plants list', () => {
+  it('prints a table with ID, NAME and TAG on a terminal', async () => {
+    agent.get(ORIGIN).intercept({ path: '/plants', method: 'GET' }).reply(200, SAMPLE, json);
+    const r = await plants(['list'], { tty: true });
+    expect(r.code).toBe(0);
+    const lines = r.stdout().split('\n');
+    expect(lines[1]).toMatch(/│ ID │ NAME +│ TAG +│/);
+    expect(r.stdout()).toMatch(/│ 1 +│ Monstera │ tropical │/);
+    expect(r.stdout()).toMatch(/│ 2 +│ Aloe +│ +│/);
+  });
+
+  it('leaves out the ID column when no plant has an id', async () => {
+    agent.get(ORIGIN).intercept({ path: '/plants', method: 'GET' }).reply(200, [{ name: 'Fern', tag: 'x' }], json);
+    const r = await plants(['list'], { tty: true });
+    expect(r.stdout()).not.toContain('ID');
+    expect(r.stdout()).toMatch(/│ NAME │ TAG │/);
+  });
+
+  it('says "No plants found" on stderr for an empty list on a terminal', async () => {
+    agent.get(ORIGIN).intercept({ path: '/plants', method: 'GET' }).reply(200, [], json);
+    const r = await plants(['list'], { tty: true });
+    expect(r.code).toBe(0);
+    expect(r.stdout()).toBe('');
+    expect(r.stderr()).toBe('No plants found\n');
+  });
+
+  it('prints tab-separated lines without header when piped', async () => {
+    agent.get(ORIGIN).intercept({ path: '/plants', method: 'GET' }).reply(200, SAMPLE, json);
+    const r = await plants(['list']);
+    expect(r.stdout()).toBe('1\tMonstera\ttropical\n2\tAloe\t\n');
+    expect(r.stderr()).toBe('');
+  });
+
+  it('escapes tabs, newlines and backslashes inside TSV values', async () => {
+    agent.get(ORIGIN).intercept({ path: '/plants', method: 'GET' }).reply(200, [{ name: 'a\tb\nc\\d' }], json);
+    const r = await plants(['list']);
+    expect(r.stdout()).toBe('a\\tb\\nc\\\\d\t\n');
+  });
+
+  it('never writes raw escape sequences from the service to the terminal', async () => {
+    agent.get(ORIGIN).intercept({ path: '/plants', method: 'GET' }).reply(200, [{ name: 'evil\u001b]0;owned\u0007' }], json);
+    const r = await plants(['list'], { tty: true });
+    expect(r.stdout()).not.toContain('\u001b');
+    expect(r.stdout()).toContain('evil\\u001b]0;owned\\u0007');
+  });
+
+  it('--json: compact when piped, every field kept', async () => {
+    const body = [{ id: 'x', name: 'A', tag: 't', extra: { height: 2 } }];
+    agent.get(ORIGIN).intercept({ path: '/plants', method: 'GET' }).reply(200, body, json);
+    const r = await plants(['list', '--json']);
+    expect(r.stdout()).toBe(`${JSON.stringify(body)}\n`);
+  });
+
+  it('--json: pretty on a terminal', async () => {
+    agent.get(ORIGIN).intercept({ path: '/plants', method: 'GET' }).reply(200, SAMPLE, json);
+    const r = await plants(['list', '--json'], { tty: true });
+    expect(r.stdout()).toBe(`${JSON.stringify(SAMPLE, null, 2)}\n`);
+  });
+
+  it('enforces --limit on a service that returns more, with a warning', async () => {
+    agent.get(ORIGIN).intercept({ path: '/plants', method: 'GET', query: { limit: '1' } }).reply(200, SAMPLE, json);
+    const r = await plants(['list', '--limit', '1', '--json']);
+    expect(JSON.parse(r.stdout())).toEqual([SAMPLE[0]]);
+    expect(r.stderr()).toMatch(/warning: the service returned 2 plants for --limit 1; showing the first 1/);
+  });
+
+  it('rejects a bad --limit with exit 2 and no request', async () => {
+    const r = await plants(['list', '--limit', '2147483648']);
+    expect(r.code).toBe(2);
+    expect(r.stderr()).toBe('plants: invalid --limit "2147483648": expected a whole number from 0 to 2147483647\n');
+  });
+
+  it('exits 1 with what was received when the response is not a plant list', async () => {
+    agent.get(ORIGIN).intercept({ path: '/plants', method: 'GET' }).reply(200, '<html>hi</html>', { headers: { 'content-type': 'text/html' } });
+    const r = await plants(['list']);
+    expect(r.code).toBe(1);
+    expect(r.stderr()).toMatch(/^plants: GET http:\/\/plants.test\/plants → 200: expected a JSON array of plants, but received text\/html that is not JSON: hi\n$/);
+  });
+
+  it('exits 4 on 401 with a hint', async () => {
+    agent.get(ORIGIN).intercept({ path: '/plants', method: 'GET' }).reply(401, { error: 401, message: 'bad token' }, json);
+    const r = await plants(['list']);
+    expect(r.code).toBe(4);
+    expect(r.stderr()).toMatch(/401 Unauthorized: bad token \(error 401\); run 'plants auth login' or set PLANTS_TOKEN/);
+  });
+});
+
+describe('plants delete', () => {
+  it('asks on a terminal and deletes on yes', async () => {
+    agent.get(ORIGIN).intercept({ path: '/plants/7', method: 'DELETE' }).reply(204, '');
+    const prompter = scriptedPrompter({ confirm: [true] });
+    const r = await plants(['delete', '7'], { tty: true, prompter });
+    expect(prompter.questions).toEqual(['Delete plant 7?']);
+    expect(r.code).toBe(0);
+    expect(r.stderr()).toBe('✓ Deleted plant 7\n');
+    expect(r.stdout()).toBe('');
+  });
+
+  it('sends nothing when the answer is no, and exits 2', async () => {
+    const r = await plants(['delete', '7'], { tty: true, prompter: scriptedPrompter({ confirm: [false] }) });
+    expect(r.code).toBe(2);
+    expect(r.stderr()).toBe('plants: cancelled; nothing was deleted\n');
+  });
+
+  it('requires --yes without a terminal, before any request', async () => {
+    const r = await plants(['delete', '7']);
+    expect(r.code).toBe(2);
+    expect(r.stderr()).toBe('plants: --yes is required when not running interactively\n');
+  });
+
+  it('is silent on success when not on a terminal', async () => {
+    agent.get(ORIGIN).intercept({ path: '/plants/7', method: 'DELETE' }).reply(200, '{"ok":true}');
+    const r = await plants(['delete', '7', '--yes']);
+    expect(r.code).toBe(0);
+    expect(r.stdout() + r.stderr()).toBe('');
+  });
+
+  it('--json reports the result per id', async () => {
+    agent.get(ORIGIN).intercept({ path: '/plants/7', method: 'DELETE' }).reply(202, '');
+    const r = await plants(['delete', '7', '--yes', '--json']);
+    expect(JSON.parse(r.stdout())).toEqual([{ id: '7', result: 'deleted', status: 202 }]);
+  });
+
+  it('--json reports not_found with the service error, and exits 3', async () => {
+    agent.get(ORIGIN).intercept({ path: '/plants/7', method: 'DELETE' }).reply(404, { error: 44, message: 'no such plant' }, json);
+    const r = await plants(['delete', '7', '--yes', '--json']);
+    expect(r.code).toBe(3);
+    expect(JSON.parse(r.stdout())).toEqual([
+      { id: '7', result: 'not_found', status: 404, error: { error: 44, message: 'no such plant' } },
+    ]);
+    expect(r.stderr()).toMatch(/^plants: DELETE http:\/\/plants.test\/plants\/7 → 404 Not Found: no such plant \(error 44\)\n$/);
+  });
+
+  it('--json reports a failure without a response as status null', async () => {
+    agent
+      .get(ORIGIN)
+      .intercept({ path: '/plants/7', method: 'DELETE' })
+      .replyWithError(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
+    const r = await plants(['delete', '7', '--yes', '--json']);
+    expect(r.code).toBe(1);
+    const [result] = JSON.parse(r.stdout());
+    expect(result).toMatchObject({ id: '7', result: 'failed', status: null, error: { error: null } });
+    expect(result.error.message).toMatch(/closed by plants.test/);
+  });
+
+  it('exits 1 on a 500 and 4 on a 403', async () => {
+    agent.get(ORIGIN).intercept({ path: '/plants/1', method: 'DELETE' }).reply(500, 'boom');
+    agent.get(ORIGIN).intercept({ path: '/plants/2', method: 'DELETE' }).reply(403, { error: 403, message: 'read-only token' }, json);
+    expect((await plants(['delete', '1', '--yes'])).code).toBe(1);
+    const forbidden = await plants(['delete', '2', '--yes']);
+    expect(forbidden.code).toBe(4);
+    expect(forbidden.stderr()).toMatch(/403 Forbidden: read-only token/);
+  });
+
+  it('shows a hostile id safely in the prompt', async () => {
+    const prompter = scriptedPrompter({ confirm: [false] });
+    await plants(['delete', 'x\u001b[2J'], { tty: true, prompter });
+    expect(prompter.questions).toEqual(['Delete plant x\\u001b[2J?']);
+  });
+});
+
+describe('configuration errors', () => {
+  it('exits 2 naming how to set the base URL', async () => {
+    const r = await plants(['list'], { env: { PLANTS_BASE_URL: '' } });
+    expect(r.code).toBe(2);
+    expect(r.stderr()).toMatch(/no base URL configured; run 'plants config set base-url <url>', set PLANTS_BASE_URL/);
+  });
+
+  it('exits 4 naming how to set the token', async () => {
+    const r = await plants(['list'], { env: { PLANTS_TOKEN: '' } });
+    expect(r.code).toBe(4);
+    expect(r.stderr()).toMatch(/no token configured; run 'plants auth login' or set PLANTS_TOKEN/);
+  });
+
+  it('lets --base-url override the environment', async () => {
+    agent.get('http://flag.test').intercept({ path: '/api/plants', method: 'GET' }).reply(200, [], json);
+    const r = await plants(['--base-url', 'http://flag.test/api', 'list']);
+    expect(r.code).toBe(0);
+  });
+
+  it('accepts --base-url after the command too', async () => {
+    agent.get('http://flag.test').intercept({ path: '/plants', method: 'GET' }).reply(200, [], json);
+    expect((await plants(['list', '--base-url', 'http://flag.test'])).code).toBe(0);
+  });
+});
+
+describe('auth login', () => {
+  it('reads the token from a hidden prompt on a terminal', async () => {
+    const prompter = scriptedPrompter({ secret: ['  typed-token \n'] });
+    const r = await plants(['auth', 'login'], { tty: true, prompter, env: { PLANTS_TOKEN: '' } });
+    expect(r.code).toBe(0);
+    expect(prompter.questions).toEqual(['Paste your token: ']);
+    expect(r.stderr()).toMatch(/✓ Token stored in .*config\.json/);
+  });
+
+  it('warns when PLANTS_TOKEN will shadow the stored token', async () => {
+    const r = await plants(['auth', 'login', '--with-token'], { stdin: 'abc\n' });
+    expect(r.code).toBe(0);
+    expect(r.stderr()).toMatch(/PLANTS_TOKEN is set in the environment and takes precedence/);
+  });
+
+  it('rejects a token with inner whitespace without echoing it', async () => {
+    const r = await plants(['auth', 'login', '--with-token'], { stdin: 'two words\n' });
+    expect(r.code).toBe(2);
+    expect(r.stderr()).not.toContain('two words');
+  });
+});
+
+describe('help and usage', () => {
+  it('--help lists exit codes and environment variables, and exits 0', async () => {
+    const r = await plants(['--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout()).toMatch(/Exit codes:[\s\S]*130 +interrupted/);
+    expect(r.stdout()).toMatch(/PLANTS_CONFIG_DIR/);
+  });
+
+  it('every command has examples in its help', async () => {
+    for (const command of [['list'], ['delete'], ['config'], ['auth', 'login'], ['auth', 'status']]) {
+      const r = await plants([...command, '--help']);
+      expect(r.code).toBe(0);
+      expect(r.stdout()).toContain('Examples:');
+    }
+  });
+
+  it('an unknown command suggests the closest one and exits 2', async () => {
+    const r = await plants(['lst']);
+    expect(r.code).toBe(2);
+    expect(r.stderr()).toBe("plants: unknown command 'lst' (Did you mean list?)\n");
+  });
+
+  it('an unknown option exits 2 in one line', async () => {
+    const r = await plants(['list', '--limt', '3']);
+    expect(r.code).toBe(2);
+    expect(r.stderr().trim().split('\n')).toHaveLength(1);
+  });
+});

@@ -1,0 +1,124 @@
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { checkToken, resolveBaseUrl, resolveToken } from '../../src/config/settings.js';
+import { configDir, openConfigStore } from '../../src/config/store.js';
+import { AuthError, ConfigError, UsageError } from '../../src/errors.js';
+import { tempDir } from '../helpers/cli.js';
+
+let dir: ReturnType<typeof tempDir>;
+beforeEach(() => {
+  dir = tempDir();
+});
+afterEach(() => dir.remove());
+
+describe('configDir', () => {
+  it('prefers PLANTS_CONFIG_DIR, then XDG_CONFIG_HOME', () => {
+    expect(configDir({ PLANTS_CONFIG_DIR: '/a', XDG_CONFIG_HOME: '/b' })).toBe('/a');
+    expect(configDir({ XDG_CONFIG_HOME: '/b' })).toBe(join('/b', 'plants'));
+  });
+});
+
+describe('ConfigStore', () => {
+  it('creates the file 0600 in a 0700 directory', async () => {
+    const where = join(dir.path, 'nested', 'plants');
+    const store = await openConfigStore({ PLANTS_CONFIG_DIR: where });
+    store.set('token', 'abc');
+    expect(store.path).toBe(join(where, 'config.json'));
+    expect(statSync(where).mode & 0o777).toBe(0o700);
+    expect(statSync(store.path).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(readFileSync(store.path, 'utf8'))).toEqual({ token: 'abc' });
+  });
+
+  it('reads what another instance wrote, and deletes keys', async () => {
+    const env = { PLANTS_CONFIG_DIR: dir.path };
+    (await openConfigStore(env)).set('base-url', 'http://x');
+    const again = await openConfigStore(env);
+    expect(again.get('base-url')).toBe('http://x');
+    again.delete('base-url');
+    expect((await openConfigStore(env)).get('base-url')).toBeUndefined();
+  });
+
+  it('refuses a corrupted file without wiping it, naming its path', async () => {
+    const file = join(dir.path, 'config.json');
+    writeFileSync(file, '{"base-url": "http://x",', { mode: 0o600 });
+    const err = await openConfigStore({ PLANTS_CONFIG_DIR: dir.path }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ConfigError);
+    expect((err as Error).message).toContain(file);
+    expect((err as Error).message).toMatch(/not valid JSON/);
+    expect(readFileSync(file, 'utf8')).toBe('{"base-url": "http://x",');
+  });
+
+  it('refuses values of the wrong type', async () => {
+    writeFileSync(join(dir.path, 'config.json'), '{"base-url": 5}');
+    await expect(openConfigStore({ PLANTS_CONFIG_DIR: dir.path })).rejects.toThrow(/"base-url" must be a string/);
+  });
+
+  it('explains an unusable directory', async () => {
+    // A regular file where a directory must go stops even root.
+    writeFileSync(join(dir.path, 'file'), '');
+    const where = join(dir.path, 'file', 'plants');
+    await expect(openConfigStore({ PLANTS_CONFIG_DIR: where })).rejects.toThrow(/cannot create the config directory/);
+  });
+});
+
+describe('precedence: flag > environment > config file', () => {
+  async function storeWith(values: Record<string, string>) {
+    const store = await openConfigStore({ PLANTS_CONFIG_DIR: dir.path });
+    for (const [key, value] of Object.entries(values)) store.set(key as 'token', value);
+    return () => Promise.resolve(store);
+  }
+
+  it('resolves the base URL from each source in order', async () => {
+    const store = await storeWith({ 'base-url': 'http://config.test' });
+    const env = { PLANTS_BASE_URL: 'http://env.test' };
+    expect((await resolveBaseUrl('http://flag.test', env, store)).value.host).toBe('flag.test');
+    expect((await resolveBaseUrl(undefined, env, store)).source).toBe('PLANTS_BASE_URL');
+    const fromFile = await resolveBaseUrl(undefined, {}, store);
+    expect(fromFile.value.host).toBe('config.test');
+    expect(fromFile.source).toMatch(/^config file .*config\.json$/);
+  });
+
+  it('treats an empty environment variable as unset', async () => {
+    const store = await storeWith({ 'base-url': 'http://config.test', token: 'file-token' });
+    expect((await resolveBaseUrl(undefined, { PLANTS_BASE_URL: '' }, store)).value.host).toBe('config.test');
+    expect((await resolveToken({ PLANTS_TOKEN: '' }, store)).value).toBe('file-token');
+  });
+
+  it('says how to set a missing base URL (usage) and a missing token (auth)', async () => {
+    const store = await storeWith({});
+    await expect(resolveBaseUrl(undefined, {}, store)).rejects.toThrow(UsageError);
+    await expect(resolveBaseUrl(undefined, {}, store)).rejects.toThrow(/plants config set base-url.*PLANTS_BASE_URL/);
+    await expect(resolveToken({}, store)).rejects.toThrow(AuthError);
+    await expect(resolveToken({}, store)).rejects.toThrow(/plants auth login.*PLANTS_TOKEN/);
+  });
+
+  it('prefers PLANTS_TOKEN over the stored token', async () => {
+    const store = await storeWith({ token: 'file-token' });
+    expect(await resolveToken({ PLANTS_TOKEN: 'env-token' }, store)).toEqual({ value: 'env-token', source: 'PLANTS_TOKEN' });
+  });
+
+  it('names the source of an invalid base URL', async () => {
+    const store = await storeWith({ 'base-url': 'not a url' });
+    await expect(resolveBaseUrl(undefined, {}, store)).rejects.toThrow(/config file .*config\.json/);
+  });
+});
+
+describe('checkToken', () => {
+  it('accepts visible ASCII', () => {
+    expect(() => checkToken('abc.DEF-123_~+/=', 'x')).not.toThrow();
+  });
+
+  it.each(['has space', 'tab\there', 'new\nline', 'nul\u0000', 'café', '“quoted”'])(
+    'rejects %j without echoing it',
+    (token) => {
+      expect(() => checkToken(token, 'PLANTS_TOKEN')).toThrow(UsageError);
+      try {
+        checkToken(token, 'PLANTS_TOKEN');
+      } catch (err) {
+        expect((err as Error).message).not.toContain(token);
+        expect((err as Error).message).toContain('PLANTS_TOKEN');
+      }
+    },
+  );
+});

@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { describeErrorBody, parsePlantList } from '../../src/api/responses.js';
+import { BadResponseError } from '../../src/errors.js';
+
+describe('parsePlantList', () => {
+  it('keeps every field of every item, including ones the interface does not show', () => {
+    const text = '[{"id":7,"name":"Fern","tag":"green","extra":{"height":3}},{"name":"Cactus"}]';
+    expect(parsePlantList(text, 'application/json')).toEqual([
+      { id: 7, name: 'Fern', tag: 'green', extra: { height: 3 } },
+      { name: 'Cactus' },
+    ]);
+  });
+
+  it('accepts an empty array and a null tag', () => {
+    expect(parsePlantList('[]', 'application/json')).toEqual([]);
+    expect(parsePlantList('[{"name":"A","tag":null}]', undefined)).toEqual([{ name: 'A', tag: null }]);
+  });
+
+  it.each([
+    ['', undefined, /response body was empty/],
+    ['   \n', 'application/json', /response body was empty/],
+    ['<html><title>Bad Gateway</title></html>', 'text/html', /received text\/html that is not JSON: Bad Gateway/],
+    ['not json', 'text/plain', /received text\/plain that is not JSON: not json/],
+    ['[{"name":"A"}', 'application/json', /not JSON/],
+    ['{"plants":[]}', 'application/json', /received an object: \{"plants":\[\]\}/],
+    ['"plants"', 'application/json', /received a string/],
+    ['null', 'application/json', /received null/],
+    ['[1]', 'application/json', /item 0 of the plant list is a number/],
+    ['[{"name":"A"},null]', 'application/json', /item 1 of the plant list is null/],
+    ['[[]]', 'application/json', /item 0 of the plant list is an array/],
+    ['[{"tag":"x"}]', 'application/json', /item 0 .*it has no "name"/],
+    ['[{"name":5}]', 'application/json', /item 0 .*its "name" is a number/],
+    ['[{"name":"A","tag":3}]', 'application/json', /item 0 .*its "tag" is a number/],
+  ])('rejects %j (%s)', (text, type, message) => {
+    expect(() => parsePlantList(text, type)).toThrow(BadResponseError);
+    expect(() => parsePlantList(text, type)).toThrow(message);
+  });
+
+  it('keeps excerpts short and free of control characters', () => {
+    const long = `{"x":"${'a'.repeat(5000)}\u001b[31m"}`;
+    let message = '';
+    try {
+      parsePlantList(long, 'application/json');
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(message.length).toBeLessThan(400);
+    expect(message).not.toContain('\u001b');
+  });
+});
+
+describe('describeErrorBody', () => {
+  it('reads the interface Error object', () => {
+    expect(describeErrorBody('{"error":17,"message":"database unavailable"}', 'application/json')).toEqual({
+      error: 17,
+      message: 'database unavailable',
+    });
+  });
+
+  it('reads an RFC 9457 problem document', () => {
+    const body = '{"type":"about:blank","title":"Not Found","status":404,"detail":"no plant 9"}';
+    expect(describeErrorBody(body, 'application/problem+json')).toEqual({
+      error: null,
+      message: 'Not Found: no plant 9',
+    });
+  });
+
+  it('reads {"error": "text"} bodies', () => {
+    expect(describeErrorBody('{"error":"forbidden"}', 'application/json')).toEqual({ error: null, message: 'forbidden' });
+  });
+
+  it('summarises HTML pages by their title', () => {
+    const html = '<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body><h1>nginx</h1></body></html>';
+    expect(describeErrorBody(html, 'text/html')).toEqual({ error: null, message: '502 Bad Gateway' });
+  });
+
+  it('strips tags from HTML without a title', () => {
+    expect(describeErrorBody('<html><body><h1>Oops</h1> broken</body></html>', 'text/html').message).toBe('Oops broken');
+  });
+
+  it('shows plain text as a printable excerpt', () => {
+    expect(describeErrorBody('upstream\tconnect error\u0007', 'text/plain').message).toBe('upstream connect error\\u0007');
+  });
+
+  it('says when the body is empty', () => {
+    expect(describeErrorBody('', undefined).message).toBe('(empty body)');
+  });
+
+  it('ignores a non-integer error field', () => {
+    expect(describeErrorBody('{"error":"x1","message":"m"}', 'application/json')).toEqual({ error: null, message: 'm' });
+    expect(describeErrorBody('{"error":1.5,"message":"m"}', 'application/json')).toEqual({ error: null, message: 'm' });
+  });
+});

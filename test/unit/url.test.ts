@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { encodePathSegment, endpoint, formatBaseUrl, parseBaseUrl } from '../../src/api/url.js';
+import { UsageError } from '../../src/errors.js';
+
+describe('parseBaseUrl', () => {
+  it.each([
+    ['http://127.0.0.1:8080', 'http://127.0.0.1:8080'],
+    ['https://plants.example.com/', 'https://plants.example.com'],
+    ['https://plants.example.com/api', 'https://plants.example.com/api'],
+    ['https://plants.example.com/api/', 'https://plants.example.com/api'],
+    ['  https://plants.example.com/v1//  ', 'https://plants.example.com/v1'],
+    ['HTTPS://Plants.Example.com', 'https://plants.example.com'],
+  ])('accepts %j as %j', (raw, expected) => {
+    expect(formatBaseUrl(parseBaseUrl(raw, 'test'))).toBe(expected);
+  });
+
+  it.each([
+    ['plants.example.com', /absolute URL/],
+    ['/api', /absolute URL/],
+    ['ftp://plants.example.com', /scheme must be http or https/],
+    ['file:///etc/passwd', /scheme must be http or https/],
+    ['https://user:pass@plants.example.com', /must not contain credentials/],
+    ['https://plants.example.com/api?x=1', /query/],
+    ['https://plants.example.com/api#frag', /fragment/],
+    ['https://plants.example.com/api?', /query/],
+  ])('rejects %j', (raw, message) => {
+    expect(() => parseBaseUrl(raw, 'PLANTS_BASE_URL')).toThrow(UsageError);
+    expect(() => parseBaseUrl(raw, 'PLANTS_BASE_URL')).toThrow(message);
+    expect(() => parseBaseUrl(raw, 'PLANTS_BASE_URL')).toThrow(/PLANTS_BASE_URL/);
+  });
+
+  it('never echoes credentials it refuses', () => {
+    expect(() => parseBaseUrl('https://user:s3cret@host', 'x')).toThrow(
+      expect.objectContaining({ message: expect.not.stringContaining('s3cret') }),
+    );
+  });
+});
+
+describe('encodePathSegment', () => {
+  it.each([
+    ['42', '42'],
+    ['a/b?c', 'a%2Fb%3Fc'],
+    ['a#b', 'a%23b'],
+    ['100%', '100%25'],
+    ['with space', 'with%20space'],
+    ['.', '%2E'],
+    ['..', '%2E%2E'],
+    ['...', '%2E%2E%2E'],
+    ['a.b', 'a.b'],
+    ['🌱', '%F0%9F%8C%B1'],
+  ])('encodes %j as %j', (id, expected) => {
+    expect(encodePathSegment(id)).toBe(expected);
+  });
+
+  it('round-trips through decodeURIComponent and contains no slash', () => {
+    for (const id of ['a/b?c', '..', 'x%2Fy', '&=+;', '\u0000\n']) {
+      const segment = encodePathSegment(id);
+      expect(segment).not.toMatch(/[/?#]/);
+      expect(decodeURIComponent(segment)).toBe(id);
+    }
+  });
+
+  it('rejects a lone surrogate with a usage error', () => {
+    expect(() => encodePathSegment('\ud800')).toThrow(UsageError);
+  });
+});
+
+describe('endpoint', () => {
+  const base = (raw: string) => parseBaseUrl(raw, 'test');
+
+  it('joins /plants below the base path', () => {
+    expect(endpoint(base('https://h.example'), ['plants']).href).toBe('https://h.example/plants');
+    expect(endpoint(base('https://h.example/api/'), ['plants']).href).toBe('https://h.example/api/plants');
+  });
+
+  it('adds the query only for defined values', () => {
+    expect(endpoint(base('http://h:1'), ['plants'], { limit: 5 }).path).toBe('/plants?limit=5');
+    expect(endpoint(base('http://h:1'), ['plants'], { limit: undefined }).path).toBe('/plants');
+  });
+
+  it('keeps a hostile id inside one segment', () => {
+    const target = endpoint(base('http://h:1/api'), ['plants', '../../admin?x=1']);
+    expect(target.origin).toBe('http://h:1');
+    expect(target.path).toBe('/api/plants/..%2F..%2Fadmin%3Fx%3D1');
+  });
+});
