@@ -28,10 +28,23 @@ export function tempDir(prefix = 'plants-test-'): { path: string; remove(): void
  * colour, HOME pointing at the test's directory. The token must never show
  * up in what the CLI prints; every run checks it.
  */
-export function runCli(
-  args: string[],
-  options: { env?: Record<string, string | undefined>; input?: string; configDir: string; command?: string[] },
-): Promise<CliResult> {
+export interface RunOptions {
+  configDir: string;
+  env?: Record<string, string | undefined>;
+  /** Written to stdin, which is then closed. */
+  input?: string;
+  /**
+   * Run inside a pseudo-terminal (util-linux `script`), so stdin, stdout and
+   * stderr are all terminals; output then arrives with CRLF line ends.
+   */
+  tty?: boolean;
+  /** With `tty`: when the output first contains `when`, type `send`. */
+  answers?: { when: string; send: string }[];
+}
+
+const quote = (arg: string) => `'${arg.replaceAll("'", "'\\''")}'`;
+
+export function runCli(args: string[], options: RunOptions): Promise<CliResult> {
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     HOME: options.configDir,
@@ -42,12 +55,20 @@ export function runCli(
     if (value === undefined) delete env[key];
     else env[key] = value;
   }
-  const [command, ...prefix] = options.command ?? [process.execPath, PLANTS_BIN];
+  const argv = [process.execPath, PLANTS_BIN, ...args];
+  const [command, ...rest] = options.tty
+    ? ['script', '-qfec', argv.map(quote).join(' '), '/dev/null']
+    : argv;
+  const answers = [...(options.answers ?? [])];
   return new Promise((resolve, reject) => {
-    const child = spawn(command!, [...prefix, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(command!, rest, { env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+      // Type only once the prompt is on screen: earlier input would be echoed by the terminal.
+      while (answers[0] && stdout.includes(answers[0].when)) child.stdin.write(answers.shift()!.send);
+    });
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     child.on('error', reject);
     child.on('close', (code, signal) => {
@@ -55,6 +76,6 @@ export function runCli(
       expect(stderr, 'the token leaked to stderr').not.toContain(TOKEN);
       resolve({ code, signal, stdout, stderr });
     });
-    child.stdin.end(options.input ?? '');
+    if (options.input !== undefined || !options.tty) child.stdin.end(options.input ?? '');
   });
 }

@@ -126,6 +126,13 @@ describe('listPlants', () => {
     expect(err.message).toBe('GET http://plants.test/plants failed: connection refused by plants.test (is the service running?)');
   });
 
+  it('names a host that does not resolve', async () => {
+    const dns = Object.assign(new Error('getaddrinfo ENOTFOUND plants.test'), { code: 'ENOTFOUND' });
+    agent.get(ORIGIN).intercept({ path: '/plants', method: 'GET' }).replyWithError(dns);
+    const err = await failure(client().listPlants());
+    expect(err.message).toBe('GET http://plants.test/plants failed: could not resolve host plants.test (ENOTFOUND)');
+  });
+
   it('explains TLS failures and the CA variable', async () => {
     const tls = Object.assign(new Error('self-signed certificate'), { code: 'DEPTH_ZERO_SELF_SIGNED_CERT' });
     agent.get(ORIGIN).intercept({ path: '/plants', method: 'GET' }).replyWithError(tls);

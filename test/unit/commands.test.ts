@@ -90,17 +90,13 @@ describe('plants list', () => {
     agent.get(ORIGIN).intercept({ path: '/plants', method: 'GET' }).reply(200, SAMPLE, json);
     const r = await plants(['list'], { tty: true });
     expect(r.code).toBe(0);
-    const lines = r.stdout().split('\n');
-    expect(lines[1]).toMatch(/│ ID │ NAME +│ TAG +│/);
-    expect(r.stdout()).toMatch(/│ 1 +│ Monstera │ tropical │/);
-    expect(r.stdout()).toMatch(/│ 2 +│ Aloe +│ +│/);
+    expect(r.stdout()).toBe(['ID  NAME      TAG', '1   Monstera  tropical', '2   Aloe', ''].join('\n'));
   });
 
   it('leaves out the ID column when no plant has an id', async () => {
     agent.get(ORIGIN).intercept({ path: '/plants', method: 'GET' }).reply(200, [{ name: 'Fern', tag: 'x' }], json);
     const r = await plants(['list'], { tty: true });
-    expect(r.stdout()).not.toContain('ID');
-    expect(r.stdout()).toMatch(/│ NAME │ TAG │/);
+    expect(r.stdout()).toBe('NAME  TAG\nFern  x\n');
   });
 
   it('says "No plants found" on stderr for an empty list on a terminal', async () => {

@@ -1,0 +1,123 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runCli, tempDir } from '../helpers/cli.js';
+import { plantStore, rawServer, TOKEN, type RawServer } from '../helpers/servers.js';
+
+type Store = Awaited<ReturnType<typeof plantStore>>;
+let store: Store;
+let dir: ReturnType<typeof tempDir>;
+
+beforeEach(async () => {
+  dir = tempDir();
+  store = await plantStore({
+    seed: 3,
+    plants: [
+      { id: 'a/b?c', name: 'Slashed' },
+      { id: '..', name: 'Dots' },
+      { id: 'with space', name: 'Spaced' },
+    ],
+  });
+});
+afterEach(async () => {
+  await store.close();
+  dir.remove();
+});
+
+const plants = (args: string[], env: Record<string, string | undefined> = {}) =>
+  runCli(args, { configDir: dir.path, env: { PLANTS_BASE_URL: store.url, PLANTS_TOKEN: TOKEN, ...env } });
+
+const deletes = () => store.requests.filter((r) => r.method === 'DELETE');
+
+describe('plants delete against the local plant store', () => {
+  it('deletes one plant with --yes, silently when not on a terminal', async () => {
+    const r = await plants(['delete', '2', '--yes']);
+    expect(r.code).toBe(0);
+    expect(r.stdout + r.stderr).toBe('');
+    expect(store.store.list().map((p) => p.id)).not.toContain(2);
+    expect(deletes()).toEqual([{ method: 'DELETE', path: '/plants/2', status: 204 }]);
+  });
+
+  it('refuses without --yes when stdin is not a terminal, and sends nothing', async () => {
+    const r = await plants(['delete', '2']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('plants: --yes is required when not running interactively\n');
+    expect(store.requests).toEqual([]);
+    expect(store.store.size).toBe(6);
+  });
+
+  it('exits 3 for an id the service does not have, naming it', async () => {
+    const r = await plants(['delete', '99', '-y']);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toBe(`plants: DELETE ${store.url}/plants/99 → 404 Not Found: plant 99 not found (error 404)\n`);
+  });
+
+  it('--json prints one result object per id', async () => {
+    const ok = await plants(['delete', '1', '--yes', '--json']);
+    expect(JSON.parse(ok.stdout)).toEqual([{ id: '1', result: 'deleted', status: 204 }]);
+    const missing = await plants(['delete', '1', '--yes', '--json']);
+    expect(missing.code).toBe(3);
+    expect(JSON.parse(missing.stdout)).toEqual([
+      { id: '1', result: 'not_found', status: 404, error: { error: 404, message: 'plant 1 not found' } },
+    ]);
+  });
+
+  it.each([
+    ['a/b?c', '/plants/a%2Fb%3Fc'],
+    ['..', '/plants/%2E%2E'],
+    ['with space', '/plants/with%20space'],
+  ])('sends the id %j as exactly one path segment', async (id, path) => {
+    const r = await plants(['delete', id, '--yes']);
+    expect(r.code).toBe(0);
+    expect(deletes()).toEqual([{ method: 'DELETE', path, status: 204 }]);
+    expect(store.store.list().map((p) => p.id)).not.toContain(id);
+    expect(store.store.size).toBe(5);
+  });
+
+  it('rejects an empty id with exit 2 before any request', async () => {
+    const r = await plants(['delete', '', '--yes']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('plants: invalid plant id: it must not be empty\n');
+    expect(store.requests).toEqual([]);
+  });
+
+  it('exits 4 when the token is refused, and deletes nothing', async () => {
+    const r = await plants(['delete', '1', '--yes'], { PLANTS_TOKEN: 'not-the-token' });
+    expect(r.code).toBe(4);
+    expect(r.stderr).toMatch(/401 Unauthorized: .*plants auth login/);
+    expect(store.store.size).toBe(6);
+  });
+});
+
+describe('plants delete against services that answer differently', () => {
+  let server: RawServer;
+  afterEach(() => server.close());
+
+  it.each([
+    [200, '{"deleted":true}'],
+    [202, '{"status":"queued"}'],
+    [204, ''],
+  ])('treats %d as success whatever the body', async (status, body) => {
+    server = await rawServer((_req, res) => res.writeHead(status, { 'content-type': 'application/json' }).end(body));
+    const r = await plants(['delete', '5', '--yes', '--json'], { PLANTS_BASE_URL: server.url });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual([{ id: '5', result: 'deleted', status }]);
+  });
+
+  it('reports a 500 with an HTML page as failed, exit 1', async () => {
+    server = await rawServer((_req, res) =>
+      res.writeHead(500, { 'content-type': 'text/html' }).end('<html><title>Internal Error</title></html>'),
+    );
+    const r = await plants(['delete', '5', '--yes', '--json'], { PLANTS_BASE_URL: server.url });
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout)).toEqual([
+      { id: '5', result: 'failed', status: 500, error: { error: null, message: 'Internal Error' } },
+    ]);
+    expect(r.stderr).toMatch(/500 Internal Server Error: Internal Error\n$/);
+  });
+
+  it('reports a 404 whose body is not an Error object as not_found', async () => {
+    server = await rawServer((_req, res) => res.writeHead(404, { 'content-type': 'text/plain' }).end('Not Found'));
+    const r = await plants(['delete', '5', '--yes', '--json'], { PLANTS_BASE_URL: server.url });
+    expect(r.code).toBe(3);
+    expect(JSON.parse(r.stdout)[0]).toEqual({ id: '5', result: 'not_found', status: 404, error: { error: null, message: 'Not Found' } });
+  });
+});

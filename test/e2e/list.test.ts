@@ -1,0 +1,145 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { runCli, tempDir } from '../helpers/cli.js';
+import { plantStore, rawServer, TOKEN, type RawServer } from '../helpers/servers.js';
+
+type Store = Awaited<ReturnType<typeof plantStore>>;
+let store: Store;
+let dir: ReturnType<typeof tempDir>;
+
+beforeAll(async () => {
+  store = await plantStore({ seed: 12 });
+});
+afterAll(() => store.close());
+beforeEach(() => {
+  dir = tempDir();
+  store.requests.length = 0;
+});
+afterEach(() => dir.remove());
+
+const plants = (args: string[], env: Record<string, string | undefined> = {}) =>
+  runCli(args, { configDir: dir.path, env: { PLANTS_BASE_URL: store.url, PLANTS_TOKEN: TOKEN, ...env } });
+
+describe('plants list against the local plant store', () => {
+  it('prints tab-separated id, name, tag when piped', async () => {
+    const r = await plants(['list']);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(12);
+    expect(lines[0]).toBe('1\tMonstera deliciosa\ttropical');
+    expect(lines[4]).toBe('5\tCalathea orbifolia\t');
+    expect(r.stderr).toBe('');
+  });
+
+  it('--json prints the array as the service sent it, compact when piped', async () => {
+    const r = await plants(['list', '--json']);
+    expect(r.stdout.split('\n')).toHaveLength(2);
+    expect(JSON.parse(r.stdout)).toEqual(store.store.list());
+  });
+
+  it('sends --limit as ?limit=N', async () => {
+    const r = await plants(['list', '-l', '3', '--json']);
+    expect(JSON.parse(r.stdout)).toHaveLength(3);
+    expect(store.requests).toEqual([{ method: 'GET', path: '/plants?limit=3', status: 200 }]);
+  });
+
+  it('--limit 0 returns nothing and succeeds', async () => {
+    const r = await plants(['list', '--limit', '0']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('');
+  });
+
+  it.each(['-1', 'ten', '2147483648', '1.5'])('rejects --limit %s with exit 2 before any request', async (limit) => {
+    const r = await plants(['list', '--limit', limit]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^plants: invalid --limit .*whole number from 0 to 2147483647\n$/);
+    expect(store.requests).toEqual([]);
+  });
+
+  it('exits 4 with a hint when the service rejects the token', async () => {
+    const r = await plants(['list'], { PLANTS_TOKEN: 'wrong-token' });
+    expect(r.code).toBe(4);
+    expect(r.stderr).toBe(
+      `plants: GET ${store.url}/plants → 401 Unauthorized: missing or invalid bearer token (error 401); run 'plants auth login' or set PLANTS_TOKEN\n`,
+    );
+  });
+
+  it('names the URL and the cause when nothing listens', async () => {
+    const closed = await plantStore();
+    const url = closed.url;
+    await closed.close();
+    const r = await plants(['list'], { PLANTS_BASE_URL: url });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(`plants: GET ${url}/plants failed: connection refused by ${new URL(url).host} (is the service running?)\n`);
+  });
+});
+
+describe('plants list against services that answer differently', () => {
+  let server: RawServer;
+  afterEach(() => server.close());
+
+  async function serve(status: number, body: string, headers: Record<string, string> = {}) {
+    server = await rawServer((_req, res) => {
+      res.writeHead(status, headers);
+      res.end(body);
+    });
+    return server;
+  }
+
+  it.each([
+    [200, 'not json at all', { 'content-type': 'text/plain' }, /200: expected a JSON array of plants, but received text\/plain that is not JSON: not json at all/],
+    [200, '{"plants":[{"name":"A"}]}', { 'content-type': 'application/json' }, /200: expected a JSON array of plants, but received an object/],
+    [200, '[{"id":1}]', { 'content-type': 'application/json' }, /item 0 of the plant list is not a plant: it has no "name"/],
+    [200, '', {}, /response body was empty/],
+    [500, '{"error":17,"message":"database unavailable"}', { 'content-type': 'application/json' }, /500 Internal Server Error: database unavailable \(error 17\)/],
+    [502, '<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>', { 'content-type': 'text/html' }, /502 Bad Gateway: 502 Bad Gateway$/m],
+    [503, '{"type":"about:blank","title":"Service Unavailable","detail":"maintenance"}', { 'content-type': 'application/problem+json' }, /503 Service Unavailable: Service Unavailable: maintenance/],
+    [400, '{"error":400,"message":"limit too large"}', { 'content-type': 'application/json' }, /400 Bad Request: limit too large \(error 400\)/],
+    [302, '', { location: 'https://login.example.com/' }, /302 Found: redirected to https:\/\/login\.example\.com\/; redirects are not followed/],
+  ])('status %d with %j exits 1 and says what arrived', async (status, body, headers, message) => {
+    const s = await serve(status, body, headers);
+    const r = await plants(['list'], { PLANTS_BASE_URL: s.url });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('reports a body cut short', async () => {
+    server = await rawServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
+      res.write('[{"name":"A"},');
+      setTimeout(() => res.destroy(), 20);
+    });
+    const r = await plants(['list'], { PLANTS_BASE_URL: server.url });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/200: the response body was cut short/);
+  });
+
+  it('enforces --limit when the service ignores it', async () => {
+    await serve(200, JSON.stringify([{ name: 'a' }, { name: 'b' }, { name: 'c' }]), { 'content-type': 'application/json' });
+    const r = await plants(['list', '--limit', '2'], { PLANTS_BASE_URL: server.url });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('a\t\nb\t\n');
+    expect(r.stderr).toMatch(/warning: the service returned 3 plants for --limit 2/);
+  });
+
+  it('sends the headers the interface asks for, below a base path prefix', async () => {
+    await serve(200, '[]', { 'content-type': 'application/json' });
+    const r = await plants(['list', '--limit', '5'], { PLANTS_BASE_URL: `${server.url}/api/` });
+    expect(r.code).toBe(0);
+    const [request] = server.requests;
+    expect(request?.path).toBe('/api/plants?limit=5');
+    expect(request?.headers.authorization).toBe(`Bearer ${TOKEN}`);
+    expect(request?.headers.accept).toBe('application/json');
+    expect(request?.headers['user-agent']).toMatch(/^plants\/\d+\.\d+\.\d+ node\/\d+\.\d+\.\d+$/);
+  });
+
+  it('keeps ids of any type and fields the interface does not show', async () => {
+    const body = [{ id: 'abc-1', name: 'A', tag: 'x', extra: { height: 3 } }, { id: 9, name: 'B', tag: null }];
+    await serve(200, JSON.stringify(body), { 'content-type': 'application/json' });
+    const json = await plants(['list', '--json'], { PLANTS_BASE_URL: server.url });
+    expect(JSON.parse(json.stdout)).toEqual(body);
+    const tsv = await plants(['list'], { PLANTS_BASE_URL: server.url });
+    expect(tsv.stdout).toBe('abc-1\tA\tx\n9\tB\t\n');
+  });
+});

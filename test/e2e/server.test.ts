@@ -1,0 +1,119 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { once } from 'node:events';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ROOT, tempDir } from '../helpers/cli.js';
+
+const SERVER_BIN = join(ROOT, 'bin', 'plant-store-server.js');
+const TOKEN = 'server-test-token';
+let children: ChildProcess[] = [];
+let dir: ReturnType<typeof tempDir>;
+
+beforeEach(() => {
+  dir = tempDir();
+});
+afterEach(async () => {
+  for (const child of children) {
+    if (child.exitCode === null) {
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    }
+  }
+  children = [];
+  dir.remove();
+});
+
+/** Start the real executable and read the URL it prints on its first line. */
+async function start(args: string[]): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, [SERVER_BIN, '--port', '0', '--token', TOKEN, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+      out += chunk;
+      if (out.includes('\n')) resolve(out.split('\n')[0]!);
+    });
+    child.on('exit', (code) => reject(new Error(`server exited with ${code}`)));
+  });
+  return { url, child };
+}
+
+const auth = { authorization: `Bearer ${TOKEN}` };
+
+describe('plant-store-server', () => {
+  it('prints its URL and serves seeded plants with ids', async () => {
+    const { url } = await start(['--seed', '4']);
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const res = await fetch(`${url}/plants`, { headers: auth });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    const body = (await res.json()) as { id: number; name: string }[];
+    expect(body).toHaveLength(4);
+    expect(body[0]).toEqual({ id: 1, name: 'Monstera deliciosa', tag: 'tropical' });
+  });
+
+  it('applies limit and rejects a bad one with a 400 Error body', async () => {
+    const { url } = await start(['--seed', '4']);
+    expect(((await (await fetch(`${url}/plants?limit=2`, { headers: auth })).json()) as unknown[]).length).toBe(2);
+    for (const bad of ['-1', 'x', '2147483648', '1.5']) {
+      const res = await fetch(`${url}/plants?limit=${bad}`, { headers: auth });
+      expect(res.status).toBe(400);
+      expect(await res.json()).toEqual({ error: 400, message: expect.stringMatching(/^limit must be an integer from 0 to 2147483647/) });
+    }
+  });
+
+  it('answers 401 with an Error body without the right bearer token', async () => {
+    const { url } = await start([]);
+    for (const headers of [{}, { authorization: 'Bearer nope' }, { authorization: TOKEN }]) {
+      const res = await fetch(`${url}/plants`, { headers });
+      expect(res.status).toBe(401);
+      expect(res.headers.get('www-authenticate')).toBe('Bearer');
+      expect(await res.json()).toEqual({ error: 401, message: 'missing or invalid bearer token' });
+    }
+  });
+
+  it('deletes with 204, then 404 with an Error body', async () => {
+    const { url } = await start(['--seed', '2']);
+    const first = await fetch(`${url}/plants/1`, { method: 'DELETE', headers: auth });
+    expect(first.status).toBe(204);
+    expect(await first.text()).toBe('');
+    const second = await fetch(`${url}/plants/1`, { method: 'DELETE', headers: auth });
+    expect(second.status).toBe(404);
+    expect(await second.json()).toEqual({ error: 404, message: 'plant 1 not found' });
+  });
+
+  it('answers unknown routes and methods with Error bodies', async () => {
+    const { url } = await start([]);
+    const unknown = await fetch(`${url}/trees`, { headers: auth });
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toMatchObject({ error: 404 });
+    const method = await fetch(`${url}/plants`, { method: 'POST', headers: auth });
+    expect(method.status).toBe(405);
+    expect(method.headers.get('allow')).toBe('GET');
+  });
+
+  it('--data keeps the store between runs', async () => {
+    const data = join(dir.path, 'plants.json');
+    const first = await start(['--seed', '3', '--data', data]);
+    expect((await fetch(`${first.url}/plants/2`, { method: 'DELETE', headers: auth })).status).toBe(204);
+    first.child.kill('SIGTERM');
+    await once(first.child, 'exit');
+    expect((JSON.parse(readFileSync(data, 'utf8')) as { id: number }[]).map((p) => p.id)).toEqual([1, 3]);
+
+    const second = await start(['--seed', '3', '--data', data]);
+    const ids = ((await (await fetch(`${second.url}/plants`, { headers: auth })).json()) as { id: number }[]).map((p) => p.id);
+    expect(ids).toEqual([1, 3]);
+  });
+
+  it('exits 2 on a bad option', async () => {
+    const child = spawn(process.execPath, [SERVER_BIN, '--port', 'eighty'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let err = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+    const [code] = await once(child, 'exit');
+    expect(code).toBe(2);
+    expect(err).toBe('plant-store-server: --port must be a whole number from 0 to 65535\n');
+  });
+});

@@ -1,0 +1,90 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runCli, tempDir, type RunOptions } from '../helpers/cli.js';
+import { plantStore, TOKEN } from '../helpers/servers.js';
+
+// These run the CLI in a pseudo-terminal, as a person would see it.
+type Store = Awaited<ReturnType<typeof plantStore>>;
+let store: Store;
+let dir: ReturnType<typeof tempDir>;
+
+beforeEach(async () => {
+  dir = tempDir();
+  store = await plantStore({ seed: 3 });
+});
+afterEach(async () => {
+  await store.close();
+  dir.remove();
+});
+
+const inTerminal = (args: string[], options: Omit<RunOptions, 'configDir' | 'tty'> = {}) =>
+  runCli(args, {
+    configDir: dir.path,
+    tty: true,
+    ...options,
+    env: { PLANTS_BASE_URL: store.url, PLANTS_TOKEN: TOKEN, TERM: 'xterm-256color', ...options.env },
+  });
+
+describe('in a terminal', () => {
+  it('list prints an aligned table with a header', async () => {
+    const r = await inTerminal(['list']);
+    expect(r.code).toBe(0);
+    expect(r.stdout.split('\r\n')).toEqual([
+      'ID  NAME                     TAG',
+      '1   Monstera deliciosa       tropical',
+      '2   Ficus lyrata             succulent',
+      '3   Sansevieria trifasciata  fern',
+      '',
+    ]);
+  });
+
+  it('headers are bold and the ✓ is green when colour is allowed, plain with NO_COLOR', async () => {
+    const coloured = await inTerminal(['list'], { env: { NO_COLOR: undefined } });
+    expect(coloured.stdout).toContain('\u001b[1mID\u001b[22m');
+    const plain = await inTerminal(['list']);
+    expect(plain.stdout).not.toContain('\u001b[');
+  });
+
+  it('list --json is pretty-printed', async () => {
+    const r = await inTerminal(['list', '--json', '--limit', '1']);
+    expect(r.stdout.replaceAll('\r\n', '\n')).toBe(`${JSON.stringify(store.store.list(1), null, 2)}\n`);
+  });
+
+  it('an empty list says so', async () => {
+    const r = await inTerminal(['list', '--limit', '0']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('No plants found\r\n');
+  });
+
+  it('delete asks first and deletes on y', async () => {
+    const r = await inTerminal(['delete', '2'], { answers: [{ when: '[y/N]', send: 'y\r' }] });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Delete plant 2? [y/N]');
+    expect(r.stdout).toContain('✓ Deleted plant 2');
+    expect(store.store.size).toBe(2);
+  });
+
+  it('delete sends nothing on n, and exits 2', async () => {
+    const r = await inTerminal(['delete', '2'], { answers: [{ when: '[y/N]', send: 'n\r' }] });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toContain('cancelled; nothing was deleted');
+    expect(store.requests.filter((q) => q.method === 'DELETE')).toEqual([]);
+  });
+
+  it('delete --yes does not ask', async () => {
+    const r = await inTerminal(['delete', '3', '--yes']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('✓ Deleted plant 3\r\n');
+  });
+
+  it('auth login reads the token without echoing it', async () => {
+    const r = await inTerminal(['auth', 'login'], {
+      env: { PLANTS_TOKEN: undefined },
+      answers: [{ when: 'Paste your token: ', send: `${TOKEN}\r` }],
+    });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/✓ Token stored in/);
+    expect(JSON.parse(readFileSync(join(dir.path, 'config.json'), 'utf8')).token).toBe(TOKEN);
+  });
+});
