@@ -147,7 +147,7 @@ describe('plants auth', () => {
   it('status without a token exits 4 and says how to log in', async () => {
     const r = await plants(['auth', 'status'], { env: { PLANTS_BASE_URL: store.url } });
     expect(r.code).toBe(4);
-    expect(r.stdout).toMatch(/Token:    not set/);
+    expect(r.stdout).toMatch(/Token: {4}not set/);
     expect(r.stderr).toMatch(/plants auth login/);
   });
 });

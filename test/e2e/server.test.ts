@@ -67,7 +67,7 @@ describe('plant-store-server', () => {
 
   it('answers 401 with an Error body without the right bearer token', async () => {
     const { url } = await start([]);
-    for (const headers of [{}, { authorization: 'Bearer nope' }, { authorization: TOKEN }]) {
+    for (const headers of [{}, { authorization: 'Bearer nope' }, { authorization: TOKEN }] as Record<string, string>[]) {
       const res = await fetch(`${url}/plants`, { headers });
       expect(res.status).toBe(401);
       expect(res.headers.get('www-authenticate')).toBe('Bearer');
