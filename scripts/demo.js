@@ -1,0 +1,62 @@
+// npm run demo: start the local plant store with sample plants and use the CLI
+// against it, in a temporary config directory (never the user's own).
+import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const configDir = mkdtempSync(join(tmpdir(), 'plants-demo-'));
+const token = `demo-${randomBytes(8).toString('hex')}`;
+const env = { ...process.env, PLANTS_CONFIG_DIR: configDir, PLANTS_BASE_URL: '', PLANTS_TOKEN: '' };
+
+const server = spawn(process.execPath, [join(root, 'bin/plant-store-server.js'), '--port', '0', '--seed', '8'], {
+  env: { ...process.env, PLANT_STORE_TOKEN: token },
+  stdio: ['ignore', 'pipe', 'ignore'],
+});
+
+function cleanUp() {
+  server.kill('SIGTERM');
+  rmSync(configDir, { recursive: true, force: true });
+}
+process.on('SIGINT', () => {
+  cleanUp();
+  process.exit(130);
+});
+
+const url = await new Promise((resolve, reject) => {
+  let out = '';
+  server.stdout.setEncoding('utf8').on('data', (chunk) => {
+    out += chunk;
+    if (out.includes('\n')) resolve(out.split('\n')[0]);
+  });
+  server.on('exit', (code) => reject(new Error(`plant-store-server exited with ${code}`)));
+});
+
+/** Show a command as a person would type it, then run it. */
+function plants(args, { input, shown } = {}) {
+  console.log(`\n$ ${shown ?? `plants ${args.join(' ')}`}`);
+  const result = spawnSync(process.execPath, [join(root, 'bin/plants.js'), ...args], {
+    env,
+    input,
+    stdio: [input === undefined ? 'inherit' : 'pipe', 'inherit', 'inherit'],
+  });
+  if (result.status !== 0) console.log(`(exit code ${result.status})`);
+}
+
+console.log(`Local plant store with 8 sample plants at ${url}`);
+console.log(`Config directory for this demo: ${configDir}`);
+plants(['config', 'set', 'base-url', url]);
+plants(['auth', 'login', '--with-token'], { input: `${token}\n`, shown: 'echo "$TOKEN" | plants auth login --with-token' });
+plants(['auth', 'status']);
+plants(['list']);
+plants(['list', '--limit', '2', '--json']);
+plants(['delete', '3', '--yes']);
+plants(['delete', '3', '--yes', '--json']);
+plants(['list', '--limit', '4']);
+
+cleanUp();
+console.log('\nDone; the demo store and its config directory are gone.');
+console.log('Try it yourself: npx plant-store-server --seed 20 --token my-token, then point plants at the URL it prints.');
