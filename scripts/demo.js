@@ -59,4 +59,4 @@ plants(['list', '--limit', '4']);
 
 cleanUp();
 console.log('\nDone; the demo store and its config directory are gone.');
-console.log('Try it yourself: npx plant-store-server --seed 20 --token my-token, then point plants at the URL it prints.');
+console.log('Try it yourself: node bin/plant-store-server.js --seed 20 --token my-token, then point plants at the URL it prints.');

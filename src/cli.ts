@@ -12,7 +12,7 @@ import { VERSION } from './version.js';
 const FOOTER = `
 Exit codes:
   0    success
-  1    the request failed (service error, network, bad response)
+  1    the request failed (service error, network, bad response); config get of an unset key
   2    usage error (bad flag, argument or configuration; --yes missing; prompt declined)
   3    not found (delete of an id the service does not have)
   4    authentication (401/403 from the service, or no token)
@@ -21,7 +21,8 @@ Exit codes:
 Environment:
   PLANTS_BASE_URL    base URL of the service (overrides the config file)
   PLANTS_TOKEN       bearer token (overrides the config file)
-  PLANTS_CONFIG_DIR  directory of config.json (default: ~/.config/plants)
+  PLANTS_CONFIG_DIR  directory of config.json
+                     (default: $XDG_CONFIG_HOME/plants, else ~/.config/plants)
   NO_COLOR           disable colour
 `;
 

@@ -64,7 +64,7 @@ export class InterruptedError extends CliError {
   readonly exitCode = ExitCode.interrupted;
   readonly code = 'interrupted' as const;
   override name = 'InterruptedError';
-  constructor(message = 'Interrupted') {
+  constructor(message = 'interrupted') {
     super(message);
   }
 }
@@ -95,14 +95,18 @@ export class HttpError extends CliError {
   override readonly status: number;
   /** What the service said, normalised to `{error, message}`. */
   readonly serviceError: ServiceError;
-  constructor(message: string, status: number, serviceError: ServiceError) {
+  /**
+   * `addressedPlant`: the request named one plant, so a 404 means that plant
+   * does not exist (exit 3). Elsewhere a 404 means a wrong address (exit 1).
+   */
+  constructor(message: string, status: number, serviceError: ServiceError, addressedPlant = false) {
     super(message);
     this.status = status;
     this.serviceError = serviceError;
     if (status === 401 || status === 403) {
       this.exitCode = ExitCode.auth;
       this.code = 'auth';
-    } else if (status === 404) {
+    } else if (status === 404 && addressedPlant) {
       this.exitCode = ExitCode.notFound;
       this.code = 'not_found';
     } else {

@@ -3,7 +3,7 @@ import type { Dispatcher } from 'undici';
 import { BadResponseError, HttpError, NetworkError } from '../errors.js';
 import { describeNetworkFailure } from './network.js';
 import { describeErrorBody, parsePlantList, type Plant } from './responses.js';
-import { endpoint } from './url.js';
+import { endpoint, formatBaseUrl } from './url.js';
 
 export interface PlantStoreClientOptions {
   baseUrl: URL;
@@ -63,7 +63,7 @@ export class PlantStoreClient {
 
   /** DELETE /plants/{id}: any 2xx is success and its body is ignored. */
   async deletePlant(id: string): Promise<DeleteOutcome> {
-    const { response } = await this.#send('DELETE', ['plants', id]);
+    const { response } = await this.#send('DELETE', ['plants', id], {}, true);
     await response.body.dump();
     return { status: response.statusCode };
   }
@@ -72,6 +72,7 @@ export class PlantStoreClient {
     method: Method,
     segments: string[],
     query: Record<string, number | undefined> = {},
+    addressedPlant = false,
   ): Promise<{ response: Dispatcher.ResponseData; label: string }> {
     const target = endpoint(this.baseUrl, segments, query);
     const label = `${method} ${target.href}`;
@@ -93,10 +94,10 @@ export class PlantStoreClient {
     }
     const status = response.statusCode;
     if (status >= 200 && status < 300) return { response, label };
-    throw await this.#httpError(response, label);
+    throw await this.#httpError(response, label, addressedPlant);
   }
 
-  async #httpError(response: Dispatcher.ResponseData, label: string): Promise<HttpError> {
+  async #httpError(response: Dispatcher.ResponseData, label: string, addressedPlant: boolean): Promise<HttpError> {
     const status = response.statusCode;
     const reason = STATUS_CODES[status] ?? 'Unknown Status';
     const location = headerValue(response.headers.location);
@@ -118,7 +119,8 @@ export class PlantStoreClient {
     const code = serviceError.error === null ? '' : ` (error ${serviceError.error})`;
     let message = `${label} → ${status} ${reason}: ${serviceError.message}${code}`;
     if (status === 401 || status === 403) message += `; ${AUTH_HINT}`;
-    return new HttpError(message, status, serviceError);
+    if (status === 404 && !addressedPlant) message += `; check the base URL (${formatBaseUrl(this.baseUrl)})`;
+    return new HttpError(message, status, serviceError, addressedPlant);
   }
 
   async #readBody(response: Dispatcher.ResponseData, label: string, limit: number): Promise<string> {

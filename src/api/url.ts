@@ -7,29 +7,30 @@ import { UsageError } from '../errors.js';
  *
  * `source` names where the value came from, for the error message.
  */
-export function parseBaseUrl(raw: string, source: string): URL {
+export function parseBaseUrl(raw: string, source?: string): URL {
   const value = raw.trim();
+  const from = source ? ` (${source})` : '';
   let url: URL;
   try {
     url = new URL(value);
   } catch {
     throw new UsageError(
-      `invalid base URL ${JSON.stringify(value)} (${source}): expected an absolute URL such as https://plants.example.com`,
+      `invalid base URL ${JSON.stringify(value)}${from}: expected an absolute URL such as https://plants.example.com`,
     );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new UsageError(
-      `invalid base URL ${JSON.stringify(value)} (${source}): the scheme must be http or https`,
+      `invalid base URL ${JSON.stringify(value)}${from}: the scheme must be http or https`,
     );
   }
   if (url.username || url.password) {
     throw new UsageError(
-      `invalid base URL (${source}): it must not contain credentials; store the token with 'plants auth login'`,
+      `invalid base URL${from}: it must not contain credentials; store the token with 'plants auth login'`,
     );
   }
   if (url.search || url.hash || value.includes('?') || value.includes('#')) {
     throw new UsageError(
-      `invalid base URL ${JSON.stringify(value)} (${source}): it must not contain a query (?) or fragment (#)`,
+      `invalid base URL ${JSON.stringify(value)}${from}: it must not contain a query (?) or fragment (#)`,
     );
   }
   url.pathname = url.pathname.replace(/\/+$/, '');

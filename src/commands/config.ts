@@ -4,7 +4,7 @@ import { formatBaseUrl, parseBaseUrl } from '../api/url.js';
 import { configDir } from '../config/store.js';
 import type { Context } from '../context.js';
 import { ExitStatus, UsageError } from '../errors.js';
-import { success } from '../output/messages.js';
+import { failure, success } from '../output/messages.js';
 import { examples } from './options.js';
 
 /** Keys `config set/get/unset` accept. The token has its own commands (`auth`). */
@@ -14,7 +14,7 @@ type Key = (typeof KEYS)[number];
 function parseKey(raw: string): Key {
   if (raw === 'token') {
     throw new UsageError(
-      "the token is managed with 'plants auth login', 'plants auth logout' and 'plants auth status', and is never printed",
+      "the token is not a config key: store it with 'plants auth login', remove it with 'plants auth logout', check it with 'plants auth status'",
     );
   }
   if (!(KEYS as readonly string[]).includes(raw)) {
@@ -42,7 +42,7 @@ export function configCommand(ctx: Context): Command {
     .argument('<key>', 'the key to set', parseKey)
     .argument('<value>', 'the value; base-url must be an absolute http(s) URL')
     .action(async (key: Key, value: string) => {
-      const url = formatBaseUrl(parseBaseUrl(value, 'the value given'));
+      const url = formatBaseUrl(parseBaseUrl(value));
       const store = await ctx.config();
       store.set(key, url);
       await success(ctx.io, `Set ${key} to ${url}`);
@@ -55,7 +55,7 @@ export function configCommand(ctx: Context): Command {
     .action(async (key: Key) => {
       const value = (await ctx.config()).get(key);
       if (value === undefined) {
-        ctx.io.stderr.write(`${key} is not set\n`);
+        await failure(ctx.io, `${key} is not set`);
         throw new ExitStatus(1, 'config');
       }
       ctx.io.stdout.write(`${value}\n`);

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { ConfigError } from '../errors.js';
 
 type Env = Record<string, string | undefined>;
@@ -18,9 +18,10 @@ export type StoredKey = keyof StoredConfig;
 /**
  * The directory that holds `config.json`: `PLANTS_CONFIG_DIR`, else
  * `$XDG_CONFIG_HOME/plants`, else `~/.config/plants` (`%APPDATA%\plants` on Windows).
+ * Always absolute, so `config path` names the same file from any directory.
  */
 export function configDir(env: Env): string {
-  if (env.PLANTS_CONFIG_DIR) return env.PLANTS_CONFIG_DIR;
+  if (env.PLANTS_CONFIG_DIR) return resolve(env.PLANTS_CONFIG_DIR);
   if (env.XDG_CONFIG_HOME) return join(env.XDG_CONFIG_HOME, 'plants');
   if (process.platform === 'win32' && env.APPDATA) return join(env.APPDATA, 'plants');
   return join(homedir(), '.config', 'plants');
@@ -68,6 +69,15 @@ export class ConfigStore {
   }
 }
 
+/** conf would quietly read a JSON array or number as an empty config, then overwrite it. */
+function parseConfigObject(text: string): StoredConfig {
+  const value: unknown = JSON.parse(text);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new Error('it is not a JSON object');
+  }
+  return value as StoredConfig;
+}
+
 export async function openConfigStore(env: Env): Promise<ConfigStore> {
   const dir = configDir(env);
   const path = join(dir, 'config.json');
@@ -85,6 +95,7 @@ export async function openConfigStore(env: Env): Promise<ConfigStore> {
       configFileMode: 0o600,
       // Keys contain dashes, not paths.
       accessPropertiesByDotNotation: false,
+      deserialize: parseConfigObject,
     });
   } catch (err) {
     const reason = err instanceof SyntaxError ? 'it is not valid JSON' : (err as Error).message;

@@ -6,21 +6,12 @@ export function formatJson(value: unknown, pretty: boolean): string {
 }
 
 /**
- * One TSV line. Backslash, tab, newline and carriage return inside a value
- * are escaped (`\\`, `\t`, `\n`, `\r`), so each record stays one line with a
- * fixed number of fields.
+ * One TSV line. A backslash becomes `\\`, and control characters become
+ * `\t`, `\n`, `\r` or `\u001b`-style escapes, so each record stays one line
+ * with a fixed number of fields and never carries terminal escape sequences.
  */
 export function tsvLine(values: readonly unknown[]): string {
-  return `${values.map((value) => escapeTsv(cellText(value))).join('\t')}\n`;
-}
-
-function escapeTsv(text: string): string {
-  return text.replace(/[\\\t\n\r]/g, (ch) => {
-    if (ch === '\t') return '\\t';
-    if (ch === '\n') return '\\n';
-    if (ch === '\r') return '\\r';
-    return '\\\\';
-  });
+  return `${values.map((value) => printable(cellText(value).replaceAll('\\', '\\\\'))).join('\t')}\n`;
 }
 
 /** Text for a table cell on a terminal: never raw control characters. */

@@ -91,6 +91,8 @@ async function main(): Promise<void> {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
       flush();
+      const saved = dataFile ? `; ${store.size} plants saved to ${dataFile}` : '';
+      console.error(`plant-store-server: stopped${saved}`);
       void running.close().then(() => process.exit(0));
     });
   }

@@ -45,7 +45,10 @@ export class PlantStore {
   /** Add `count` sample plants with generated ids. */
   seed(count: number): void {
     for (let i = 0; i < count; i += 1) {
-      const name = SAMPLE_NAMES[i % SAMPLE_NAMES.length]!;
+      // Past the first round of names, number them so every plant is distinguishable.
+      const round = Math.floor(i / SAMPLE_NAMES.length);
+      const base = SAMPLE_NAMES[i % SAMPLE_NAMES.length]!;
+      const name = round === 0 ? base : `${base} ${round + 1}`;
       const tag = SAMPLE_TAGS[i % SAMPLE_TAGS.length];
       this.add(tag === undefined ? { name } : { name, tag });
     }

@@ -32,7 +32,7 @@ describe('plants config', () => {
     const missing = await plants(['config', 'get', 'base-url']);
     expect(missing.code).toBe(1);
     expect(missing.stdout).toBe('');
-    expect(missing.stderr).toBe('base-url is not set\n');
+    expect(missing.stderr).toBe('plants: base-url is not set\n');
   });
 
   it('keeps a path prefix', async () => {
@@ -41,7 +41,7 @@ describe('plants config', () => {
   });
 
   it.each([
-    ['not-a-url', /expected an absolute URL/],
+    ['not-a-url', /^plants: invalid base URL "not-a-url": expected an absolute URL/],
     ['ftp://x.example.com', /scheme must be http or https/],
   ])('refuses base-url %s with exit 2 and stores nothing', async (value, message) => {
     const r = await plants(['config', 'set', 'base-url', value]);
@@ -54,9 +54,13 @@ describe('plants config', () => {
     const unknown = await plants(['config', 'set', 'colour', 'red']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toBe('plants: unknown config key "colour"; known keys: base-url\n');
-    const token = await plants(['config', 'get', 'token']);
-    expect(token.code).toBe(2);
-    expect(token.stderr).toMatch(/plants auth login/);
+    for (const verb of ['get', 'set', 'unset']) {
+      const token = await plants(['config', verb, 'token', ...(verb === 'set' ? ['x'] : [])]);
+      expect(token.code).toBe(2);
+      expect(token.stderr).toBe(
+        "plants: the token is not a config key: store it with 'plants auth login', remove it with 'plants auth logout', check it with 'plants auth status'\n",
+      );
+    }
   });
 
   it('prints the config path from PLANTS_CONFIG_DIR', async () => {

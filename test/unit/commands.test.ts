@@ -114,10 +114,11 @@ describe('plants list', () => {
     expect(r.stderr()).toBe('');
   });
 
-  it('escapes tabs, newlines and backslashes inside TSV values', async () => {
-    agent.get(ORIGIN).intercept({ path: '/plants', method: 'GET' }).reply(200, [{ name: 'a\tb\nc\\d' }], json);
+  it('escapes backslashes and control characters inside TSV values', async () => {
+    const name = 'a\tb\nc\\d\re\u001b[31m';
+    agent.get(ORIGIN).intercept({ path: '/plants', method: 'GET' }).reply(200, [{ name }], json);
     const r = await plants(['list']);
-    expect(r.stdout()).toBe('a\\tb\\nc\\\\d\t\n');
+    expect(r.stdout()).toBe('a\\tb\\nc\\\\d\\re\\u001b[31m\t\n');
   });
 
   it('never writes raw escape sequences from the service to the terminal', async () => {
@@ -165,6 +166,15 @@ describe('plants list', () => {
     const r = await plants(['list']);
     expect(r.code).toBe(4);
     expect(r.stderr()).toMatch(/401 Unauthorized: bad token \(error 401\); run 'plants auth login' or set PLANTS_TOKEN/);
+  });
+
+  it('exits 1, not 3, when GET /plants is 404: the address is wrong, no plant is missing', async () => {
+    agent.get(ORIGIN).intercept({ path: '/plants', method: 'GET' }).reply(404, 'Not Found');
+    const r = await plants(['list']);
+    expect(r.code).toBe(1);
+    expect(r.stderr()).toBe(
+      'plants: GET http://plants.test/plants → 404 Not Found: Not Found; check the base URL (http://plants.test)\n',
+    );
   });
 });
 
@@ -285,7 +295,9 @@ describe('auth login', () => {
   it('rejects a token with inner whitespace without echoing it', async () => {
     const r = await plants(['auth', 'login', '--with-token'], { stdin: 'two words\n' });
     expect(r.code).toBe(2);
-    expect(r.stderr()).not.toContain('two words');
+    expect(r.stderr()).toBe(
+      'plants: the token from standard input contains whitespace, control or non-ASCII characters; nothing was stored\n',
+    );
   });
 });
 

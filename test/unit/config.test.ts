@@ -17,6 +17,10 @@ describe('configDir', () => {
     expect(configDir({ PLANTS_CONFIG_DIR: '/a', XDG_CONFIG_HOME: '/b' })).toBe('/a');
     expect(configDir({ XDG_CONFIG_HOME: '/b' })).toBe(join('/b', 'plants'));
   });
+
+  it('makes a relative PLANTS_CONFIG_DIR absolute', () => {
+    expect(configDir({ PLANTS_CONFIG_DIR: 'rel/cfg' })).toBe(join(process.cwd(), 'rel', 'cfg'));
+  });
 });
 
 describe('ConfigStore', () => {
@@ -49,6 +53,15 @@ describe('ConfigStore', () => {
     expect(readFileSync(file, 'utf8')).toBe('{"base-url": "http://x",');
   });
 
+  it.each(['[1,2]', '42', 'null', '"text"'])('refuses %s, which is JSON but not an object, and leaves it alone', async (text) => {
+    const file = join(dir.path, 'config.json');
+    writeFileSync(file, text);
+    await expect(openConfigStore({ PLANTS_CONFIG_DIR: dir.path })).rejects.toThrow(
+      `cannot read the config file ${file}: it is not a JSON object`,
+    );
+    expect(readFileSync(file, 'utf8')).toBe(text);
+  });
+
   it('refuses values of the wrong type', async () => {
     writeFileSync(join(dir.path, 'config.json'), '{"base-url": 5}');
     await expect(openConfigStore({ PLANTS_CONFIG_DIR: dir.path })).rejects.toThrow(/"base-url" must be a string/);
@@ -79,10 +92,18 @@ describe('precedence: flag > environment > config file', () => {
     expect(fromFile.source).toMatch(/^config file .*config\.json$/);
   });
 
-  it('treats an empty environment variable as unset', async () => {
+  it('treats an empty or blank environment variable as unset', async () => {
     const store = await storeWith({ 'base-url': 'http://config.test', token: 'file-token' });
-    expect((await resolveBaseUrl(undefined, { PLANTS_BASE_URL: '' }, store)).value.host).toBe('config.test');
-    expect((await resolveToken({ PLANTS_TOKEN: '' }, store)).value).toBe('file-token');
+    for (const blank of ['', ' ', '\n']) {
+      expect((await resolveBaseUrl(undefined, { PLANTS_BASE_URL: blank }, store)).value.host).toBe('config.test');
+      expect((await resolveToken({ PLANTS_TOKEN: blank }, store)).value).toBe('file-token');
+    }
+  });
+
+  it('says how to fix an invalid token, by where it came from', async () => {
+    const store = await storeWith({ token: 'two words' });
+    await expect(resolveToken({ PLANTS_TOKEN: 'a b' }, store)).rejects.toThrow(/PLANTS_TOKEN .*correct the PLANTS_TOKEN variable/);
+    await expect(resolveToken({}, store)).rejects.toThrow(/config file .*store it again with 'plants auth login'/);
   });
 
   it('says how to set a missing base URL (usage) and a missing token (auth)', async () => {
@@ -106,15 +127,15 @@ describe('precedence: flag > environment > config file', () => {
 
 describe('checkToken', () => {
   it('accepts visible ASCII', () => {
-    expect(() => checkToken('abc.DEF-123_~+/=', 'x')).not.toThrow();
+    expect(() => checkToken('abc.DEF-123_~+/=', 'x', 'fix it')).not.toThrow();
   });
 
   it.each(['has space', 'tab\there', 'new\nline', 'nul\u0000', 'café', '“quoted”'])(
     'rejects %j without echoing it',
     (token) => {
-      expect(() => checkToken(token, 'PLANTS_TOKEN')).toThrow(UsageError);
+      expect(() => checkToken(token, 'PLANTS_TOKEN', 'fix it')).toThrow(UsageError);
       try {
-        checkToken(token, 'PLANTS_TOKEN');
+        checkToken(token, 'PLANTS_TOKEN', 'fix it');
       } catch (err) {
         expect((err as Error).message).not.toContain(token);
         expect((err as Error).message).toContain('PLANTS_TOKEN');

@@ -37,7 +37,7 @@ export async function runLogin(options: LoginOptions, ctx: Context): Promise<voi
     );
   }
   if (token === '') throw new UsageError('no token was given; nothing was stored');
-  checkToken(token, 'the input');
+  checkToken(token, options.withToken ? 'standard input' : 'the prompt', 'nothing was stored');
 
   const store = await ctx.config();
   store.set('token', token);
