@@ -7,6 +7,7 @@ import { createContext, type Context, type ContextOptions } from './context.js';
 import { CliError, ExitCode } from './errors.js';
 import { systemIOStreams } from './output/iostreams.js';
 import { failure } from './output/messages.js';
+import { excerpt } from './output/text.js';
 import { VERSION } from './version.js';
 
 const FOOTER = `
@@ -85,21 +86,20 @@ async function report(err: unknown, ctx: Context): Promise<number> {
     return ExitCode.usage;
   }
   if (err instanceof CliError) {
-    if (err.message) await failure(ctx.io, err.message);
+    if (err.message) await failure(ctx.io, ctx.redact(err.message));
     return err.exitCode;
   }
   // A bug: say so in one line; the stack helps nobody at the terminal.
   const message = err instanceof Error ? err.message : String(err);
-  await failure(ctx.io, `unexpected error: ${message}`);
+  await failure(ctx.io, `unexpected error: ${ctx.redact(excerpt(message, 500))}`);
   return ExitCode.failure;
 }
 
 /** The process entry point. */
 export async function run(): Promise<void> {
-  // A reader that goes away (`plants list | head -1`) is not an error.
-  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-    if (err.code === 'EPIPE') process.exit(ExitCode.ok);
-  });
+  // A reader that goes away (`plants list | head -1`) is not an error: writes
+  // then end quietly (see writeOut) and the command keeps its exit code.
+  process.stdout.on('error', () => {});
   const io = systemIOStreams();
   process.exitCode = await main(process.argv.slice(2), { io, env: process.env });
 }

@@ -1,12 +1,12 @@
 import type { Dispatcher } from 'undici';
 import type { PlantStoreClient } from './api/client.js';
 import { resolveBaseUrl, resolveToken, type Resolved } from './config/settings.js';
+import type { Env } from './env.js';
 import { openConfigStore, type ConfigStore } from './config/store.js';
 import type { IOStreams } from './output/iostreams.js';
 import { terminalPrompter, type Prompter } from './output/prompt.js';
 import { VERSION } from './version.js';
 
-export type Env = Record<string, string | undefined>;
 
 /** Flags that apply to every command. */
 export interface GlobalFlags {
@@ -27,6 +27,8 @@ export interface Context {
   baseUrl(): Promise<Resolved<URL>>;
   token(): Promise<Resolved<string>>;
   client(): Promise<PlantStoreClient>;
+  /** Hide the token, once known, in text about to be shown: the last line of defence. */
+  redact(text: string): string;
   /** Release sockets so the process can exit promptly. */
   close(): Promise<void>;
 }
@@ -61,7 +63,12 @@ export function createContext(options: ContextOptions): Context {
   let dispatcher: Dispatcher | undefined;
   const config = once(() => openConfigStore(env));
   const baseUrl = once(() => resolveBaseUrl(flags.baseUrl, env, config));
-  const token = once(() => resolveToken(env, config));
+  let knownToken: string | undefined;
+  const token = once(async () => {
+    const resolved = await resolveToken(env, config);
+    knownToken = resolved.value;
+    return resolved;
+  });
   const client = once(async () => {
     // Base URL first: a missing URL is a usage error (2), a missing token an auth error (4).
     const url = await baseUrl();
@@ -88,6 +95,7 @@ export function createContext(options: ContextOptions): Context {
     baseUrl,
     token,
     client,
+    redact: (text) => (knownToken ? text.replaceAll(knownToken, '***') : text),
     async close() {
       await dispatcher?.close();
     },

@@ -18,51 +18,38 @@ export const ExitCode = {
 
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 
-/** Stable, machine-readable names for error classes (used in JSON output). */
-export type ErrorCode =
-  | 'usage'
-  | 'auth'
-  | 'not_found'
-  | 'http_error'
-  | 'network'
-  | 'timeout'
-  | 'bad_response'
-  | 'config'
-  | 'cancelled'
-  | 'interrupted';
-
 export abstract class CliError extends Error {
   abstract readonly exitCode: ExitCodeValue;
-  abstract readonly code: ErrorCode;
   /** HTTP status of the response behind the error, when there was one. */
-  readonly status: number | null = null;
+  readonly status: number | null;
+
+  constructor(message: string, status: number | null = null) {
+    super(message);
+    this.status = status;
+  }
 }
 
 /** The user can fix it: a bad flag, argument or missing setting. */
 export class UsageError extends CliError {
   readonly exitCode = ExitCode.usage;
-  readonly code = 'usage' as const;
   override name = 'UsageError';
 }
 
 /** The configuration file or a configured value is unusable. */
 export class ConfigError extends CliError {
   readonly exitCode = ExitCode.usage;
-  readonly code = 'config' as const;
   override name = 'ConfigError';
 }
 
 /** The person answered "no" (or nothing) to a confirmation prompt. */
 export class CancelledError extends CliError {
   readonly exitCode = ExitCode.usage;
-  readonly code = 'cancelled' as const;
   override name = 'CancelledError';
 }
 
 /** Ctrl-C at a prompt or during work. */
 export class InterruptedError extends CliError {
   readonly exitCode = ExitCode.interrupted;
-  readonly code = 'interrupted' as const;
   override name = 'InterruptedError';
   constructor(message = 'interrupted') {
     super(message);
@@ -72,13 +59,7 @@ export class InterruptedError extends CliError {
 /** No token, or the service refused it (401/403). */
 export class AuthError extends CliError {
   readonly exitCode = ExitCode.auth;
-  readonly code = 'auth' as const;
   override name = 'AuthError';
-  override readonly status: number | null;
-  constructor(message: string, status: number | null = null) {
-    super(message);
-    this.status = status;
-  }
 }
 
 /** The body of an error response, when the service sent the documented Error object. */
@@ -90,9 +71,8 @@ export interface ServiceError {
 /** The service answered with a status outside 2xx. */
 export class HttpError extends CliError {
   readonly exitCode: ExitCodeValue;
-  readonly code: ErrorCode;
   override name = 'HttpError';
-  override readonly status: number;
+  declare readonly status: number;
   /** What the service said, normalised to `{error, message}`. */
   readonly serviceError: ServiceError;
   /**
@@ -100,56 +80,35 @@ export class HttpError extends CliError {
    * does not exist (exit 3). Elsewhere a 404 means a wrong address (exit 1).
    */
   constructor(message: string, status: number, serviceError: ServiceError, addressedPlant = false) {
-    super(message);
-    this.status = status;
+    super(message, status);
     this.serviceError = serviceError;
-    if (status === 401 || status === 403) {
-      this.exitCode = ExitCode.auth;
-      this.code = 'auth';
-    } else if (status === 404 && addressedPlant) {
-      this.exitCode = ExitCode.notFound;
-      this.code = 'not_found';
-    } else {
-      this.exitCode = ExitCode.failure;
-      this.code = 'http_error';
-    }
+    if (status === 401 || status === 403) this.exitCode = ExitCode.auth;
+    else if (status === 404 && addressedPlant) this.exitCode = ExitCode.notFound;
+    else this.exitCode = ExitCode.failure;
   }
 }
 
-/** The request never got a response: refused, DNS, TLS, reset. */
+/** The request never got a response: refused, DNS, TLS, reset, timeout. */
 export class NetworkError extends CliError {
   readonly exitCode = ExitCode.failure;
-  readonly code: 'network' | 'timeout';
   override name = 'NetworkError';
-  constructor(message: string, code: 'network' | 'timeout' = 'network') {
-    super(message);
-    this.code = code;
-  }
 }
 
 /** A response arrived but is not what the interface promises. */
 export class BadResponseError extends CliError {
   readonly exitCode = ExitCode.failure;
-  readonly code = 'bad_response' as const;
   override name = 'BadResponseError';
-  override readonly status: number | null;
-  constructor(message: string, status: number | null = null) {
-    super(message);
-    this.status = status;
-  }
 }
 
 /**
- * The command already reported what went wrong (for example per-id results of a
- * delete); only the exit code is left to deliver.
+ * The command already said what went wrong; only the exit code is left to
+ * deliver.
  */
 export class ExitStatus extends CliError {
-  readonly code: ErrorCode;
   readonly exitCode: ExitCodeValue;
   override name = 'ExitStatus';
-  constructor(exitCode: ExitCodeValue, code: ErrorCode) {
+  constructor(exitCode: ExitCodeValue) {
     super('');
     this.exitCode = exitCode;
-    this.code = code;
   }
 }

@@ -1,6 +1,8 @@
 import { STATUS_CODES } from 'node:http';
 import type { Dispatcher } from 'undici';
-import { BadResponseError, HttpError, NetworkError } from '../errors.js';
+import { BadResponseError, HttpError, NetworkError, type ServiceError } from '../errors.js';
+import { excerpt } from '../output/text.js';
+import { readText, TooLargeError } from '../read-text.js';
 import { describeNetworkFailure } from './network.js';
 import { describeErrorBody, parsePlantList, type Plant } from './responses.js';
 import { endpoint, formatBaseUrl } from './url.js';
@@ -50,12 +52,23 @@ export class PlantStoreClient {
   /** GET /plants?limit=N: the validated list, every field of every item kept. */
   async listPlants(options: { limit?: number } = {}): Promise<Plant[]> {
     const { response, label } = await this.#send('GET', ['plants'], { limit: options.limit });
-    const text = await this.#readBody(response, label, this.#maxResponseBytes);
+    const where = `${label} → ${response.statusCode}`;
+    let text: string;
+    try {
+      text = await readText(response.body, this.#maxResponseBytes);
+    } catch (err) {
+      if (err instanceof TooLargeError) {
+        throw new BadResponseError(`${where}: the response is ${err.message}; refusing it`, response.statusCode);
+      }
+      const failure = describeNetworkFailure(err, this.baseUrl.host);
+      if (failure.timeout) throw new NetworkError(`${label} failed: ${failure.message}`);
+      throw new BadResponseError(`${where}: the response body was cut short (${failure.message})`, response.statusCode);
+    }
     try {
       return parsePlantList(text, headerValue(response.headers['content-type']));
     } catch (err) {
       if (err instanceof BadResponseError) {
-        throw new BadResponseError(`${label} → ${response.statusCode}: ${err.message}`, response.statusCode);
+        throw new BadResponseError(`${where}: ${this.#redact(err.message)}`, response.statusCode);
       }
       throw err;
     }
@@ -78,6 +91,8 @@ export class PlantStoreClient {
     const label = `${method} ${target.href}`;
     let response: Dispatcher.ResponseData;
     try {
+      // dispatcher.request takes origin and path as they are; undici's
+      // top-level request() would re-parse the URL and resolve %2E%2E.
       response = await this.#dispatcher.request({
         origin: target.origin,
         path: target.path,
@@ -90,7 +105,7 @@ export class PlantStoreClient {
       });
     } catch (err) {
       const failure = describeNetworkFailure(err, this.baseUrl.host);
-      throw new NetworkError(`${label} failed: ${failure.message}`, failure.timeout ? 'timeout' : 'network');
+      throw new NetworkError(`${label} failed: ${failure.message}`);
     }
     const status = response.statusCode;
     if (status >= 200 && status < 300) return { response, label };
@@ -100,22 +115,13 @@ export class PlantStoreClient {
   async #httpError(response: Dispatcher.ResponseData, label: string, addressedPlant: boolean): Promise<HttpError> {
     const status = response.statusCode;
     const reason = STATUS_CODES[status] ?? 'Unknown Status';
-    const location = headerValue(response.headers.location);
     let text = '';
     try {
-      text = await readText(response.body, MAX_ERROR_BODY_BYTES, true);
+      text = await readText(response.body, MAX_ERROR_BODY_BYTES, { truncate: true });
     } catch {
       // The status already says what went wrong; a broken error body adds nothing.
     }
-    const serviceError =
-      status >= 300 && status < 400
-        ? {
-            error: null,
-            message: location
-              ? `redirected to ${location}; redirects are not followed, so point the base URL at the final address`
-              : 'redirect without a Location header',
-          }
-        : describeErrorBody(text, headerValue(response.headers['content-type']));
+    const serviceError = this.#serviceError(status, text, response.headers);
     const code = serviceError.error === null ? '' : ` (error ${serviceError.error})`;
     let message = `${label} → ${status} ${reason}: ${serviceError.message}${code}`;
     if (status === 401 || status === 403) message += `; ${AUTH_HINT}`;
@@ -123,49 +129,26 @@ export class PlantStoreClient {
     return new HttpError(message, status, serviceError, addressedPlant);
   }
 
-  async #readBody(response: Dispatcher.ResponseData, label: string, limit: number): Promise<string> {
-    try {
-      return await readText(response.body, limit, false);
-    } catch (err) {
-      if (err instanceof BadResponseError) {
-        throw new BadResponseError(`${label} → ${response.statusCode}: ${err.message}`, response.statusCode);
-      }
-      const failure = describeNetworkFailure(err, this.baseUrl.host);
-      if (failure.timeout) throw new NetworkError(`${label} failed: ${failure.message}`, 'timeout');
-      throw new BadResponseError(
-        `${label} → ${response.statusCode}: the response body was cut short (${failure.message})`,
-        response.statusCode,
-      );
+  #serviceError(status: number, text: string, headers: Dispatcher.ResponseData['headers']): ServiceError {
+    if (status >= 300 && status < 400) {
+      const location = headerValue(headers.location);
+      return {
+        error: null,
+        message: location
+          ? `redirected to ${excerpt(location)}; redirects are not followed, so point the base URL at the final address`
+          : 'redirect without a Location header',
+      };
     }
+    const described = describeErrorBody(text, headerValue(headers['content-type']));
+    // Some gateways echo the Authorization header back in their error text.
+    return { ...described, message: this.#redact(described.message) };
+  }
+
+  #redact(text: string): string {
+    return text.replaceAll(this.#token, '***');
   }
 }
 
 function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
-}
-
-/**
- * Read a body as UTF-8 with a size cap. With `truncate`, stop quietly at the
- * cap (error excerpts); otherwise refuse the response.
- */
-async function readText(
-  body: AsyncIterable<Buffer> & { destroy(err?: Error): unknown },
-  limit: number,
-  truncate: boolean,
-): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += chunk.length;
-    if (size > limit) {
-      body.destroy();
-      if (truncate) {
-        chunks.push(chunk.subarray(0, chunk.length - (size - limit)));
-        break;
-      }
-      throw new BadResponseError(`the response is larger than ${limit} bytes; refusing it`);
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }

@@ -1,3 +1,5 @@
+import { excerpt } from '../output/text.js';
+
 /**
  * Turn what undici or the socket layer threw into one line a person can act on.
  */
@@ -41,7 +43,8 @@ export interface NetworkFailure {
 export function describeNetworkFailure(err: unknown, host: string): NetworkFailure {
   const cause = rootCause(err);
   const code = typeof cause.code === 'string' ? cause.code : '';
-  const text = typeof cause.message === 'string' ? cause.message : String(err);
+  // One line, printable: OpenSSL messages end in a newline.
+  const text = excerpt(typeof cause.message === 'string' ? cause.message : String(err), 300);
   switch (code) {
     case 'ECONNREFUSED':
       return { message: `connection refused by ${host} (is the service running?)`, timeout: false };

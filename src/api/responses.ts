@@ -1,7 +1,12 @@
 import { BadResponseError, type ServiceError } from '../errors.js';
+import { JsonNumber, parseJson, stringifyJson } from '../json.js';
 import { excerpt } from '../output/text.js';
 
-/** A plant as the service sends it: `name` and optional `tag`, plus any fields the interface does not show (such as `id`). */
+/**
+ * A plant as the service sends it: `name` and optional `tag`, plus any fields
+ * the interface does not show (such as `id`). Numbers that a JavaScript
+ * number would change (ids above 2^53) are JsonNumber.
+ */
 export interface Plant {
   name: string;
   tag?: string | null;
@@ -11,6 +16,7 @@ export interface Plant {
 
 function kindOf(value: unknown): string {
   if (value === null) return 'null';
+  if (value instanceof JsonNumber) return 'a number';
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'object') return 'an object';
   return `a ${typeof value}`;
@@ -27,7 +33,7 @@ function looksLikeHtml(text: string, type: string): boolean {
 /** Parse JSON, or return undefined (the callers explain what arrived instead). */
 function tryJson(text: string): { value: unknown } | undefined {
   try {
-    return { value: JSON.parse(text) };
+    return { value: parseJson(text) };
   } catch {
     return undefined;
   }
@@ -93,16 +99,16 @@ export function parsePlantList(text: string, contentType: string | undefined): P
 function checkPlant(item: unknown, index: number): void {
   const where = `item ${index} of the plant list`;
   if (typeof item !== 'object' || item === null || Array.isArray(item)) {
-    throw new BadResponseError(`${where} is ${kindOf(item)}, expected a plant object: ${excerpt(JSON.stringify(item))}`);
+    throw new BadResponseError(`${where} is ${kindOf(item)}, expected a plant object: ${excerpt(stringifyJson(item))}`);
   }
   const plant = item as Record<string, unknown>;
   if (typeof plant.name !== 'string') {
     const problem = 'name' in plant ? `its "name" is ${kindOf(plant.name)}` : 'it has no "name"';
-    throw new BadResponseError(`${where} is not a plant: ${problem}, expected a string: ${excerpt(JSON.stringify(item))}`);
+    throw new BadResponseError(`${where} is not a plant: ${problem}, expected a string: ${excerpt(stringifyJson(item))}`);
   }
   if (plant.tag !== undefined && plant.tag !== null && typeof plant.tag !== 'string') {
     throw new BadResponseError(
-      `${where} is not a plant: its "tag" is ${kindOf(plant.tag)}, expected a string: ${excerpt(JSON.stringify(item))}`,
+      `${where} is not a plant: its "tag" is ${kindOf(plant.tag)}, expected a string: ${excerpt(stringifyJson(item))}`,
     );
   }
 }

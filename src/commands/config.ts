@@ -3,7 +3,7 @@ import { Command } from 'commander';
 import { formatBaseUrl, parseBaseUrl } from '../api/url.js';
 import { configDir } from '../config/store.js';
 import type { Context } from '../context.js';
-import { ExitStatus, UsageError } from '../errors.js';
+import { ExitCode, ExitStatus, UsageError } from '../errors.js';
 import { failure, success } from '../output/messages.js';
 import { examples } from './options.js';
 
@@ -56,7 +56,7 @@ export function configCommand(ctx: Context): Command {
       const value = (await ctx.config()).get(key);
       if (value === undefined) {
         await failure(ctx.io, `${key} is not set`);
-        throw new ExitStatus(1, 'config');
+        throw new ExitStatus(ExitCode.failure);
       }
       ctx.io.stdout.write(`${value}\n`);
     });

@@ -10,14 +10,14 @@ import { printable } from '../output/text.js';
 import { examples, parsePlantId } from './options.js';
 
 export interface DeleteOptions {
-  ids: string[];
+  id: string;
   yes: boolean;
   json: boolean;
 }
 
 export type DeleteRunner = (options: DeleteOptions, ctx: Context) => Promise<void>;
 
-/** One line of `--json` output per id. */
+/** One object of the `--json` array. */
 export interface DeleteResult {
   id: string;
   result: 'deleted' | 'not_found' | 'failed';
@@ -35,40 +35,38 @@ export function deleteCommand(ctx: Context, run: DeleteRunner = runDelete): Comm
     .option('--json', 'print the result as JSON: [{"id", "result", "status", "error"?}]')
     .addHelpText(
       'after',
-      examples('plants delete 42', 'plants delete 42 --yes', 'plants delete 42 --yes --json'),
+      examples(
+        'plants delete 42',
+        'plants delete 42 --yes',
+        'plants delete 42 --yes --json',
+        'plants delete --yes -- -7       # an id that starts with a dash',
+      ),
     )
     .action(async (id: string, opts: { yes?: boolean; json?: boolean }) => {
-      await run({ ids: [id], yes: opts.yes === true, json: opts.json === true }, ctx);
+      await run({ id, yes: opts.yes === true, json: opts.json === true }, ctx);
     });
 }
 
 export async function runDelete(options: DeleteOptions, ctx: Context): Promise<void> {
   const { io } = ctx;
-  // Every id must be sendable before anything is sent.
-  for (const id of options.ids) encodePathSegment(id);
+  const { id } = options;
+  // The id must be sendable, and the run confirmable, before anything is sent.
+  encodePathSegment(id);
   if (!options.yes && !io.stdinIsTTY) {
     throw new UsageError('--yes is required when not running interactively');
   }
   const client = await ctx.client();
-  if (!options.yes) {
-    const [id] = options.ids;
-    const confirmed = await ctx.prompter.confirm(`Delete plant ${printable(id ?? '')}?`);
-    if (!confirmed) throw new CancelledError('cancelled; nothing was deleted');
+  if (!options.yes && !(await ctx.prompter.confirm(`Delete plant ${printable(id)}?`))) {
+    throw new CancelledError('cancelled; nothing was deleted');
   }
 
-  const outcomes: { result: DeleteResult; error?: CliError }[] = [];
-  for (const id of options.ids) outcomes.push(await deleteOne(client, id));
-
-  if (options.json) {
-    await writeOut(io.stdout, formatJson(outcomes.map((o) => o.result), io.stdoutIsTTY));
-  }
-  for (const { result, error } of outcomes) {
-    if (error) throw error;
-    await success(io, `Deleted plant ${printable(result.id)}`);
-  }
+  const { result, error } = await deleteOne(client, id);
+  if (options.json) await writeOut(io.stdout, formatJson([result], io.stdoutIsTTY));
+  if (error) throw error;
+  await success(io, `Deleted plant ${printable(id)}`);
 }
 
-/** Delete one id and describe what happened; never throws for a request failure. */
+/** Delete one id and describe what happened; request failures are returned, not thrown. */
 export async function deleteOne(
   client: PlantStoreClient,
   id: string,

@@ -29,7 +29,7 @@ export function listCommand(ctx: Context, run: ListRunner = runList): Command {
         'plants list',
         'plants list --limit 10',
         "plants list --json | jq -r '.[].name'",
-        'plants list | cut -f2        # piped: id, name, tag separated by tabs',
+        'plants list > plants.tsv     # piped: tab-separated, no header',
       ),
     )
     .action(async (opts: { limit?: number; json?: boolean }) => {
@@ -59,7 +59,7 @@ export async function runList(options: ListOptions, ctx: Context): Promise<void>
       info(io, 'No plants found');
       return;
     }
-    await writeOut(io.stdout, await renderTable(headers, rows, io.stdoutColor));
+    for await (const block of renderTable(headers, rows, io.stdoutColor)) await writeOut(io.stdout, block);
     return;
   }
   await writeAll(io.stdout, rows.map(tsvLine));

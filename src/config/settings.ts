@@ -1,8 +1,7 @@
-import { AuthError, UsageError } from '../errors.js';
 import { parseBaseUrl } from '../api/url.js';
+import type { Env } from '../env.js';
+import { AuthError, UsageError } from '../errors.js';
 import type { ConfigStore } from './store.js';
-
-type Env = Record<string, string | undefined>;
 
 export interface Resolved<T> {
   value: T;
@@ -10,41 +9,54 @@ export interface Resolved<T> {
   source: string;
 }
 
-/** Precedence: flag > environment > config file. Empty or blank variables count as unset. */
-export async function resolveBaseUrl(
-  flag: string | undefined,
-  env: Env,
-  store: () => Promise<ConfigStore>,
-): Promise<Resolved<URL>> {
-  if (flag !== undefined) return { value: parseBaseUrl(flag, '--base-url'), source: '--base-url' };
-  if (env.PLANTS_BASE_URL?.trim()) {
-    return { value: parseBaseUrl(env.PLANTS_BASE_URL, 'PLANTS_BASE_URL'), source: 'PLANTS_BASE_URL' };
-  }
-  const config = await store();
-  const stored = config.get('base-url');
-  if (stored !== undefined) {
-    const source = `config file ${config.path}`;
-    return { value: parseBaseUrl(stored, source), source };
-  }
-  throw new UsageError(
-    "no base URL configured; run 'plants config set base-url <url>', set PLANTS_BASE_URL, or pass --base-url",
-  );
+type StoreOpener = () => Promise<ConfigStore>;
+
+/** Empty or blank variables count as unset. */
+function fromEnv(env: Env, name: string): string | undefined {
+  const value = env[name];
+  return value?.trim() ? value : undefined;
 }
 
-/** Precedence: environment > config file. There is no token flag: flags end up in shell history and `ps`. */
-export async function resolveToken(env: Env, store: () => Promise<ConfigStore>): Promise<Resolved<string>> {
-  if (env.PLANTS_TOKEN?.trim()) {
-    checkToken(env.PLANTS_TOKEN, 'PLANTS_TOKEN', 'correct the PLANTS_TOKEN variable');
-    return { value: env.PLANTS_TOKEN, source: 'PLANTS_TOKEN' };
-  }
+/** The base URL text and where it came from, unchecked. Precedence: flag > environment > config file. */
+export async function lookupBaseUrl(
+  flag: string | undefined,
+  env: Env,
+  store: StoreOpener,
+): Promise<Resolved<string> | undefined> {
+  if (flag !== undefined) return { value: flag, source: '--base-url' };
+  const variable = fromEnv(env, 'PLANTS_BASE_URL');
+  if (variable !== undefined) return { value: variable, source: 'PLANTS_BASE_URL' };
+  const config = await store();
+  const stored = config.get('base-url');
+  return stored === undefined ? undefined : { value: stored, source: `config file ${config.path}` };
+}
+
+/** The token and where it came from, unchecked. Precedence: environment > config file (there is no flag). */
+export async function lookupToken(env: Env, store: StoreOpener): Promise<Resolved<string> | undefined> {
+  const variable = fromEnv(env, 'PLANTS_TOKEN');
+  if (variable !== undefined) return { value: variable, source: 'PLANTS_TOKEN' };
   const config = await store();
   const stored = config.get('token');
-  if (stored !== undefined) {
-    const source = `config file ${config.path}`;
-    checkToken(stored, source, "store it again with 'plants auth login'");
-    return { value: stored, source };
+  return stored === undefined ? undefined : { value: stored, source: `config file ${config.path}` };
+}
+
+export async function resolveBaseUrl(flag: string | undefined, env: Env, store: StoreOpener): Promise<Resolved<URL>> {
+  const found = await lookupBaseUrl(flag, env, store);
+  if (!found) {
+    throw new UsageError(
+      "no base URL configured; run 'plants config set base-url <url>', set PLANTS_BASE_URL, or pass --base-url",
+    );
   }
-  throw new AuthError("no token configured; run 'plants auth login' or set PLANTS_TOKEN");
+  return { value: parseBaseUrl(found.value, found.source), source: found.source };
+}
+
+export async function resolveToken(env: Env, store: StoreOpener): Promise<Resolved<string>> {
+  const found = await lookupToken(env, store);
+  if (!found) throw new AuthError("no token configured; run 'plants auth login' or set PLANTS_TOKEN");
+  const fix =
+    found.source === 'PLANTS_TOKEN' ? 'correct the PLANTS_TOKEN variable' : "store it again with 'plants auth login'";
+  checkToken(found.value, found.source, fix);
+  return found;
 }
 
 /**

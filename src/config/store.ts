@@ -1,9 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import type { Env } from '../env.js';
 import { ConfigError } from '../errors.js';
-
-type Env = Record<string, string | undefined>;
 
 /** What the config file holds. */
 export interface StoredConfig {

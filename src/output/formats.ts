@@ -1,8 +1,18 @@
+import { stringifyJson } from '../json.js';
 import { cellText, printable } from './text.js';
 
-/** JSON for scripts: pretty for a person at a terminal, one line in a pipe. */
+/**
+ * JSON for scripts: one line in a pipe; for a person at a terminal,
+ * pretty-printed and with DEL and C1 controls escaped too (JSON.stringify
+ * escapes only those below U+0020, and C1 controls act on terminals).
+ */
 export function formatJson(value: unknown, pretty: boolean): string {
-  return `${pretty ? JSON.stringify(value, null, 2) : JSON.stringify(value)}\n`;
+  if (!pretty) return `${stringifyJson(value)}\n`;
+  const text = stringifyJson(value, 2).replace(
+    /[\u007f-\u009f]/g,
+    (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+  return `${text}\n`;
 }
 
 /**

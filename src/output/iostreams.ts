@@ -1,4 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
+import type { Env } from '../env.js';
 
 /**
  * The one object that knows where output goes and what kind of streams they
@@ -16,8 +17,6 @@ export interface IOStreams {
   /** Colour for stderr (messages, ✓ marks, errors). */
   stderrColor: boolean;
 }
-
-type Env = Record<string, string | undefined>;
 
 /**
  * Colour only on a terminal, and never with NO_COLOR (any non-empty value,
@@ -44,14 +43,23 @@ export function systemIOStreams(env: Env = process.env): IOStreams {
   };
 }
 
-/** Write and wait for the stream to accept it, so large outputs respect back-pressure. */
+/** The reader went away (`plants list | head -1`): not an error, just nobody left to tell. */
+function readerGone(err: NodeJS.ErrnoException): boolean {
+  return err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED';
+}
+
+/**
+ * Write and wait until the stream has taken it, so large outputs respect
+ * back-pressure. A closed pipe ends the output quietly; the command still
+ * finishes and exits with its own code.
+ */
 export function writeOut(stream: Writable, text: string): Promise<void> {
+  if (stream.destroyed) return Promise.resolve();
   return new Promise((resolve, reject) => {
-    const ok = stream.write(text, (err) => {
-      if (err) reject(err);
+    stream.write(text, (err) => {
+      if (err && !readerGone(err)) reject(err);
+      else resolve();
     });
-    if (ok) resolve();
-    else stream.once('drain', resolve);
   });
 }
 
@@ -59,6 +67,7 @@ export function writeOut(stream: Writable, text: string): Promise<void> {
 export async function writeAll(stream: Writable, pieces: Iterable<string>): Promise<void> {
   let buffer = '';
   for (const piece of pieces) {
+    if (stream.destroyed) return;
     buffer += piece;
     if (buffer.length >= 64 * 1024) {
       await writeOut(stream, buffer);

@@ -20,7 +20,7 @@ export function terminalPrompter(io: IOStreams): Prompter {
 
 function confirm(io: IOStreams, question: string): Promise<boolean> {
   return new Promise((resolve, reject) => {
-    const rl = createInterface({ input: io.stdin, output: io.stderr, terminal: true });
+    const rl = createInterface({ input: io.stdin, output: io.stderr, terminal: io.stderrIsTTY });
     let settled = false;
     const finish = (fn: () => void) => {
       if (settled) return;
@@ -33,7 +33,10 @@ function confirm(io: IOStreams, question: string): Promise<boolean> {
       finish(() => reject(new InterruptedError()));
     });
     // Ctrl-D: no answer is "no".
-    rl.on('close', () => finish(() => resolve(false)));
+    rl.on('close', () => {
+      if (!settled) io.stderr.write('\n');
+      finish(() => resolve(false));
+    });
     rl.question(`${question} [y/N] `, (answer) => {
       finish(() => resolve(/^y(es)?$/i.test(answer.trim())));
     });

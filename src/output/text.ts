@@ -1,3 +1,5 @@
+import { JsonNumber, stringifyJson } from '../json.js';
+
 /**
  * Text from the service is untrusted: a plant name could carry terminal
  * escape sequences. These helpers make it safe to show.
@@ -27,8 +29,8 @@ export function excerpt(text: string, max = 200): string {
 export function cellText(value: unknown): string {
   if (value === undefined || value === null) return '';
   if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') {
+  if (typeof value === 'number' || typeof value === 'boolean' || value instanceof JsonNumber) {
     return String(value);
   }
-  return JSON.stringify(value);
+  return stringifyJson(value);
 }

@@ -90,11 +90,18 @@ describe('plants auth', () => {
     const login = await plants(['auth', 'login', '--with-token'], { input: `  ${TOKEN}\n` });
     expect(login.code).toBe(0);
     expect(statSync(configFile()).mode & 0o777).toBe(0o600);
-    expect(statSync(dir.path).mode & 0o777).toBe(0o700);
     expect(JSON.parse(readFileSync(configFile(), 'utf8')).token).toBe(TOKEN);
     const list = await plants(['list']);
     expect(list.code).toBe(0);
     expect(list.stdout.split('\n')).toHaveLength(3);
+  });
+
+  it('creates a missing config directory 0700', async () => {
+    const nested = join(dir.path, 'new', 'plants');
+    const r = await runCli(['auth', 'login', '--with-token'], { configDir: nested, input: TOKEN });
+    expect(r.code).toBe(0);
+    expect(statSync(nested).mode & 0o777).toBe(0o700);
+    expect(statSync(join(nested, 'config.json')).mode & 0o777).toBe(0o600);
   });
 
   it('login without a terminal and without --with-token exits 2 and says what to do', async () => {
@@ -146,6 +153,13 @@ describe('plants auth', () => {
     expect(r.code).toBe(4);
     expect(r.stdout).toBe(`Base URL: ${store.url} (from PLANTS_BASE_URL)\nToken:    set (from PLANTS_TOKEN)\n`);
     expect(r.stderr).toMatch(/401 Unauthorized/);
+  });
+
+  it('status shows an invalid base URL as invalid, without echoing it', async () => {
+    const r = await plants(['auth', 'status'], { env: { PLANTS_BASE_URL: 'https://user:hunter2@x.example', PLANTS_TOKEN: TOKEN } });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toMatch(/^Base URL: invalid \(from PLANTS_BASE_URL\)\n/);
+    expect(r.stdout + r.stderr).not.toContain('hunter2');
   });
 
   it('status without a token exits 4 and says how to log in', async () => {

@@ -143,3 +143,70 @@ describe('plants list against services that answer differently', () => {
     expect(tsv.stdout).toBe('abc-1\tA\tx\n9\tB\t\n');
   });
 });
+
+describe('numbers a JavaScript number would change', () => {
+  let server: RawServer;
+  afterEach(() => server.close());
+
+  it('keeps 64-bit ids exact in JSON, TSV and the DELETE path', async () => {
+    const body = '[{"id":1234567890123456789,"name":"Big","price":1.50},{"id":2,"name":"Small"}]';
+    server = await rawServer((req, res) => {
+      if (req.method === 'GET') res.writeHead(200, { 'content-type': 'application/json' }).end(body);
+      else res.writeHead(204).end();
+    });
+    const env = { PLANTS_BASE_URL: server.url };
+    expect((await plants(['list', '--json'], env)).stdout).toBe(`${body}\n`);
+    const tsv = await plants(['list'], env);
+    expect(tsv.stdout).toBe('1234567890123456789\tBig\t\n2\tSmall\t\n');
+    const id = tsv.stdout.split('\t')[0]!;
+    expect((await plants(['delete', id, '--yes'], env)).code).toBe(0);
+    expect(server.requests.at(-1)?.path).toBe('/plants/1234567890123456789');
+  });
+});
+
+describe('the token, when a service repeats it back', () => {
+  let server: RawServer;
+  afterEach(() => server.close());
+
+  it('is masked in error messages and in delete --json', async () => {
+    server = await rawServer((req, res) => {
+      res
+        .writeHead(401, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: 401, message: `token rejected: ${req.headers.authorization}` }));
+    });
+    const env = { PLANTS_BASE_URL: server.url };
+    const list = await plants(['list'], env);
+    expect(list.code).toBe(4);
+    expect(list.stderr).toMatch(/401 Unauthorized: token rejected: Bearer \*\*\* \(error 401\)/);
+    const del = await plants(['delete', '1', '--yes', '--json'], env);
+    expect(JSON.parse(del.stdout)[0].error).toEqual({ error: 401, message: 'token rejected: Bearer ***' });
+    // runCli itself asserts the token appears in neither stream.
+  });
+});
+
+describe('a reader that goes away', () => {
+  it('ends the output quietly and keeps the exit code', async () => {
+    const big = await plantStore({ seed: 30_000 });
+    try {
+      const { spawn } = await import('node:child_process');
+      const { PLANTS_BIN } = await import('../helpers/cli.js');
+      const run = (args: string[]) =>
+        new Promise<{ code: number | null; stderr: string }>((resolve) => {
+          const child = spawn(process.execPath, [PLANTS_BIN, ...args], {
+            env: { PATH: process.env.PATH, PLANTS_CONFIG_DIR: dir.path, PLANTS_BASE_URL: big.url, PLANTS_TOKEN: TOKEN },
+          });
+          let stderr = '';
+          child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+          // Like `| head -c 10`: read a little, then close the pipe.
+          child.stdout.once('data', () => child.stdout.destroy());
+          child.on('close', (code) => resolve({ code, stderr }));
+        });
+      expect(await run(['list'])).toEqual({ code: 0, stderr: '' });
+      const failed = await run(['delete', 'no-such-id', '--yes', '--json']);
+      expect(failed.code).toBe(3);
+      expect(failed.stderr).toMatch(/404 Not Found/);
+    } finally {
+      await big.close();
+    }
+  });
+});

@@ -42,6 +42,8 @@ describe('in a terminal', () => {
   it('headers are bold and the ✓ is green when colour is allowed, plain with NO_COLOR', async () => {
     const coloured = await inTerminal(['list'], { env: { NO_COLOR: undefined } });
     expect(coloured.stdout).toContain('\u001b[1mID\u001b[22m');
+    const deleted = await inTerminal(['delete', '1', '--yes'], { env: { NO_COLOR: undefined } });
+    expect(deleted.stdout).toBe('\u001b[32m✓\u001b[39m Deleted plant 1\r\n');
     const plain = await inTerminal(['list']);
     expect(plain.stdout).not.toContain('\u001b[');
   });
@@ -86,5 +88,25 @@ describe('in a terminal', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/✓ Token stored in/);
     expect(JSON.parse(readFileSync(join(dir.path, 'config.json'), 'utf8')).token).toBe(TOKEN);
+  });
+});
+
+describe('in a terminal, interrupted or misused', () => {
+  it('Ctrl-C at the confirmation exits 130 and deletes nothing', async () => {
+    const r = await inTerminal(['delete', '2'], { answers: [{ when: '[y/N]', send: '\u0003' }] });
+    expect(r.code).toBe(130);
+    expect(store.store.size).toBe(3);
+  });
+
+  it('Ctrl-C at the hidden token prompt exits 130 and stores nothing', async () => {
+    const r = await inTerminal(['auth', 'login'], { answers: [{ when: 'Paste your token: ', send: 'abc\u0003' }] });
+    expect(r.code).toBe(130);
+    expect(r.stdout).not.toContain('abc');
+  });
+
+  it('auth login --with-token refuses to read a terminal, where the token would be echoed', async () => {
+    const r = await inTerminal(['auth', 'login', '--with-token']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toMatch(/--with-token reads the token from a pipe/);
   });
 });

@@ -133,6 +133,14 @@ describe('listPlants', () => {
     expect(err.message).toBe('GET http://plants.test/plants failed: could not resolve host plants.test (ENOTFOUND)');
   });
 
+  it('keeps a multi-line cause on one line', async () => {
+    const tls = Object.assign(new Error('wrong version number\nssl3_get_record:350:\n'), { code: 'ERR_SSL_WRONG_VERSION_NUMBER' });
+    agent.get(ORIGIN).intercept({ path: '/plants', method: 'GET' }).replyWithError(tls);
+    const err = await failure(client().listPlants());
+    expect(err.message).not.toContain('\n');
+    expect(err.message).toMatch(/TLS error talking to plants.test: wrong version number ssl3_get_record:350: \(ERR_SSL_WRONG_VERSION_NUMBER\)/);
+  });
+
   it('explains TLS failures and the CA variable', async () => {
     const tls = Object.assign(new Error('self-signed certificate'), { code: 'DEPTH_ZERO_SELF_SIGNED_CERT' });
     agent.get(ORIGIN).intercept({ path: '/plants', method: 'GET' }).replyWithError(tls);

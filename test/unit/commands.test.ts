@@ -76,7 +76,7 @@ describe('argument parsing (the run function is replaced)', () => {
   it('delete: parses the id and flags', async () => {
     const { run, done } = parse<DeleteOptions>((r) => deleteCommand(ctx, r), ['a/b?c', '-y', '--json']);
     await done;
-    expect(run).toHaveBeenCalledWith({ ids: ['a/b?c'], yes: true, json: true }, ctx);
+    expect(run).toHaveBeenCalledWith({ id: 'a/b?c', yes: true, json: true }, ctx);
   });
 
   it('delete: requires exactly one id', async () => {

@@ -1,8 +1,10 @@
+import type { Readable } from 'node:stream';
 import { Command } from 'commander';
 import { checkToken } from '../../config/settings.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { success, warning } from '../../output/messages.js';
+import { readText, TooLargeError } from '../../read-text.js';
 import { examples } from '../options.js';
 
 export interface LoginOptions {
@@ -28,7 +30,13 @@ export async function runLogin(options: LoginOptions, ctx: Context): Promise<voi
   const { io } = ctx;
   let token: string;
   if (options.withToken) {
-    token = (await readAll(io.stdin)).trim();
+    if (io.stdinIsTTY) {
+      // Typed at a terminal, the token would be echoed; the hidden prompt is for that.
+      throw new UsageError(
+        "--with-token reads the token from a pipe (printenv PLANTS_CI_TOKEN | plants auth login --with-token); at a terminal, run 'plants auth login' without it",
+      );
+    }
+    token = (await readStdin(io.stdin)).trim();
   } else if (io.stdinIsTTY) {
     token = (await ctx.prompter.secret('Paste your token: ')).trim();
   } else {
@@ -47,8 +55,16 @@ export async function runLogin(options: LoginOptions, ctx: Context): Promise<voi
   }
 }
 
-async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
-  return Buffer.concat(chunks).toString('utf8');
+/** No token is this large; `yes | plants auth login --with-token` must not fill memory. */
+const MAX_TOKEN_INPUT = 64 * 1024;
+
+async function readStdin(stdin: Readable): Promise<string> {
+  try {
+    return await readText(stdin, MAX_TOKEN_INPUT);
+  } catch (err) {
+    if (err instanceof TooLargeError) {
+      throw new UsageError(`the input is ${err.message}, too large for a token; nothing was stored`);
+    }
+    throw err;
+  }
 }

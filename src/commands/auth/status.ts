@@ -1,43 +1,43 @@
 import { Command } from 'commander';
-import { formatBaseUrl } from '../../api/url.js';
+import { formatBaseUrl, parseBaseUrl } from '../../api/url.js';
+import { lookupBaseUrl, lookupToken } from '../../config/settings.js';
 import type { Context } from '../../context.js';
-import { CliError } from '../../errors.js';
 import { examples } from '../options.js';
 
 export function statusCommand(ctx: Context): Command {
   return new Command('status')
     .description('Show the base URL and token in effect, and check them against the service')
-    .addHelpText('after', examples('plants auth status', 'PLANTS_TOKEN=… plants auth status'))
+    .addHelpText('after', examples('plants auth status', 'plants --base-url https://staging.example.com auth status'))
     .action(async () => {
       await runStatus(ctx);
     });
 }
 
-/** Settle a promise into either its value or the CLI error it failed with. */
-async function settle<T>(promise: Promise<T>): Promise<{ value: T } | { error: CliError }> {
-  try {
-    return { value: await promise };
-  } catch (err) {
-    if (err instanceof CliError) return { error: err };
-    throw err;
-  }
-}
-
+/**
+ * Say what is in effect, then check it. The values are shown as found;
+ * checking them (and any error for a missing or invalid one) is left to the
+ * same code every command uses.
+ */
 export async function runStatus(ctx: Context): Promise<void> {
   const { io } = ctx;
-  const base = await settle(ctx.baseUrl());
-  const token = await settle(ctx.token());
+  const base = await lookupBaseUrl(ctx.flags.baseUrl, ctx.env, ctx.config);
+  const token = await lookupToken(ctx.env, ctx.config);
   const lines = [
-    'value' in base
-      ? `Base URL: ${formatBaseUrl(base.value.value)} (from ${base.value.source})`
-      : 'Base URL: not set',
-    'value' in token ? `Token:    set (from ${token.value.source})` : 'Token:    not set',
+    `Base URL: ${base ? `${shownUrl(base.value)} (from ${base.source})` : 'not set'}`,
+    token ? `Token:    set (from ${token.source})` : 'Token:    not set',
   ];
   io.stdout.write(`${lines.join('\n')}\n`);
-  if ('error' in base) throw base.error;
-  if ('error' in token) throw token.error;
 
   const client = await ctx.client();
   await client.listPlants({ limit: 1 });
   io.stdout.write('Check:    the service accepted the token (GET /plants?limit=1)\n');
+}
+
+/** Only a valid URL is echoed: an invalid one might carry credentials. */
+function shownUrl(raw: string): string {
+  try {
+    return formatBaseUrl(parseBaseUrl(raw));
+  } catch {
+    return 'invalid';
+  }
 }

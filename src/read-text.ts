@@ -1,0 +1,28 @@
+/** The input was larger than the caller allows. */
+export class TooLargeError extends Error {}
+
+/**
+ * Read a stream of bytes as UTF-8 text, at most `limit` bytes. With
+ * `truncate`, stop quietly at the limit; otherwise throw TooLargeError.
+ * Reading stops as soon as the limit is passed, so memory stays bounded.
+ */
+export async function readText(
+  stream: AsyncIterable<Buffer | string> & { destroy(err?: Error): unknown },
+  limit: number,
+  options: { truncate?: boolean } = {},
+): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const piece of stream) {
+    const chunk = typeof piece === 'string' ? Buffer.from(piece) : piece;
+    size += chunk.length;
+    if (size > limit) {
+      stream.destroy();
+      if (!options.truncate) throw new TooLargeError(`larger than ${limit} bytes`);
+      chunks.push(chunk.subarray(0, chunk.length - (size - limit)));
+      break;
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}

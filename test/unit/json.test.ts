@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { JsonNumber, parseJson, stringifyJson } from '../../src/json.js';
+
+describe('parseJson', () => {
+  it('is JSON.parse when every number survives', () => {
+    const text = '[{"id":1,"name":"a:12","price":2.5,"n":-3,"big":9007199254740991}]';
+    expect(parseJson(text)).toEqual(JSON.parse(text));
+  });
+
+  it('keeps integers above 2^53 exactly', () => {
+    const value = parseJson('[{"id":1234567890123456789,"name":"Big"}]') as { id: JsonNumber }[];
+    expect(value[0]!.id).toBeInstanceOf(JsonNumber);
+    expect(String(value[0]!.id)).toBe('1234567890123456789');
+  });
+
+  it.each(['1.50', '1e2', '-0', '1E+2', '0.1000000000000000055511151231257827'])('keeps %s as written', (number) => {
+    const value = parseJson(`{"x":${number}}`) as { x: JsonNumber };
+    expect(value.x).toEqual(new JsonNumber(number));
+  });
+
+  it('leaves look-alike numbers inside strings alone', () => {
+    const text = '[{"name":"x:1.50, [12345678901234567890","id":12345678901234567890}]';
+    const [plant] = parseJson(text) as { name: string; id: JsonNumber }[];
+    expect(plant!.name).toBe('x:1.50, [12345678901234567890');
+    expect(plant!.id.text).toBe('12345678901234567890');
+  });
+
+  it('handles escaped quotes inside strings', () => {
+    const [plant] = parseJson('[{"name":"say \\"1.50\\"","id":99999999999999999999}]') as { name: string; id: JsonNumber }[];
+    expect(plant!.name).toBe('say "1.50"');
+    expect(plant!.id.text).toBe('99999999999999999999');
+  });
+
+  it('rejects invalid JSON like JSON.parse', () => {
+    expect(() => parseJson('[1.2.3]')).toThrow(SyntaxError);
+    expect(() => parseJson('{"a":')).toThrow(SyntaxError);
+  });
+});
+
+describe('stringifyJson', () => {
+  it('writes the numbers back exactly as they were, compact and pretty', () => {
+    const text = '[{"id":1234567890123456789,"name":"Big","price":1.50,"tag":null}]';
+    expect(stringifyJson(parseJson(text))).toBe(text);
+    expect(stringifyJson(parseJson(text), 2)).toBe(
+      '[\n  {\n    "id": 1234567890123456789,\n    "name": "Big",\n    "price": 1.50,\n    "tag": null\n  }\n]',
+    );
+  });
+});

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { renderTable } from '../../src/output/table.js';
+
+async function render(headers: string[], rows: unknown[][]): Promise<string> {
+  let text = '';
+  for await (const block of renderTable(headers, rows, false)) text += block;
+  return text;
+}
+
+describe('renderTable', () => {
+  it('aligns columns two spaces apart without borders or trailing spaces', async () => {
+    expect(await render(['ID', 'NAME', 'TAG'], [[1, 'Fern', 'green'], [22, 'Cactus', undefined]])).toBe(
+      ['ID  NAME    TAG', '1   Fern    green', '22  Cactus', ''].join('\n'),
+    );
+  });
+
+  it('measures wide characters as the terminal shows them', async () => {
+    expect(await render(['NAME', 'TAG'], [['🌱🌱', 'x'], ['ab', 'y']])).toBe(
+      ['NAME  TAG', '🌱🌱  x', 'ab    y', ''].join('\n'),
+    );
+  });
+
+  it('keeps columns aligned across the blocks it renders in', async () => {
+    const rows = Array.from({ length: 2_500 }, (_, i) => [i, `plant ${i}`, i % 2 ? 'odd' : '']);
+    const lines = (await render(['ID', 'NAME', 'TAG'], rows)).trimEnd().split('\n');
+    expect(lines).toHaveLength(2_501);
+    expect(lines[0]).toBe('ID    NAME        TAG');
+    expect(lines[1]).toBe('0     plant 0');
+    expect(lines[1002]).toBe('1001  plant 1001  odd');
+    expect(lines[2_500]).toBe('2499  plant 2499  odd');
+  });
+});
