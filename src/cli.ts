@@ -3,8 +3,9 @@ import { authCommand } from './commands/auth/index.js';
 import { configCommand } from './commands/config.js';
 import { deleteCommand } from './commands/delete.js';
 import { listCommand } from './commands/list.js';
+import { pruneCommand } from './commands/prune.js';
 import { createContext, type Context, type ContextOptions } from './context.js';
-import { CliError, ExitCode } from './errors.js';
+import { CliError, errorCode, ExitCode, ExitStatus, type ErrorCode } from './errors.js';
 import { systemIOStreams } from './output/iostreams.js';
 import { failure } from './output/messages.js';
 import { excerpt } from './output/text.js';
@@ -37,6 +38,7 @@ export function buildProgram(ctx: Context): Command {
     .option('--base-url <url>', 'base URL of the service (overrides PLANTS_BASE_URL and the config file)')
     .addCommand(listCommand(ctx))
     .addCommand(deleteCommand(ctx))
+    .addCommand(pruneCommand(ctx))
     .addCommand(configCommand(ctx))
     .addCommand(authCommand(ctx))
     .addHelpText('after', FOOTER)
@@ -70,29 +72,55 @@ export async function main(argv: readonly string[], options: ContextOptions): Pr
     await program.parseAsync([...argv], { from: 'user' });
     return ExitCode.ok;
   } catch (err) {
-    return report(err, ctx);
+    return report(err, ctx, jsonRequested(argv));
   } finally {
     await ctx.close();
   }
 }
 
-async function report(err: unknown, ctx: Context): Promise<number> {
+/** Whether the run asked for JSON output, so a failure also gets a JSON error line. */
+function jsonRequested(argv: readonly string[]): boolean {
+  for (let i = 0; i < argv.length; i += 1) {
+    const arg = argv[i]!;
+    if (arg === '--') break;
+    if (arg === '--json') return true;
+    let format: string | undefined;
+    if (arg === '-o' || arg === '--output') format = argv[i + 1];
+    else if (arg.startsWith('--output=')) format = arg.slice('--output='.length);
+    else if (/^-o[^-]/.test(arg)) format = arg.slice(2);
+    if (format === 'json' || format === 'ndjson') return true;
+  }
+  return false;
+}
+
+async function report(err: unknown, ctx: Context, json: boolean): Promise<number> {
+  let exitCode: number;
+  let code: ErrorCode;
+  let status: number | null = null;
+  let message: string;
   if (err instanceof CommanderError) {
     // --help and --version end this way too.
     if (err.exitCode === 0) return ExitCode.ok;
-    if (err.code === 'commander.help') return ExitCode.usage;
-    const text = err.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ');
-    await failure(ctx.io, /Did you mean/.test(text) ? text : `${text} (see --help)`);
-    return ExitCode.usage;
+    exitCode = ExitCode.usage;
+    code = 'usage';
+    message = err.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ');
+    if (err.code === 'commander.help') message = 'a command is required';
+    else await failure(ctx.io, /Did you mean/.test(message) ? message : `${message} (see --help)`);
+  } else if (err instanceof CliError) {
+    exitCode = err.exitCode;
+    code = errorCode(err);
+    status = err.status;
+    message = ctx.redact(err instanceof ExitStatus ? err.summary : err.message);
+    if (err.message) await failure(ctx.io, message);
+  } else {
+    // A bug: say so in one line; the stack helps nobody at the terminal.
+    exitCode = ExitCode.failure;
+    code = 'internal';
+    message = `unexpected error: ${ctx.redact(excerpt(err instanceof Error ? err.message : String(err), 500))}`;
+    await failure(ctx.io, message);
   }
-  if (err instanceof CliError) {
-    if (err.message) await failure(ctx.io, ctx.redact(err.message));
-    return err.exitCode;
-  }
-  // A bug: say so in one line; the stack helps nobody at the terminal.
-  const message = err instanceof Error ? err.message : String(err);
-  await failure(ctx.io, `unexpected error: ${ctx.redact(excerpt(message, 500))}`);
-  return ExitCode.failure;
+  if (json) ctx.io.stderr.write(`${JSON.stringify({ error: { code, status, message } })}\n`);
+  return exitCode;
 }
 
 /** The process entry point. */
@@ -101,5 +129,21 @@ export async function run(): Promise<void> {
   // then end quietly (see writeOut) and the command keeps its exit code.
   process.stdout.on('error', () => {});
   const io = systemIOStreams();
-  process.exitCode = await main(process.argv.slice(2), { io, env: process.env });
+  process.exitCode = await main(process.argv.slice(2), { io, env: process.env, onInterrupt: interruptsFromSignals });
+}
+
+/** First SIGINT/SIGTERM: tell the command (it stops starting work); second: exit now. */
+function interruptsFromSignals(onFirst: () => void): () => void {
+  let count = 0;
+  const handle = () => {
+    count += 1;
+    if (count === 1) onFirst();
+    else process.exit(ExitCode.interrupted);
+  };
+  process.on('SIGINT', handle);
+  process.on('SIGTERM', handle);
+  return () => {
+    process.off('SIGINT', handle);
+    process.off('SIGTERM', handle);
+  };
 }

@@ -27,6 +27,11 @@ export interface Context {
   baseUrl(): Promise<Resolved<URL>>;
   token(): Promise<Resolved<string>>;
   client(): Promise<PlantStoreClient>;
+  /**
+   * Run `onFirst` at the first Ctrl-C (SIGINT or SIGTERM) until the returned
+   * function is called; a second one ends the process at once.
+   */
+  onInterrupt(onFirst: () => void): () => void;
   /** Hide the token, once known, in text about to be shown: the last line of defence. */
   redact(text: string): string;
   /** Release sockets so the process can exit promptly. */
@@ -37,6 +42,8 @@ export interface ContextOptions {
   io: IOStreams;
   env: Env;
   prompter?: Prompter;
+  /** Process signals; tests pass their own trigger. Default: never fires. */
+  onInterrupt?: (onFirst: () => void) => () => void;
   /** Builds the dispatcher; tests pass a MockAgent (and close it themselves). */
   dispatcher?: () => Dispatcher | Promise<Dispatcher>;
 }
@@ -95,6 +102,7 @@ export function createContext(options: ContextOptions): Context {
     baseUrl,
     token,
     client,
+    onInterrupt: options.onInterrupt ?? (() => () => {}),
     redact: (text) => (knownToken ? text.replaceAll(knownToken, '***') : text),
     async close() {
       await dispatcher?.close();

@@ -92,6 +92,11 @@ export class HttpError extends CliError {
 export class NetworkError extends CliError {
   readonly exitCode = ExitCode.failure;
   override name = 'NetworkError';
+  readonly timeout: boolean;
+  constructor(message: string, timeout = false) {
+    super(message);
+    this.timeout = timeout;
+  }
 }
 
 /** A response arrived but is not what the interface promises. */
@@ -107,8 +112,44 @@ export class BadResponseError extends CliError {
 export class ExitStatus extends CliError {
   readonly exitCode: ExitCodeValue;
   override name = 'ExitStatus';
-  constructor(exitCode: ExitCodeValue) {
-    super('');
+  readonly code: ErrorCode;
+  /** `summary`: for the JSON error line only; the person has seen the details already. */
+  readonly summary: string;
+  constructor(exitCode: ExitCodeValue, code: ErrorCode, summary = '', status: number | null = null) {
+    super('', status);
     this.exitCode = exitCode;
+    this.code = code;
+    this.summary = summary;
   }
+}
+
+/** Stable names for error classes, for the JSON error line scripts branch on (see README). */
+export type ErrorCode =
+  | 'usage'
+  | 'config'
+  | 'cancelled'
+  | 'interrupted'
+  | 'auth'
+  | 'not_found'
+  | 'http_error'
+  | 'network'
+  | 'timeout'
+  | 'bad_response'
+  | 'partial_failure'
+  | 'internal';
+
+export function errorCode(err: unknown): ErrorCode {
+  if (err instanceof HttpError) {
+    if (err.exitCode === ExitCode.auth) return 'auth';
+    return err.exitCode === ExitCode.notFound ? 'not_found' : 'http_error';
+  }
+  if (err instanceof NetworkError) return err.timeout ? 'timeout' : 'network';
+  if (err instanceof BadResponseError) return 'bad_response';
+  if (err instanceof AuthError) return 'auth';
+  if (err instanceof ConfigError) return 'config';
+  if (err instanceof CancelledError) return 'cancelled';
+  if (err instanceof InterruptedError) return 'interrupted';
+  if (err instanceof UsageError) return 'usage';
+  if (err instanceof ExitStatus) return err.code;
+  return 'internal';
 }

@@ -61,7 +61,7 @@ export class PlantStoreClient {
         throw new BadResponseError(`${where}: the response is ${err.message}; refusing it`, response.statusCode);
       }
       const failure = describeNetworkFailure(err, this.baseUrl.host);
-      if (failure.timeout) throw new NetworkError(`${label} failed: ${failure.message}`);
+      if (failure.timeout) throw new NetworkError(`${label} failed: ${failure.message}`, true);
       throw new BadResponseError(`${where}: the response body was cut short (${failure.message})`, response.statusCode);
     }
     try {
@@ -105,7 +105,7 @@ export class PlantStoreClient {
       });
     } catch (err) {
       const failure = describeNetworkFailure(err, this.baseUrl.host);
-      throw new NetworkError(`${label} failed: ${failure.message}`);
+      throw new NetworkError(`${label} failed: ${failure.message}`, failure.timeout);
     }
     const status = response.statusCode;
     if (status >= 200 && status < 300) return { response, label };

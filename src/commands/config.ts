@@ -56,7 +56,7 @@ export function configCommand(ctx: Context): Command {
       const value = (await ctx.config()).get(key);
       if (value === undefined) {
         await failure(ctx.io, `${key} is not set`);
-        throw new ExitStatus(ExitCode.failure);
+        throw new ExitStatus(ExitCode.failure, 'config', `${key} is not set`);
       }
       ctx.io.stdout.write(`${value}\n`);
     });

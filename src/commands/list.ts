@@ -1,74 +1,102 @@
 import { Command } from 'commander';
 import type { Plant } from '../api/responses.js';
 import type { Context } from '../context.js';
-import { formatJson, tsvLine } from '../output/formats.js';
-import { writeAll, writeOut } from '../output/iostreams.js';
-import { info, warning } from '../output/messages.js';
-import { renderTable } from '../output/table.js';
-import { examples, parseLimit } from './options.js';
+import { UsageError } from '../errors.js';
+import { filterPlants, type PlantFilter } from '../filters.js';
+import { warning } from '../output/messages.js';
+import { writePlants, type OutputFormat } from '../output/plants.js';
+import { collect, examples, parseColumns, parseLimit, parseOutputFormat } from './options.js';
 
 export interface ListOptions {
   limit?: number;
-  json: boolean;
+  /** Undefined: table on a terminal, tsv when piped. */
+  output?: OutputFormat;
+  columns?: string[];
+  filter: PlantFilter;
 }
 
 export type ListRunner = (options: ListOptions, ctx: Context) => Promise<void>;
 
+interface ListFlags {
+  limit?: number;
+  output?: OutputFormat;
+  json?: boolean;
+  columns?: string[];
+  tag: string[];
+  name?: string;
+}
+
+/** `--tag` and `--name`, shared by `list` and `prune`. */
+export function addFilterOptions(command: Command): Command {
+  return command
+    .option('--tag <tag>', 'only plants with this tag (repeat for any of several)', collect, [])
+    .option('--name <glob>', 'only plants whose name matches this glob (* any text, ? one character)');
+}
+
+/** `--json` is `-o json`; asking for both JSON and another format is a mistake worth naming. */
+export function outputFormat(flags: { output?: OutputFormat; json?: boolean }): OutputFormat | undefined {
+  if (flags.json && flags.output !== undefined && flags.output !== 'json') {
+    throw new UsageError(`--json conflicts with --output ${flags.output}; use one of them`);
+  }
+  return flags.json ? 'json' : flags.output;
+}
+
 export function listCommand(ctx: Context, run: ListRunner = runList): Command {
-  return new Command('list')
+  const command = new Command('list')
     .description('List the plants you have access to')
     .option(
       '-l, --limit <n>',
-      'at most this many plants (0-2147483647); the service decides when omitted',
+      'ask the service for at most n plants (0-2147483647), before filters apply; the service decides when omitted',
       parseLimit,
     )
-    .option('--json', 'print the JSON array as the service sent it (every field kept)')
+    .option(
+      '-o, --output <format>',
+      'table, json, ndjson, tsv or csv (default: table on a terminal, tsv when piped)',
+      parseOutputFormat,
+    )
+    .option('--json', 'same as -o json: the plants as the service sent them, every field kept')
+    .option('--columns <list>', 'fields for table, tsv and csv, e.g. id,name,tag,extra.height', parseColumns);
+  return addFilterOptions(command)
     .addHelpText(
       'after',
       examples(
         'plants list',
         'plants list --limit 10',
+        'plants list --tag seedling --tag cutting',
+        "plants list --name 'Ficus*' -o csv > ficus.csv",
+        'plants list --columns id,name,extra.height',
         "plants list --json | jq -r '.[].name'",
-        'plants list > plants.tsv     # piped: tab-separated, no header',
+        'plants list -o ndjson | wc -l',
       ),
     )
-    .action(async (opts: { limit?: number; json?: boolean }) => {
-      await run({ limit: opts.limit, json: opts.json === true }, ctx);
+    .action(async (flags: ListFlags) => {
+      await run(
+        {
+          limit: flags.limit,
+          output: outputFormat(flags),
+          columns: flags.columns,
+          filter: { tags: flags.tag, name: flags.name },
+        },
+        ctx,
+      );
     });
 }
 
 export async function runList(options: ListOptions, ctx: Context): Promise<void> {
   const { io } = ctx;
-  const client = await ctx.client();
-  let plants = await client.listPlants({ limit: options.limit });
-  if (options.limit !== undefined && plants.length > options.limit) {
-    await warning(
-      io,
-      `the service returned ${plants.length} plants for --limit ${options.limit}; showing the first ${options.limit}`,
-    );
-    plants = plants.slice(0, options.limit);
+  const format = options.output ?? (io.stdoutIsTTY ? 'table' : 'tsv');
+  if (options.columns && (format === 'json' || format === 'ndjson')) {
+    await warning(io, `--columns applies to table, tsv and csv; -o ${format} keeps whole objects`);
   }
-
-  if (options.json) {
-    await writeOut(io.stdout, formatJson(plants, io.stdoutIsTTY));
-    return;
-  }
-  const { headers, rows } = plantRows(plants);
-  if (io.stdoutIsTTY) {
-    if (plants.length === 0) {
-      info(io, 'No plants found');
-      return;
-    }
-    for await (const block of renderTable(headers, rows, io.stdoutColor)) await writeOut(io.stdout, block);
-    return;
-  }
-  await writeAll(io.stdout, rows.map(tsvLine));
+  const plants = await fetchPlants(ctx, options.limit);
+  await writePlants(io, filterPlants(plants, options.filter), { format, columns: options.columns });
 }
 
-/** Columns ID (only when some plant has an id), NAME, TAG. */
-export function plantRows(plants: readonly Plant[]): { headers: string[]; rows: unknown[][] } {
-  const withId = plants.some((plant) => plant.id !== undefined && plant.id !== null);
-  const headers = withId ? ['ID', 'NAME', 'TAG'] : ['NAME', 'TAG'];
-  const rows = plants.map((plant) => (withId ? [plant.id, plant.name, plant.tag] : [plant.name, plant.tag]));
-  return { headers, rows };
+/** GET /plants, with the limit enforced here too for services that return more than asked. */
+export async function fetchPlants(ctx: Context, limit: number | undefined): Promise<Plant[]> {
+  const client = await ctx.client();
+  const plants = await client.listPlants({ limit });
+  if (limit === undefined || plants.length <= limit) return plants;
+  await warning(ctx.io, `the service returned ${plants.length} plants for --limit ${limit}; showing the first ${limit}`);
+  return plants.slice(0, limit);
 }

@@ -1,4 +1,5 @@
 import { UsageError } from '../errors.js';
+import { OUTPUT_FORMATS, type OutputFormat } from '../output/plants.js';
 
 export const INT32_MAX = 2_147_483_647;
 
@@ -22,4 +23,38 @@ export function parsePlantId(raw: string): string {
 /** Help text block listing real invocations. */
 export function examples(...lines: string[]): string {
   return `\nExamples:\n${lines.map((line) => `  ${line}`).join('\n')}\n`;
+}
+
+/** `-o, --output`. */
+export function parseOutputFormat(raw: string): OutputFormat {
+  const format = raw.trim().toLowerCase();
+  if (!(OUTPUT_FORMATS as readonly string[]).includes(format)) {
+    throw new UsageError(`invalid --output ${JSON.stringify(raw)}: expected one of ${OUTPUT_FORMATS.join(', ')}`);
+  }
+  return format as OutputFormat;
+}
+
+/** `--columns id,name,extra.height`: field paths, dotted into nested objects. */
+export function parseColumns(raw: string): string[] {
+  const columns = raw.split(',').map((column) => column.trim());
+  if (columns.some((column) => column === '' || column.split('.').includes(''))) {
+    throw new UsageError(
+      `invalid --columns ${JSON.stringify(raw)}: expected field names separated by commas, such as id,name,tag,extra.height`,
+    );
+  }
+  return columns;
+}
+
+/** `--concurrency`: requests in flight, 1 to 64. */
+export function parseConcurrency(raw: string): number {
+  const text = raw.trim();
+  if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > 64) {
+    throw new UsageError(`invalid --concurrency ${JSON.stringify(raw)}: expected a whole number from 1 to 64`);
+  }
+  return Number(text);
+}
+
+/** Repeatable options (`--tag a --tag b`) collect into a list. */
+export function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
 }

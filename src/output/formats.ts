@@ -2,17 +2,18 @@ import { stringifyJson } from '../json.js';
 import { cellText, printable } from './text.js';
 
 /**
- * JSON for scripts: one line in a pipe; for a person at a terminal,
- * pretty-printed and with DEL and C1 controls escaped too (JSON.stringify
- * escapes only those below U+0020, and C1 controls act on terminals).
+ * JSON for scripts: one line in a pipe, pretty for a person at a terminal.
+ * On a terminal, DEL and C1 controls are escaped too: JSON.stringify escapes
+ * only those below U+0020, and C1 controls act on terminals.
  */
-export function formatJson(value: unknown, pretty: boolean): string {
-  if (!pretty) return `${stringifyJson(value)}\n`;
-  const text = stringifyJson(value, 2).replace(
+export function formatJson(value: unknown, pretty: boolean, terminal = pretty): string {
+  const text = stringifyJson(value, pretty ? 2 : undefined);
+  if (!terminal) return `${text}\n`;
+  const safe = text.replace(
     /[\u007f-\u009f]/g,
     (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
-  return `${text}\n`;
+  return `${safe}\n`;
 }
 
 /**

@@ -111,7 +111,11 @@ describe('plants delete against services that answer differently', () => {
     expect(JSON.parse(r.stdout)).toEqual([
       { id: '5', result: 'failed', status: 500, error: { error: null, message: 'Internal Error' } },
     ]);
-    expect(r.stderr).toMatch(/500 Internal Server Error: Internal Error\n$/);
+    const [message, errorLine] = r.stderr.trimEnd().split('\n');
+    expect(message).toMatch(/500 Internal Server Error: Internal Error$/);
+    expect(JSON.parse(errorLine!)).toEqual({
+      error: { code: 'http_error', status: 500, message: expect.stringMatching(/500 Internal Server Error/) },
+    });
   });
 
   it('reports a 404 whose body is not an Error object as not_found', async () => {

@@ -58,13 +58,40 @@ describe('argument parsing (the run function is replaced)', () => {
   it('list: parses --limit and --json', async () => {
     const { run, done } = parse<ListOptions>((r) => listCommand(ctx, r), ['-l', '5', '--json']);
     await done;
-    expect(run).toHaveBeenCalledWith({ limit: 5, json: true }, ctx);
+    expect(run).toHaveBeenCalledWith(
+      { limit: 5, output: 'json', columns: undefined, filter: { tags: [], name: undefined } },
+      ctx,
+    );
   });
 
-  it('list: defaults to no limit and no JSON', async () => {
+  it('list: defaults to no limit, no format (decided by the terminal) and no filter', async () => {
     const { run, done } = parse<ListOptions>((r) => listCommand(ctx, r), []);
     await done;
-    expect(run).toHaveBeenCalledWith({ limit: undefined, json: false }, ctx);
+    expect(run).toHaveBeenCalledWith(
+      { limit: undefined, output: undefined, columns: undefined, filter: { tags: [], name: undefined } },
+      ctx,
+    );
+  });
+
+  it('list: parses formats, columns and repeated filters', async () => {
+    const { run, done } = parse<ListOptions>((r) => listCommand(ctx, r), [
+      '-o', 'CSV', '--columns', 'id, extra.height', '--tag', 'a', '--tag', 'b', '--name', 'F*',
+    ]);
+    await done;
+    expect(run).toHaveBeenCalledWith(
+      { limit: undefined, output: 'csv', columns: ['id', 'extra.height'], filter: { tags: ['a', 'b'], name: 'F*' } },
+      ctx,
+    );
+  });
+
+  it.each([
+    [['-o', 'xml'], /invalid --output "xml": expected one of table, json, ndjson, tsv, csv/],
+    [['--json', '-o', 'tsv'], /--json conflicts with --output tsv/],
+    [['--columns', 'id,,name'], /invalid --columns/],
+  ])('list: rejects %j', async (args, message) => {
+    const { run, done } = parse<ListOptions>((r) => listCommand(ctx, r), args);
+    await expect(done).rejects.toThrow(message);
+    expect(run).not.toHaveBeenCalled();
   });
 
   it('list: a bad --limit never reaches run', async () => {
@@ -73,15 +100,33 @@ describe('argument parsing (the run function is replaced)', () => {
     expect(run).not.toHaveBeenCalled();
   });
 
-  it('delete: parses the id and flags', async () => {
-    const { run, done } = parse<DeleteOptions>((r) => deleteCommand(ctx, r), ['a/b?c', '-y', '--json']);
+  it('delete: parses ids and flags, with defaults', async () => {
+    const { run, done } = parse<DeleteOptions>((r) => deleteCommand(ctx, r), ['a/b?c', '7', '-y', '--json']);
     await done;
-    expect(run).toHaveBeenCalledWith({ id: 'a/b?c', yes: true, json: true }, ctx);
+    expect(run).toHaveBeenCalledWith(
+      { ids: ['a/b?c', '7'], stdin: false, yes: true, json: true, dryRun: false, ignoreMissing: false, concurrency: 8 },
+      ctx,
+    );
   });
 
-  it('delete: requires exactly one id', async () => {
-    await expect(parse<DeleteOptions>((r) => deleteCommand(ctx, r), []).done).rejects.toThrow(/missing required argument/);
-    await expect(parse<DeleteOptions>((r) => deleteCommand(ctx, r), ['1', '2']).done).rejects.toThrow(/too many arguments/);
+  it('delete: - and --stdin both read standard input', async () => {
+    for (const args of [['-'], ['--stdin'], ['1', '-']]) {
+      const { run, done } = parse<DeleteOptions>((r) => deleteCommand(ctx, r), [...args, '--dry-run', '--concurrency', '64']);
+      await done;
+      expect(run.mock.calls[0]![0]).toMatchObject({ stdin: true, dryRun: true, concurrency: 64 });
+      expect(run.mock.calls[0]![0].ids).toEqual(args.includes('1') ? ['1'] : []);
+    }
+  });
+
+  it.each([
+    [[], /no plant ids given/],
+    [['1', '--concurrency', '0'], /invalid --concurrency "0": expected a whole number from 1 to 64/],
+    [['1', '--concurrency', '65'], /invalid --concurrency/],
+    [['1', ''], /must not be empty/],
+  ])('delete: rejects %j', async (args, message) => {
+    const { run, done } = parse<DeleteOptions>((r) => deleteCommand(ctx, r), args);
+    await expect(done).rejects.toThrow(message);
+    expect(run).not.toHaveBeenCalled();
   });
 });
 
@@ -221,7 +266,10 @@ describe('plants delete', () => {
     expect(JSON.parse(r.stdout())).toEqual([
       { id: '7', result: 'not_found', status: 404, error: { error: 44, message: 'no such plant' } },
     ]);
-    expect(r.stderr()).toMatch(/^plants: DELETE http:\/\/plants.test\/plants\/7 → 404 Not Found: no such plant \(error 44\)\n$/);
+    expect(r.stderr()).toBe(
+      'plants: DELETE http://plants.test/plants/7 → 404 Not Found: no such plant (error 44)\n' +
+        '{"error":{"code":"not_found","status":404,"message":"DELETE http://plants.test/plants/7 → 404 Not Found: no such plant (error 44)"}}\n',
+    );
   });
 
   it('--json reports a failure without a response as status null', async () => {

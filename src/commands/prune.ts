@@ -1,0 +1,66 @@
+import { Command } from 'commander';
+import type { Context } from '../context.js';
+import { UsageError } from '../errors.js';
+import { filterPlants, hasFilter, type PlantFilter } from '../filters.js';
+import {
+  addDeletionOptions,
+  checkConfirmable,
+  deletePlants,
+  deletionOptions,
+  type DeletionFlags,
+  type DeletionOptions,
+} from './deletion.js';
+import { plantId } from './ids.js';
+import { addFilterOptions, fetchPlants } from './list.js';
+import { examples, parseLimit } from './options.js';
+
+export interface PruneOptions extends DeletionOptions {
+  limit?: number;
+  filter: PlantFilter;
+  all: boolean;
+}
+
+export type PruneRunner = (options: PruneOptions, ctx: Context) => Promise<void>;
+
+export function pruneCommand(ctx: Context, run: PruneRunner = runPrune): Command {
+  const command = addFilterOptions(
+    new Command('prune')
+      .description('Delete every plant that matches filters: list, filter and delete in one step, for CI jobs')
+      .option('-l, --limit <n>', 'ask the service for at most n plants, before filters apply', parseLimit)
+      .option('--all', 'allow pruning without --tag or --name: every plant listed'),
+  );
+  return addDeletionOptions(command)
+    .addHelpText(
+      'after',
+      examples(
+        'plants prune --tag seedling --dry-run',
+        'plants prune --tag seedling --yes',
+        "plants prune --name 'Test *' --yes --json --ignore-missing",
+        'plants prune --all --limit 100 --yes',
+      ),
+    )
+    .action(async (flags: DeletionFlags & { limit?: number; tag: string[]; name?: string; all?: boolean }) => {
+      await run(
+        { ...deletionOptions(flags), limit: flags.limit, filter: { tags: flags.tag, name: flags.name }, all: flags.all === true },
+        ctx,
+      );
+    });
+}
+
+export async function runPrune(options: PruneOptions, ctx: Context): Promise<void> {
+  if (!hasFilter(options.filter) && !options.all) {
+    throw new UsageError('prune needs a filter (--tag or --name), or --all to delete every plant listed');
+  }
+  checkConfirmable(options, ctx);
+  const plants = filterPlants(await fetchPlants(ctx, options.limit), options.filter);
+  const ids = plants.map((plant, index) => {
+    const id = plantId(plant);
+    if (id === undefined) {
+      throw new UsageError(
+        `matching plant ${index} (${JSON.stringify(plant.name)}) has no usable id; the service's plants carry no ids, so prune cannot delete them; nothing was deleted`,
+      );
+    }
+    return id;
+  });
+  await deletePlants(ids, options, ctx);
+}
