@@ -110,3 +110,32 @@ describe('in a terminal, interrupted or misused', () => {
     expect(r.stdout).toMatch(/--with-token reads the token from a pipe/);
   });
 });
+
+describe('bulk delete in a terminal', () => {
+  it('asks once for the batch, shows progress, then a summary', async () => {
+    const many = await plantStore({ seed: 30 });
+    try {
+      const ids = Array.from({ length: 12 }, (_, i) => String(i + 1));
+      const r = await runCli(['delete', ...ids], {
+        configDir: dir.path,
+        tty: true,
+        env: { PLANTS_BASE_URL: many.url, PLANTS_TOKEN: TOKEN, TERM: 'xterm-256color' },
+        answers: [{ when: '[y/N]', send: 'y\r' }],
+      });
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain('Delete 12 plants (1, 2, 3, 4, 5, …)? [y/N]');
+      expect(r.stdout).toMatch(/Deleting \[#*-*\] \d+\/12/);
+      expect(r.stdout).toMatch(/Deleted 12\r\n$/);
+      expect(many.store.size).toBe(18);
+    } finally {
+      await many.close();
+    }
+  });
+
+  it('prune asks too, and deletes nothing on no', async () => {
+    const r = await inTerminal(['prune', '--all'], { answers: [{ when: '[y/N]', send: 'n\r' }] });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toContain('Delete 3 plants (1, 2, 3)? [y/N]');
+    expect(store.store.size).toBe(3);
+  });
+});

@@ -1,0 +1,382 @@
+import { spawn } from 'node:child_process';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { PLANTS_BIN, runCli, tempDir } from '../helpers/cli.js';
+import { plantStore, rawServer, TOKEN, type RawServer } from '../helpers/servers.js';
+
+type Store = Awaited<ReturnType<typeof plantStore>>;
+let store: Store;
+let dir: ReturnType<typeof tempDir>;
+
+beforeEach(async () => {
+  dir = tempDir();
+  store = await plantStore({
+    plants: [
+      { id: 1, name: 'Fern', tag: 'green', extra: { height: 30 } },
+      { id: 2, name: 'Weed, common', tag: 'weed' },
+      { id: 3, name: 'Say "cheese"', tag: 'weed' },
+      { id: 4, name: 'Ficus lyrata', tag: 'tree', extra: { height: 180 } },
+      { id: 5, name: 'Ficus elastica' },
+      { id: 6, name: 'Two\nlines', tag: 'seedling' },
+    ],
+  });
+});
+afterEach(async () => {
+  await store.close();
+  dir.remove();
+});
+
+const plants = (args: string[], options: { env?: Record<string, string | undefined>; input?: string } = {}) =>
+  runCli(args, {
+    configDir: dir.path,
+    input: options.input,
+    env: { PLANTS_BASE_URL: store.url, PLANTS_TOKEN: TOKEN, ...options.env },
+  });
+const deletes = () => store.requests.filter((r) => r.method === 'DELETE');
+const remaining = () => store.store.list().map((p) => p.id);
+const lastLine = (text: string) => text.trimEnd().split('\n').at(-1)!;
+
+describe('list output formats', () => {
+  it('csv: header row and RFC 4180 quoting, CRLF line ends', async () => {
+    const r = await plants(['list', '-o', 'csv', '--limit', '3']);
+    expect(r.stdout).toBe('id,name,tag\r\n1,Fern,green\r\n2,"Weed, common",weed\r\n3,"Say ""cheese""",weed\r\n');
+  });
+
+  it('csv keeps a line break inside a quoted field', async () => {
+    const r = await plants(['list', '-o', 'csv', '--tag', 'seedling']);
+    expect(r.stdout).toBe('id,name,tag\r\n6,"Two\nlines",seedling\r\n');
+  });
+
+  it('ndjson: one whole object per line', async () => {
+    const r = await plants(['list', '-o', 'ndjson']);
+    const lines = r.stdout.trimEnd().split('\n').map((line) => JSON.parse(line));
+    expect(lines).toEqual(store.store.list());
+  });
+
+  it('tsv is the default when piped, and --json is -o json', async () => {
+    expect((await plants(['list', '--limit', '1'])).stdout).toBe('1\tFern\tgreen\n');
+    expect((await plants(['list', '-o', 'tsv', '--limit', '1'])).stdout).toBe('1\tFern\tgreen\n');
+    const viaAlias = await plants(['list', '--json']);
+    expect(viaAlias.stdout).toBe((await plants(['list', '-o', 'json'])).stdout);
+  });
+
+  it('-o table works in a pipe too', async () => {
+    const r = await plants(['list', '-o', 'table', '--limit', '1']);
+    expect(r.stdout).toBe('ID  NAME  TAG\n1   Fern  green\n');
+  });
+
+  it('--columns picks and orders fields, dotted paths included; unknown ones are empty', async () => {
+    const r = await plants(['list', '--columns', 'extra.height,name,nope', '-o', 'csv', '--name', 'F*']);
+    expect(r.stdout).toBe('extra.height,name,nope\r\n30,Fern,\r\n180,Ficus lyrata,\r\n,Ficus elastica,\r\n');
+    const table = await plants(['list', '--columns', 'name,extra.height', '-o', 'table', '--tag', 'tree']);
+    expect(table.stdout).toBe('NAME          EXTRA.HEIGHT\nFicus lyrata  180\n');
+  });
+
+  it('--columns leaves JSON whole and says so', async () => {
+    const r = await plants(['list', '--columns', 'name', '--json', '--limit', '1']);
+    expect(JSON.parse(r.stdout)).toEqual([{ id: 1, name: 'Fern', tag: 'green', extra: { height: 30 } }]);
+    expect(r.stderr).toMatch(/warning: --columns applies to table, tsv and csv/);
+  });
+
+  it('rejects an unknown format with exit 2 before any request', async () => {
+    const r = await plants(['list', '-o', 'yaml']);
+    expect(r.code).toBe(2);
+    expect(store.requests).toEqual([]);
+  });
+});
+
+describe('list filters', () => {
+  it('--tag is repeatable and matches any of the tags', async () => {
+    const r = await plants(['list', '--tag', 'weed', '--tag', 'tree', '-o', 'ndjson']);
+    expect(r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l).id)).toEqual([2, 3, 4]);
+  });
+
+  it('--name takes * and ? globs over the whole name', async () => {
+    const ids = async (glob: string) =>
+      (JSON.parse((await plants(['list', '--name', glob, '--json'])).stdout) as { id: number }[]).map((p) => p.id);
+    expect(await ids('Ficus*')).toEqual([4, 5]);
+    expect(await ids('F?rn')).toEqual([1]);
+    expect(await ids('Fern*x')).toEqual([]);
+    expect(await ids('*(*')).toEqual([]);
+  });
+
+  it('combines filters, and --limit applies at the service before filtering', async () => {
+    const r = await plants(['list', '--limit', '3', '--tag', 'tree', '--json']);
+    expect(JSON.parse(r.stdout)).toEqual([]);
+    expect(store.requests[0]?.path).toBe('/plants?limit=3');
+  });
+});
+
+describe('the JSON error line', () => {
+  it.each([
+    [['list', '--json', '--limit', 'x'], {}, 2, { code: 'usage', status: null }],
+    [['list', '-o', 'ndjson'], { PLANTS_TOKEN: 'wrong' }, 4, { code: 'auth', status: 401 }],
+    [['list', '--output=json'], { PLANTS_BASE_URL: 'http://127.0.0.1:9' }, 1, { code: 'network', status: null }],
+    [['list', '--json'], { PLANTS_TOKEN: '' }, 4, { code: 'auth', status: null }],
+    [['list', '--json', '--bogus'], {}, 2, { code: 'usage', status: null }],
+    [['delete', '99', '--yes', '--json'], {}, 3, { code: 'not_found', status: 404 }],
+  ])('%j prints it as the last line of stderr', async (args, env, code, error) => {
+    const r = await plants(args, { env });
+    expect(r.code).toBe(code);
+    const parsed = JSON.parse(lastLine(r.stderr));
+    expect(parsed.error).toMatchObject(error);
+    expect(typeof parsed.error.message).toBe('string');
+  });
+
+  it('is not printed without JSON output', async () => {
+    const r = await plants(['list', '--limit', 'x']);
+    expect(r.stderr).not.toContain('{"error"');
+  });
+
+  it('names bad_response for a broken service', async () => {
+    const broken = await rawServer((_req, res) => res.writeHead(200).end('<html>'));
+    try {
+      const r = await plants(['list', '--json'], { env: { PLANTS_BASE_URL: broken.url } });
+      expect(JSON.parse(lastLine(r.stderr)).error).toMatchObject({ code: 'bad_response', status: 200 });
+    } finally {
+      await broken.close();
+    }
+  });
+});
+
+describe('bulk delete', () => {
+  it('plants list --tag weed --json | plants delete --stdin --yes works as written', async () => {
+    const listed = await plants(['list', '--tag', 'weed', '--json']);
+    const r = await plants(['delete', '--stdin', '--yes'], { input: listed.stdout });
+    expect(r.code).toBe(0);
+    expect(remaining()).toEqual([1, 4, 5, 6]);
+  });
+
+  it('reads NDJSON, whitespace-separated ids, and mixes arguments with -', async () => {
+    const ndjson = (await plants(['list', '-o', 'ndjson', '--tag', 'weed'])).stdout;
+    expect((await plants(['delete', '--stdin', '--yes'], { input: ndjson })).code).toBe(0);
+    expect((await plants(['delete', '1', '-', '--yes'], { input: ' 4\n\n 5\t6 \n' })).code).toBe(0);
+    expect(remaining()).toEqual([]);
+  });
+
+  it('deletes duplicate ids once, and reports in input order', async () => {
+    const r = await plants(['delete', '5', '1', '5', '1', '--yes', '--json']);
+    expect(JSON.parse(r.stdout).map((x: { id: string }) => x.id)).toEqual(['5', '1']);
+    expect(deletes()).toHaveLength(2);
+  });
+
+  it('treats empty input as a no-op that says so', async () => {
+    const r = await plants(['delete', '--stdin', '--yes'], { input: '\n  \n' });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('No plants to delete\n');
+    const json = await plants(['delete', '--stdin', '--yes', '--json'], { input: '' });
+    expect(json.stdout).toBe('[]\n');
+    expect(deletes()).toEqual([]);
+  });
+
+  it('requires --yes without a terminal, before reading or sending anything', async () => {
+    const r = await plants(['delete', '--stdin'], { input: '1 2 3' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('plants: --yes is required when not running interactively\n');
+    expect(store.requests).toEqual([]);
+  });
+
+  it('refuses JSON whose plants have no id, before deleting anything', async () => {
+    const r = await plants(['delete', '--stdin', '--yes'], { input: '[{"id":1,"name":"a"},{"name":"b"}]' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/item 1 of the JSON on standard input has no usable "id".*nothing was deleted/);
+    expect(deletes()).toEqual([]);
+  });
+
+  it('--dry-run sends no DELETE, needs no --yes, and reports would_delete', async () => {
+    const r = await plants(['delete', '1', '2', '--dry-run', '--json']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual([
+      { id: '1', result: 'would_delete', status: null },
+      { id: '2', result: 'would_delete', status: null },
+    ]);
+    expect(deletes()).toEqual([]);
+    expect(remaining()).toHaveLength(6);
+    const plain = await plants(['delete', '3', '--dry-run']);
+    expect(plain.stdout).toBe('3\n');
+    expect(plain.stderr).toBe('Would delete 1 plant (dry run: nothing was sent)\n');
+  });
+
+  it('exits 3 when some ids are not found, and 0 with --ignore-missing', async () => {
+    const r = await plants(['delete', '1', '77', '--yes', '--json']);
+    expect(r.code).toBe(3);
+    expect(JSON.parse(r.stdout).map((x: { result: string }) => x.result)).toEqual(['deleted', 'not_found']);
+    expect(r.stderr).toMatch(/404 Not Found: plant 77 not found[\s\S]*Deleted 1, not found 1/);
+    expect(JSON.parse(lastLine(r.stderr)).error.code).toBe('not_found');
+    const ignored = await plants(['delete', '2', '77', '--yes', '--ignore-missing', '--json']);
+    expect(ignored.code).toBe(0);
+    expect(JSON.parse(ignored.stdout)[1]).toEqual({
+      id: '77',
+      result: 'not_found',
+      status: 404,
+      error: { error: 404, message: 'plant 77 not found' },
+    });
+    expect(ignored.stderr).toBe('');
+  });
+
+  it('deletes 2,000 plants from list --json over keep-alive connections', async () => {
+    const big = await plantStore({ seed: 2_000 });
+    try {
+      const env = { PLANTS_BASE_URL: big.url };
+      const listed = await plants(['list', '--json'], { env });
+      const r = await plants(['delete', '--stdin', '--yes', '--json'], { env, input: listed.stdout });
+      expect(r.code).toBe(0);
+      const results = JSON.parse(r.stdout) as { id: string; result: string }[];
+      expect(results).toHaveLength(2_000);
+      expect(results.every((x) => x.result === 'deleted')).toBe(true);
+      expect(results[1_999]!.id).toBe('2000');
+      expect(big.store.size).toBe(0);
+      expect(big.requests.filter((q) => q.method === 'DELETE')).toHaveLength(2_000);
+    } finally {
+      await big.close();
+    }
+  });
+});
+
+describe('bulk delete against a service that misbehaves', () => {
+  let server: RawServer;
+  afterEach(() => server.close());
+
+  it('reports a partial failure per id and exits 1', async () => {
+    server = await rawServer((req, res) => {
+      const id = req.url!.split('/').pop();
+      if (id === '2') res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":9,"message":"disk full"}');
+      else if (id === '3') res.writeHead(404).end();
+      else res.writeHead(204).end();
+    });
+    const r = await plants(['delete', '1', '2', '3', '4', '--yes', '--json'], { env: { PLANTS_BASE_URL: server.url } });
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout)).toEqual([
+      { id: '1', result: 'deleted', status: 204 },
+      { id: '2', result: 'failed', status: 500, error: { error: 9, message: 'disk full' } },
+      { id: '3', result: 'not_found', status: 404, error: { error: null, message: '(empty body)' } },
+      { id: '4', result: 'deleted', status: 204 },
+    ]);
+    expect(r.stderr).toMatch(/Deleted 2, not found 1, failed 1\n/);
+    expect(JSON.parse(lastLine(r.stderr)).error).toEqual({
+      code: 'partial_failure',
+      status: null,
+      message: '1 of 4 deletes failed',
+    });
+  });
+
+  it('stops after the service refuses the token, skipping the rest (exit 4)', async () => {
+    server = await rawServer((_req, res) => res.writeHead(401).end('{"error":401,"message":"expired"}'));
+    const ids = Array.from({ length: 50 }, (_, i) => String(i + 1));
+    const r = await plants(['delete', ...ids, '--yes', '--json', '--concurrency', '1'], {
+      env: { PLANTS_BASE_URL: server.url },
+    });
+    expect(r.code).toBe(4);
+    const results = JSON.parse(r.stdout) as { result: string }[];
+    expect(results[0]!.result).toBe('failed');
+    expect(results.slice(1).every((x) => x.result === 'skipped')).toBe(true);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('keeps at most --concurrency requests in flight', async () => {
+    let inFlight = 0;
+    let most = 0;
+    server = await rawServer((_req, res) => {
+      inFlight += 1;
+      most = Math.max(most, inFlight);
+      setTimeout(() => {
+        inFlight -= 1;
+        res.writeHead(204).end();
+      }, 20);
+    });
+    const ids = Array.from({ length: 40 }, (_, i) => String(i));
+    const r = await plants(['delete', ...ids, '--yes', '--concurrency', '4'], { env: { PLANTS_BASE_URL: server.url } });
+    expect(r.code).toBe(0);
+    expect(most).toBe(4);
+  });
+
+  it('on SIGINT starts nothing new, finishes what is in flight, reports the rest as skipped, exits 130', async () => {
+    let started = 0;
+    let answered = 0;
+    server = await rawServer((_req, res) => {
+      started += 1;
+      setTimeout(() => {
+        answered += 1;
+        res.writeHead(204).end();
+      }, 100);
+    });
+    const ids = Array.from({ length: 200 }, (_, i) => String(i + 1)).join('\n');
+    const child = spawn(process.execPath, [PLANTS_BIN, 'delete', '--stdin', '--yes', '--json', '--concurrency', '2'], {
+      env: { PATH: process.env.PATH, PLANTS_CONFIG_DIR: dir.path, PLANTS_BASE_URL: server.url, PLANTS_TOKEN: TOKEN },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+    child.stdin.end(ids);
+    while (started < 6) await new Promise((resolve) => setTimeout(resolve, 10));
+    child.kill('SIGINT');
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code).toBe(130);
+    const results = JSON.parse(stdout) as { id: string; result: string }[];
+    expect(results).toHaveLength(200);
+    const deleted = results.filter((x) => x.result === 'deleted').length;
+    expect(deleted).toBe(answered);
+    expect(deleted).toBe(started);
+    expect(deleted).toBeLessThan(20);
+    expect(results.filter((x) => x.result === 'skipped')).toHaveLength(200 - deleted);
+    expect(results.slice(0, deleted).every((x) => x.result === 'deleted')).toBe(true);
+    expect(JSON.parse(lastLine(stderr)).error.code).toBe('interrupted');
+  });
+});
+
+describe('plants prune', () => {
+  it('deletes only what matches, for CI: prune --tag weed --yes', async () => {
+    const r = await plants(['prune', '--tag', 'weed', '--yes']);
+    expect(r.code).toBe(0);
+    expect(remaining()).toEqual([1, 4, 5, 6]);
+    expect(deletes().map((d) => d.path)).toEqual(['/plants/2', '/plants/3']);
+  });
+
+  it('refuses without a filter unless --all, before any request', async () => {
+    const r = await plants(['prune', '--yes']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/prune needs a filter \(--tag or --name\), or --all/);
+    expect(store.requests).toEqual([]);
+    const limitOnly = await plants(['prune', '--limit', '2', '--yes']);
+    expect(limitOnly.code).toBe(2);
+    const all = await plants(['prune', '--all', '--limit', '2', '--yes']);
+    expect(all.code).toBe(0);
+    expect(remaining()).toEqual([3, 4, 5, 6]);
+  });
+
+  it('--dry-run lists what it would delete and sends no DELETE', async () => {
+    const r = await plants(['prune', '--name', 'Ficus*', '--dry-run', '--json']);
+    expect(JSON.parse(r.stdout)).toEqual([
+      { id: '4', result: 'would_delete', status: null },
+      { id: '5', result: 'would_delete', status: null },
+    ]);
+    expect(deletes()).toEqual([]);
+  });
+
+  it('requires --yes without a terminal', async () => {
+    const r = await plants(['prune', '--tag', 'weed']);
+    expect(r.code).toBe(2);
+    expect(store.requests).toEqual([]);
+  });
+
+  it('with nothing matching, says so and exits 0', async () => {
+    const r = await plants(['prune', '--tag', 'cactus', '--yes', '--json']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('[]\n');
+  });
+
+  it('fails clearly, deleting nothing, when the plants carry no ids', async () => {
+    const noIds = await rawServer((req, res) => {
+      if (req.method === 'GET') res.writeHead(200).end('[{"name":"a","tag":"weed"}]');
+      else res.writeHead(204).end();
+    });
+    try {
+      const r = await plants(['prune', '--tag', 'weed', '--yes'], { env: { PLANTS_BASE_URL: noIds.url } });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/matching plant 0 \("a"\) has no usable id.*nothing was deleted/);
+      expect(noIds.requests.filter((q) => q.method === 'DELETE')).toEqual([]);
+    } finally {
+      await noIds.close();
+    }
+  });
+});

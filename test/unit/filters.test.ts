@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { filterPlants, globToRegExp, hasFilter } from '../../src/filters.js';
+import { parseIdInput, plantId } from '../../src/commands/ids.js';
+import { JsonNumber } from '../../src/json.js';
+import { columnValue } from '../../src/output/plants.js';
+
+describe('globToRegExp', () => {
+  it.each([
+    ['Ficus*', 'Ficus lyrata', true],
+    ['Ficus*', 'ficus lyrata', false],
+    ['*lyrata', 'Ficus lyrata', true],
+    ['F?cus', 'Ficus', true],
+    ['F?cus', 'Fcus', false],
+    ['a.b', 'axb', false],
+    ['(x)+[y]', '(x)+[y]', true],
+    ['*', 'multi\nline', true],
+    ['🌱?', '🌱x', true],
+  ])('%j against %j is %s', (glob, name, expected) => {
+    expect(globToRegExp(glob).test(name)).toBe(expected);
+  });
+});
+
+describe('filterPlants', () => {
+  const plants = [
+    { name: 'A', tag: 'x' },
+    { name: 'B', tag: 'y' },
+    { name: 'AB' },
+  ];
+
+  it('keeps everything without a filter', () => {
+    expect(hasFilter({ tags: [] })).toBe(false);
+    expect(filterPlants(plants, { tags: [] })).toEqual(plants);
+  });
+
+  it('matches any of the tags, and the name glob as well', () => {
+    expect(filterPlants(plants, { tags: ['x', 'y'] })).toEqual(plants.slice(0, 2));
+    expect(filterPlants(plants, { tags: ['x', 'y'], name: 'A*' })).toEqual([plants[0]]);
+    expect(filterPlants(plants, { tags: [], name: 'A*' })).toEqual([plants[0], plants[2]]);
+  });
+});
+
+describe('columnValue', () => {
+  const plant = { name: 'A', extra: { height: 3, 'a.b': 1 }, list: [10, 20] };
+  it('follows dotted paths, and gives undefined where they lead nowhere', () => {
+    expect(columnValue(plant, 'name')).toBe('A');
+    expect(columnValue(plant, 'extra.height')).toBe(3);
+    expect(columnValue(plant, 'list.1')).toBe(20);
+    expect(columnValue(plant, 'extra.missing')).toBeUndefined();
+    expect(columnValue(plant, 'name.length')).toBeUndefined();
+    expect(columnValue(plant, 'constructor')).toBeUndefined();
+  });
+});
+
+describe('parseIdInput', () => {
+  it('splits plain text on any whitespace', () => {
+    expect(parseIdInput(' 1\n2\t3  a/b \r\n')).toEqual(['1', '2', '3', 'a/b']);
+    expect(parseIdInput('')).toEqual([]);
+  });
+
+  it('takes ids from a JSON array of plants, strings or numbers', () => {
+    expect(parseIdInput('[{"id":1,"name":"a"},{"id":"x","name":"b"}]')).toEqual(['1', 'x']);
+    expect(parseIdInput('["a", 7]')).toEqual(['a', '7']);
+    expect(parseIdInput('[{"id":12345678901234567890}]')).toEqual(['12345678901234567890']);
+  });
+
+  it('takes ids from NDJSON', () => {
+    expect(parseIdInput('{"id":1}\n\n{"id":2}\n')).toEqual(['1', '2']);
+  });
+
+  it.each([
+    ['[{"name":"a"}]', /item 0 of the JSON on standard input has no usable "id"/],
+    ['[{"id":null}]', /item 0 .*no usable "id"/],
+    ['[{"id":""}]', /item 0 .*no usable "id"/],
+    ['[{"id":true}]', /item 0 .*no usable "id"/],
+    ['[1,', /starts like a JSON array but is not valid JSON/],
+    ['{"id":1}\nnot json', /line 2 of standard input is not a JSON object/],
+  ])('refuses %j', (text, message) => {
+    expect(() => parseIdInput(text)).toThrow(message);
+  });
+});
+
+describe('plantId', () => {
+  it('gives text for string and number ids only', () => {
+    expect(plantId({ id: 5 })).toBe('5');
+    expect(plantId({ id: new JsonNumber('1.50') })).toBe('1.50');
+    expect(plantId({ id: 'x' })).toBe('x');
+    expect(plantId({ id: {} })).toBeUndefined();
+    expect(plantId({})).toBeUndefined();
+    expect(plantId(null)).toBeUndefined();
+  });
+});
