@@ -88,7 +88,8 @@ function jsonRequested(argv: readonly string[]): boolean {
     if (arg === '-o' || arg === '--output') format = argv[i + 1];
     else if (arg.startsWith('--output=')) format = arg.slice('--output='.length);
     else if (/^-o[^-]/.test(arg)) format = arg.slice(2);
-    if (format === 'json' || format === 'ndjson') return true;
+    const normalised = format?.trim().toLowerCase();
+    if (normalised === 'json' || normalised === 'ndjson') return true;
   }
   return false;
 }
@@ -128,22 +129,48 @@ export async function run(): Promise<void> {
   // A reader that goes away (`plants list | head -1`) is not an error: writes
   // then end quietly (see writeOut) and the command keeps its exit code.
   process.stdout.on('error', () => {});
-  const io = systemIOStreams();
-  process.exitCode = await main(process.argv.slice(2), { io, env: process.env, onInterrupt: interruptsFromSignals });
+  const argv = process.argv.slice(2);
+  const signals = handleSignals(() => {
+    // Nothing is set up to stop gracefully, or this is the second Ctrl-C: stop now.
+    process.stderr.write('\nplants: interrupted\n');
+    if (jsonRequested(argv)) {
+      process.stderr.write(`${JSON.stringify({ error: { code: 'interrupted', status: null, message: 'interrupted' } })}\n`);
+    }
+    process.exit(ExitCode.interrupted);
+  });
+  try {
+    process.exitCode = await main(argv, { io: systemIOStreams(), env: process.env, onInterrupt: signals.register });
+  } finally {
+    signals.dispose();
+  }
 }
 
-/** First SIGINT/SIGTERM: tell the command (it stops starting work); second: exit now. */
-function interruptsFromSignals(onFirst: () => void): () => void {
-  let count = 0;
+/**
+ * SIGINT and SIGTERM (how CI cancels a job) for the whole run. The first
+ * goes to whatever a command registered (a bulk delete stops starting new
+ * requests); with nothing registered, or the second time, `stopNow` runs.
+ */
+function handleSignals(stopNow: () => void): {
+  register(onFirst: () => void): () => void;
+  dispose(): void;
+} {
+  const listeners = new Set<() => void>();
+  let received = 0;
   const handle = () => {
-    count += 1;
-    if (count === 1) onFirst();
-    else process.exit(ExitCode.interrupted);
+    received += 1;
+    if (received > 1 || listeners.size === 0) stopNow();
+    else for (const listener of listeners) listener();
   };
   process.on('SIGINT', handle);
   process.on('SIGTERM', handle);
-  return () => {
-    process.off('SIGINT', handle);
-    process.off('SIGTERM', handle);
+  return {
+    register(onFirst) {
+      listeners.add(onFirst);
+      return () => listeners.delete(onFirst);
+    },
+    dispose() {
+      process.off('SIGINT', handle);
+      process.off('SIGTERM', handle);
+    },
   };
 }

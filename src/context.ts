@@ -1,6 +1,6 @@
 import type { Dispatcher } from 'undici';
 import type { PlantStoreClient } from './api/client.js';
-import { resolveBaseUrl, resolveToken, type Resolved } from './config/settings.js';
+import { redactToken, resolveBaseUrl, resolveToken, type Resolved } from './config/settings.js';
 import type { Env } from './env.js';
 import { openConfigStore, type ConfigStore } from './config/store.js';
 import type { IOStreams } from './output/iostreams.js';
@@ -103,7 +103,7 @@ export function createContext(options: ContextOptions): Context {
     token,
     client,
     onInterrupt: options.onInterrupt ?? (() => () => {}),
-    redact: (text) => (knownToken ? text.replaceAll(knownToken, '***') : text),
+    redact: (text) => (knownToken ? redactToken(text, knownToken) : text),
     async close() {
       await dispatcher?.close();
     },

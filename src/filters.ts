@@ -18,7 +18,8 @@ export function globToRegExp(glob: string): RegExp {
     .map((ch) => {
       if (ch === '*') return '.*';
       if (ch === '?') return '.';
-      return ch.replace(/[\\^$.|+()[\]{}/-]/g, '\\$&');
+      // Only syntax characters: under the u flag, escaping anything else (like -) is an error.
+      return ch.replace(/[\\^$.|+()[\]{}]/g, '\\$&');
     })
     .join('');
   return new RegExp(`^${body}$`, 'su');

@@ -1,5 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { Dispatcher } from 'undici';
+import { redactToken } from '../config/settings.js';
 import { BadResponseError, HttpError, NetworkError, type ServiceError } from '../errors.js';
 import { excerpt } from '../output/text.js';
 import { readText, TooLargeError } from '../read-text.js';
@@ -17,7 +18,8 @@ export interface PlantStoreClientOptions {
   maxResponseBytes?: number;
 }
 
-export interface DeleteOutcome {
+/** What a successful DELETE answered. */
+export interface DeleteResponse {
   status: number;
 }
 
@@ -75,7 +77,7 @@ export class PlantStoreClient {
   }
 
   /** DELETE /plants/{id}: any 2xx is success and its body is ignored. */
-  async deletePlant(id: string): Promise<DeleteOutcome> {
+  async deletePlant(id: string): Promise<DeleteResponse> {
     const { response } = await this.#send('DELETE', ['plants', id], {}, true);
     await response.body.dump();
     return { status: response.statusCode };
@@ -145,7 +147,7 @@ export class PlantStoreClient {
   }
 
   #redact(text: string): string {
-    return text.replaceAll(this.#token, '***');
+    return redactToken(text, this.#token);
   }
 }
 

@@ -2,14 +2,7 @@ import { Command } from 'commander';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { readText, TooLargeError } from '../read-text.js';
-import {
-  addDeletionOptions,
-  checkConfirmable,
-  deletePlants,
-  deletionOptions,
-  type DeletionFlags,
-  type DeletionOptions,
-} from './deletion.js';
+import { addDeletionOptions, deletePlants, pickDeletionOptions, type DeletionOptions } from './deletion.js';
 import { parseIdInput } from './ids.js';
 import { examples, parsePlantId } from './options.js';
 
@@ -28,7 +21,7 @@ export function deleteCommand(ctx: Context, run: DeleteRunner = runDelete): Comm
   const command = new Command('delete')
     .description('Delete plants by id')
     .argument('[ids...]', 'ids of plants (any text, each sent as one URL path segment); - reads standard input')
-    .option('--stdin', 'read ids from standard input: whitespace-separated, or the JSON/NDJSON of plants list');
+    .option('--stdin', 'read ids from standard input: whitespace-separated, or the JSON/NDJSON of plants list', false);
   return addDeletionOptions(command)
     .addHelpText(
       'after',
@@ -41,30 +34,30 @@ export function deleteCommand(ctx: Context, run: DeleteRunner = runDelete): Comm
         'plants delete --yes -- -7       # an id that starts with a dash',
       ),
     )
-    .action(async (rawIds: string[], flags: DeletionFlags & { stdin?: boolean }) => {
-      const stdin = flags.stdin === true || rawIds.includes('-');
+    .action(async (rawIds: string[], flags: DeletionOptions & { stdin: boolean }) => {
+      const stdin = flags.stdin || rawIds.includes('-');
       const ids = rawIds.filter((id) => id !== '-').map(parsePlantId);
       if (!stdin && ids.length === 0) {
-        throw new UsageError("no plant ids given; pass ids, or --stdin to read them (e.g. plants list --json | plants delete --stdin --yes)");
+        throw new UsageError(
+          'no plant ids given; pass ids, or --stdin to read them (e.g. plants list --json | plants delete --stdin --yes)',
+        );
       }
-      await run({ ...deletionOptions(flags), ids, stdin }, ctx);
+      await run({ ...pickDeletionOptions(flags), ids, stdin }, ctx);
     });
 }
 
 export async function runDelete(options: DeleteOptions, ctx: Context): Promise<void> {
-  // Before reading anything: a run nobody can confirm should fail fast.
-  checkConfirmable(options, ctx);
-  const ids = [...options.ids];
-  if (options.stdin) {
-    if (ctx.io.stdinIsTTY) {
-      throw new UsageError('--stdin reads ids from a pipe or file (plants list --json | plants delete --stdin --yes)');
-    }
-    ids.push(...parseIdInput(await readIds(ctx)));
-  }
-  await deletePlants(ids, options, ctx);
+  await deletePlants(
+    async () => (options.stdin ? [...options.ids, ...parseIdInput(await readIds(ctx))] : options.ids),
+    options,
+    ctx,
+  );
 }
 
 async function readIds(ctx: Context): Promise<string> {
+  if (ctx.io.stdinIsTTY) {
+    throw new UsageError('--stdin reads ids from a pipe or file (plants list --json | plants delete --stdin --yes)');
+  }
   try {
     return await readText(ctx.io.stdin, MAX_ID_INPUT);
   } catch (err) {

@@ -1,16 +1,16 @@
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import { deleteMany, type DeleteOutcome, type DeleteResult } from '../api/delete-many.js';
 import { encodePathSegment } from '../api/url.js';
 import type { Context } from '../context.js';
 import { CancelledError, ExitCode, ExitStatus, UsageError, errorCode } from '../errors.js';
-import { formatJson } from '../output/formats.js';
+import { formatJson, tsvLine } from '../output/formats.js';
 import { writeAll, writeOut } from '../output/iostreams.js';
 import { failure, info, success } from '../output/messages.js';
-import { progressBar } from '../output/progress.js';
+import { progressBar, type Progress } from '../output/progress.js';
 import { printable } from '../output/text.js';
 import { parseConcurrency } from './options.js';
 
-/** The flags `delete` and `prune` share. */
+/** The flags `delete` and `prune` share, as commander parses them (with defaults). */
 export interface DeletionOptions {
   yes: boolean;
   json: boolean;
@@ -19,38 +19,19 @@ export interface DeletionOptions {
   concurrency: number;
 }
 
-export interface DeletionFlags {
-  yes?: boolean;
-  json?: boolean;
-  dryRun?: boolean;
-  ignoreMissing?: boolean;
-  concurrency: number;
-}
-
 export function addDeletionOptions(command: Command): Command {
   return command
-    .option('-y, --yes', 'do not ask for confirmation (required when stdin is not a terminal)')
-    .option('--dry-run', 'send no DELETE; report each id as would_delete')
-    .option('--ignore-missing', 'count a 404 (not found) as success, exit 0')
+    .option('-y, --yes', 'do not ask for confirmation (required when stdin is not a terminal)', false)
+    .option('--dry-run', 'send no DELETE; report each id as would_delete', false)
+    .option('--ignore-missing', 'count a 404 (not found) as success, exit 0', false)
     .option('--concurrency <n>', 'requests in flight at once, 1-64', parseConcurrency, 8)
-    .option('--json', 'print one result per id as JSON: [{"id", "result", "status", "error"?}]');
+    .option('--json', 'print one result per id as JSON: [{"id", "result", "status", "error"?}]', false);
 }
 
-export function deletionOptions(flags: DeletionFlags): DeletionOptions {
-  return {
-    yes: flags.yes === true,
-    json: flags.json === true,
-    dryRun: flags.dryRun === true,
-    ignoreMissing: flags.ignoreMissing === true,
-    concurrency: flags.concurrency,
-  };
-}
-
-/** Without a terminal nobody can answer the prompt: --yes is required (a dry run asks nothing). */
-export function checkConfirmable(options: DeletionOptions, ctx: Context): void {
-  if (!options.yes && !options.dryRun && !ctx.io.stdinIsTTY) {
-    throw new UsageError('--yes is required when not running interactively');
-  }
+/** Only the flags of DeletionOptions, from commander's options object. */
+export function pickDeletionOptions(flags: DeletionOptions): DeletionOptions {
+  const { yes, json, dryRun, ignoreMissing, concurrency } = flags;
+  return { yes, json, dryRun, ignoreMissing, concurrency };
 }
 
 const PROGRESS_ABOVE = 10;
@@ -63,16 +44,23 @@ function question(ids: readonly string[]): string {
 }
 
 /**
- * Confirm, delete and report: the part `delete` and `prune` share. Ids are
- * deleted once each, in input order; nothing is sent before the
- * confirmation.
+ * Find the ids, confirm, delete and report: the part `delete` and `prune`
+ * share. Whether the run can be confirmed at all is settled before the ids
+ * are read or listed; nothing is deleted before the confirmation; ids are
+ * deleted once each, in input order.
  */
-export async function deletePlants(rawIds: readonly string[], options: DeletionOptions, ctx: Context): Promise<void> {
+export async function deletePlants(
+  findIds: () => Promise<string[]>,
+  options: DeletionOptions,
+  ctx: Context,
+): Promise<void> {
   const { io } = ctx;
-  const ids = [...new Set(rawIds)];
+  if (!options.yes && !options.dryRun && !io.stdinIsTTY) {
+    throw new UsageError('--yes is required when not running interactively');
+  }
+  const ids = [...new Set(await findIds())];
   // Every id must be sendable before anything is sent.
   for (const id of ids) encodePathSegment(id);
-  checkConfirmable(options, ctx);
   if (ids.length === 0) {
     if (options.json) await writeOut(io.stdout, formatJson([], io.stdoutIsTTY));
     info(io, 'No plants to delete');
@@ -80,28 +68,33 @@ export async function deletePlants(rawIds: readonly string[], options: DeletionO
   }
   const client = await ctx.client();
 
-  let outcomes: DeleteOutcome[];
-  let interrupted = false;
   if (options.dryRun) {
-    outcomes = ids.map((id) => ({ result: { id, result: 'would_delete', status: null } }));
-  } else {
-    if (!options.yes && !(await ctx.prompter.confirm(question(ids)))) {
-      throw new CancelledError('cancelled; nothing was deleted');
-    }
-    const progress = io.stderrIsTTY && ids.length > PROGRESS_ABOVE ? progressBar(io, 'Deleting', ids.length) : undefined;
-    const release = ctx.onInterrupt(() => {
-      interrupted = true;
+    const outcomes = ids.map((id): DeleteOutcome => ({ result: { id, result: 'would_delete', status: null } }));
+    await report(outcomes, options, ctx, false);
+    return;
+  }
+  if (!options.yes && !(await ctx.prompter.confirm(question(ids)))) {
+    throw new CancelledError('cancelled; nothing was deleted');
+  }
+  let progress: Progress | undefined =
+    io.stderrIsTTY && ids.length > PROGRESS_ABOVE ? progressBar(io, 'Deleting', ids.length) : undefined;
+  let interrupted = false;
+  const release = ctx.onInterrupt(() => {
+    interrupted = true;
+    progress?.end();
+    progress = undefined;
+    info(io, 'Stopping: finishing the requests in flight (Ctrl-C again to quit now)');
+  });
+  let outcomes: DeleteOutcome[];
+  try {
+    outcomes = await deleteMany(client, ids, {
+      concurrency: options.concurrency,
+      stopped: () => interrupted,
+      onSettled: (done) => progress?.update(done),
     });
-    try {
-      outcomes = await deleteMany(client, ids, {
-        concurrency: options.concurrency,
-        stopped: () => interrupted,
-        onSettled: (done) => progress?.update(done),
-      });
-    } finally {
-      progress?.end();
-      release();
-    }
+  } finally {
+    progress?.end();
+    release();
   }
   await report(outcomes, options, ctx, interrupted);
 }
@@ -121,7 +114,8 @@ async function report(
   if (options.json) {
     await writeOut(io.stdout, formatJson(results, io.stdoutIsTTY));
   } else if (options.dryRun) {
-    await writeAll(io.stdout, results.map((r) => `${r.id}\n`));
+    // Ids come from the service: escaped like any TSV field, one per line.
+    await writeAll(io.stdout, results.map((r) => tsvLine([r.id])));
   }
 
   const problems = outcomes.filter((o) => o.error && !(options.ignoreMissing && o.result.result === 'not_found'));
@@ -150,14 +144,14 @@ async function report(
   if (problems.length === 0) return;
   if (outcomes.length === 1) {
     const error = problems[0]!.error!;
-    throw new ExitStatus(error.exitCode, errorCode(error), error.message, error.status);
+    throw new ExitStatus(error.exitCode, errorCode(error), ctx.redact(error.message), error.status);
   }
-  const failures = problems.filter((o) => o.result.result === 'failed');
-  if (failures.length === 0) {
-    throw new ExitStatus(ExitCode.notFound, 'not_found', `${notFound} of ${results.length} plants were not found`);
-  }
-  if (failures.every((o) => o.error!.exitCode === ExitCode.auth)) {
+  // A refused token outranks everything: the rest of the run never happened.
+  if (problems.some((o) => o.error!.exitCode === ExitCode.auth)) {
     throw new ExitStatus(ExitCode.auth, 'auth', `the service refused the token; ${skipped} plants were not attempted`);
+  }
+  if (failed === 0) {
+    throw new ExitStatus(ExitCode.notFound, 'not_found', `${notFound} of ${results.length} plants were not found`);
   }
   throw new ExitStatus(ExitCode.failure, 'partial_failure', `${failed} of ${results.length} deletes failed`);
 }

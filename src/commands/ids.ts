@@ -1,5 +1,6 @@
 import { UsageError } from '../errors.js';
 import { JsonNumber, parseJson } from '../json.js';
+import { printable } from '../output/text.js';
 
 /**
  * The id of a plant object as text, or undefined when it has none usable.
@@ -13,16 +14,21 @@ export function plantId(item: unknown): string | undefined {
   return undefined;
 }
 
-function idFromItem(item: unknown, where: string): string {
-  if (typeof item === 'string' && item !== '') return item;
-  if (typeof item === 'number' || item instanceof JsonNumber) return String(item);
+/** The id of a plant object, or a usage error naming `where` it is missing. */
+export function requirePlantId(item: unknown, where: string): string {
   const id = plantId(item);
   if (id === undefined) {
     throw new UsageError(
-      `${where} has no usable "id" (a non-empty string or a number); the plants may carry no ids, so they cannot be deleted by id; nothing was deleted`,
+      `${where} has no usable "id" (a non-empty string or a number); plants without ids cannot be deleted by id; nothing was deleted`,
     );
   }
   return id;
+}
+
+function idFromItem(item: unknown, where: string): string {
+  if (typeof item === 'string' && item !== '') return item;
+  if (typeof item === 'number' || item instanceof JsonNumber) return String(item);
+  return requirePlantId(item, where);
 }
 
 /**
@@ -59,5 +65,18 @@ export function parseIdInput(text: string): string[] {
         return idFromItem(item, `line ${number} of standard input`);
       });
   }
-  return trimmed.split(/\s+/);
+  if (trimmed.includes('\t')) {
+    // plants list's piped output: its fields hold names and tags, not only ids.
+    throw new UsageError(
+      'standard input holds tab-separated lines (plants list output?); pipe plants list --json or -o ndjson instead, or cut -f1 for the id column; nothing was deleted',
+    );
+  }
+  const ids = trimmed.split(/\s+/);
+  const quoted = ids.find((id) => /^".*"$/.test(id));
+  if (quoted !== undefined) {
+    throw new UsageError(
+      `standard input holds the quoted id ${printable(quoted)} (jq output without -r?); pass ids unquoted; nothing was deleted`,
+    );
+  }
+  return ids;
 }

@@ -2,15 +2,8 @@ import { Command } from 'commander';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { filterPlants, hasFilter, type PlantFilter } from '../filters.js';
-import {
-  addDeletionOptions,
-  checkConfirmable,
-  deletePlants,
-  deletionOptions,
-  type DeletionFlags,
-  type DeletionOptions,
-} from './deletion.js';
-import { plantId } from './ids.js';
+import { addDeletionOptions, deletePlants, pickDeletionOptions, type DeletionOptions } from './deletion.js';
+import { requirePlantId } from './ids.js';
 import { addFilterOptions, fetchPlants } from './list.js';
 import { examples, parseLimit } from './options.js';
 
@@ -27,7 +20,7 @@ export function pruneCommand(ctx: Context, run: PruneRunner = runPrune): Command
     new Command('prune')
       .description('Delete every plant that matches filters: list, filter and delete in one step, for CI jobs')
       .option('-l, --limit <n>', 'ask the service for at most n plants, before filters apply', parseLimit)
-      .option('--all', 'allow pruning without --tag or --name: every plant listed'),
+      .option('--all', 'allow pruning without --tag or --name: every plant listed', false),
   );
   return addDeletionOptions(command)
     .addHelpText(
@@ -39,9 +32,9 @@ export function pruneCommand(ctx: Context, run: PruneRunner = runPrune): Command
         'plants prune --all --limit 100 --yes',
       ),
     )
-    .action(async (flags: DeletionFlags & { limit?: number; tag: string[]; name?: string; all?: boolean }) => {
+    .action(async (flags: DeletionOptions & { limit?: number; tag: string[]; name?: string; all: boolean }) => {
       await run(
-        { ...deletionOptions(flags), limit: flags.limit, filter: { tags: flags.tag, name: flags.name }, all: flags.all === true },
+        { ...pickDeletionOptions(flags), limit: flags.limit, filter: { tags: flags.tag, name: flags.name }, all: flags.all },
         ctx,
       );
     });
@@ -51,16 +44,12 @@ export async function runPrune(options: PruneOptions, ctx: Context): Promise<voi
   if (!hasFilter(options.filter) && !options.all) {
     throw new UsageError('prune needs a filter (--tag or --name), or --all to delete every plant listed');
   }
-  checkConfirmable(options, ctx);
-  const plants = filterPlants(await fetchPlants(ctx, options.limit), options.filter);
-  const ids = plants.map((plant, index) => {
-    const id = plantId(plant);
-    if (id === undefined) {
-      throw new UsageError(
-        `matching plant ${index} (${JSON.stringify(plant.name)}) has no usable id; the service's plants carry no ids, so prune cannot delete them; nothing was deleted`,
-      );
-    }
-    return id;
-  });
-  await deletePlants(ids, options, ctx);
+  await deletePlants(
+    async () => {
+      const plants = filterPlants(await fetchPlants(ctx, options.limit), options.filter);
+      return plants.map((plant, index) => requirePlantId(plant, `matching plant ${index} (${JSON.stringify(plant.name)})`));
+    },
+    options,
+    ctx,
+  );
 }

@@ -1,6 +1,6 @@
 import { parseBaseUrl } from '../api/url.js';
 import type { Env } from '../env.js';
-import { AuthError, UsageError } from '../errors.js';
+import { AuthError, ConfigError, UsageError } from '../errors.js';
 import type { ConfigStore } from './store.js';
 
 export interface Resolved<T> {
@@ -43,11 +43,17 @@ export async function lookupToken(env: Env, store: StoreOpener): Promise<Resolve
 export async function resolveBaseUrl(flag: string | undefined, env: Env, store: StoreOpener): Promise<Resolved<URL>> {
   const found = await lookupBaseUrl(flag, env, store);
   if (!found) {
-    throw new UsageError(
+    throw new ConfigError(
       "no base URL configured; run 'plants config set base-url <url>', set PLANTS_BASE_URL, or pass --base-url",
     );
   }
-  return { value: parseBaseUrl(found.value, found.source), source: found.source };
+  try {
+    return { value: parseBaseUrl(found.value, found.source), source: found.source };
+  } catch (err) {
+    // A bad flag is a usage error; a bad stored or exported value is configuration.
+    if (err instanceof UsageError && found.source !== '--base-url') throw new ConfigError(err.message);
+    throw err;
+  }
 }
 
 export async function resolveToken(env: Env, store: StoreOpener): Promise<Resolved<string>> {
@@ -65,6 +71,16 @@ export async function resolveToken(env: Env, store: StoreOpener): Promise<Resolv
  */
 export function checkToken(token: string, source: string, fix: string): void {
   if (!/^[\x21-\x7e]+$/.test(token)) {
-    throw new UsageError(`the token from ${source} contains whitespace, control or non-ASCII characters; ${fix}`);
+    throw new ConfigError(`the token from ${source} contains whitespace, control or non-ASCII characters; ${fix}`);
   }
+}
+
+/**
+ * Hide a token in text about to be shown. `Bearer <token>` is always masked;
+ * a bare occurrence only for tokens of 8 or more characters, since masking a
+ * short token would garble ordinary words (and a short token is no secret).
+ */
+export function redactToken(text: string, token: string): string {
+  const masked = text.replaceAll(`Bearer ${token}`, 'Bearer ***');
+  return token.length >= 8 ? masked.replaceAll(token, '***') : masked;
 }

@@ -29,3 +29,16 @@ export function tsvLine(values: readonly unknown[]): string {
 export function tableCell(value: unknown): string {
   return printable(cellText(value));
 }
+
+/**
+ * One CSV field per RFC 4180: quoted when it holds a comma, quote or line
+ * break, with quotes doubled.
+ */
+function csvField(value: unknown, terminal: boolean): string {
+  const text = terminal ? printable(cellText(value)) : cellText(value);
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+export function csvLine(values: readonly unknown[], terminal: boolean): string {
+  return `${values.map((value) => csvField(value, terminal)).join(',')}\r\n`;
+}

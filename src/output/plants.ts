@@ -1,9 +1,8 @@
 import type { Plant } from '../api/responses.js';
-import { formatJson, tsvLine } from './formats.js';
+import { csvLine, formatJson, tsvLine } from './formats.js';
 import { writeAll, writeOut, type IOStreams } from './iostreams.js';
 import { info } from './messages.js';
 import { renderTable } from './table.js';
-import { cellText, printable } from './text.js';
 
 export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'tsv', 'csv'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -24,19 +23,6 @@ export function columnValue(plant: Plant, path: string): unknown {
   return value;
 }
 
-/**
- * One CSV field per RFC 4180: quoted when it holds a comma, quote or line
- * break, with quotes doubled.
- */
-function csvField(value: unknown, terminal: boolean): string {
-  const text = terminal ? printable(cellText(value)) : cellText(value);
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-}
-
-function csvLine(values: readonly unknown[], terminal: boolean): string {
-  return `${values.map((value) => csvField(value, terminal)).join(',')}\r\n`;
-}
-
 export interface PlantOutputOptions {
   format: OutputFormat;
   /** Columns for table, tsv and csv; JSON formats keep whole objects. */
@@ -55,7 +41,8 @@ export async function writePlants(io: IOStreams, plants: readonly Plant[], optio
     await writeAll(io.stdout, plants.map((plant) => formatJson(plant, false, terminal)));
     return;
   }
-  const columns = options.columns ?? defaultColumns(plants);
+  // CSV's header row is a contract: fixed unless --columns says otherwise.
+  const columns = options.columns ?? (format === 'csv' ? ['id', 'name', 'tag'] : defaultColumns(plants));
   const rows = plants.map((plant) => columns.map((column) => columnValue(plant, column)));
   if (format === 'tsv') {
     await writeAll(io.stdout, rows.map(tsvLine));

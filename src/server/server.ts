@@ -10,7 +10,7 @@ export interface PlantStoreServerOptions {
   /** Called after each mutation (the CLI entry point persists with it). */
   onChange?: () => void;
   /** Called for every request, after it is answered (tests count requests with it). */
-  onRequest?: (request: { method: string; path: string; status: number }) => void;
+  onRequest?: (request: { method: string; path: string; status: number; remotePort?: number }) => void;
 }
 
 export interface RunningPlantStore {
@@ -106,7 +106,12 @@ export function createPlantStoreServer(options: PlantStoreServerOptions): { serv
 
   const server = createServer((req, res) => {
     res.on('finish', () => {
-      options.onRequest?.({ method: req.method ?? 'GET', path: req.url ?? '/', status: res.statusCode });
+      options.onRequest?.({
+        method: req.method ?? 'GET',
+        path: req.url ?? '/',
+        status: res.statusCode,
+        remotePort: req.socket.remotePort,
+      });
     });
     // Request bodies are not part of the interface; drain them so keep-alive works.
     req.resume();

@@ -41,6 +41,11 @@ describe('list output formats', () => {
     expect(r.stdout).toBe('id,name,tag\r\n1,Fern,green\r\n2,"Weed, common",weed\r\n3,"Say ""cheese""",weed\r\n');
   });
 
+  it('csv has the same header whatever the data, even when nothing matches', async () => {
+    const r = await plants(['list', '-o', 'csv', '--tag', 'nothing']);
+    expect(r.stdout).toBe('id,name,tag\r\n');
+  });
+
   it('csv keeps a line break inside a quoted field', async () => {
     const r = await plants(['list', '-o', 'csv', '--tag', 'seedling']);
     expect(r.stdout).toBe('id,name,tag\r\n6,"Two\nlines",seedling\r\n');
@@ -122,6 +127,19 @@ describe('the JSON error line', () => {
     expect(typeof parsed.error.message).toBe('string');
   });
 
+  it('follows -o JSON in any case', async () => {
+    const r = await plants(['list', '-o', 'JSON'], { env: { PLANTS_TOKEN: 'wrong' } });
+    expect(JSON.parse(lastLine(r.stderr)).error.code).toBe('auth');
+  });
+
+  it('names configuration problems config', async () => {
+    const r = await plants(['list', '--json'], { env: { PLANTS_BASE_URL: 'ftp://x.example' } });
+    expect(r.code).toBe(2);
+    expect(JSON.parse(lastLine(r.stderr)).error).toMatchObject({ code: 'config', status: null });
+    const flag = await plants(['list', '--json', '--base-url', 'ftp://x.example']);
+    expect(JSON.parse(lastLine(flag.stderr)).error.code).toBe('usage');
+  });
+
   it('is not printed without JSON output', async () => {
     const r = await plants(['list', '--limit', 'x']);
     expect(r.stderr).not.toContain('{"error"');
@@ -149,7 +167,7 @@ describe('bulk delete', () => {
   it('reads NDJSON, whitespace-separated ids, and mixes arguments with -', async () => {
     const ndjson = (await plants(['list', '-o', 'ndjson', '--tag', 'weed'])).stdout;
     expect((await plants(['delete', '--stdin', '--yes'], { input: ndjson })).code).toBe(0);
-    expect((await plants(['delete', '1', '-', '--yes'], { input: ' 4\n\n 5\t6 \n' })).code).toBe(0);
+    expect((await plants(['delete', '1', '-', '--yes'], { input: ' 4\n\n 5  6 \r\n' })).code).toBe(0);
     expect(remaining()).toEqual([]);
   });
 
@@ -173,6 +191,21 @@ describe('bulk delete', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toBe('plants: --yes is required when not running interactively\n');
     expect(store.requests).toEqual([]);
+  });
+
+  it('refuses the tab-separated output of plants list: its names and tags are not ids', async () => {
+    const listed = await plants(['list', '--tag', 'weed']);
+    const r = await plants(['delete', '--stdin', '--yes'], { input: listed.stdout });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/tab-separated lines .*pipe plants list --json or -o ndjson instead, or cut -f1/);
+    expect(deletes()).toEqual([]);
+  });
+
+  it('refuses quoted ids, as jq prints them without -r', async () => {
+    const r = await plants(['delete', '--stdin', '--yes'], { input: '"1"\n"2"\n' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/quoted id "1" \(jq output without -r\?\)/);
+    expect(deletes()).toEqual([]);
   });
 
   it('refuses JSON whose plants have no id, before deleting anything', async () => {
@@ -226,6 +259,8 @@ describe('bulk delete', () => {
       expect(results[1_999]!.id).toBe('2000');
       expect(big.store.size).toBe(0);
       expect(big.requests.filter((q) => q.method === 'DELETE')).toHaveLength(2_000);
+      // Keep-alive: a handful of connections (--concurrency 8), not one per request.
+      expect(big.connections()).toBeLessThanOrEqual(32);
     } finally {
       await big.close();
     }
@@ -270,6 +305,26 @@ describe('bulk delete against a service that misbehaves', () => {
     expect(results[0]!.result).toBe('failed');
     expect(results.slice(1).every((x) => x.result === 'skipped')).toBe(true);
     expect(server.requests).toHaveLength(1);
+  });
+
+  it('exits 4 when the token is refused, even if other deletes failed too', async () => {
+    server = await rawServer((req, res) => {
+      const id = req.url!.split('/').pop();
+      if (id === 'boom') res.writeHead(500).end();
+      else if (id === 'locked') res.writeHead(403).end('{"error":403,"message":"read-only"}');
+      else res.writeHead(204).end();
+    });
+    const r = await plants(['delete', 'ok', 'boom', 'locked', '--yes', '--json', '--concurrency', '3'], {
+      env: { PLANTS_BASE_URL: server.url },
+    });
+    expect(r.code).toBe(4);
+    expect(JSON.parse(lastLine(r.stderr)).error.code).toBe('auth');
+  });
+
+  it('prints dry-run ids from the service escaped, one per line', async () => {
+    server = await rawServer((_req, res) => res.writeHead(200).end(String.raw`[{"id":"evil\u001b[2J\nx","name":"a","tag":"t"}]`));
+    const r = await plants(['prune', '--tag', 't', '--dry-run'], { env: { PLANTS_BASE_URL: server.url } });
+    expect(r.stdout).toBe('evil\\u001b[2J\\nx\n');
   });
 
   it('keeps at most --concurrency requests in flight', async () => {
@@ -324,6 +379,54 @@ describe('bulk delete against a service that misbehaves', () => {
   });
 });
 
+describe('signals outside the delete phase', () => {
+  let server: RawServer;
+  afterEach(() => server.close());
+
+  function spawnPlants(args: string[], url: string) {
+    const child = spawn(process.execPath, [PLANTS_BIN, ...args], {
+      env: { PATH: process.env.PATH, PLANTS_CONFIG_DIR: dir.path, PLANTS_BASE_URL: url, PLANTS_TOKEN: TOKEN },
+    });
+    const out = { stdout: '', stderr: '' };
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (out.stdout += c));
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (out.stderr += c));
+    child.stdin.end();
+    const exit = new Promise<number | null>((resolve) => child.on('close', resolve));
+    return { child, out, exit };
+  }
+
+  it('SIGTERM while prune is still listing exits 130 with the JSON error line, deleting nothing', async () => {
+    let listed = false;
+    server = await rawServer((req) => {
+      listed = true;
+      void req; // never answered: the list hangs
+    });
+    const { child, out, exit } = spawnPlants(['prune', '--all', '--yes', '--json'], server.url);
+    while (!listed) await new Promise((resolve) => setTimeout(resolve, 10));
+    child.kill('SIGTERM');
+    expect(await exit).toBe(130);
+    expect(out.stdout).toBe('');
+    expect(JSON.parse(lastLine(out.stderr)).error.code).toBe('interrupted');
+    expect(server.requests.filter((q) => q.method === 'DELETE')).toEqual([]);
+  });
+
+  it('a second SIGINT during a bulk delete exits at once', async () => {
+    let started = 0;
+    server = await rawServer(() => {
+      started += 1; // never answered: only a second Ctrl-C ends this
+    });
+    const { child, out, exit } = spawnPlants(['delete', '1', '2', '3', '--yes', '--json'], server.url);
+    while (started < 3) await new Promise((resolve) => setTimeout(resolve, 10));
+    child.kill('SIGINT');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(child.exitCode).toBeNull();
+    expect(out.stderr).toMatch(/Stopping: finishing the requests in flight/);
+    child.kill('SIGINT');
+    expect(await exit).toBe(130);
+    expect(JSON.parse(lastLine(out.stderr)).error.code).toBe('interrupted');
+  });
+});
+
 describe('plants prune', () => {
   it('deletes only what matches, for CI: prune --tag weed --yes', async () => {
     const r = await plants(['prune', '--tag', 'weed', '--yes']);
@@ -373,7 +476,7 @@ describe('plants prune', () => {
     try {
       const r = await plants(['prune', '--tag', 'weed', '--yes'], { env: { PLANTS_BASE_URL: noIds.url } });
       expect(r.code).toBe(2);
-      expect(r.stderr).toMatch(/matching plant 0 \("a"\) has no usable id.*nothing was deleted/);
+      expect(r.stderr).toMatch(/matching plant 0 \("a"\) has no usable "id".*nothing was deleted/);
       expect(noIds.requests.filter((q) => q.method === 'DELETE')).toEqual([]);
     } finally {
       await noIds.close();

@@ -14,16 +14,22 @@ export interface RecordedRequest {
 /** The project's plant store on an ephemeral loopback port, recording every request. */
 export async function plantStore(
   options: { seed?: number; plants?: StoredPlant[] } = {},
-): Promise<RunningPlantStore & { requests: RecordedRequest[] }> {
+): Promise<RunningPlantStore & { requests: RecordedRequest[]; connections(): number }> {
   const store = new PlantStore(options.plants ?? []);
   store.seed(options.seed ?? 0);
   const requests: RecordedRequest[] = [];
+  const ports: number[] = [];
   const running = await startPlantStoreServer({
     token: TOKEN,
     store,
-    onRequest: (request) => requests.push(request),
+    onRequest: ({ remotePort, ...request }) => {
+      requests.push(request);
+      ports.push(remotePort ?? 0);
+    },
   });
-  return Object.assign(running, { requests });
+  /** How many TCP connections the requests came over. */
+  const connections = () => new Set(ports).size;
+  return Object.assign(running, { requests, connections });
 }
 
 export interface RawServer {

@@ -1,7 +1,7 @@
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { checkToken, resolveBaseUrl, resolveToken } from '../../src/config/settings.js';
+import { checkToken, redactToken, resolveBaseUrl, resolveToken } from '../../src/config/settings.js';
 import { configDir, openConfigStore } from '../../src/config/store.js';
 import { AuthError, ConfigError, UsageError } from '../../src/errors.js';
 import { tempDir } from '../helpers/cli.js';
@@ -108,7 +108,7 @@ describe('precedence: flag > environment > config file', () => {
 
   it('says how to set a missing base URL (usage) and a missing token (auth)', async () => {
     const store = await storeWith({});
-    await expect(resolveBaseUrl(undefined, {}, store)).rejects.toThrow(UsageError);
+    await expect(resolveBaseUrl(undefined, {}, store)).rejects.toThrow(ConfigError);
     await expect(resolveBaseUrl(undefined, {}, store)).rejects.toThrow(/plants config set base-url.*PLANTS_BASE_URL/);
     await expect(resolveToken({}, store)).rejects.toThrow(AuthError);
     await expect(resolveToken({}, store)).rejects.toThrow(/plants auth login.*PLANTS_TOKEN/);
@@ -119,9 +119,19 @@ describe('precedence: flag > environment > config file', () => {
     expect(await resolveToken({ PLANTS_TOKEN: 'env-token' }, store)).toEqual({ value: 'env-token', source: 'PLANTS_TOKEN' });
   });
 
-  it('names the source of an invalid base URL', async () => {
+  it('names the source of an invalid base URL: configuration, or usage for the flag', async () => {
     const store = await storeWith({ 'base-url': 'not a url' });
+    await expect(resolveBaseUrl(undefined, {}, store)).rejects.toThrow(ConfigError);
     await expect(resolveBaseUrl(undefined, {}, store)).rejects.toThrow(/config file .*config\.json/);
+    await expect(resolveBaseUrl(undefined, { PLANTS_BASE_URL: 'ftp://x' }, store)).rejects.toThrow(ConfigError);
+    await expect(resolveBaseUrl('ftp://x', {}, store)).rejects.toThrow(UsageError);
+  });
+});
+
+describe('redactToken', () => {
+  it('masks a long token anywhere, and a short one only after Bearer', () => {
+    expect(redactToken('got Bearer abcdefgh12 and abcdefgh12', 'abcdefgh12')).toBe('got Bearer *** and ***');
+    expect(redactToken('DELETE http://x/plants/T: Bearer T rejected', 'T')).toBe('DELETE http://x/plants/T: Bearer *** rejected');
   });
 });
 
@@ -133,7 +143,7 @@ describe('checkToken', () => {
   it.each(['has space', 'tab\there', 'new\nline', 'nul\u0000', 'café', '“quoted”'])(
     'rejects %j without echoing it',
     (token) => {
-      expect(() => checkToken(token, 'PLANTS_TOKEN', 'fix it')).toThrow(UsageError);
+      expect(() => checkToken(token, 'PLANTS_TOKEN', 'fix it')).toThrow(ConfigError);
       try {
         checkToken(token, 'PLANTS_TOKEN', 'fix it');
       } catch (err) {

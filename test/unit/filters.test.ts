@@ -13,6 +13,8 @@ describe('globToRegExp', () => {
     ['F?cus', 'Fcus', false],
     ['a.b', 'axb', false],
     ['(x)+[y]', '(x)+[y]', true],
+    ['foo-*', 'foo-bar', true],
+    ['a/b{1}|c^$\\', 'a/b{1}|c^$\\', true],
     ['*', 'multi\nline', true],
     ['🌱?', '🌱x', true],
   ])('%j against %j is %s', (glob, name, expected) => {
@@ -52,8 +54,8 @@ describe('columnValue', () => {
 });
 
 describe('parseIdInput', () => {
-  it('splits plain text on any whitespace', () => {
-    expect(parseIdInput(' 1\n2\t3  a/b \r\n')).toEqual(['1', '2', '3', 'a/b']);
+  it('splits plain text on spaces and line breaks', () => {
+    expect(parseIdInput(' 1\n2 3  a/b \r\n')).toEqual(['1', '2', '3', 'a/b']);
     expect(parseIdInput('')).toEqual([]);
   });
 
@@ -74,6 +76,8 @@ describe('parseIdInput', () => {
     ['[{"id":true}]', /item 0 .*no usable "id"/],
     ['[1,', /starts like a JSON array but is not valid JSON/],
     ['{"id":1}\nnot json', /line 2 of standard input is not a JSON object/],
+    ['1\tFern\tgreen', /tab-separated lines/],
+    ['"a"\n"b"', /quoted id "a"/],
   ])('refuses %j', (text, message) => {
     expect(() => parseIdInput(text)).toThrow(message);
   });
