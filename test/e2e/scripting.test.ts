@@ -483,3 +483,22 @@ describe('plants prune', () => {
     }
   });
 });
+
+describe('prune passes the delete flags on', () => {
+  let server: RawServer;
+  afterEach(() => server.close());
+
+  it('--ignore-missing and --json', async () => {
+    server = await rawServer((req, res) => {
+      if (req.method === 'GET') res.writeHead(200).end('[{"id":1,"name":"a","tag":"t"},{"id":2,"name":"b","tag":"t"}]');
+      else if (req.url === '/plants/2') res.writeHead(404).end('{"error":404,"message":"gone already"}');
+      else res.writeHead(204).end();
+    });
+    const env = { PLANTS_BASE_URL: server.url };
+    const strict = await plants(['prune', '--tag', 't', '--yes', '--json'], { env });
+    expect(strict.code).toBe(3);
+    const lenient = await plants(['prune', '--tag', 't', '--yes', '--json', '--ignore-missing', '--concurrency', '1'], { env });
+    expect(lenient.code).toBe(0);
+    expect(JSON.parse(lenient.stdout).map((x: { result: string }) => x.result)).toEqual(['deleted', 'not_found']);
+  });
+});
