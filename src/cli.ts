@@ -4,7 +4,8 @@ import { configCommand } from './commands/config.js';
 import { deleteCommand } from './commands/delete.js';
 import { listCommand } from './commands/list.js';
 import { pruneCommand } from './commands/prune.js';
-import { createContext, type Context, type ContextOptions } from './context.js';
+import { parseRetries, parseSize, parseTimeout } from './commands/options.js';
+import { createContext, type Context, type ContextOptions, type GlobalFlags } from './context.js';
 import { CliError, errorCode, ExitCode, ExitStatus, type ErrorCode } from './errors.js';
 import { systemIOStreams } from './output/iostreams.js';
 import { failure } from './output/messages.js';
@@ -21,11 +22,17 @@ Exit codes:
   130  interrupted
 
 Environment:
-  PLANTS_BASE_URL    base URL of the service (overrides the config file)
-  PLANTS_TOKEN       bearer token (overrides the config file)
-  PLANTS_CONFIG_DIR  directory of config.json
-                     (default: $XDG_CONFIG_HOME/plants, else ~/.config/plants)
-  NO_COLOR           disable colour
+  PLANTS_BASE_URL      base URL of the service (overrides the config file)
+  PLANTS_TOKEN         bearer token (overrides the config file)
+  PLANTS_CONFIG_DIR    directory of config.json
+                       (default: $XDG_CONFIG_HOME/plants, else ~/.config/plants)
+  PLANTS_TIMEOUT       seconds per attempt (default 30)
+  PLANTS_RETRIES       retries of a failed request (default 2)
+  PLANTS_DEBUG         1 to log requests and responses to stderr
+  HTTPS_PROXY, HTTP_PROXY, NO_PROXY
+                       proxy to use, and hosts to reach directly (either case)
+  NODE_EXTRA_CA_CERTS  PEM file of extra CA certificates (a private CA)
+  NO_COLOR             disable colour
 `;
 
 /** The command tree. Building it touches neither disk nor network. */
@@ -36,6 +43,14 @@ export function buildProgram(ctx: Context): Command {
     .helpOption('-h, --help', 'show help')
     .helpCommand('help [command]', 'show help for a command')
     .option('--base-url <url>', 'base URL of the service (overrides PLANTS_BASE_URL and the config file)')
+    .option('--timeout <seconds>', 'bound on each attempt of a request (default: PLANTS_TIMEOUT, else 30)', (raw) =>
+      parseTimeout(raw),
+    )
+    .option('--retries <n>', 'retries of a failed request, 0-10 (default: PLANTS_RETRIES, else 2)', (raw) =>
+      parseRetries(raw),
+    )
+    .option('--max-response-size <size>', 'refuse larger responses, e.g. 64MiB (default: 256MiB)', parseSize)
+    .option('--debug', 'log each request and response to stderr, the token masked (also PLANTS_DEBUG=1)')
     .addCommand(listCommand(ctx))
     .addCommand(deleteCommand(ctx))
     .addCommand(pruneCommand(ctx))
@@ -43,8 +58,7 @@ export function buildProgram(ctx: Context): Command {
     .addCommand(authCommand(ctx))
     .addHelpText('after', FOOTER)
     .hook('preAction', (thisCommand) => {
-      const { baseUrl } = thisCommand.opts<{ baseUrl?: string }>();
-      ctx.flags.baseUrl = baseUrl;
+      Object.assign(ctx.flags, thisCommand.opts<GlobalFlags>());
     });
   configureAll(program, ctx);
   return program;

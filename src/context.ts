@@ -1,16 +1,27 @@
 import type { Dispatcher } from 'undici';
 import type { PlantStoreClient } from './api/client.js';
-import { redactToken, resolveBaseUrl, resolveToken, type Resolved } from './config/settings.js';
-import type { Env } from './env.js';
+import {
+  redactToken,
+  resolveBaseUrl,
+  resolveRequestSettings,
+  resolveToken,
+  type RequestSettings,
+  type Resolved,
+} from './config/settings.js';
 import { openConfigStore, type ConfigStore } from './config/store.js';
+import type { Env } from './env.js';
 import type { IOStreams } from './output/iostreams.js';
+import { warning } from './output/messages.js';
 import { terminalPrompter, type Prompter } from './output/prompt.js';
 import { VERSION } from './version.js';
-
 
 /** Flags that apply to every command. */
 export interface GlobalFlags {
   baseUrl?: string;
+  timeout?: number;
+  retries?: number;
+  maxResponseSize?: number;
+  debug?: boolean;
 }
 
 /**
@@ -45,18 +56,31 @@ export interface ContextOptions {
   /** Process signals; tests pass their own trigger. Default: never fires. */
   onInterrupt?: (onFirst: () => void) => () => void;
   /** Builds the dispatcher; tests pass a MockAgent (and close it themselves). */
-  dispatcher?: () => Dispatcher | Promise<Dispatcher>;
+  dispatcher?: (settings: RequestSettings) => Dispatcher | Promise<Dispatcher>;
 }
 
 export const USER_AGENT = `plants/${VERSION} node/${process.versions.node}`;
 
-async function defaultDispatcher(): Promise<Dispatcher> {
-  const { Agent } = await import('undici');
-  return new Agent({
-    connect: { timeout: 10_000 },
-    headersTimeout: 30_000,
-    bodyTimeout: 30_000,
-  });
+/** Hosts where plain http never leaves the machine. */
+function isLoopback(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(hostname);
+}
+
+/**
+ * One shared agent, honouring HTTPS_PROXY, HTTP_PROXY and NO_PROXY (either
+ * case) from the given environment, never from elsewhere.
+ */
+function proxyAwareDispatcher(env: Env) {
+  return async (settings: RequestSettings): Promise<Dispatcher> => {
+    const { EnvHttpProxyAgent } = await import('undici');
+    return new EnvHttpProxyAgent({
+      // '' rather than undefined: undici would otherwise read process.env itself.
+      httpProxy: env.http_proxy ?? env.HTTP_PROXY ?? '',
+      httpsProxy: env.https_proxy ?? env.HTTPS_PROXY ?? '',
+      noProxy: env.no_proxy ?? env.NO_PROXY ?? '',
+      connect: { timeout: settings.timeoutMs },
+    });
+  };
 }
 
 function once<T>(make: () => Promise<T>): () => Promise<T> {
@@ -68,7 +92,7 @@ export function createContext(options: ContextOptions): Context {
   const { io, env } = options;
   const flags: GlobalFlags = {};
   let dispatcher: Dispatcher | undefined;
-  const config = once(() => openConfigStore(env));
+  const config = once(() => openConfigStore(env, (text) => warning(io, text)));
   const baseUrl = once(() => resolveBaseUrl(flags.baseUrl, env, config));
   let knownToken: string | undefined;
   const token = once(async () => {
@@ -77,12 +101,16 @@ export function createContext(options: ContextOptions): Context {
     return resolved;
   });
   const client = once(async () => {
+    const settings = resolveRequestSettings(flags, env);
     // Base URL first: a missing URL is a usage error (2), a missing token an auth error (4).
     const url = await baseUrl();
     const auth = await token();
+    if (url.value.protocol === 'http:' && !isLoopback(url.value.hostname)) {
+      await warning(io, `the base URL uses plain http to ${url.value.host}: the token travels unencrypted; use https`);
+    }
     const [{ PlantStoreClient }, made] = await Promise.all([
       import('./api/client.js'),
-      (options.dispatcher ?? defaultDispatcher)(),
+      (options.dispatcher ?? proxyAwareDispatcher(env))(settings),
     ]);
     // Only a dispatcher made here is closed here; an injected one belongs to the caller.
     if (!options.dispatcher) dispatcher = made;
@@ -91,6 +119,10 @@ export function createContext(options: ContextOptions): Context {
       token: auth.value,
       dispatcher: made,
       userAgent: USER_AGENT,
+      timeoutMs: settings.timeoutMs,
+      retries: settings.retries,
+      maxResponseBytes: settings.maxResponseBytes,
+      debug: settings.debug ? (line) => io.stderr.write(`plants: debug: ${line}\n`) : undefined,
     });
   });
   return {

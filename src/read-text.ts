@@ -1,6 +1,9 @@
 /** The input was larger than the caller allows. */
 export class TooLargeError extends Error {}
 
+/** The whole input did not arrive within the time allowed. */
+export class ReadTimeoutError extends Error {}
+
 /**
  * Read a stream of bytes as UTF-8 text, at most `limit` bytes. With
  * `truncate`, stop quietly at the limit; otherwise throw TooLargeError.
@@ -9,20 +12,29 @@ export class TooLargeError extends Error {}
 export async function readText(
   stream: AsyncIterable<Buffer | string> & { destroy(err?: Error): unknown },
   limit: number,
-  options: { truncate?: boolean } = {},
+  options: { truncate?: boolean; timeoutMs?: number } = {},
 ): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const piece of stream) {
-    const chunk = typeof piece === 'string' ? Buffer.from(piece) : piece;
-    size += chunk.length;
-    if (size > limit) {
-      stream.destroy();
-      if (!options.truncate) throw new TooLargeError(`larger than ${limit} bytes`);
-      chunks.push(chunk.subarray(0, chunk.length - (size - limit)));
-      break;
+  // A body that trickles in never trips a per-chunk timeout; this bounds the whole read.
+  const timer =
+    options.timeoutMs === undefined
+      ? undefined
+      : setTimeout(() => stream.destroy(new ReadTimeoutError('the body did not arrive in time')), Math.max(0, options.timeoutMs));
+  try {
+    for await (const piece of stream) {
+      const chunk = typeof piece === 'string' ? Buffer.from(piece) : piece;
+      size += chunk.length;
+      if (size > limit) {
+        stream.destroy();
+        if (!options.truncate) throw new TooLargeError(`larger than ${limit} bytes`);
+        chunks.push(chunk.subarray(0, chunk.length - (size - limit)));
+        break;
+      }
+      chunks.push(chunk);
     }
-    chunks.push(chunk);
+  } finally {
+    clearTimeout(timer);
   }
   return Buffer.concat(chunks).toString('utf8');
 }

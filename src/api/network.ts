@@ -24,6 +24,12 @@ const TLS_CODES = new Set([
   'EPROTO',
 ]);
 
+/** The code of the innermost error that has one (undici wraps socket errors in `cause`). */
+export function causeCode(err: unknown): string {
+  const code = rootCause(err).code;
+  return typeof code === 'string' ? code : '';
+}
+
 /** The innermost error with a code: undici wraps socket errors in `cause`. */
 function rootCause(err: unknown): ErrorLike {
   let current = (err ?? {}) as ErrorLike;

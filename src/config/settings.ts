@@ -1,6 +1,7 @@
 import { parseBaseUrl } from '../api/url.js';
 import type { Env } from '../env.js';
 import { AuthError, ConfigError, UsageError } from '../errors.js';
+import { parseRetries, parseTimeout } from '../commands/options.js';
 import type { ConfigStore } from './store.js';
 
 export interface Resolved<T> {
@@ -83,4 +84,42 @@ export function checkToken(token: string, source: string, fix: string): void {
 export function redactToken(text: string, token: string): string {
   const masked = text.replaceAll(`Bearer ${token}`, 'Bearer ***');
   return token.length >= 8 ? masked.replaceAll(token, '***') : masked;
+}
+
+/** How requests are made: per-attempt timeout, retries, response cap, debug log. */
+export interface RequestSettings {
+  timeoutMs: number;
+  retries: number;
+  maxResponseBytes: number;
+  debug: boolean;
+}
+
+export const DEFAULT_TIMEOUT_SECONDS = 30;
+export const DEFAULT_RETRIES = 2;
+export const DEFAULT_MAX_RESPONSE_BYTES = 256 * 1024 * 1024;
+
+/**
+ * Flags win over PLANTS_TIMEOUT, PLANTS_RETRIES and PLANTS_DEBUG. A bad
+ * variable is a configuration error naming it.
+ */
+export function resolveRequestSettings(
+  flags: { timeout?: number; retries?: number; maxResponseSize?: number; debug?: boolean },
+  env: Env,
+): RequestSettings {
+  const fromVariable = <T>(name: string, parse: (raw: string, source: string) => T): T | undefined => {
+    const raw = fromEnv(env, name);
+    if (raw === undefined) return undefined;
+    try {
+      return parse(raw, name);
+    } catch (err) {
+      throw new ConfigError((err as Error).message.replace(/^invalid /, 'invalid environment variable '));
+    }
+  };
+  const timeout = flags.timeout ?? fromVariable('PLANTS_TIMEOUT', parseTimeout) ?? DEFAULT_TIMEOUT_SECONDS;
+  return {
+    timeoutMs: Math.round(timeout * 1000),
+    retries: flags.retries ?? fromVariable('PLANTS_RETRIES', parseRetries) ?? DEFAULT_RETRIES,
+    maxResponseBytes: flags.maxResponseSize ?? DEFAULT_MAX_RESPONSE_BYTES,
+    debug: flags.debug ?? ['1', 'true', 'yes'].includes((fromEnv(env, 'PLANTS_DEBUG') ?? '').toLowerCase()),
+  };
 }

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Env } from '../env.js';
@@ -77,7 +77,23 @@ function parseConfigObject(text: string): StoredConfig {
   return value as StoredConfig;
 }
 
-export async function openConfigStore(env: Env): Promise<ConfigStore> {
+/** Where group or others may read or write what should be the owner's alone. */
+function tooOpen(path: string, wanted: number): string | undefined {
+  try {
+    const mode = statSync(path).mode & 0o777;
+    return (mode & 0o077) !== 0 ? `${path} has mode ${mode.toString(8).padStart(4, '0')}; run chmod ${wanted.toString(8)} ${path}` : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Open the config file (created 0600 in a 0700 directory). Existing files
+ * or directories that others can read are used, with a warning: the file
+ * holds the token. Writes are atomic (conf writes a temporary file and
+ * renames it), so concurrent runs never leave a corrupted file.
+ */
+export async function openConfigStore(env: Env, warn: (text: string) => Promise<void> | void = () => {}): Promise<ConfigStore> {
   const dir = configDir(env);
   const path = join(dir, 'config.json');
   try {
@@ -101,6 +117,11 @@ export async function openConfigStore(env: Env): Promise<ConfigStore> {
     throw new ConfigError(
       `cannot read the config file ${path}: ${reason}; fix it, or remove it and configure again`,
     );
+  }
+  if (process.platform !== 'win32') {
+    for (const problem of [tooOpen(dir, 0o700), tooOpen(path, 0o600)]) {
+      if (problem) await warn(`the config holds the token, but ${problem}`);
+    }
   }
   return new ConfigStore(conf);
 }

@@ -94,7 +94,7 @@ describe('plants list against services that answer differently', () => {
     [502, '<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>', { 'content-type': 'text/html' }, /502 Bad Gateway: 502 Bad Gateway$/m],
     [503, '{"type":"about:blank","title":"Service Unavailable","detail":"maintenance"}', { 'content-type': 'application/problem+json' }, /503 Service Unavailable: Service Unavailable: maintenance/],
     [400, '{"error":400,"message":"limit too large"}', { 'content-type': 'application/json' }, /400 Bad Request: limit too large \(error 400\)/],
-    [302, '', { location: 'https://login.example.com/' }, /302 Found: redirected to https:\/\/login\.example\.com\/; redirects are not followed/],
+    [302, '', { location: 'https://login.example.com/' }, /302 Found: redirected to https:\/\/login\.example\.com\/, another origin; not followed, since the request carries the token/],
   ])('status %d with %j exits 1 and says what arrived', async (status, body, headers, message) => {
     const s = await serve(status, body, headers);
     const r = await plants(['list'], { PLANTS_BASE_URL: s.url });

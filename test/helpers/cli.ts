@@ -50,6 +50,8 @@ export function runCli(args: string[], options: RunOptions): Promise<CliResult> 
     HOME: options.configDir,
     PLANTS_CONFIG_DIR: options.configDir,
     NO_COLOR: '1',
+    // Failures answer at once; the retry tests turn retries back on.
+    PLANTS_RETRIES: '0',
   };
   for (const [key, value] of Object.entries(options.env ?? {})) {
     if (value === undefined) delete env[key];

@@ -1,6 +1,6 @@
 import { MockAgent } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { PlantStoreClient } from '../../src/api/client.js';
+import { PlantStoreClient, type PlantStoreClientOptions } from '../../src/api/client.js';
 import { parseBaseUrl } from '../../src/api/url.js';
 import { BadResponseError, ExitCode, HttpError, NetworkError } from '../../src/errors.js';
 
@@ -8,12 +8,16 @@ const ORIGIN = 'http://plants.test';
 const TOKEN = 'unit-token-1';
 let agent: MockAgent;
 
-function client(base = ORIGIN): PlantStoreClient {
+function client(base = ORIGIN, options: Partial<PlantStoreClientOptions> = {}): PlantStoreClient {
   return new PlantStoreClient({
     baseUrl: parseBaseUrl(base, 'test'),
     token: TOKEN,
     dispatcher: agent,
     userAgent: 'plants/test node/test',
+    timeoutMs: 5_000,
+    retries: 0,
+    maxResponseBytes: 256 * 1024 * 1024,
+    ...options,
   });
 }
 
@@ -95,7 +99,7 @@ describe('listPlants', () => {
       .intercept({ path: '/plants', method: 'GET' })
       .reply(301, '', { headers: { location: 'https://elsewhere.test/plants' } });
     const err = await failure(client().listPlants());
-    expect(err.message).toMatch(/301 Moved Permanently: redirected to https:\/\/elsewhere.test\/plants; redirects are not followed/);
+    expect(err.message).toMatch(/301 Moved Permanently: redirected to https:\/\/elsewhere.test\/plants, another origin; not followed/);
   });
 
   it('rejects a 200 that is not a plant list, naming the request', async () => {
@@ -106,13 +110,7 @@ describe('listPlants', () => {
   });
 
   it('refuses a response larger than the limit', async () => {
-    const small = new PlantStoreClient({
-      baseUrl: parseBaseUrl(ORIGIN, 'test'),
-      token: TOKEN,
-      dispatcher: agent,
-      userAgent: 'x',
-      maxResponseBytes: 100,
-    });
+    const small = client(ORIGIN, { maxResponseBytes: 100 });
     agent.get(ORIGIN).intercept({ path: '/plants', method: 'GET' }).reply(200, JSON.stringify(Array(50).fill({ name: 'A' })));
     const err = await failure(small.listPlants());
     expect(err.message).toMatch(/larger than 100 bytes/);

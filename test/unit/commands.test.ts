@@ -8,7 +8,7 @@ import type { Prompter } from '../../src/output/prompt.js';
 import { tempDir } from '../helpers/cli.js';
 import { fakeIO, scriptedPrompter, type FakeIO } from '../helpers/io.js';
 
-const ORIGIN = 'http://plants.test';
+const ORIGIN = 'https://plants.test';
 const TOKEN = 'commands-test-token';
 
 let agent: MockAgent;
@@ -33,7 +33,7 @@ async function plants(
   const fake = fakeIO(options);
   const code = await main(args, {
     io: fake.io,
-    env: { PLANTS_CONFIG_DIR: dir.path, PLANTS_BASE_URL: ORIGIN, PLANTS_TOKEN: TOKEN, ...options.env },
+    env: { PLANTS_CONFIG_DIR: dir.path, PLANTS_BASE_URL: ORIGIN, PLANTS_TOKEN: TOKEN, PLANTS_RETRIES: '0', ...options.env },
     dispatcher: () => agent,
     prompter: options.prompter ?? scriptedPrompter(),
   });
@@ -203,7 +203,7 @@ describe('plants list', () => {
     agent.get(ORIGIN).intercept({ path: '/plants', method: 'GET' }).reply(200, '<html>hi</html>', { headers: { 'content-type': 'text/html' } });
     const r = await plants(['list']);
     expect(r.code).toBe(1);
-    expect(r.stderr()).toMatch(/^plants: GET http:\/\/plants.test\/plants → 200: expected a JSON array of plants, but received text\/html that is not JSON: hi\n$/);
+    expect(r.stderr()).toMatch(/^plants: GET https:\/\/plants.test\/plants → 200: expected a JSON array of plants, but received text\/html that is not JSON: hi\n$/);
   });
 
   it('exits 4 on 401 with a hint', async () => {
@@ -218,7 +218,7 @@ describe('plants list', () => {
     const r = await plants(['list']);
     expect(r.code).toBe(1);
     expect(r.stderr()).toBe(
-      'plants: GET http://plants.test/plants → 404 Not Found: Not Found; check the base URL (http://plants.test)\n',
+      'plants: GET https://plants.test/plants → 404 Not Found: Not Found; check the base URL (https://plants.test)\n',
     );
   });
 });
@@ -267,8 +267,8 @@ describe('plants delete', () => {
       { id: '7', result: 'not_found', status: 404, error: { error: 44, message: 'no such plant' } },
     ]);
     expect(r.stderr()).toBe(
-      'plants: DELETE http://plants.test/plants/7 → 404 Not Found: no such plant (error 44)\n' +
-        '{"error":{"code":"not_found","status":404,"message":"DELETE http://plants.test/plants/7 → 404 Not Found: no such plant (error 44)"}}\n',
+      'plants: DELETE https://plants.test/plants/7 → 404 Not Found: no such plant (error 44)\n' +
+        '{"error":{"code":"not_found","status":404,"message":"DELETE https://plants.test/plants/7 → 404 Not Found: no such plant (error 44)"}}\n',
     );
   });
 

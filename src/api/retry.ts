@@ -1,0 +1,71 @@
+import { STATUS_CODES } from 'node:http';
+
+/** Statuses worth another try: the request may succeed later. */
+export const RETRY_STATUSES: ReadonlySet<number> = new Set([408, 429, 500, 502, 503, 504]);
+
+/** Connection errors worth another try (refused, reset, DNS, timeouts). */
+export const RETRY_ERROR_CODES: ReadonlySet<string> = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+]);
+
+/**
+ * Failures after which the server may have acted on the request although no
+ * response arrived: the request was sent, then the connection broke or went
+ * quiet. (Refused, DNS and connect timeouts mean it was never sent.)
+ */
+export const LOST_RESPONSE_CODES: ReadonlySet<string> = new Set([
+  'ECONNRESET',
+  'EPIPE',
+  'UND_ERR_SOCKET',
+  'UND_ERR_HEADERS_TIMEOUT',
+]);
+
+/** No single wait is longer than this, whatever Retry-After asks. */
+export const MAX_WAIT_MS = 30_000;
+const BASE_WAIT_MS = 500;
+
+/** Retry-After as milliseconds from now: delay-seconds or an HTTP date. Undefined when absent or unreadable. */
+export function retryAfterMs(header: string | string[] | undefined, now = Date.now()): number | undefined {
+  const value = (Array.isArray(header) ? header[0] : header)?.trim();
+  if (!value) return undefined;
+  if (/^\d+$/.test(value)) return Math.min(Number(value) * 1000, MAX_WAIT_MS);
+  const date = Date.parse(value);
+  if (Number.isNaN(date)) return undefined;
+  return Math.min(Math.max(0, date - now), MAX_WAIT_MS);
+}
+
+/** Exponential backoff with jitter: half the step fixed, half random, capped. */
+export function backoffMs(retry: number, random: () => number = Math.random): number {
+  const step = Math.min(BASE_WAIT_MS * 2 ** (retry - 1), MAX_WAIT_MS);
+  return Math.round(step / 2 + random() * (step / 2));
+}
+
+export function statusText(status: number): string {
+  return `${status} ${STATUS_CODES[status] ?? 'Unknown Status'}`;
+}
+
+/** What happened to one logical request across its attempts. */
+export class Attempts {
+  count = 1;
+  /** The last failure that led to a retry, in words. */
+  lastCause: string | undefined;
+  /** Some attempt may have reached the server although its response was lost. */
+  responseMayBeLost = false;
+  /** When the current attempt began: the whole attempt, body included, must end within the timeout. */
+  startedAt = Date.now();
+
+  /** " (after 3 attempts)" once retries happened. */
+  suffix(): string {
+    return this.count > 1 ? ` (after ${this.count} attempts)` : '';
+  }
+}
