@@ -10,7 +10,7 @@ export class ReadTimeoutError extends Error {}
  * Reading stops as soon as the limit is passed, so memory stays bounded.
  */
 export async function readText(
-  stream: AsyncIterable<Buffer | string> & { destroy(err?: Error): unknown },
+  stream: AsyncIterable<Buffer | string> & { destroy(err?: Error): unknown; on(event: 'error', listener: () => void): unknown },
   limit: number,
   options: { truncate?: boolean; timeoutMs?: number } = {},
 ): Promise<string> {
@@ -26,6 +26,8 @@ export async function readText(
       const chunk = typeof piece === 'string' ? Buffer.from(piece) : piece;
       size += chunk.length;
       if (size > limit) {
+        // Stop reading; the error the destroyed stream may emit is no news.
+        stream.on('error', () => {});
         stream.destroy();
         if (!options.truncate) throw new TooLargeError(`larger than ${limit} bytes`);
         chunks.push(chunk.subarray(0, chunk.length - (size - limit)));

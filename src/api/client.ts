@@ -78,7 +78,7 @@ export class PlantStoreClient {
     const limit = this.#options.maxResponseBytes;
     const declared = Number(headerValue(response.headers['content-length']));
     if (declared > limit) {
-      response.body.destroy();
+      response.body.on('error', () => {}).destroy();
       throw new BadResponseError(
         `${where}: the response is ${declared} bytes, more than --max-response-size (${limit} bytes); refusing it`,
         response.statusCode,
@@ -96,7 +96,7 @@ export class PlantStoreClient {
         );
       }
       if (err instanceof ReadTimeoutError) {
-        throw new NetworkError(`${label} failed: the response body did not arrive within ${this.#timeoutText()}`, true);
+        throw new NetworkError(`${label} failed: the response body did not arrive ${this.#timeoutText()}`, true);
       }
       const failure = describeNetworkFailure(err, this.baseUrl.host);
       if (failure.timeout) throw new NetworkError(`${label} failed: ${failure.message} ${this.#timeoutText()}`, true);

@@ -46,9 +46,12 @@ function authorized(header: string | undefined, token: string): boolean {
 /**
  * The plant store service as the interface describes it: GET /plants?limit=N
  * and DELETE /plants/{id}, bearer auth on every request, Error bodies on failure.
+ * A request listener, for node:http or node:https.
  */
-export function createPlantStoreServer(options: PlantStoreServerOptions): { server: Server; store: PlantStore } {
-  const store = options.store ?? new PlantStore();
+export function plantStoreHandler(
+  options: PlantStoreServerOptions & { store: PlantStore },
+): (req: IncomingMessage, res: ServerResponse) => void {
+  const { store } = options;
 
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     const method = req.method ?? 'GET';
@@ -104,7 +107,7 @@ export function createPlantStoreServer(options: PlantStoreServerOptions): { serv
     sendError(res, 404, `no route for ${method} ${rawPath}`);
   };
 
-  const server = createServer((req, res) => {
+  return (req, res) => {
     res.on('finish', () => {
       options.onRequest?.({
         method: req.method ?? 'GET',
@@ -116,8 +119,12 @@ export function createPlantStoreServer(options: PlantStoreServerOptions): { serv
     // Request bodies are not part of the interface; drain them so keep-alive works.
     req.resume();
     handle(req, res);
-  });
-  return { server, store };
+  };
+}
+
+export function createPlantStoreServer(options: PlantStoreServerOptions): { server: Server; store: PlantStore } {
+  const store = options.store ?? new PlantStore();
+  return { server: createServer(plantStoreHandler({ ...options, store })), store };
 }
 
 /** Start listening; port 0 picks a free one. */

@@ -60,3 +60,42 @@ export async function rawServer(
       }),
   };
 }
+
+/**
+ * A forward proxy that only tunnels (HTTP CONNECT), as undici's ProxyAgent
+ * uses. `route` may send a tunnel somewhere other than where it asked to go,
+ * so a test can give a made-up host name without any DNS lookup.
+ */
+export async function connectProxy(
+  route: (host: string, port: number) => { host: string; port: number } = (host, port) => ({ host, port }),
+): Promise<{ url: string; tunnels: string[]; close(): Promise<void> }> {
+  const { createServer: createHttpServer } = await import('node:http');
+  const { connect } = await import('node:net');
+  const tunnels: string[] = [];
+  const server = createHttpServer((_req, res) => res.writeHead(405).end());
+  server.on('connect', (req, client, head) => {
+    const target = req.url ?? '';
+    tunnels.push(target);
+    const [host, port] = [target.slice(0, target.lastIndexOf(':')), Number(target.slice(target.lastIndexOf(':') + 1))];
+    const to = route(host, port);
+    const upstream = connect(to.port, to.host, () => {
+      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      upstream.write(head);
+      upstream.pipe(client);
+      client.pipe(upstream);
+    });
+    upstream.on('error', () => client.destroy());
+    client.on('error', () => upstream.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    tunnels,
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

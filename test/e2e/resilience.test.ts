@@ -1,0 +1,326 @@
+import { spawn } from 'node:child_process';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { plantStoreHandler } from '../../src/server/server.js';
+import { PlantStore } from '../../src/server/store.js';
+import { PLANTS_BIN, runCli, tempDir } from '../helpers/cli.js';
+import { connectProxy, plantStore, rawServer, TOKEN, type RawServer } from '../helpers/servers.js';
+import { selfSignedCertificate } from '../helpers/tls.js';
+
+let dir: ReturnType<typeof tempDir>;
+let server: RawServer | undefined;
+const closers: (() => Promise<void>)[] = [];
+
+beforeEach(() => {
+  dir = tempDir();
+});
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+  for (const close of closers.splice(0)) await close();
+  dir.remove();
+});
+
+const plants = (args: string[], env: Record<string, string | undefined> = {}) =>
+  runCli(args, { configDir: dir.path, env: { PLANTS_TOKEN: TOKEN, PLANTS_BASE_URL: server?.url, ...env } });
+
+/** A server that answers the n-th request (from 0) with `answers[n]`, the last one from then on. */
+async function scripted(answers: ((res: import('node:http').ServerResponse) => void)[]): Promise<RawServer> {
+  let n = 0;
+  server = await rawServer((_req, res) => {
+    const answer = answers[Math.min(n, answers.length - 1)]!;
+    n += 1;
+    answer(res);
+  });
+  return server;
+}
+
+const json = { 'content-type': 'application/json' };
+const ok = (res: import('node:http').ServerResponse) => res.writeHead(200, json).end('[{"id":1,"name":"Fern"}]');
+const status = (code: number, headers: Record<string, string> = {}) => (res: import('node:http').ServerResponse) =>
+  res.writeHead(code, { ...json, ...headers }).end(JSON.stringify({ error: code, message: `status ${code}` }));
+
+describe('retries', () => {
+  it.each([408, 429, 500, 502, 503, 504])('retries %d, then succeeds (default: 2 retries)', async (code) => {
+    await scripted([status(code, { 'retry-after': '0' }), status(code, { 'retry-after': '0' }), ok]);
+    const r = await plants(['list'], { PLANTS_RETRIES: undefined });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('1\tFern\t\n');
+    expect(server!.requests).toHaveLength(3);
+  });
+
+  it.each([400, 401, 403, 404, 409])('does not retry %d', async (code) => {
+    await scripted([status(code)]);
+    await plants(['list'], { PLANTS_RETRIES: '2' });
+    expect(server!.requests).toHaveLength(1);
+  });
+
+  it('says how many attempts were made and the last cause when retries run out', async () => {
+    await scripted([status(503, { 'retry-after': '0' })]);
+    const r = await plants(['list', '--retries', '3']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      `plants: GET ${server!.url}/plants → 503 Service Unavailable: status 503 (error 503) (after 4 attempts)\n`,
+    );
+    expect(server!.requests).toHaveLength(4);
+  });
+
+  it('--retries 0 and PLANTS_RETRIES turn retries off or set their number, the flag winning', async () => {
+    await scripted([status(503, { 'retry-after': '0' })]);
+    await plants(['list', '--retries', '0'], { PLANTS_RETRIES: '5' });
+    expect(server!.requests).toHaveLength(1);
+    await plants(['list'], { PLANTS_RETRIES: '1' });
+    expect(server!.requests).toHaveLength(3);
+  });
+
+  it('honours Retry-After in seconds and as an HTTP date', async () => {
+    await scripted([status(503, { 'retry-after': '1' }), ok]);
+    let started = Date.now();
+    expect((await plants(['list'], { PLANTS_RETRIES: '1' })).code).toBe(0);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+
+    const inTwoSeconds = new Date(Date.now() + 2000).toUTCString();
+    await scripted([status(429, { 'retry-after': inTwoSeconds }), ok]);
+    started = Date.now();
+    expect((await plants(['list'], { PLANTS_RETRIES: '1' })).code).toBe(0);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+  });
+
+  it('retries a refused connection, then names the attempts and the cause', async () => {
+    const closed = await plantStore();
+    const url = closed.url;
+    await closed.close();
+    const r = await plants(['list'], { PLANTS_BASE_URL: url, PLANTS_RETRIES: '1' });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(`plants: GET ${url}/plants failed after 2 attempts: connection refused by ${new URL(url).host} (is the service running?)\n`);
+  });
+
+  it('retries a reset connection', async () => {
+    let n = 0;
+    server = await rawServer((req, res) => {
+      n += 1;
+      if (n === 1) req.socket.destroy();
+      else ok(res);
+    });
+    const r = await plants(['list'], { PLANTS_RETRIES: '1' });
+    expect(r.code).toBe(0);
+    expect(n).toBe(2);
+  });
+
+  it('reports a DELETE whose response was lost, then 404, as deleted', async () => {
+    const store = new PlantStore([{ id: 7, name: 'Fern' }]);
+    const handle = plantStoreHandler({ token: TOKEN, store });
+    let n = 0;
+    server = await rawServer((req, res) => {
+      n += 1;
+      if (n > 1) return handle(req, res);
+      // The first DELETE is carried out, but its response never arrives.
+      store.delete('7');
+      req.socket.destroy();
+    });
+    const r = await plants(['delete', '7', '--yes', '--json'], { PLANTS_RETRIES: '2' });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual([{ id: '7', result: 'deleted', status: 404 }]);
+    expect(store.size).toBe(0);
+  });
+
+  it('still reports a plain 404 as not found', async () => {
+    server = await rawServer(plantStoreHandler({ token: TOKEN, store: new PlantStore() }));
+    const r = await plants(['delete', '7', '--yes', '--json'], { PLANTS_RETRIES: '2' });
+    expect(r.code).toBe(3);
+    expect(server.requests).toHaveLength(1);
+  });
+});
+
+describe('timeouts', () => {
+  it('a server that never answers: the message names the timeout and how to raise it', async () => {
+    server = await rawServer(() => {});
+    const r = await plants(['list', '--timeout', '0.5']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      /failed: 127\.0\.0\.1:\d+ sent no response in time within 0\.5 s \(--timeout 0\.5; raise it with --timeout or PLANTS_TIMEOUT\)\n$/,
+    );
+  });
+
+  it('a server that sends headers, then stalls', async () => {
+    server = await rawServer((_req, res) => {
+      res.writeHead(200, json);
+      res.write('[{"name":');
+    });
+    const started = Date.now();
+    const r = await plants(['list'], { PLANTS_TIMEOUT: '0.5' });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/within 0\.5 s/);
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('a body that trickles in slower than the timeout allows in all', async () => {
+    server = await rawServer((_req, res) => {
+      res.writeHead(200, json);
+      res.write('[');
+      const timer = setInterval(() => res.write(' '), 100);
+      res.on('close', () => clearInterval(timer));
+    });
+    const started = Date.now();
+    const r = await plants(['list', '--timeout', '1']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/the response body did not arrive within 1 s/);
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('a timed-out attempt is retried', async () => {
+    let n = 0;
+    server = await rawServer((_req, res) => {
+      n += 1;
+      if (n > 1) ok(res);
+    });
+    const r = await plants(['list', '--timeout', '0.5', '--retries', '1']);
+    expect(r.code).toBe(0);
+    expect(n).toBe(2);
+  });
+
+  it('rejects a bad timeout before any request', async () => {
+    server = await rawServer((_req, res) => ok(res));
+    expect((await plants(['list', '--timeout', '0'])).code).toBe(2);
+    const fromEnv = await plants(['list'], { PLANTS_TIMEOUT: 'soon' });
+    expect(fromEnv.code).toBe(2);
+    expect(fromEnv.stderr).toMatch(/invalid environment variable PLANTS_TIMEOUT "soon"/);
+    expect(server.requests).toEqual([]);
+  });
+});
+
+describe('hostile and broken responses', () => {
+  it('refuses a response larger than --max-response-size by its Content-Length', async () => {
+    server = await rawServer((_req, res) => res.writeHead(200, { ...json, 'content-length': '5000' }).end('['.padEnd(5000, ' ')));
+    const r = await plants(['list', '--max-response-size', '1K']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/the response is 5000 bytes, more than --max-response-size \(1024 bytes\); refusing it/);
+  });
+
+  it('refuses an endless body quickly, with memory bounded', async () => {
+    let sent = 0;
+    server = await rawServer((_req, res) => {
+      res.writeHead(200, json);
+      const chunk = Buffer.alloc(64 * 1024, 0x20);
+      const pump = () => {
+        while (sent < 2 * 1024 ** 3 && res.write(chunk)) sent += chunk.length;
+      };
+      res.on('drain', pump);
+      res.on('close', () => res.off('drain', pump));
+      pump();
+    });
+    const child = spawn('/usr/bin/time', ['-f', 'maxrss=%M', process.execPath, PLANTS_BIN, 'list', '--max-response-size', '8MiB'], {
+      env: { PATH: process.env.PATH, PLANTS_CONFIG_DIR: dir.path, PLANTS_BASE_URL: server.url, PLANTS_TOKEN: TOKEN },
+    });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/more than --max-response-size; refusing it/);
+    const maxRssKiB = Number(/maxrss=(\d+)/.exec(stderr)?.[1]);
+    expect(maxRssKiB).toBeLessThan(150 * 1024);
+    expect(sent).toBeLessThan(512 * 1024 * 1024);
+  });
+
+  it.each([
+    ['a body cut short', (res: import('node:http').ServerResponse) => { res.writeHead(200, { 'content-length': '100' }); res.write('[{"name"'); setTimeout(() => res.socket?.destroy(), 20); }, /the response body was cut short/],
+    ['not JSON', (res: import('node:http').ServerResponse) => res.writeHead(200).end('<<garbage>>'), /not JSON: <<garbage>>/],
+    ['JSON of the wrong shape', (res: import('node:http').ServerResponse) => res.writeHead(200).end('{"data":[]}'), /received an object: \{"data":\[\]\}/],
+    ['items without a string name', (res: import('node:http').ServerResponse) => res.writeHead(200).end('[{"name":null}]'), /its "name" is null, expected a string: \{"name":null\}/],
+  ])('%s: one clear line, exit 1', async (_what, answer, message) => {
+    await scripted([answer]);
+    const r = await plants(['list']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+  });
+});
+
+describe('redirects', () => {
+  it('follows a same-origin redirect', async () => {
+    server = await rawServer((req, res) => {
+      if (req.url === '/plants') res.writeHead(301, { location: '/v2/plants' }).end();
+      else ok(res);
+    });
+    const r = await plants(['list']);
+    expect(r.code).toBe(0);
+    expect(server.requests.map((q) => q.path)).toEqual(['/plants', '/v2/plants']);
+    expect(server.requests[1]!.headers.authorization).toBe(`Bearer ${TOKEN}`);
+  });
+
+  it('follows at most 5', async () => {
+    server = await rawServer((req, res) => res.writeHead(302, { location: `${req.url}/x` }).end());
+    const r = await plants(['list']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/302 Found: more than 5 redirects \(5 followed\)/);
+    expect(server.requests).toHaveLength(6);
+  });
+
+  it('does not follow a redirect to another origin, which would carry the token there', async () => {
+    const elsewhere = await rawServer((_req, res) => ok(res));
+    closers.push(elsewhere.close);
+    server = await rawServer((_req, res) => res.writeHead(307, { location: `${elsewhere.url}/plants` }).end());
+    const r = await plants(['list']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      new RegExp(`307 Temporary Redirect: redirected to ${elsewhere.url}/plants, another origin; not followed, since the request carries the token`),
+    );
+    expect(elsewhere.requests).toEqual([]);
+  });
+});
+
+describe('proxies', () => {
+  it.each(['HTTP_PROXY', 'http_proxy'])('goes through the proxy in %s', async (variable) => {
+    const store = await plantStore({ seed: 2 });
+    const proxy = await connectProxy();
+    closers.push(store.close, proxy.close);
+    const r = await plants(['list'], { PLANTS_BASE_URL: store.url, [variable]: proxy.url });
+    expect(r.code).toBe(0);
+    expect(r.stdout.trimEnd().split('\n')).toHaveLength(2);
+    expect(proxy.tunnels).toEqual([new URL(store.url).host]);
+  });
+
+  it('goes direct for hosts in NO_PROXY', async () => {
+    const store = await plantStore({ seed: 2 });
+    const proxy = await connectProxy();
+    closers.push(store.close, proxy.close);
+    const r = await plants(['list'], { PLANTS_BASE_URL: store.url, HTTP_PROXY: proxy.url, NO_PROXY: '127.0.0.1' });
+    expect(r.code).toBe(0);
+    expect(proxy.tunnels).toEqual([]);
+  });
+
+  it('warns that plain http to another host carries the token unencrypted', async () => {
+    // The proxy routes the made-up host to the local store: no DNS, no network.
+    const store = await plantStore({ seed: 1 });
+    const local = new URL(store.url);
+    const proxy = await connectProxy(() => ({ host: local.hostname, port: Number(local.port) }));
+    closers.push(store.close, proxy.close);
+    const r = await plants(['list'], { PLANTS_BASE_URL: 'http://plants.example.com', HTTP_PROXY: proxy.url });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe(
+      'plants: warning: the base URL uses plain http to plants.example.com: the token travels unencrypted; use https\n',
+    );
+    expect(proxy.tunnels).toEqual(['plants.example.com:80']);
+    const loopback = await plants(['list'], { PLANTS_BASE_URL: store.url });
+    expect(loopback.stderr).toBe('');
+  });
+});
+
+describe('TLS with a private CA', () => {
+  it('fails clearly without the CA, and works with NODE_EXTRA_CA_CERTS', async () => {
+    const { cert, key, certPath } = selfSignedCertificate(dir.path);
+    const https = createHttpsServer({ cert, key }, plantStoreHandler({ token: TOKEN, store: new PlantStore([{ id: 1, name: 'Fern' }]) }));
+    await new Promise<void>((resolve) => https.listen(0, '127.0.0.1', resolve));
+    closers.push(() => new Promise((resolve) => { https.close(() => resolve()); https.closeAllConnections(); }));
+    const url = `https://127.0.0.1:${(https.address() as AddressInfo).port}`;
+
+    const without = await plants(['list'], { PLANTS_BASE_URL: url });
+    expect(without.code).toBe(1);
+    expect(without.stderr).toMatch(/TLS error talking to 127\.0\.0\.1:\d+: self-signed certificate.*set NODE_EXTRA_CA_CERTS to its PEM file\n$/);
+
+    const withCa = await plants(['list'], { PLANTS_BASE_URL: url, NODE_EXTRA_CA_CERTS: certPath });
+    expect(withCa.code).toBe(0);
+    expect(withCa.stdout).toBe('1\tFern\t\n');
+  });
+});
