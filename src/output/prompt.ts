@@ -47,10 +47,11 @@ function secret(io: IOStreams, question: string): Promise<string> {
   const stdin = io.stdin as ReadStream;
   return new Promise((resolve, reject) => {
     let value = '';
-    io.stderr.write(question);
+    // Echo off before the question shows: a fast typist's first keys stay hidden too.
     stdin.setRawMode(true);
     stdin.setEncoding('utf8');
     stdin.resume();
+    io.stderr.write(question);
     const done = (fn: () => void) => {
       stdin.off('data', onData);
       stdin.setRawMode(false);
