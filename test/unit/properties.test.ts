@@ -1,0 +1,124 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { parsePlantList } from '../../src/api/responses.js';
+import { encodePathSegment, endpoint, parseBaseUrl } from '../../src/api/url.js';
+import { INT32_MAX, parseLimit } from '../../src/commands/options.js';
+import { BadResponseError, UsageError } from '../../src/errors.js';
+import { JsonNumber, parseJson, stringifyJson } from '../../src/json.js';
+
+/** Strings that are well-formed UTF-16 (lone surrogates cannot be sent in a URL at all). */
+const wellFormed = fc.string({ unit: 'grapheme', maxLength: 40 });
+
+describe('--limit parsing', () => {
+  it('accepts every integer from 0 to 2^31-1 written in decimal', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: INT32_MAX }), (n) => {
+        expect(parseLimit(String(n))).toBe(n);
+      }),
+    );
+  });
+
+  it('rejects everything else with a usage error, never anything worse', () => {
+    fc.assert(
+      fc.property(fc.string(), (raw) => {
+        const valid = /^\s*\d+\s*$/.test(raw) && Number(raw.trim()) <= INT32_MAX;
+        if (valid) expect(parseLimit(raw)).toBe(Number(raw.trim()));
+        else expect(() => parseLimit(raw)).toThrow(UsageError);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
+describe('id encoding', () => {
+  it('any id becomes exactly one path segment that decodes back to it', () => {
+    fc.assert(
+      fc.property(fc.oneof(wellFormed, fc.constantFrom('.', '..', '...', '/', '?', '#', '%', '%2e', '../x')), (id) => {
+        const segment = encodePathSegment(id);
+        expect(segment).not.toMatch(/[/?#]/);
+        expect(segment).not.toMatch(/^\.{1,2}$/);
+        expect(decodeURIComponent(segment)).toBe(id);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('rejects ids with lone surrogates with a usage error', () => {
+    fc.assert(
+      fc.property(fc.constantFrom('\ud800', 'a\udfff', '\ud83d'), (id) => {
+        expect(() => encodePathSegment(id)).toThrow(UsageError);
+      }),
+    );
+  });
+});
+
+describe('base URL joining', () => {
+  const segment = fc.stringMatching(/^[a-z0-9_-]{1,8}$/);
+
+  it('keeps the origin and the path prefix, and adds exactly /plants/<id>', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom('http', 'https'),
+        fc.array(segment, { maxLength: 3 }),
+        fc.boolean(),
+        wellFormed.filter((id) => id !== ''),
+        (scheme, prefix, trailingSlash, id) => {
+          const raw = `${scheme}://plants.example.com${prefix.map((p) => `/${p}`).join('')}${trailingSlash ? '/' : ''}`;
+          const target = endpoint(parseBaseUrl(raw), ['plants', id]);
+          expect(target.origin).toBe(`${scheme}://plants.example.com`);
+          const expectedPrefix = prefix.map((p) => `/${p}`).join('');
+          expect(target.path).toBe(`${expectedPrefix}/plants/${encodePathSegment(id)}`);
+          expect(target.href).toBe(target.origin + target.path);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it('puts the limit in the query and nowhere else', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: INT32_MAX }), (limit) => {
+        expect(endpoint(parseBaseUrl('https://h.example/api'), ['plants'], { limit }).path).toBe(`/api/plants?limit=${limit}`);
+      }),
+    );
+  });
+});
+
+describe('response validation', () => {
+  it('either returns plants with string names, or throws BadResponseError; nothing else', () => {
+    const plantish = fc.record(
+      { id: fc.oneof(fc.integer(), fc.string()), name: fc.oneof(fc.string(), fc.integer(), fc.constant(null)), tag: fc.oneof(fc.string(), fc.constant(null), fc.integer()) },
+      { requiredKeys: [] },
+    );
+    const body = fc.oneof(
+      fc.json(),
+      fc.array(plantish).map((items) => JSON.stringify(items)),
+      fc.string(),
+    );
+    fc.assert(
+      fc.property(body, (text) => {
+        try {
+          const plants = parsePlantList(text, 'application/json');
+          for (const plant of plants) {
+            expect(typeof plant.name).toBe('string');
+            expect(plant.tag === undefined || plant.tag === null || typeof plant.tag === 'string').toBe(true);
+          }
+        } catch (err) {
+          expect(err).toBeInstanceOf(BadResponseError);
+          expect((err as Error).message).not.toMatch(/[\u0000-\u001f]/);
+        }
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('keeps every JSON number exactly as written through parse and stringify', () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.bigInt(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.integer())), (numbers) => {
+        const text = `[${numbers.map((n) => (typeof n === 'bigint' ? n.toString() : JSON.stringify(n))).join(',')}]`;
+        expect(stringifyJson(parseJson(text))).toBe(text);
+      }),
+    );
+    expect(parseJson('[12345678901234567890]')).toEqual([new JsonNumber('12345678901234567890')]);
+  });
+});
