@@ -105,6 +105,7 @@ describe('response validation', () => {
           }
         } catch (err) {
           expect(err).toBeInstanceOf(BadResponseError);
+          // eslint-disable-next-line no-control-regex
           expect((err as Error).message).not.toMatch(/[\u0000-\u001f]/);
         }
       }),
