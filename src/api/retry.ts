@@ -39,7 +39,8 @@ export function retryAfterMs(header: string | string[] | undefined, now = Date.n
   const value = (Array.isArray(header) ? header[0] : header)?.trim();
   if (!value) return undefined;
   if (/^\d+$/.test(value)) return Math.min(Number(value) * 1000, MAX_WAIT_MS);
-  const date = Date.parse(value);
+  // HTTP dates name the month ("Sat, 21 Nov 2026 10:00:05 GMT"); Date.parse alone would take "-5".
+  const date = /[a-z]/i.test(value) ? Date.parse(value) : NaN;
   if (Number.isNaN(date)) return undefined;
   return Math.min(Math.max(0, date - now), MAX_WAIT_MS);
 }

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { backoffMs, MAX_WAIT_MS, retryAfterMs } from '../../src/api/retry.js';
+
+describe('retryAfterMs', () => {
+  const now = Date.parse('2026-11-21T10:00:00Z');
+
+  it('reads delay-seconds', () => {
+    expect(retryAfterMs('0', now)).toBe(0);
+    expect(retryAfterMs(' 3 ', now)).toBe(3000);
+  });
+
+  it('reads an HTTP date, never negative', () => {
+    expect(retryAfterMs('Sat, 21 Nov 2026 10:00:05 GMT', now)).toBe(5000);
+    expect(retryAfterMs('Sat, 21 Nov 2026 09:00:00 GMT', now)).toBe(0);
+  });
+
+  it('caps every wait at 30 s', () => {
+    expect(retryAfterMs('3600', now)).toBe(MAX_WAIT_MS);
+    expect(retryAfterMs('Sun, 22 Nov 2026 10:00:00 GMT', now)).toBe(MAX_WAIT_MS);
+  });
+
+  it('ignores what it cannot read', () => {
+    expect(retryAfterMs(undefined, now)).toBeUndefined();
+    expect(retryAfterMs('soon', now)).toBeUndefined();
+    expect(retryAfterMs('-5', now)).toBeUndefined();
+  });
+});
+
+describe('backoffMs', () => {
+  it('doubles per retry, with jitter between half and all of the step', () => {
+    expect(backoffMs(1, () => 0)).toBe(250);
+    expect(backoffMs(1, () => 1)).toBe(500);
+    expect(backoffMs(2, () => 0)).toBe(500);
+    expect(backoffMs(3, () => 1)).toBe(2000);
+  });
+
+  it('never waits more than 30 s', () => {
+    expect(backoffMs(20, () => 1)).toBe(MAX_WAIT_MS);
+  });
+});
