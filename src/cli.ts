@@ -5,6 +5,7 @@ import { deleteCommand } from './commands/delete.js';
 import { listCommand } from './commands/list.js';
 import { pruneCommand } from './commands/prune.js';
 import { parseRetries, parseSize, parseTimeout } from './commands/options.js';
+import { parseProfileName } from './config/store.js';
 import { createContext, type Context, type ContextOptions, type GlobalFlags } from './context.js';
 import { CliError, errorCode, ExitCode, ExitStatus, type ErrorCode } from './errors.js';
 import { systemIOStreams } from './output/iostreams.js';
@@ -22,6 +23,7 @@ Exit codes:
   130  interrupted
 
 Environment:
+  PLANTS_PROFILE       profile to use (overrides config use)
   PLANTS_BASE_URL      base URL of the service (overrides the config file)
   PLANTS_TOKEN         bearer token (overrides the config file)
   PLANTS_CONFIG_DIR    directory of config.json
@@ -42,6 +44,9 @@ export function buildProgram(ctx: Context): Command {
     .version(VERSION, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
     .helpCommand('help [command]', 'show help for a command')
+    .option('--profile <name>', "use this profile's settings (default: PLANTS_PROFILE, else as set by config use)", (raw) =>
+      parseProfileName(raw),
+    )
     .option('--base-url <url>', 'base URL of the service (overrides PLANTS_BASE_URL and the config file)')
     .option('--timeout <seconds>', 'bound on each attempt of a request (default: PLANTS_TIMEOUT, else 30)', (raw) =>
       parseTimeout(raw),

@@ -3,6 +3,7 @@ import type { PlantStoreClient } from './api/client.js';
 import {
   redactToken,
   resolveBaseUrl,
+  resolveProfile,
   resolveRequestSettings,
   resolveToken,
   type RequestSettings,
@@ -18,6 +19,7 @@ import { VERSION } from './version.js';
 /** Flags that apply to every command. */
 export interface GlobalFlags {
   baseUrl?: string;
+  profile?: string;
   timeout?: number;
   retries?: number;
   maxResponseSize?: number;
@@ -35,6 +37,8 @@ export interface Context {
   flags: GlobalFlags;
   prompter: Prompter;
   config(): Promise<ConfigStore>;
+  /** The selected profile: --profile, PLANTS_PROFILE, `config use`, or `default`. */
+  profile(): Promise<Resolved<string>>;
   baseUrl(): Promise<Resolved<URL>>;
   token(): Promise<Resolved<string>>;
   client(): Promise<PlantStoreClient>;
@@ -93,10 +97,12 @@ export function createContext(options: ContextOptions): Context {
   const flags: GlobalFlags = {};
   let dispatcher: Dispatcher | undefined;
   const config = once(() => openConfigStore(env, (text) => warning(io, text)));
-  const baseUrl = once(() => resolveBaseUrl(flags.baseUrl, env, config));
+  const profile = once(() => resolveProfile(flags.profile, env, config));
+  const profileName = async () => (await profile()).value;
+  const baseUrl = once(() => resolveBaseUrl(flags.baseUrl, env, config, profileName));
   let knownToken: string | undefined;
   const token = once(async () => {
-    const resolved = await resolveToken(env, config);
+    const resolved = await resolveToken(env, config, profileName);
     knownToken = resolved.value;
     return resolved;
   });
@@ -131,6 +137,7 @@ export function createContext(options: ContextOptions): Context {
     flags,
     prompter: options.prompter ?? terminalPrompter(io),
     config,
+    profile,
     baseUrl,
     token,
     client,

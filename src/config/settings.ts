@@ -2,7 +2,7 @@ import { parseBaseUrl } from '../api/url.js';
 import type { Env } from '../env.js';
 import { AuthError, ConfigError, UsageError } from '../errors.js';
 import { parseRetries, parseTimeout } from '../commands/options.js';
-import type { ConfigStore } from './store.js';
+import { DEFAULT_PROFILE, parseProfileName, type ConfigStore } from './store.js';
 
 export interface Resolved<T> {
   value: T;
@@ -11,6 +11,8 @@ export interface Resolved<T> {
 }
 
 type StoreOpener = () => Promise<ConfigStore>;
+/** The selected profile's name, looked up only when a stored value is needed (so the file is not opened otherwise). */
+type ProfileGetter = () => Promise<string>;
 
 /** Empty or blank variables count as unset. */
 function fromEnv(env: Env, name: string): string | undefined {
@@ -18,34 +20,70 @@ function fromEnv(env: Env, name: string): string | undefined {
   return value?.trim() ? value : undefined;
 }
 
-/** The base URL text and where it came from, unchecked. Precedence: flag > environment > config file. */
+/** Which profile's settings apply. Precedence: --profile > PLANTS_PROFILE > `config use` > `default`. */
+export async function resolveProfile(flag: string | undefined, env: Env, store: StoreOpener): Promise<Resolved<string>> {
+  if (flag !== undefined) return { value: flag, source: '--profile' };
+  const variable = fromEnv(env, 'PLANTS_PROFILE');
+  if (variable !== undefined) {
+    try {
+      return { value: parseProfileName(variable.trim(), 'PLANTS_PROFILE'), source: 'PLANTS_PROFILE' };
+    } catch (err) {
+      throw new ConfigError((err as Error).message);
+    }
+  }
+  const current = (await store()).currentProfile;
+  return { value: current, source: current === DEFAULT_PROFILE ? '' : "'plants config use'" };
+}
+
+/** Where a stored value comes from, for messages: the file, and the profile. */
+function storedSource(config: ConfigStore, profile: string): string {
+  return `config file ${config.path}, profile ${profile}`;
+}
+
+/** The base URL text and where it came from, unchecked. Precedence: flag > environment > the profile. */
 export async function lookupBaseUrl(
   flag: string | undefined,
   env: Env,
   store: StoreOpener,
+  profile: ProfileGetter,
 ): Promise<Resolved<string> | undefined> {
   if (flag !== undefined) return { value: flag, source: '--base-url' };
   const variable = fromEnv(env, 'PLANTS_BASE_URL');
   if (variable !== undefined) return { value: variable, source: 'PLANTS_BASE_URL' };
-  const config = await store();
-  const stored = config.get('base-url');
-  return stored === undefined ? undefined : { value: stored, source: `config file ${config.path}` };
+  const [config, name] = [await store(), await profile()];
+  const stored = config.get(name, 'base-url');
+  return stored === undefined ? undefined : { value: stored, source: storedSource(config, name) };
 }
 
-/** The token and where it came from, unchecked. Precedence: environment > config file (there is no flag). */
-export async function lookupToken(env: Env, store: StoreOpener): Promise<Resolved<string> | undefined> {
+/** The token and where it came from, unchecked. Precedence: environment > the profile (there is no flag). */
+export async function lookupToken(
+  env: Env,
+  store: StoreOpener,
+  profile: ProfileGetter,
+): Promise<Resolved<string> | undefined> {
   const variable = fromEnv(env, 'PLANTS_TOKEN');
   if (variable !== undefined) return { value: variable, source: 'PLANTS_TOKEN' };
-  const config = await store();
-  const stored = config.get('token');
-  return stored === undefined ? undefined : { value: stored, source: `config file ${config.path}` };
+  const [config, name] = [await store(), await profile()];
+  const stored = config.get(name, 'token');
+  return stored === undefined ? undefined : { value: stored, source: storedSource(config, name) };
 }
 
-export async function resolveBaseUrl(flag: string | undefined, env: Env, store: StoreOpener): Promise<Resolved<URL>> {
-  const found = await lookupBaseUrl(flag, env, store);
+/** `plants --profile x ` for the commands a message suggests, when x is not the default. */
+export function profileFlag(profile: string): string {
+  return profile === DEFAULT_PROFILE ? '' : `--profile ${profile} `;
+}
+
+export async function resolveBaseUrl(
+  flag: string | undefined,
+  env: Env,
+  store: StoreOpener,
+  getProfile: ProfileGetter,
+): Promise<Resolved<URL>> {
+  const found = await lookupBaseUrl(flag, env, store, getProfile);
   if (!found) {
+    const profile = await getProfile();
     throw new ConfigError(
-      "no base URL configured; run 'plants config set base-url <url>', set PLANTS_BASE_URL, or pass --base-url",
+      `no base URL configured${profile === DEFAULT_PROFILE ? '' : ` for profile ${profile}`}; run 'plants ${profileFlag(profile)}config set base-url <url>', set PLANTS_BASE_URL, or pass --base-url`,
     );
   }
   try {
@@ -57,11 +95,18 @@ export async function resolveBaseUrl(flag: string | undefined, env: Env, store: 
   }
 }
 
-export async function resolveToken(env: Env, store: StoreOpener): Promise<Resolved<string>> {
-  const found = await lookupToken(env, store);
-  if (!found) throw new AuthError("no token configured; run 'plants auth login' or set PLANTS_TOKEN");
+export async function resolveToken(env: Env, store: StoreOpener, getProfile: ProfileGetter): Promise<Resolved<string>> {
+  const found = await lookupToken(env, store, getProfile);
+  const profile = found?.source === 'PLANTS_TOKEN' ? '' : await getProfile();
+  if (!found) {
+    throw new AuthError(
+      `no token configured${profile === DEFAULT_PROFILE ? '' : ` for profile ${profile}`}; run 'plants ${profileFlag(profile)}auth login' or set PLANTS_TOKEN`,
+    );
+  }
   const fix =
-    found.source === 'PLANTS_TOKEN' ? 'correct the PLANTS_TOKEN variable' : "store it again with 'plants auth login'";
+    found.source === 'PLANTS_TOKEN'
+      ? 'correct the PLANTS_TOKEN variable'
+      : `store it again with 'plants ${profileFlag(profile)}auth login'`;
   checkToken(found.value, found.source, fix);
   return found;
 }

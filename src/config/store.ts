@@ -2,17 +2,37 @@ import { mkdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Env } from '../env.js';
-import { ConfigError } from '../errors.js';
+import { ConfigError, UsageError } from '../errors.js';
 
-/** What the config file holds. */
-export interface StoredConfig {
+/** One profile's settings. */
+export interface ProfileSettings {
   /** Base URL of the service, e.g. `https://plants.example.com/api`. Default: unset. */
   'base-url'?: string;
   /** Bearer token, written only by `plants auth login`. Default: unset. */
   token?: string;
 }
 
-export type StoredKey = keyof StoredConfig;
+export type ProfileKey = keyof ProfileSettings;
+
+/** What the config file holds. */
+export interface StoredConfig {
+  /** The profile `plants config use` chose. Default: `default`. */
+  profile?: string;
+  /** Settings by profile name. Default: none. */
+  profiles?: Record<string, ProfileSettings>;
+}
+
+export const DEFAULT_PROFILE = 'default';
+
+/** Profile names: letters, digits, dot, dash and underscore, up to 64. */
+export function parseProfileName(raw: string, source = '--profile'): string {
+  if (!/^[A-Za-z0-9._-]{1,64}$/.test(raw)) {
+    throw new UsageError(
+      `invalid profile name ${JSON.stringify(raw)} (${source}): use letters, digits, dot, dash or underscore, at most 64`,
+    );
+  }
+  return raw;
+}
 
 /**
  * The directory that holds `config.json`: `PLANTS_CONFIG_DIR`, else
@@ -29,52 +49,138 @@ export function configDir(env: Env): string {
 /** The subset of conf's API the CLI uses. */
 interface ConfLike {
   readonly path: string;
-  get(key: string): unknown;
-  set(key: string, value: unknown): void;
-  delete(key: string): void;
+  store: Record<string, unknown>;
 }
 
-/** The config file, through conf: created 0600 in a 0700 directory, since it holds a secret. */
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The config file, through conf: named profiles, each with a base URL and a
+ * token. A file from before profiles (top-level `base-url` and `token`) is
+ * moved into the `default` profile on first use, in one atomic write.
+ */
 export class ConfigStore {
   readonly #conf: ConfLike;
 
   constructor(conf: ConfLike) {
     this.#conf = conf;
-    for (const key of ['base-url', 'token'] as const) {
-      const value = conf.get(key);
-      if (value !== undefined && typeof value !== 'string') {
-        throw new ConfigError(
-          `config file ${conf.path} is invalid: "${key}" must be a string; fix it with 'plants config set' or remove the file`,
-        );
+    const data = conf.store;
+    const invalid = (what: string) =>
+      new ConfigError(`config file ${conf.path} is invalid: ${what}; fix it, or remove it and configure again`);
+    if (data.profile !== undefined && typeof data.profile !== 'string') throw invalid('"profile" must be a string');
+    if (data.profiles !== undefined && !isObject(data.profiles)) throw invalid('"profiles" must be an object');
+    for (const [name, settings] of Object.entries(data.profiles ?? {})) {
+      if (!isObject(settings)) throw invalid(`profile "${name}" must be an object`);
+      for (const key of ['base-url', 'token']) {
+        if (settings[key] !== undefined && typeof settings[key] !== 'string') {
+          throw invalid(`"${key}" of profile "${name}" must be a string`);
+        }
       }
     }
+    for (const key of ['base-url', 'token']) {
+      if (data[key] !== undefined && typeof data[key] !== 'string') throw invalid(`"${key}" must be a string`);
+    }
+    this.#migrate(data);
+  }
+
+  /** Top-level settings from before profiles become the default profile's; profile values win. */
+  #migrate(data: Record<string, unknown>): void {
+    if (data['base-url'] === undefined && data.token === undefined) return;
+    const { 'base-url': baseUrl, token, ...rest } = data;
+    const profiles = { ...(rest.profiles as Record<string, ProfileSettings> | undefined) };
+    const legacy: ProfileSettings = {};
+    if (typeof baseUrl === 'string') legacy['base-url'] = baseUrl;
+    if (typeof token === 'string') legacy.token = token;
+    profiles[DEFAULT_PROFILE] = { ...legacy, ...profiles[DEFAULT_PROFILE] };
+    this.#conf.store = { ...rest, profiles };
   }
 
   get path(): string {
     return this.#conf.path;
   }
 
-  get(key: StoredKey): string | undefined {
-    const value = this.#conf.get(key);
+  #profiles(): Record<string, ProfileSettings> {
+    return { ...(this.#conf.store.profiles as Record<string, ProfileSettings> | undefined) };
+  }
+
+  /** The profile `config use` chose, else `default`. */
+  get currentProfile(): string {
+    const chosen = this.#conf.store.profile;
+    return typeof chosen === 'string' ? chosen : DEFAULT_PROFILE;
+  }
+
+  profileNames(): string[] {
+    return Object.keys(this.#profiles()).sort();
+  }
+
+  hasProfile(name: string): boolean {
+    return Object.hasOwn(this.#profiles(), name);
+  }
+
+  get(profile: string, key: ProfileKey): string | undefined {
+    const value = this.#profiles()[profile]?.[key];
     return typeof value === 'string' && value !== '' ? value : undefined;
   }
 
-  set(key: StoredKey, value: string): void {
-    this.#conf.set(key, value);
+  set(profile: string, key: ProfileKey, value: string): void {
+    const profiles = this.#profiles();
+    profiles[profile] = { ...profiles[profile], [key]: value };
+    this.#write({ profiles });
   }
 
-  delete(key: StoredKey): void {
-    this.#conf.delete(key);
+  delete(profile: string, key: ProfileKey): void {
+    const profiles = this.#profiles();
+    if (!profiles[profile]) return;
+    const { [key]: _removed, ...rest } = profiles[profile];
+    profiles[profile] = rest;
+    this.#write({ profiles });
+  }
+
+  /** Make `name` the profile used when none is selected. */
+  use(name: string): void {
+    this.#write(name === DEFAULT_PROFILE ? { profile: undefined } : { profile: name });
+  }
+
+  deleteProfile(name: string): void {
+    const { [name]: _removed, ...profiles } = this.#profiles();
+    this.#write(this.currentProfile === name ? { profiles, profile: undefined } : { profiles });
+  }
+
+  /** One read, one atomic write: the whole file. */
+  #write(changes: Partial<StoredConfig>): void {
+    const next: Record<string, unknown> = { ...this.#conf.store, ...changes };
+    for (const [key, value] of Object.entries(next)) if (value === undefined) delete next[key];
+    this.#conf.store = next;
   }
 }
 
-/** conf would quietly read a JSON array or number as an empty config, then overwrite it. */
-function parseConfigObject(text: string): StoredConfig {
-  const value: unknown = JSON.parse(text);
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new Error('it is not a JSON object');
+/**
+ * conf, without the signal handlers its file writer brings along: atomically's
+ * when-exit re-raises SIGINT/SIGTERM at once, which would turn a graceful
+ * Ctrl-C (finish the requests in flight) into an abrupt exit. Its exit hook,
+ * which removes temporary files, stays.
+ */
+async function importConf(): Promise<typeof import('conf').default> {
+  const events: NodeJS.EventEmitter = process;
+  const before = new Map(events.eventNames().map((name) => [name, events.listeners(name)]));
+  const { default: Conf } = await import('conf');
+  for (const name of events.eventNames()) {
+    if (typeof name !== 'string' || !name.startsWith('SIG')) continue;
+    const existing = before.get(name) ?? [];
+    for (const listener of events.listeners(name)) {
+      if (!existing.includes(listener)) events.off(name, listener as (...args: unknown[]) => void);
+    }
   }
-  return value as StoredConfig;
+  return Conf;
+}
+
+/** conf would quietly read a JSON array or number as an empty config, then overwrite it. */
+function parseConfigObject(text: string): Record<string, unknown> {
+  const value: unknown = JSON.parse(text);
+  if (!isObject(value)) throw new Error('it is not a JSON object');
+  return value;
 }
 
 /** Where group or others may read or write what should be the owner's alone. */
@@ -101,10 +207,10 @@ export async function openConfigStore(env: Env, warn: (text: string) => Promise<
   } catch (err) {
     throw new ConfigError(`cannot create the config directory ${dir}: ${(err as Error).message}`);
   }
-  const { default: Conf } = await import('conf');
+  const Conf = await importConf();
   let conf: ConfLike;
   try {
-    conf = new Conf<StoredConfig>({
+    conf = new Conf<Record<string, unknown>>({
       cwd: dir,
       configName: 'config',
       configFileMode: 0o600,

@@ -27,12 +27,12 @@ describe('plants config', () => {
     const got = await plants(['config', 'get', 'base-url']);
     expect(got.stdout).toBe(`${store.url}\n`);
     const list = await plants(['config', 'list']);
-    expect(list.stdout).toBe(`base-url=${store.url}\ntoken=(not set)\n`);
+    expect(list.stdout).toBe(`profile=default\nbase-url=${store.url}\ntoken=(not set)\n`);
     expect((await plants(['config', 'unset', 'base-url'])).code).toBe(0);
     const missing = await plants(['config', 'get', 'base-url']);
     expect(missing.code).toBe(1);
     expect(missing.stdout).toBe('');
-    expect(missing.stderr).toBe('plants: base-url is not set\n');
+    expect(missing.stderr).toBe('plants: base-url is not set for profile default\n');
   });
 
   it('keeps a path prefix', async () => {
@@ -80,7 +80,7 @@ describe('plants config', () => {
   it('config list never shows the token', async () => {
     await plants(['auth', 'login', '--with-token'], { input: TOKEN });
     const r = await plants(['config', 'list']);
-    expect(r.stdout).toBe('base-url=(not set)\ntoken=(set)\n');
+    expect(r.stdout).toBe('profile=default\nbase-url=(not set)\ntoken=(set)\n');
   });
 });
 
@@ -90,7 +90,7 @@ describe('plants auth', () => {
     const login = await plants(['auth', 'login', '--with-token'], { input: `  ${TOKEN}\n` });
     expect(login.code).toBe(0);
     expect(statSync(configFile()).mode & 0o777).toBe(0o600);
-    expect(JSON.parse(readFileSync(configFile(), 'utf8')).token).toBe(TOKEN);
+    expect(JSON.parse(readFileSync(configFile(), 'utf8')).profiles.default.token).toBe(TOKEN);
     const list = await plants(['list']);
     expect(list.code).toBe(0);
     expect(list.stdout.split('\n')).toHaveLength(3);
@@ -125,7 +125,7 @@ describe('plants auth', () => {
   it('logout removes the stored token', async () => {
     await plants(['auth', 'login', '--with-token'], { input: TOKEN });
     expect((await plants(['auth', 'logout'])).code).toBe(0);
-    expect(JSON.parse(readFileSync(configFile(), 'utf8')).token).toBeUndefined();
+    expect(JSON.parse(readFileSync(configFile(), 'utf8')).profiles.default.token).toBeUndefined();
     const again = await plants(['auth', 'logout']);
     expect(again.code).toBe(0);
     expect(again.stderr).toMatch(/No token is stored/);
@@ -139,8 +139,9 @@ describe('plants auth', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(
       [
-        `Base URL: ${store.url} (from config file ${configFile()})`,
-        `Token:    set (from config file ${configFile()})`,
+        'Profile:  default',
+        `Base URL: ${store.url} (from config file ${configFile()}, profile default)`,
+        `Token:    set (from config file ${configFile()}, profile default)`,
         'Check:    the service accepted the token (GET /plants?limit=1)',
         '',
       ].join('\n'),
@@ -151,14 +152,14 @@ describe('plants auth', () => {
   it('status names the environment as the source and exits 4 on a refused token', async () => {
     const r = await plants(['auth', 'status'], { env: { PLANTS_BASE_URL: store.url, PLANTS_TOKEN: 'wrong' } });
     expect(r.code).toBe(4);
-    expect(r.stdout).toBe(`Base URL: ${store.url} (from PLANTS_BASE_URL)\nToken:    set (from PLANTS_TOKEN)\n`);
+    expect(r.stdout).toBe(`Profile:  default\nBase URL: ${store.url} (from PLANTS_BASE_URL)\nToken:    set (from PLANTS_TOKEN)\n`);
     expect(r.stderr).toMatch(/401 Unauthorized/);
   });
 
   it('status shows an invalid base URL as invalid, without echoing it', async () => {
     const r = await plants(['auth', 'status'], { env: { PLANTS_BASE_URL: 'https://user:hunter2@x.example', PLANTS_TOKEN: TOKEN } });
     expect(r.code).toBe(2);
-    expect(r.stdout).toMatch(/^Base URL: invalid \(from PLANTS_BASE_URL\)\n/);
+    expect(r.stdout).toMatch(/^Profile: {2}default\nBase URL: invalid \(from PLANTS_BASE_URL\)\n/);
     expect(r.stdout + r.stderr).not.toContain('hunter2');
   });
 

@@ -134,9 +134,13 @@ describe('the config file', () => {
       }),
     );
     expect(await Promise.all(runs)).toEqual(Array(12).fill(0));
-    const saved = JSON.parse(readFileSync(join(dir.path, 'config.json'), 'utf8')) as Record<string, string>;
-    expect(Object.keys(saved).every((key) => key === 'base-url' || key === 'token')).toBe(true);
-    expect(saved['base-url'] ?? 'http://127.0.0.1:1000').toMatch(/^http:\/\/127\.0\.0\.1:10\d\d$/);
+    const saved = JSON.parse(readFileSync(join(dir.path, 'config.json'), 'utf8')) as {
+      profiles: { default: Record<string, string> };
+    };
+    expect(Object.keys(saved)).toEqual(['profiles']);
+    for (const [key, value] of Object.entries(saved.profiles.default)) {
+      expect(value).toMatch(key === 'token' ? /^token-\d+$/ : /^http:\/\/127\.0\.0\.1:10\d\d$/);
+    }
   });
 
   it('a corrupted file is never wiped: exit 2 with its path', async () => {

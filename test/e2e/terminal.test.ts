@@ -86,8 +86,8 @@ describe('in a terminal', () => {
       answers: [{ when: 'Paste your token: ', send: `${TOKEN}\r` }],
     });
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/✓ Token stored in/);
-    expect(JSON.parse(readFileSync(join(dir.path, 'config.json'), 'utf8')).token).toBe(TOKEN);
+    expect(r.stdout).toMatch(/✓ Token stored for profile default in/);
+    expect(JSON.parse(readFileSync(join(dir.path, 'config.json'), 'utf8')).profiles.default.token).toBe(TOKEN);
   });
 });
 

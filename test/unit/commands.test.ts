@@ -331,7 +331,7 @@ describe('auth login', () => {
     const r = await plants(['auth', 'login'], { tty: true, prompter, env: { PLANTS_TOKEN: '' } });
     expect(r.code).toBe(0);
     expect(prompter.questions).toEqual(['Paste your token: ']);
-    expect(r.stderr()).toMatch(/✓ Token stored in .*config\.json/);
+    expect(r.stderr()).toMatch(/✓ Token stored for profile default in .*config\.json/);
   });
 
   it('warns when PLANTS_TOKEN will shadow the stored token', async () => {

@@ -1,7 +1,7 @@
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { checkToken, redactToken, resolveBaseUrl, resolveToken } from '../../src/config/settings.js';
+import { checkToken, redactToken, resolveBaseUrl, resolveProfile, resolveToken } from '../../src/config/settings.js';
 import { configDir, openConfigStore } from '../../src/config/store.js';
 import { AuthError, ConfigError, UsageError } from '../../src/errors.js';
 import { tempDir } from '../helpers/cli.js';
@@ -27,20 +27,48 @@ describe('ConfigStore', () => {
   it('creates the file 0600 in a 0700 directory', async () => {
     const where = join(dir.path, 'nested', 'plants');
     const store = await openConfigStore({ PLANTS_CONFIG_DIR: where });
-    store.set('token', 'abc');
+    store.set('default', 'token', 'abc');
     expect(store.path).toBe(join(where, 'config.json'));
     expect(statSync(where).mode & 0o777).toBe(0o700);
     expect(statSync(store.path).mode & 0o777).toBe(0o600);
-    expect(JSON.parse(readFileSync(store.path, 'utf8'))).toEqual({ token: 'abc' });
+    expect(JSON.parse(readFileSync(store.path, 'utf8'))).toEqual({ profiles: { default: { token: 'abc' } } });
   });
 
   it('reads what another instance wrote, and deletes keys', async () => {
     const env = { PLANTS_CONFIG_DIR: dir.path };
-    (await openConfigStore(env)).set('base-url', 'http://x');
+    (await openConfigStore(env)).set('default', 'base-url', 'http://x');
     const again = await openConfigStore(env);
-    expect(again.get('base-url')).toBe('http://x');
-    again.delete('base-url');
-    expect((await openConfigStore(env)).get('base-url')).toBeUndefined();
+    expect(again.get('default', 'base-url')).toBe('http://x');
+    again.delete('default', 'base-url');
+    expect((await openConfigStore(env)).get('default', 'base-url')).toBeUndefined();
+  });
+
+  it('keeps profiles apart, and remembers the one in use', async () => {
+    const store = await openConfigStore({ PLANTS_CONFIG_DIR: dir.path });
+    store.set('default', 'base-url', 'http://a');
+    store.set('staging', 'base-url', 'http://b');
+    store.set('staging', 'token', 't');
+    expect(store.profileNames()).toEqual(['default', 'staging']);
+    expect(store.currentProfile).toBe('default');
+    store.use('staging');
+    const again = await openConfigStore({ PLANTS_CONFIG_DIR: dir.path });
+    expect(again.currentProfile).toBe('staging');
+    expect(again.get('staging', 'token')).toBe('t');
+    expect(again.get('default', 'token')).toBeUndefined();
+    again.deleteProfile('staging');
+    expect(again.currentProfile).toBe('default');
+    expect(again.profileNames()).toEqual(['default']);
+  });
+
+  it('moves a file from before profiles into the default profile, losing nothing', async () => {
+    const file = join(dir.path, 'config.json');
+    writeFileSync(file, JSON.stringify({ 'base-url': 'http://old', token: 'old-token' }));
+    const store = await openConfigStore({ PLANTS_CONFIG_DIR: dir.path });
+    expect(store.get('default', 'base-url')).toBe('http://old');
+    expect(store.get('default', 'token')).toBe('old-token');
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({
+      profiles: { default: { 'base-url': 'http://old', token: 'old-token' } },
+    });
   });
 
   it('refuses a corrupted file without wiping it, naming its path', async () => {
@@ -65,6 +93,8 @@ describe('ConfigStore', () => {
   it('refuses values of the wrong type', async () => {
     writeFileSync(join(dir.path, 'config.json'), '{"base-url": 5}');
     await expect(openConfigStore({ PLANTS_CONFIG_DIR: dir.path })).rejects.toThrow(/"base-url" must be a string/);
+    writeFileSync(join(dir.path, 'config.json'), '{"profiles": {"x": {"token": 1}}}');
+    await expect(openConfigStore({ PLANTS_CONFIG_DIR: dir.path })).rejects.toThrow(/"token" of profile "x" must be a string/);
   });
 
   it('explains an unusable directory', async () => {
@@ -76,55 +106,75 @@ describe('ConfigStore', () => {
 });
 
 describe('precedence: flag > environment > config file', () => {
+  const profile = async () => 'default';
+
   async function storeWith(values: Record<string, string>) {
     const store = await openConfigStore({ PLANTS_CONFIG_DIR: dir.path });
-    for (const [key, value] of Object.entries(values)) store.set(key as 'token', value);
+    for (const [key, value] of Object.entries(values)) store.set('default', key as 'token', value);
     return () => Promise.resolve(store);
   }
 
   it('resolves the base URL from each source in order', async () => {
     const store = await storeWith({ 'base-url': 'http://config.test' });
     const env = { PLANTS_BASE_URL: 'http://env.test' };
-    expect((await resolveBaseUrl('http://flag.test', env, store)).value.host).toBe('flag.test');
-    expect((await resolveBaseUrl(undefined, env, store)).source).toBe('PLANTS_BASE_URL');
-    const fromFile = await resolveBaseUrl(undefined, {}, store);
+    expect((await resolveBaseUrl('http://flag.test', env, store, profile)).value.host).toBe('flag.test');
+    expect((await resolveBaseUrl(undefined, env, store, profile)).source).toBe('PLANTS_BASE_URL');
+    const fromFile = await resolveBaseUrl(undefined, {}, store, profile);
     expect(fromFile.value.host).toBe('config.test');
-    expect(fromFile.source).toMatch(/^config file .*config\.json$/);
+    expect(fromFile.source).toMatch(/^config file .*config\.json, profile default$/);
   });
 
   it('treats an empty or blank environment variable as unset', async () => {
     const store = await storeWith({ 'base-url': 'http://config.test', token: 'file-token' });
     for (const blank of ['', ' ', '\n']) {
-      expect((await resolveBaseUrl(undefined, { PLANTS_BASE_URL: blank }, store)).value.host).toBe('config.test');
-      expect((await resolveToken({ PLANTS_TOKEN: blank }, store)).value).toBe('file-token');
+      expect((await resolveBaseUrl(undefined, { PLANTS_BASE_URL: blank }, store, profile)).value.host).toBe('config.test');
+      expect((await resolveToken({ PLANTS_TOKEN: blank }, store, profile)).value).toBe('file-token');
     }
   });
 
   it('says how to fix an invalid token, by where it came from', async () => {
     const store = await storeWith({ token: 'two words' });
-    await expect(resolveToken({ PLANTS_TOKEN: 'a b' }, store)).rejects.toThrow(/PLANTS_TOKEN .*correct the PLANTS_TOKEN variable/);
-    await expect(resolveToken({}, store)).rejects.toThrow(/config file .*store it again with 'plants auth login'/);
+    await expect(resolveToken({ PLANTS_TOKEN: 'a b' }, store, profile)).rejects.toThrow(/PLANTS_TOKEN .*correct the PLANTS_TOKEN variable/);
+    await expect(resolveToken({}, store, profile)).rejects.toThrow(/config file .*store it again with 'plants auth login'/);
   });
 
   it('says how to set a missing base URL (usage) and a missing token (auth)', async () => {
     const store = await storeWith({});
-    await expect(resolveBaseUrl(undefined, {}, store)).rejects.toThrow(ConfigError);
-    await expect(resolveBaseUrl(undefined, {}, store)).rejects.toThrow(/plants config set base-url.*PLANTS_BASE_URL/);
-    await expect(resolveToken({}, store)).rejects.toThrow(AuthError);
-    await expect(resolveToken({}, store)).rejects.toThrow(/plants auth login.*PLANTS_TOKEN/);
+    await expect(resolveBaseUrl(undefined, {}, store, profile)).rejects.toThrow(ConfigError);
+    await expect(resolveBaseUrl(undefined, {}, store, profile)).rejects.toThrow(/plants config set base-url.*PLANTS_BASE_URL/);
+    await expect(resolveToken({}, store, profile)).rejects.toThrow(AuthError);
+    await expect(resolveToken({}, store, profile)).rejects.toThrow(/plants auth login.*PLANTS_TOKEN/);
   });
 
   it('prefers PLANTS_TOKEN over the stored token', async () => {
     const store = await storeWith({ token: 'file-token' });
-    expect(await resolveToken({ PLANTS_TOKEN: 'env-token' }, store)).toEqual({ value: 'env-token', source: 'PLANTS_TOKEN' });
+    expect(await resolveToken({ PLANTS_TOKEN: 'env-token' }, store, profile)).toEqual({ value: 'env-token', source: 'PLANTS_TOKEN' });
   });
 
   it('names the source of an invalid base URL: configuration, or usage for the flag', async () => {
     const store = await storeWith({ 'base-url': 'not a url' });
-    await expect(resolveBaseUrl(undefined, {}, store)).rejects.toThrow(ConfigError);
-    await expect(resolveBaseUrl(undefined, {}, store)).rejects.toThrow(/config file .*config\.json/);
-    await expect(resolveBaseUrl(undefined, { PLANTS_BASE_URL: 'ftp://x' }, store)).rejects.toThrow(ConfigError);
-    await expect(resolveBaseUrl('ftp://x', {}, store)).rejects.toThrow(UsageError);
+    await expect(resolveBaseUrl(undefined, {}, store, profile)).rejects.toThrow(ConfigError);
+    await expect(resolveBaseUrl(undefined, {}, store, profile)).rejects.toThrow(/config file .*config\.json/);
+    await expect(resolveBaseUrl(undefined, { PLANTS_BASE_URL: 'ftp://x' }, store, profile)).rejects.toThrow(ConfigError);
+    await expect(resolveBaseUrl('ftp://x', {}, store, profile)).rejects.toThrow(UsageError);
+  });
+});
+
+describe('resolveProfile: --profile > PLANTS_PROFILE > config use > default', () => {
+  it('takes each source in turn', async () => {
+    const store = await openConfigStore({ PLANTS_CONFIG_DIR: dir.path });
+    const opener = () => Promise.resolve(store);
+    expect(await resolveProfile(undefined, {}, opener)).toEqual({ value: 'default', source: '' });
+    store.set('prod', 'base-url', 'http://p');
+    store.use('prod');
+    expect(await resolveProfile(undefined, {}, opener)).toEqual({ value: 'prod', source: "'plants config use'" });
+    expect(await resolveProfile(undefined, { PLANTS_PROFILE: 'ci' }, opener)).toEqual({ value: 'ci', source: 'PLANTS_PROFILE' });
+    expect(await resolveProfile('dev', { PLANTS_PROFILE: 'ci' }, opener)).toEqual({ value: 'dev', source: '--profile' });
+  });
+
+  it('refuses a bad PLANTS_PROFILE as configuration', async () => {
+    const opener = () => openConfigStore({ PLANTS_CONFIG_DIR: dir.path });
+    await expect(resolveProfile(undefined, { PLANTS_PROFILE: 'a/b' }, opener)).rejects.toThrow(ConfigError);
   });
 });
 

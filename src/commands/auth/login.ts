@@ -15,11 +15,15 @@ export type LoginRunner = (options: LoginOptions, ctx: Context) => Promise<void>
 
 export function loginCommand(ctx: Context, run: LoginRunner = runLogin): Command {
   return new Command('login')
-    .description('Store a token in the config file (asked for with hidden input)')
+    .description('Store a token for the selected profile (asked for with hidden input)')
     .option('--with-token', 'read the token from standard input (for CI)')
     .addHelpText(
       'after',
-      examples('plants auth login', 'printenv PLANTS_CI_TOKEN | plants auth login --with-token'),
+      examples(
+        'plants auth login',
+        'plants --profile staging auth login',
+        'printenv PLANTS_CI_TOKEN | plants auth login --with-token',
+      ),
     )
     .action(async (opts: { withToken?: boolean }) => {
       await run({ withToken: opts.withToken === true }, ctx);
@@ -47,9 +51,9 @@ export async function runLogin(options: LoginOptions, ctx: Context): Promise<voi
   if (token === '') throw new UsageError('no token was given; nothing was stored');
   checkToken(token, options.withToken ? 'standard input' : 'the prompt', 'nothing was stored');
 
-  const store = await ctx.config();
-  store.set('token', token);
-  await success(io, `Token stored in ${store.path}`);
+  const [store, { value: profile }] = await Promise.all([ctx.config(), ctx.profile()]);
+  store.set(profile, 'token', token);
+  await success(io, `Token stored for profile ${profile} in ${store.path}`);
   if (ctx.env.PLANTS_TOKEN) {
     await warning(io, 'PLANTS_TOKEN is set in the environment and takes precedence over the stored token');
   }

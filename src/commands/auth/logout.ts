@@ -1,18 +1,20 @@
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { info, success, warning } from '../../output/messages.js';
+import { examples } from '../options.js';
 
 export function logoutCommand(ctx: Context): Command {
   return new Command('logout')
-    .description('Remove the stored token from the config file')
+    .description("Remove the selected profile's token from the config file")
+    .addHelpText('after', examples('plants auth logout', 'plants --profile staging auth logout'))
     .action(async () => {
       const { io } = ctx;
-      const store = await ctx.config();
-      if (store.get('token') === undefined) {
-        info(io, `No token is stored in ${store.path}`);
+      const [store, { value: profile }] = await Promise.all([ctx.config(), ctx.profile()]);
+      if (store.get(profile, 'token') === undefined) {
+        info(io, `No token is stored for profile ${profile} in ${store.path}`);
       } else {
-        store.delete('token');
-        await success(io, `Removed the token from ${store.path}`);
+        store.delete(profile, 'token');
+        await success(io, `Removed the token of profile ${profile} from ${store.path}`);
       }
       if (ctx.env.PLANTS_TOKEN) {
         await warning(io, 'PLANTS_TOKEN is still set in the environment and will be used');

@@ -20,9 +20,12 @@ export function statusCommand(ctx: Context): Command {
  */
 export async function runStatus(ctx: Context): Promise<void> {
   const { io } = ctx;
-  const base = await lookupBaseUrl(ctx.flags.baseUrl, ctx.env, ctx.config);
-  const token = await lookupToken(ctx.env, ctx.config);
+  const profile = await ctx.profile();
+  const name = async () => profile.value;
+  const base = await lookupBaseUrl(ctx.flags.baseUrl, ctx.env, ctx.config, name);
+  const token = await lookupToken(ctx.env, ctx.config, name);
   const lines = [
+    `Profile:  ${profile.value}${profile.source ? ` (from ${profile.source})` : ''}`,
     `Base URL: ${base ? `${shownUrl(base.value)} (from ${base.source})` : 'not set'}`,
     token ? `Token:    set (from ${token.source})` : 'Token:    not set',
   ];
