@@ -14,6 +14,14 @@ import { excerpt } from './output/text.js';
 import { VERSION } from './version.js';
 
 const FOOTER = `
+Examples:
+  plants config set base-url https://plants.example.com/api
+  plants auth login
+  plants list --tag seedling
+  plants delete 42
+  plants prune --tag seedling --dry-run
+  plants completion bash --help
+
 Exit codes:
   0    success
   1    the request failed (service error, network, bad response); config get of an unset key
@@ -34,7 +42,7 @@ Environment:
   HTTPS_PROXY, HTTP_PROXY, NO_PROXY
                        proxy to use, and hosts to reach directly (either case)
   NODE_EXTRA_CA_CERTS  PEM file of extra CA certificates (a private CA)
-  NO_COLOR             disable colour
+  NO_COLOR             disable colour; FORCE_COLOR=1 forces it
 `;
 
 /** The command tree. Building it touches neither disk nor network. */
@@ -56,6 +64,7 @@ export function buildProgram(ctx: Context): Command {
     )
     .option('--max-response-size <size>', 'refuse larger responses, e.g. 64MiB (default: 256MiB)', parseSize)
     .option('--debug', 'log each request and response to stderr, the token masked (also PLANTS_DEBUG=1)')
+    .option('--no-color', 'no colour, even on a terminal (also NO_COLOR=1; FORCE_COLOR=1 forces it)')
     .addCommand(listCommand(ctx))
     .addCommand(deleteCommand(ctx))
     .addCommand(pruneCommand(ctx))
@@ -63,7 +72,12 @@ export function buildProgram(ctx: Context): Command {
     .addCommand(authCommand(ctx))
     .addHelpText('after', FOOTER)
     .hook('preAction', (thisCommand) => {
-      Object.assign(ctx.flags, thisCommand.opts<GlobalFlags>());
+      const { color, ...flags } = thisCommand.opts<GlobalFlags & { color: boolean }>();
+      Object.assign(ctx.flags, flags);
+      if (!color) {
+        ctx.io.stdoutColor = false;
+        ctx.io.stderrColor = false;
+      }
     });
   configureAll(program, ctx);
   return program;
@@ -74,6 +88,8 @@ function configureAll(command: Command, ctx: Context): void {
   command
     .exitOverride()
     .showSuggestionAfterError(true)
+    // Each command's help lists the global options too.
+    .configureHelp({ showGlobalOptions: true })
     .configureOutput({
       writeOut: (text) => ctx.io.stdout.write(text),
       writeErr: (text) => ctx.io.stderr.write(text),
@@ -158,7 +174,10 @@ export async function run(): Promise<void> {
     process.exit(ExitCode.interrupted);
   });
   try {
-    process.exitCode = await main(argv, { io: systemIOStreams(), env: process.env, onInterrupt: signals.register });
+    // --no-color is looked for before parsing too, so parse errors obey it.
+    const end = argv.indexOf('--');
+    const io = systemIOStreams(process.env, (end === -1 ? argv : argv.slice(0, end)).includes('--no-color'));
+    process.exitCode = await main(argv, { io, env: process.env, onInterrupt: signals.register });
   } finally {
     signals.dispose();
   }

@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { readText, TooLargeError } from '../read-text.js';
-import { addDeletionOptions, deletePlants, pickDeletionOptions, type DeletionOptions } from './deletion.js';
+import { addDeletionOptions, deletePlants, pickDeletionOptions, type DeletionFlags, type DeletionOptions } from './deletion.js';
 import { parseIdInput } from './ids.js';
 import { examples, parsePlantId } from './options.js';
 
@@ -21,7 +21,7 @@ export function deleteCommand(ctx: Context, run: DeleteRunner = runDelete): Comm
   const command = new Command('delete')
     .description('Delete plants by id')
     .argument('[ids...]', 'ids of plants (any text, each sent as one URL path segment); - reads standard input')
-    .option('--stdin', 'read ids from standard input: whitespace-separated, or the JSON/NDJSON of plants list', false);
+    .option('--stdin', 'read ids from standard input: whitespace-separated, or the JSON/NDJSON of plants list');
   return addDeletionOptions(command)
     .addHelpText(
       'after',
@@ -34,8 +34,8 @@ export function deleteCommand(ctx: Context, run: DeleteRunner = runDelete): Comm
         'plants delete --yes -- -7       # an id that starts with a dash',
       ),
     )
-    .action(async (rawIds: string[], flags: DeletionOptions & { stdin: boolean }) => {
-      const stdin = flags.stdin || rawIds.includes('-');
+    .action(async (rawIds: string[], flags: DeletionFlags & { stdin?: boolean }) => {
+      const stdin = flags.stdin === true || rawIds.includes('-');
       const ids = rawIds.filter((id) => id !== '-').map(parsePlantId);
       if (!stdin && ids.length === 0) {
         throw new UsageError(

@@ -21,17 +21,25 @@ export interface DeletionOptions {
 
 export function addDeletionOptions(command: Command): Command {
   return command
-    .option('-y, --yes', 'do not ask for confirmation (required when stdin is not a terminal)', false)
-    .option('--dry-run', 'send no DELETE; report each id as would_delete', false)
-    .option('--ignore-missing', 'count a 404 (not found) as success, exit 0', false)
+    .option('-y, --yes', 'do not ask for confirmation (required when stdin is not a terminal)')
+    .option('--dry-run', 'send no DELETE; report each id as would_delete')
+    .option('--ignore-missing', 'count a 404 (not found) as success, exit 0')
     .option('--concurrency <n>', 'requests in flight at once, 1-64', parseConcurrency, 8)
-    .option('--json', 'print one result per id as JSON: [{"id", "result", "status", "error"?}]', false);
+    .option('--json', 'print one result per id as JSON: [{"id", "result", "status", "error"?}]');
 }
 
+/** The flags as commander leaves them: booleans absent when not given. */
+export type DeletionFlags = Partial<Omit<DeletionOptions, 'concurrency'>> & { concurrency: number };
+
 /** Only the flags of DeletionOptions, from commander's options object. */
-export function pickDeletionOptions(flags: DeletionOptions): DeletionOptions {
-  const { yes, json, dryRun, ignoreMissing, concurrency } = flags;
-  return { yes, json, dryRun, ignoreMissing, concurrency };
+export function pickDeletionOptions(flags: DeletionFlags): DeletionOptions {
+  return {
+    yes: flags.yes === true,
+    json: flags.json === true,
+    dryRun: flags.dryRun === true,
+    ignoreMissing: flags.ignoreMissing === true,
+    concurrency: flags.concurrency,
+  };
 }
 
 const PROGRESS_ABOVE = 10;

@@ -22,14 +22,14 @@ interface ListFlags {
   output?: OutputFormat;
   json?: boolean;
   columns?: string[];
-  tag: string[];
+  tag?: string[];
   name?: string;
 }
 
 /** `--tag` and `--name`, shared by `list` and `prune`. */
 export function addFilterOptions(command: Command): Command {
   return command
-    .option('--tag <tag>', 'only plants with this tag (repeat for any of several)', collect, [])
+    .option('--tag <tag>', 'only plants with this tag (repeat for any of several)', collect)
     .option('--name <glob>', 'only plants whose name matches this glob (* any text, ? one character)');
 }
 
@@ -75,7 +75,7 @@ export function listCommand(ctx: Context, run: ListRunner = runList): Command {
           limit: flags.limit,
           output: outputFormat(flags),
           columns: flags.columns,
-          filter: { tags: flags.tag, name: flags.name },
+          filter: { tags: flags.tag ?? [], name: flags.name },
         },
         ctx,
       );

@@ -55,8 +55,8 @@ export function parseConcurrency(raw: string): number {
 }
 
 /** Repeatable options (`--tag a --tag b`) collect into a list. */
-export function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
+export function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
 }
 
 /** `--timeout <seconds>`: a positive number of seconds, fractions allowed, at most an hour. */

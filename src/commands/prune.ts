@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { filterPlants, hasFilter, type PlantFilter } from '../filters.js';
-import { addDeletionOptions, deletePlants, pickDeletionOptions, type DeletionOptions } from './deletion.js';
+import { addDeletionOptions, deletePlants, pickDeletionOptions, type DeletionFlags, type DeletionOptions } from './deletion.js';
 import { requirePlantId } from './ids.js';
 import { addFilterOptions, fetchPlants } from './list.js';
 import { examples, parseLimit } from './options.js';
@@ -20,7 +20,7 @@ export function pruneCommand(ctx: Context, run: PruneRunner = runPrune): Command
     new Command('prune')
       .description('Delete every plant that matches filters: list, filter and delete in one step, for CI jobs')
       .option('-l, --limit <n>', 'ask the service for at most n plants, before filters apply', parseLimit)
-      .option('--all', 'allow pruning without --tag or --name: every plant listed', false),
+      .option('--all', 'allow pruning without --tag or --name: every plant listed'),
   );
   return addDeletionOptions(command)
     .addHelpText(
@@ -32,9 +32,14 @@ export function pruneCommand(ctx: Context, run: PruneRunner = runPrune): Command
         'plants prune --all --limit 100 --yes',
       ),
     )
-    .action(async (flags: DeletionOptions & { limit?: number; tag: string[]; name?: string; all: boolean }) => {
+    .action(async (flags: DeletionFlags & { limit?: number; tag?: string[]; name?: string; all?: boolean }) => {
       await run(
-        { ...pickDeletionOptions(flags), limit: flags.limit, filter: { tags: flags.tag, name: flags.name }, all: flags.all },
+        {
+          ...pickDeletionOptions(flags),
+          limit: flags.limit,
+          filter: { tags: flags.tag ?? [], name: flags.name },
+          all: flags.all === true,
+        },
         ctx,
       );
     });

@@ -19,16 +19,19 @@ export interface IOStreams {
 }
 
 /**
- * Colour only on a terminal, and never with NO_COLOR (any non-empty value,
- * per no-color.org) or TERM=dumb.
+ * Whether a stream gets colour, first rule that applies: --no-color, then
+ * NO_COLOR (any non-empty value, per no-color.org) turn it off; FORCE_COLOR
+ * turns it on (0 or false: off); TERM=dumb turns it off; otherwise colour
+ * exactly when the stream is a terminal.
  */
-export function colorWanted(isTTY: boolean, env: Env): boolean {
-  if (env.NO_COLOR) return false;
+export function colorWanted(isTTY: boolean, env: Env, noColorFlag = false): boolean {
+  if (noColorFlag || env.NO_COLOR) return false;
+  if (env.FORCE_COLOR) return !['0', 'false'].includes(env.FORCE_COLOR.toLowerCase());
   if (env.TERM === 'dumb') return false;
   return isTTY;
 }
 
-export function systemIOStreams(env: Env = process.env): IOStreams {
+export function systemIOStreams(env: Env = process.env, noColorFlag = false): IOStreams {
   const stdoutIsTTY = process.stdout.isTTY === true;
   const stderrIsTTY = process.stderr.isTTY === true;
   return {
@@ -38,8 +41,8 @@ export function systemIOStreams(env: Env = process.env): IOStreams {
     stdinIsTTY: process.stdin.isTTY === true,
     stdoutIsTTY,
     stderrIsTTY,
-    stdoutColor: colorWanted(stdoutIsTTY, env),
-    stderrColor: colorWanted(stderrIsTTY, env),
+    stdoutColor: colorWanted(stdoutIsTTY, env, noColorFlag),
+    stderrColor: colorWanted(stderrIsTTY, env, noColorFlag),
   };
 }
 
