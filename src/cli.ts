@@ -1,6 +1,8 @@
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import { authCommand } from './commands/auth/index.js';
+import { completeCommand, completionCommand } from './commands/completion.js';
 import { configCommand } from './commands/config.js';
+import { completeWith } from './completion/hints.js';
 import { deleteCommand } from './commands/delete.js';
 import { listCommand } from './commands/list.js';
 import { pruneCommand } from './commands/prune.js';
@@ -47,13 +49,18 @@ Environment:
 
 /** The command tree. Building it touches neither disk nor network. */
 export function buildProgram(ctx: Context): Command {
-  const program = new Command('plants')
+  const program: Command = new Command('plants')
     .description('Manage the plants of a plant store service: list them, delete them.')
     .version(VERSION, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
     .helpCommand('help [command]', 'show help for a command')
-    .option('--profile <name>', "use this profile's settings (default: PLANTS_PROFILE, else as set by config use)", (raw) =>
-      parseProfileName(raw),
+    .addOption(
+      completeWith(
+        new Option('--profile <name>', "use this profile's settings (default: PLANTS_PROFILE, else as set by config use)").argParser(
+          (raw) => parseProfileName(raw),
+        ),
+        'profiles',
+      ),
     )
     .option('--base-url <url>', 'base URL of the service (overrides PLANTS_BASE_URL and the config file)')
     .option('--timeout <seconds>', 'bound on each attempt of a request (default: PLANTS_TIMEOUT, else 30)', (raw) =>
@@ -70,6 +77,8 @@ export function buildProgram(ctx: Context): Command {
     .addCommand(pruneCommand(ctx))
     .addCommand(configCommand(ctx))
     .addCommand(authCommand(ctx))
+    .addCommand(completionCommand(ctx))
+    .addCommand(completeCommand(ctx, () => program), { hidden: true })
     .addHelpText('after', FOOTER)
     .hook('preAction', (thisCommand) => {
       const { color, ...flags } = thisCommand.opts<GlobalFlags & { color: boolean }>();

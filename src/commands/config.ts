@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { Command } from 'commander';
+import { Argument, Command } from 'commander';
+import { completeWith } from '../completion/hints.js';
 import { formatBaseUrl, parseBaseUrl } from '../api/url.js';
 import { configDir, parseProfileName, type ConfigStore } from '../config/store.js';
 import type { Context } from '../context.js';
@@ -21,6 +22,11 @@ function parseKey(raw: string): Key {
     throw new UsageError(`unknown config key ${JSON.stringify(raw)}; known keys: ${CONFIG_KEYS.join(', ')}`);
   }
   return raw as Key;
+}
+
+/** `<key>`: completion offers the keys; parseKey explains a wrong one (and the token). */
+function keyArgument(description: string): Argument {
+  return new Argument('<key>', description).choices(CONFIG_KEYS).argParser(parseKey);
 }
 
 function existingProfile(store: ConfigStore, raw: string): string {
@@ -52,7 +58,7 @@ export function configCommand(ctx: Context): Command {
   config
     .command('set')
     .description('Store a value in the selected profile (keys: base-url)')
-    .argument('<key>', 'the key to set', parseKey)
+    .addArgument(keyArgument('the key to set'))
     .argument('<value>', 'the value; base-url must be an absolute http(s) URL')
     .addHelpText('after', examples('plants config set base-url https://plants.example.com/api'))
     .action(async (key: Key, value: string) => {
@@ -65,7 +71,7 @@ export function configCommand(ctx: Context): Command {
   config
     .command('get')
     .description('Print a value of the selected profile (exit 1 when it is not set)')
-    .argument('<key>', 'the key to print', parseKey)
+    .addArgument(keyArgument('the key to print'))
     .addHelpText('after', examples('plants config get base-url', 'plants --profile staging config get base-url'))
     .action(async (key: Key) => {
       const [store, profile] = await selected();
@@ -80,7 +86,7 @@ export function configCommand(ctx: Context): Command {
   config
     .command('unset')
     .description('Remove a value from the selected profile')
-    .argument('<key>', 'the key to remove', parseKey)
+    .addArgument(keyArgument('the key to remove'))
     .addHelpText('after', examples('plants config unset base-url'))
     .action(async (key: Key) => {
       const [store, profile] = await selected();
@@ -121,7 +127,7 @@ export function configCommand(ctx: Context): Command {
   config
     .command('use')
     .description('Make a profile the one used when none is selected')
-    .argument('<name>', 'an existing profile')
+    .addArgument(completeWith(new Argument('<name>', 'an existing profile'), 'profiles'))
     .addHelpText('after', examples('plants config use staging', 'plants config use default'))
     .action(async (raw: string) => {
       const store = await ctx.config();
@@ -133,7 +139,7 @@ export function configCommand(ctx: Context): Command {
   config
     .command('delete-profile')
     .description("Remove a profile and its settings, token included")
-    .argument('<name>', 'an existing profile')
+    .addArgument(completeWith(new Argument('<name>', 'an existing profile'), 'profiles'))
     .addHelpText('after', examples('plants config delete-profile staging'))
     .action(async (raw: string) => {
       const store = await ctx.config();

@@ -1,4 +1,5 @@
-import { Command } from 'commander';
+import { Argument, Command } from 'commander';
+import { completeWith } from '../completion/hints.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { readText, TooLargeError } from '../read-text.js';
@@ -20,7 +21,12 @@ const MAX_ID_INPUT = 256 * 1024 * 1024;
 export function deleteCommand(ctx: Context, run: DeleteRunner = runDelete): Command {
   const command = new Command('delete')
     .description('Delete plants by id')
-    .argument('[ids...]', 'ids of plants (any text, each sent as one URL path segment); - reads standard input')
+    .addArgument(
+      completeWith(
+        new Argument('[ids...]', 'ids of plants (any text, each sent as one URL path segment); - reads standard input'),
+        'plant-ids',
+      ),
+    )
     .option('--stdin', 'read ids from standard input: whitespace-separated, or the JSON/NDJSON of plants list');
   return addDeletionOptions(command)
     .addHelpText(

@@ -1,10 +1,10 @@
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import type { Plant } from '../api/responses.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { filterPlants, type PlantFilter } from '../filters.js';
 import { warning } from '../output/messages.js';
-import { writePlants, type OutputFormat } from '../output/plants.js';
+import { OUTPUT_FORMATS, writePlants, type OutputFormat } from '../output/plants.js';
 import { collect, examples, parseColumns, parseLimit, parseOutputFormat } from './options.js';
 
 export interface ListOptions {
@@ -49,10 +49,10 @@ export function listCommand(ctx: Context, run: ListRunner = runList): Command {
       'ask the service for at most n plants (0-2147483647), before filters apply; the service decides when omitted',
       parseLimit,
     )
-    .option(
-      '-o, --output <format>',
-      'table, json, ndjson, tsv or csv (default: table on a terminal, tsv when piped)',
-      parseOutputFormat,
+    .addOption(
+      new Option('-o, --output <format>', 'output format (default: table on a terminal, tsv when piped)')
+        .choices(OUTPUT_FORMATS)
+        .argParser(parseOutputFormat),
     )
     .option('--json', 'same as -o json: the plants as the service sent them, every field kept')
     .option('--columns <list>', 'fields for table, tsv and csv, e.g. id,name,tag,extra.height', parseColumns);

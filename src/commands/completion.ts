@@ -1,0 +1,61 @@
+import { Argument, Command } from 'commander';
+import { complete, type Candidate, type ValueSource } from '../completion/complete.js';
+import { completionScript, INSTALL, SHELLS, type Shell } from '../completion/scripts.js';
+import { parseProfileName } from '../config/store.js';
+import type { Context } from '../context.js';
+import { plantId } from './ids.js';
+import { examples } from './options.js';
+
+export function completionCommand(ctx: Context): Command {
+  return new Command('completion')
+    .description('Print the shell completion script for bash, zsh or fish')
+    .addArgument(new Argument('<shell>', 'the shell').choices(SHELLS))
+    .addHelpText('after', `\n${INSTALL}${examples('plants completion bash > ~/.local/share/bash-completion/completions/plants')}`)
+    .action((shell: Shell) => {
+      ctx.io.stdout.write(completionScript(shell));
+    });
+}
+
+/** Completion is a convenience: it must answer fast and say nothing when it cannot. */
+const LOOKUP_TIMEOUT_SECONDS = 2;
+
+/**
+ * `plants __complete -- <words>`: what the completion scripts call. Prints
+ * one candidate per line, `value<TAB>description`. Hidden from help.
+ */
+export function completeCommand(ctx: Context, program: () => Command): Command {
+  return new Command('__complete')
+    .argument('[words...]')
+    .helpOption(false)
+    .action(async (words: string[]) => {
+      let candidates: Candidate[] = [];
+      try {
+        candidates = await complete(program(), words.length ? words : [''], lookUp(ctx));
+      } catch {
+        // Silent on any failure: a shell prompt is no place for an error.
+      }
+      const line = (c: Candidate) => `${c.value}\t${c.description.replace(/[\t\n]/g, ' ')}`;
+      ctx.io.stdout.write(candidates.map((c) => `${line(c)}\n`).join(''));
+    });
+}
+
+function lookUp(ctx: Context): ValueSource {
+  return async (kind, globals) => {
+    if (globals.profile) ctx.flags.profile = parseProfileName(globals.profile);
+    if (globals.baseUrl) ctx.flags.baseUrl = globals.baseUrl;
+    if (kind === 'profiles') {
+      const store = await ctx.config();
+      return [...new Set([...store.profileNames(), 'default'])].sort().map((value) => ({
+        value,
+        description: store.get(value, 'base-url') ?? '',
+      }));
+    }
+    ctx.flags.timeout = LOOKUP_TIMEOUT_SECONDS;
+    ctx.flags.retries = 0;
+    const plants = await (await ctx.client()).listPlants();
+    return plants.flatMap((plant) => {
+      const id = plantId(plant);
+      return id === undefined ? [] : [{ value: id, description: plant.name }];
+    });
+  };
+}

@@ -1,0 +1,153 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PLANTS_BIN, ROOT, runCli, tempDir } from '../helpers/cli.js';
+import { plantStore, TOKEN } from '../helpers/servers.js';
+
+type Store = Awaited<ReturnType<typeof plantStore>>;
+let store: Store;
+let dir: ReturnType<typeof tempDir>;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  dir = tempDir();
+  store = await plantStore({ seed: 3 });
+  // The scripts call `plants` by name, as an installed CLI would be.
+  symlinkSync(PLANTS_BIN, join(dir.path, 'plants'));
+  env = {
+    PATH: `${dir.path}:${process.env.PATH}`,
+    HOME: dir.path,
+    PLANTS_CONFIG_DIR: dir.path,
+    PLANTS_BASE_URL: store.url,
+    PLANTS_TOKEN: TOKEN,
+    NO_COLOR: '1',
+  };
+});
+afterAll(async () => {
+  await store.close();
+  dir.remove();
+});
+
+const FILES = { bash: 'plants.bash', zsh: '_plants', fish: 'plants.fish' } as const;
+
+describe('checked-in completion scripts', () => {
+  it.each(Object.entries(FILES))('completions/%s… is what `plants completion` prints (npm run completions)', async (shell, file) => {
+    const r = await runCli(['completion', shell], { configDir: dir.path });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(readFileSync(join(ROOT, 'completions', file), 'utf8'));
+  });
+
+  it('plants completion refuses an unknown shell', async () => {
+    const r = await runCli(['completion', 'tcsh'], { configDir: dir.path });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/Allowed choices are bash, zsh, fish/);
+  });
+});
+
+/** What a shell offers for `line` (the cursor at its end). */
+function run(command: string, args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { env, cwd: ROOT });
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
+    child.on('error', reject);
+    child.on('close', () => resolve(out));
+  });
+}
+
+const bash = (words: string[]) =>
+  run('bash', [
+    '--norc',
+    '-c',
+    `source completions/plants.bash; COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _plants; printf '%s\\n' "\${COMPREPLY[@]}"`,
+  ]).then((out) => out.trim().split('\n').filter(Boolean));
+
+const fish = (line: string) =>
+  run('fish', ['--no-config', '-c', `source completions/plants.fish; complete -C '${line}'`]).then((out) =>
+    out.trim().split('\n').filter(Boolean).map((l) => l.split('\t')[0]),
+  );
+
+/**
+ * zsh's own completion system, in a pseudo-terminal (zpty): type the line and
+ * Tab, then run a command that prints DONE, and return what the screen showed
+ * in between, escape sequences removed.
+ */
+const zsh = (line: string) =>
+  run('timeout', [
+    '20',
+    'zsh',
+    '-f',
+    '-c',
+    [
+      'zmodload zsh/zpty',
+      'zpty z zsh -f -i',
+      `zpty -w z "PROMPT='%% '; fpath=(${join(ROOT, 'completions')} \\$fpath); autoload -Uz compinit; compinit -u -D; zstyle ':completion:*' list-prompt ''; unsetopt beep; print RE''ADY"`,
+      "zpty -r -m z out '*READY*'",
+      `zpty -w -n z '${line}'$'\\t'`,
+      `zpty -w z $'\\C-u'"print DO''NE"`,
+      "zpty -r -m z out '*DONE*'",
+      'print -r -- "$out"',
+      'zpty -d z',
+    ].join('\n'),
+  // eslint-disable-next-line no-control-regex -- escape sequences are what is being removed
+  ]).then((out) => out.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').replace(/[\b\r]/g, ''));
+
+const have = (shell: string) => spawnSync('sh', ['-c', `command -v ${shell}`]).status === 0;
+// CI installs the shells; a developer without one gets a skip, never a pass.
+const skip = (shell: string) => !have(shell) && process.env.CI !== 'true';
+
+describe.skipIf(skip('bash'))('in bash', () => {
+  it('completes commands, flags, flag values and plant ids', async () => {
+    expect(await bash(['plants', 'de'])).toEqual(['delete']);
+    expect(await bash(['plants', 'list', '--o'])).toEqual(['--output']);
+    expect(await bash(['plants', 'list', '-o', ''])).toEqual(['table', 'json', 'ndjson', 'tsv', 'csv']);
+    expect(await bash(['plants', 'delete', ''])).toEqual(['1', '2', '3']);
+    expect(await bash(['plants', 'completion', ''])).toEqual(['bash', 'zsh', 'fish']);
+    expect(await bash(['plants', 'config', 'set', ''])).toEqual(['base-url']);
+  });
+});
+
+describe.skipIf(skip('fish'))('in fish', () => {
+  it('completes commands, flags, flag values and plant ids', async () => {
+    expect(await fish('plants de')).toEqual(['delete']);
+    expect(await fish('plants list --o')).toEqual(['--output']);
+    expect((await fish('plants list -o ')).sort()).toEqual(['csv', 'json', 'ndjson', 'table', 'tsv']);
+    expect(await fish('plants delete ')).toEqual(['1', '2', '3']);
+  });
+});
+
+describe.skipIf(skip('zsh'))('in zsh', () => {
+  it('completes commands, flags, flag values and plant ids', async () => {
+    expect(await zsh('plants de')).toContain('plants delete');
+    expect(await zsh('plants list --o')).toContain('plants list --output');
+    const formats = await zsh('plants list -o ');
+    for (const format of ['table', 'json', 'ndjson', 'tsv', 'csv']) expect(formats).toMatch(new RegExp(`\\b${format}\\b`));
+    const ids = await zsh('plants delete ');
+    expect(ids).toMatch(/1 +-- Monstera deliciosa/);
+    expect(ids).toMatch(/3 +-- Sansevieria trifasciata/);
+  });
+});
+
+describe('plants __complete', () => {
+  const complete = (words: string[], extra: Record<string, string> = {}) =>
+    runCli(['__complete', '--', ...words], { configDir: dir.path, env: { ...env, ...extra } });
+
+  it('offers profile names, for --profile and config use', async () => {
+    await runCli(['--profile', 'staging', 'config', 'set', 'base-url', 'https://staging.example.com'], { configDir: dir.path });
+    expect((await complete(['--profile', ''])).stdout).toBe('default\t\nstaging\thttps://staging.example.com\n');
+    expect((await complete(['config', 'use', 'st'])).stdout).toBe('staging\thttps://staging.example.com\n');
+  });
+
+  it('is silent and quick when the service cannot be reached', async () => {
+    const started = Date.now();
+    const r = await complete(['delete', ''], { PLANTS_BASE_URL: 'http://127.0.0.1:9' });
+    expect(r.code).toBe(0);
+    expect(r.stdout + r.stderr).toBe('');
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('is hidden from help', async () => {
+    expect((await runCli(['--help'], { configDir: dir.path })).stdout).not.toContain('__complete');
+  });
+});
