@@ -48,6 +48,18 @@ describe('in a terminal', () => {
     expect(plain.stdout).not.toContain('\u001b[');
   });
 
+  it('--no-color and TERM=dumb turn colour off on a terminal; FORCE_COLOR turns it on in a pipe', async () => {
+    expect((await inTerminal(['list', '--no-color'], { env: { NO_COLOR: undefined } })).stdout).not.toContain('\u001b[');
+    expect((await inTerminal(['list'], { env: { NO_COLOR: undefined, TERM: 'dumb' } })).stdout).not.toContain('\u001b[');
+    const piped = await runCli(['list', '-o', 'table'], {
+      configDir: dir.path,
+      env: { PLANTS_BASE_URL: store.url, PLANTS_TOKEN: TOKEN, NO_COLOR: undefined, FORCE_COLOR: '1' },
+    });
+    expect(piped.stdout).toContain('\u001b[1mID\u001b[22m');
+    const error = await runCli(['list', '--limit', 'x'], { configDir: dir.path, env: { NO_COLOR: undefined, FORCE_COLOR: '1' } });
+    expect(error.stderr).toBe('\u001b[31mplants: invalid --limit "x": expected a whole number from 0 to 2147483647\u001b[39m\n');
+  });
+
   it('list --json is pretty-printed', async () => {
     const r = await inTerminal(['list', '--json', '--limit', '1']);
     expect(r.stdout.replaceAll('\r\n', '\n')).toBe(`${JSON.stringify(store.store.list(1), null, 2)}\n`);

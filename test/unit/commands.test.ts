@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { MockAgent } from 'undici';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli.js';
@@ -357,11 +358,33 @@ describe('help and usage', () => {
     expect(r.stdout()).toMatch(/PLANTS_CONFIG_DIR/);
   });
 
-  it('every command has examples in its help', async () => {
-    for (const command of [['list'], ['delete'], ['config'], ['auth', 'login'], ['auth', 'status']]) {
+  it('every command has a description, options and examples in its help', async () => {
+    const commands = [
+      [], ['list'], ['delete'], ['prune'], ['config'], ['config', 'set'], ['config', 'get'], ['config', 'unset'],
+      ['config', 'list'], ['config', 'profiles'], ['config', 'use'], ['config', 'delete-profile'], ['config', 'path'],
+      ['auth'], ['auth', 'login'], ['auth', 'logout'], ['auth', 'status'], ['completion'],
+    ];
+    for (const command of commands) {
       const r = await plants([...command, '--help']);
-      expect(r.code).toBe(0);
-      expect(r.stdout()).toContain('Examples:');
+      const name = command.join(' ') || 'plants';
+      expect(r.code, name).toBe(0);
+      expect(r.stdout(), name).toMatch(/^Usage: plants.*\n\n\S.*\n/);
+      expect(r.stdout(), name).toContain('Options:');
+      expect(r.stdout(), name).toContain('Examples:\n  plants');
+    }
+  });
+
+  it('--version prints the version from package.json', async () => {
+    const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    const r = await plants(['--version']);
+    expect(r.code).toBe(0);
+    expect(r.stdout()).toBe(`${version}\n`);
+  });
+
+  it('completion --help says how to install for each shell', async () => {
+    const r = await plants(['completion', '--help']);
+    for (const shell of ['bash', 'zsh', 'fish']) {
+      expect(r.stdout()).toMatch(new RegExp(`^  ${shell} +plants completion ${shell} >`, 'm'));
     }
   });
 
