@@ -67,7 +67,30 @@ export const USER_AGENT = `plants/${VERSION} node/${process.versions.node}`;
 
 /** Hosts where plain http never leaves the machine. */
 function isLoopback(hostname: string): boolean {
-  return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(hostname);
+  return (
+    ['localhost', '[::1]', '0.0.0.0', '[::]'].includes(hostname) ||
+    /^(\[::ffff:)?127\.\d+\.\d+\.\d+\]?$/.test(hostname) ||
+    /^\[::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}\]$/.test(hostname)
+  );
+}
+
+/**
+ * The variable of the proxy requests to `url` go through, for messages only
+ * (undici decides the routing): NO_PROXY's `*`, hosts and domain suffixes exempt.
+ */
+function proxyVariable(url: URL, env: Env): string | undefined {
+  const names = url.protocol === 'https:' ? ['https_proxy', 'HTTPS_PROXY'] : ['http_proxy', 'HTTP_PROXY'];
+  const variable = names.find((name) => env[name]);
+  if (!variable) return undefined;
+  const host = url.hostname.toLowerCase();
+  const exempt = (env.no_proxy ?? env.NO_PROXY ?? '')
+    .split(/[,\s]+/)
+    .filter(Boolean)
+    .some((entry) => {
+      const name = entry.replace(/:\d+$/, '').replace(/^\*?\./, '').toLowerCase();
+      return entry === '*' || host === name || host.endsWith(`.${name}`);
+    });
+  return exempt ? undefined : variable;
 }
 
 /**
@@ -129,6 +152,7 @@ export function createContext(options: ContextOptions): Context {
       retries: settings.retries,
       maxResponseBytes: settings.maxResponseBytes,
       debug: settings.debug ? (line) => io.stderr.write(`plants: debug: ${line}\n`) : undefined,
+      proxy: proxyVariable(url.value, env),
     });
   });
   return {

@@ -1,14 +1,16 @@
-import { interceptors, type Dispatcher, type RetryHandler } from 'undici';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Dispatcher } from 'undici';
 import { redactToken } from '../config/settings.js';
 import { BadResponseError, HttpError, NetworkError, type ServiceError } from '../errors.js';
 import { excerpt } from '../output/text.js';
-import { readText, ReadTimeoutError, TooLargeError } from '../read-text.js';
+import { readText, TooLargeError } from '../read-text.js';
 import { causeCode, describeNetworkFailure } from './network.js';
 import { describeErrorBody, parsePlantList, type Plant } from './responses.js';
 import {
   Attempts,
   backoffMs,
   LOST_RESPONSE_CODES,
+  LOST_RESPONSE_STATUSES,
   RETRY_ERROR_CODES,
   RETRY_STATUSES,
   retryAfterMs,
@@ -24,12 +26,19 @@ export interface PlantStoreClientOptions {
   userAgent: string;
   /** Largest response body accepted, in bytes. */
   maxResponseBytes: number;
-  /** Bound on each attempt: connecting, waiting for the response, reading the body. */
+  /** Bound on each attempt: connecting, waiting for the response, reading the whole body. */
   timeoutMs: number;
   /** Further attempts after a transient failure (0: none). */
   retries: number;
   /** Where debug lines go, when --debug is on. */
   debug?: (line: string) => void;
+  /** Named in connection errors when requests go through a proxy (its variable, never its URL). */
+  proxy?: string;
+}
+
+/** Per request: `signal` stops retries (Ctrl-C); the attempt in flight still finishes. */
+export interface RequestOptions {
+  signal?: AbortSignal;
 }
 
 /** What a successful DELETE answered. */
@@ -39,11 +48,14 @@ export interface DeleteResponse {
 
 type Method = 'GET' | 'DELETE';
 type Target = { origin: string; path: string; href: string };
+type Response = Dispatcher.ResponseData & { deadline: AbortSignal };
 
 /** Error bodies are only shown as an excerpt; more than this is never needed. */
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
 const MAX_REDIRECTS = 5;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+/** A DELETE is only sent on to where 307 and 308 point: the others may change the method or the meaning. */
+const DELETE_REDIRECT_STATUSES = new Set([307, 308]);
 
 const AUTH_HINT = "run 'plants auth login' or set PLANTS_TOKEN";
 
@@ -53,27 +65,29 @@ function headerValue(value: string | string[] | undefined): string | undefined {
 
 /**
  * The plant store service over undici: one request path that adds auth and
- * identification headers, retries transient failures (undici's retry
- * interceptor, with this client's policy), follows same-origin redirects,
- * bounds time and size, and turns every failure into a typed error naming
- * the request.
+ * identification headers, retries transient failures, follows same-origin
+ * redirects, bounds every attempt in time (body included) and size, and
+ * turns every failure into a typed error naming the request.
+ *
+ * Retries are this loop's, not undici's retry interceptor: the interceptor
+ * resumes cut bodies with Range requests, reads discarded error bodies
+ * without a deadline, and its waits cannot be cancelled by Ctrl-C.
  */
 export class PlantStoreClient {
   readonly baseUrl: URL;
   readonly #token: string;
-  readonly #dispatcher: Dispatcher;
   readonly #options: PlantStoreClientOptions;
 
   constructor(options: PlantStoreClientOptions) {
     this.baseUrl = options.baseUrl;
     this.#token = options.token;
     this.#options = options;
-    this.#dispatcher = options.dispatcher.compose(interceptors.retry());
   }
 
   /** GET /plants?limit=N: the validated list, every field of every item kept. */
-  async listPlants(options: { limit?: number } = {}): Promise<Plant[]> {
-    const { response, label, attempts } = await this.#send('GET', endpoint(this.baseUrl, ['plants'], { limit: options.limit }));
+  async listPlants(options: { limit?: number } & RequestOptions = {}): Promise<Plant[]> {
+    const target = endpoint(this.baseUrl, ['plants'], { limit: options.limit });
+    const { response, label, attempts } = await this.#send('GET', target, false, options.signal);
     const where = `${label} → ${response.statusCode}`;
     const limit = this.#options.maxResponseBytes;
     const declared = Number(headerValue(response.headers['content-length']));
@@ -86,8 +100,7 @@ export class PlantStoreClient {
     }
     let text: string;
     try {
-      const left = this.#options.timeoutMs - (Date.now() - attempts.startedAt);
-      text = await readText(response.body, limit, { timeoutMs: left });
+      text = await readText(response.body, limit);
     } catch (err) {
       if (err instanceof TooLargeError) {
         throw new BadResponseError(
@@ -95,12 +108,14 @@ export class PlantStoreClient {
           response.statusCode,
         );
       }
-      if (err instanceof ReadTimeoutError) {
-        throw new NetworkError(`${label} failed: the response body did not arrive ${this.#timeoutText()}`, true);
+      if (response.deadline.aborted) {
+        throw new NetworkError(`${label} failed: the response body did not arrive ${this.#timeoutText()}${attempts.suffix()}`, true);
       }
       const failure = describeNetworkFailure(err, this.baseUrl.host);
-      if (failure.timeout) throw new NetworkError(`${label} failed: ${failure.message} ${this.#timeoutText()}`, true);
-      throw new BadResponseError(`${where}: the response body was cut short (${failure.message})`, response.statusCode);
+      throw new BadResponseError(
+        `${where}: the response body was cut short (${failure.message})${attempts.suffix()}`,
+        response.statusCode,
+      );
     }
     try {
       return parsePlantList(text, headerValue(response.headers['content-type']));
@@ -117,42 +132,140 @@ export class PlantStoreClient {
    * after an attempt whose response was lost is success too: that attempt
    * most likely deleted the plant.
    */
-  async deletePlant(id: string): Promise<DeleteResponse> {
-    const { response } = await this.#send('DELETE', endpoint(this.baseUrl, ['plants', id]), true);
-    await response.body.dump();
+  async deletePlant(id: string, options: RequestOptions = {}): Promise<DeleteResponse> {
+    const { response } = await this.#send('DELETE', endpoint(this.baseUrl, ['plants', id]), true, options.signal);
+    await this.#discard(response);
     return { status: response.statusCode };
   }
 
   async #send(
     method: Method,
     first: Target,
-    addressedPlant = false,
-  ): Promise<{ response: Dispatcher.ResponseData; label: string; attempts: Attempts }> {
+    addressedPlant: boolean,
+    signal: AbortSignal | undefined,
+  ): Promise<{ response: Response; label: string; attempts: Attempts }> {
     let target = first;
     for (let redirects = 0; ; redirects += 1) {
       const label = `${method} ${target.href}`;
-      const attempts = new Attempts();
-      const response = await this.#request(method, target, label, attempts);
+      const { response, attempts } = await this.#withRetries(method, target, label, signal);
       const status = response.statusCode;
       if (status >= 200 && status < 300) return { response, label, attempts };
       if (method === 'DELETE' && status === 404 && attempts.responseMayBeLost) {
-        this.#debug(`404 after a lost response: an earlier attempt deleted it`);
+        this.#debug('404 after a lost response: an earlier attempt deleted it');
         return { response, label, attempts };
       }
-      const next = this.#redirectTarget(response, target);
+      const next = this.#redirectTarget(method, response, target);
       if (next && next.origin === this.baseUrl.origin && redirects < MAX_REDIRECTS) {
-        await response.body.dump();
-        this.#debug(`following ${statusText(status)} to ${next.href}`);
+        // Not read: a redirect's body says nothing, and a slow one would only cost time.
+        response.body.on('error', () => {}).destroy();
+        this.#debug(`following ${statusText(status)} to ${this.#redact(next.href)}`);
         target = next;
         continue;
       }
-      throw await this.#httpError(response, label, attempts, addressedPlant, next, redirects);
+      throw this.#httpError(response, label, attempts, addressedPlant, next, redirects, await this.#errorText(response));
     }
   }
 
-  #redirectTarget(response: Dispatcher.ResponseData, current: Target): Target | undefined {
+  /** One request, tried again after transient failures while retries and the caller allow. */
+  async #withRetries(
+    method: Method,
+    target: Target,
+    label: string,
+    signal: AbortSignal | undefined,
+  ): Promise<{ response: Response; attempts: Attempts }> {
+    const attempts = new Attempts();
+    for (;;) {
+      const started = Date.now();
+      let outcome: { response: Response } | { error: unknown };
+      try {
+        outcome = { response: await this.#attempt(method, target, label, attempts) };
+      } catch (error) {
+        outcome = { error };
+      }
+      const more = attempts.count <= this.#options.retries && !signal?.aborted;
+      if ('response' in outcome) {
+        const { response } = outcome;
+        this.#debug(`← ${statusText(response.statusCode)} in ${Date.now() - started} ms`, response.headers);
+        if (!RETRY_STATUSES.has(response.statusCode) || !more) return { response, attempts };
+        // Keep what it said, in case Ctrl-C makes this the last answer.
+        const text = await this.#errorText(response);
+        if (LOST_RESPONSE_STATUSES.has(response.statusCode)) attempts.responseMayBeLost = true;
+        attempts.lastCause = statusText(response.statusCode);
+        if (!(await this.#wait(retryAfterMs(headerValue(response.headers['retry-after'])), attempts, signal))) {
+          throw this.#httpError(response, label, attempts, false, undefined, 0, text);
+        }
+        continue;
+      }
+      const code = causeCode(outcome.error);
+      const failure = describeNetworkFailure(outcome.error, this.baseUrl.host, this.#options.proxy);
+      const message = failure.timeout ? `${failure.message} ${this.#timeoutText()}` : failure.message;
+      this.#debug(`✗ ${message} after ${Date.now() - started} ms`);
+      const retry = RETRY_ERROR_CODES.has(code) && more;
+      if (retry) {
+        if (LOST_RESPONSE_CODES.has(code)) attempts.responseMayBeLost = true;
+        attempts.lastCause = failure.message;
+      }
+      if (!retry || !(await this.#wait(undefined, attempts, signal))) {
+        const tries = attempts.count > 1 ? ` after ${attempts.count} attempts` : '';
+        throw new NetworkError(`${label} failed${tries}: ${message}`, failure.timeout);
+      }
+    }
+  }
+
+  /**
+   * Wait before the next attempt. False when Ctrl-C (the signal) ended the
+   * wait: no further attempt is sent, and the last outcome stands.
+   */
+  async #wait(retryAfter: number | undefined, attempts: Attempts, signal: AbortSignal | undefined): Promise<boolean> {
+    const wait = retryAfter ?? backoffMs(attempts.count);
+    this.#debug(`retrying in ${wait} ms after ${attempts.lastCause} (attempt ${attempts.count + 1} of ${this.#options.retries + 1})`);
+    try {
+      await sleep(wait, undefined, { signal });
+    } catch {
+      this.#debug('retry cancelled by Ctrl-C');
+      return false;
+    }
+    attempts.count += 1;
+    return true;
+  }
+
+  /** One attempt, its whole life (headers and body) bounded by the timeout. */
+  async #attempt(method: Method, target: Target, label: string, attempts: Attempts): Promise<Response> {
+    const { timeoutMs, userAgent } = this.#options;
+    const headers = {
+      authorization: `Bearer ${this.#token}`,
+      accept: 'application/json',
+      'user-agent': userAgent,
+    };
+    this.#debug(`→ ${label}${attempts.count > 1 ? ` (attempt ${attempts.count})` : ''}`, headers);
+    const deadline = AbortSignal.timeout(timeoutMs);
+    // dispatcher.request takes origin and path as they are; undici's
+    // top-level request() would re-parse the URL and resolve %2E%2E.
+    const response = await this.#options.dispatcher.request({
+      origin: target.origin,
+      path: target.path,
+      method,
+      headers,
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+      signal: deadline,
+    });
+    return Object.assign(response, { deadline });
+  }
+
+  /** Throw a body away, within the attempt's deadline (its signal aborts a stalled one). */
+  async #discard(response: Response): Promise<void> {
+    try {
+      await response.body.dump({ limit: MAX_ERROR_BODY_BYTES });
+    } catch {
+      // Nothing in it was wanted.
+    }
+  }
+
+  #redirectTarget(method: Method, response: Dispatcher.ResponseData, current: Target): Target | undefined {
     const location = headerValue(response.headers.location);
-    if (!REDIRECT_STATUSES.has(response.statusCode) || !location) return undefined;
+    const followed = method === 'DELETE' ? DELETE_REDIRECT_STATUSES : REDIRECT_STATUSES;
+    if (!followed.has(response.statusCode) || !location) return undefined;
     try {
       const url = new URL(location, current.href);
       return { origin: url.origin, path: url.pathname + url.search, href: url.href };
@@ -161,81 +274,25 @@ export class PlantStoreClient {
     }
   }
 
-  async #request(method: Method, target: Target, label: string, attempts: Attempts): Promise<Dispatcher.ResponseData> {
-    const { timeoutMs, retries, userAgent } = this.#options;
-    const headers = {
-      authorization: `Bearer ${this.#token}`,
-      accept: 'application/json',
-      'user-agent': userAgent,
-    };
-    const started = Date.now();
-    this.#debug(`→ ${label}`, headers);
+  /** An error response's body, as much as an excerpt needs, within the attempt's deadline. */
+  async #errorText(response: Response): Promise<string> {
     try {
-      // dispatcher.request takes origin and path as they are; undici's
-      // top-level request() would re-parse the URL and resolve %2E%2E.
-      const retryOptions: RetryHandler.RetryOptions = {
-        // Let the last response through (with its body) instead of an error.
-        throwOnError: false,
-        maxRetries: retries,
-        methods: ['GET', 'DELETE'],
-        retry: (err, { state }, next) => this.#retryPolicy(err, state.counter, attempts, next),
-      };
-      const request: Dispatcher.RequestOptions & { retryOptions: RetryHandler.RetryOptions } = {
-        origin: target.origin,
-        path: target.path,
-        method,
-        headers,
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
-        retryOptions,
-      };
-      const response = await this.#dispatcher.request(request);
-      this.#debug(`← ${statusText(response.statusCode)} in ${Date.now() - started} ms${attempts.suffix()}`, response.headers);
-      return response;
-    } catch (err) {
-      const failure = describeNetworkFailure(err, this.baseUrl.host);
-      const message = failure.timeout ? `${failure.message} ${this.#timeoutText()}` : failure.message;
-      this.#debug(`✗ ${message} after ${Date.now() - started} ms${attempts.suffix()}`);
-      const tries = attempts.count > 1 ? ` after ${attempts.count} attempts` : '';
-      throw new NetworkError(`${label} failed${tries}: ${message}`, failure.timeout);
+      return await readText(response.body, MAX_ERROR_BODY_BYTES, { truncate: true });
+    } catch {
+      return response.deadline.aborted ? '(the error body did not arrive in time)' : '';
     }
   }
 
-  /** Decide whether a failed attempt is tried again, and when. */
-  #retryPolicy(err: Error, counter: number, attempts: Attempts, next: (stop?: Error | null) => void): void {
-    const { statusCode, headers } = err as Error & { statusCode?: number; headers?: Record<string, string | string[]> };
-    const code = statusCode === undefined ? causeCode(err) : '';
-    const retryable = statusCode === undefined ? RETRY_ERROR_CODES.has(code) : RETRY_STATUSES.has(statusCode);
-    if (!retryable || counter > this.#options.retries) {
-      next(err);
-      return;
-    }
-    const wait = (statusCode === undefined ? undefined : retryAfterMs(headers?.['retry-after'])) ?? backoffMs(counter);
-    attempts.lastCause = statusCode === undefined ? describeNetworkFailure(err, this.baseUrl.host).message : statusText(statusCode);
-    if (LOST_RESPONSE_CODES.has(code)) attempts.responseMayBeLost = true;
-    this.#debug(`retrying in ${wait} ms after ${attempts.lastCause} (attempt ${attempts.count + 1} of ${this.#options.retries + 1})`);
-    setTimeout(() => {
-      attempts.count += 1;
-      attempts.startedAt = Date.now();
-      next(null);
-    }, wait);
-  }
-
-  async #httpError(
-    response: Dispatcher.ResponseData,
+  #httpError(
+    response: Response,
     label: string,
     attempts: Attempts,
     addressedPlant: boolean,
     redirect: Target | undefined,
     redirects: number,
-  ): Promise<HttpError> {
+    text: string,
+  ): HttpError {
     const status = response.statusCode;
-    let text = '';
-    try {
-      text = await readText(response.body, MAX_ERROR_BODY_BYTES, { truncate: true, timeoutMs: this.#options.timeoutMs });
-    } catch {
-      // The status already says what went wrong; a broken error body adds nothing.
-    }
     const serviceError = this.#serviceError(status, text, response.headers, redirect, redirects);
     const code = serviceError.error === null ? '' : ` (error ${serviceError.error})`;
     let message = `${label} → ${statusText(status)}: ${serviceError.message}${code}${attempts.suffix()}`;
@@ -244,6 +301,7 @@ export class PlantStoreClient {
     return new HttpError(message, status, serviceError, addressedPlant);
   }
 
+  /** What the service said, normalised, with the token masked (it goes to stdout in delete --json). */
   #serviceError(
     status: number,
     text: string,
@@ -251,14 +309,17 @@ export class PlantStoreClient {
     redirect: Target | undefined,
     redirects: number,
   ): ServiceError {
-    if (REDIRECT_STATUSES.has(status) || (status >= 300 && status < 400)) {
+    if (status >= 300 && status < 400) {
       const location = excerpt(headerValue(headers.location) ?? '');
       let message: string;
-      if (!redirect) message = location ? `redirect to ${location} not followed` : 'redirect without a Location header';
-      else if (redirect.origin !== this.baseUrl.origin) {
+      if (!redirect) {
+        message = location ? `redirect to ${location} not followed` : 'redirect without a Location header';
+      } else if (redirect.origin !== this.baseUrl.origin) {
         message = `redirected to ${location}, another origin; not followed, since the request carries the token (point the base URL at the final address)`;
-      } else message = `more than ${MAX_REDIRECTS} redirects (${redirects} followed); last to ${location}`;
-      return { error: null, message };
+      } else {
+        message = `more than ${MAX_REDIRECTS} redirects (${redirects} followed); last to ${location}`;
+      }
+      return { error: null, message: this.#redact(message) };
     }
     const described = describeErrorBody(text, headerValue(headers['content-type']));
     // Some gateways echo the Authorization header back in their error text.

@@ -22,16 +22,16 @@ export interface DeleteOutcome {
 export interface DeleteManyOptions {
   /** Requests in flight at once. */
   concurrency: number;
-  /** Checked before each new request: true stops starting new ones (Ctrl-C). */
-  stopped(): boolean;
+  /** Aborted at Ctrl-C: no new request starts, and no retry; those in flight finish. */
+  signal: AbortSignal;
   /** Called as each id settles. */
   onSettled?(settled: number): void;
 }
 
 /** Delete one id and describe what happened; request failures are returned, not thrown. */
-export async function deleteOne(client: PlantStoreClient, id: string): Promise<DeleteOutcome> {
+export async function deleteOne(client: PlantStoreClient, id: string, signal?: AbortSignal): Promise<DeleteOutcome> {
   try {
-    const { status } = await client.deletePlant(id);
+    const { status } = await client.deletePlant(id, { signal });
     return { result: { id, result: 'deleted', status } };
   } catch (err) {
     if (err instanceof HttpError) {
@@ -64,10 +64,10 @@ export async function deleteMany(
   let settled = 0;
   let authRefused = false;
   const worker = async () => {
-    while (next < ids.length && !authRefused && !options.stopped()) {
+    while (next < ids.length && !authRefused && !options.signal.aborted) {
       const index = next;
       next += 1;
-      const outcome = await deleteOne(client, ids[index]!);
+      const outcome = await deleteOne(client, ids[index]!, options.signal);
       outcomes[index] = outcome;
       if (outcome.error?.exitCode === ExitCode.auth) authRefused = true;
       settled += 1;

@@ -24,8 +24,13 @@ const TLS_CODES = new Set([
   'EPROTO',
 ]);
 
-/** The code of the innermost error that has one (undici wraps socket errors in `cause`). */
+/**
+ * The code of the innermost error that has one (undici wraps socket errors
+ * in `cause`). The attempt's own deadline (an AbortSignal timeout) counts as
+ * a headers timeout: the request was sent and no answer came.
+ */
 export function causeCode(err: unknown): string {
+  if ((err as { name?: unknown } | null)?.name === 'TimeoutError') return 'UND_ERR_HEADERS_TIMEOUT';
   const code = rootCause(err).code;
   return typeof code === 'string' ? code : '';
 }
@@ -46,17 +51,26 @@ export interface NetworkFailure {
   timeout: boolean;
 }
 
-export function describeNetworkFailure(err: unknown, host: string): NetworkFailure {
+/**
+ * `proxy` names the variable of the proxy the request went through, if any:
+ * a refused or unresolvable connection may then be the proxy's.
+ */
+export function describeNetworkFailure(err: unknown, host: string, proxy?: string): NetworkFailure {
   const cause = rootCause(err);
-  const code = typeof cause.code === 'string' ? cause.code : '';
+  const code = causeCode(err);
   // One line, printable: OpenSSL messages end in a newline.
   const text = excerpt(typeof cause.message === 'string' ? cause.message : String(err), 300);
+  const tunnel = /Proxy response \((\d+)\)/.exec(text);
+  if (tunnel) {
+    return { message: `the proxy in ${proxy ?? 'HTTPS_PROXY/HTTP_PROXY'} answered ${tunnel[1]} when asked to connect to ${host}`, timeout: false };
+  }
+  const orProxy = proxy ? ` or the proxy in ${proxy}` : '';
   switch (code) {
     case 'ECONNREFUSED':
-      return { message: `connection refused by ${host} (is the service running?)`, timeout: false };
+      return { message: `connection refused by ${host}${orProxy} (is the service running?)`, timeout: false };
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
-      return { message: `could not resolve host ${host} (${code})`, timeout: false };
+      return { message: `could not resolve host ${host}${orProxy} (${code})`, timeout: false };
     case 'ECONNRESET':
     case 'UND_ERR_SOCKET':
       return { message: `the connection was closed by ${host} before a response arrived (${code})`, timeout: false };

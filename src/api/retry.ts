@@ -30,6 +30,9 @@ export const LOST_RESPONSE_CODES: ReadonlySet<string> = new Set([
   'UND_ERR_HEADERS_TIMEOUT',
 ]);
 
+/** Gateway statuses that may follow a request the service did act on (it was forwarded, the answer lost). */
+export const LOST_RESPONSE_STATUSES: ReadonlySet<number> = new Set([502, 504]);
+
 /** No single wait is longer than this, whatever Retry-After asks. */
 export const MAX_WAIT_MS = 30_000;
 const BASE_WAIT_MS = 500;
@@ -62,8 +65,6 @@ export class Attempts {
   lastCause: string | undefined;
   /** Some attempt may have reached the server although its response was lost. */
   responseMayBeLost = false;
-  /** When the current attempt began: the whole attempt, body included, must end within the timeout. */
-  startedAt = Date.now();
 
   /** " (after 3 attempts)" once retries happened. */
   suffix(): string {

@@ -86,9 +86,9 @@ export async function deletePlants(
   }
   let progress: Progress | undefined =
     io.stderrIsTTY && ids.length > PROGRESS_ABOVE ? progressBar(io, 'Deleting', ids.length) : undefined;
-  let interrupted = false;
+  const stop = new AbortController();
   const release = ctx.onInterrupt(() => {
-    interrupted = true;
+    stop.abort();
     progress?.end();
     progress = undefined;
     info(io, 'Stopping: finishing the requests in flight (Ctrl-C again to quit now)');
@@ -97,14 +97,14 @@ export async function deletePlants(
   try {
     outcomes = await deleteMany(client, ids, {
       concurrency: options.concurrency,
-      stopped: () => interrupted,
+      signal: stop.signal,
       onSettled: (done) => progress?.update(done),
     });
   } finally {
     progress?.end();
     release();
   }
-  await report(outcomes, options, ctx, interrupted);
+  await report(outcomes, options, ctx, stop.signal.aborted);
 }
 
 function count(results: readonly DeleteResult[], kind: DeleteResult['result']): number {

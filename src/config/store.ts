@@ -1,4 +1,4 @@
-import { mkdirSync, statSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, statSync, unlinkSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Env } from '../env.js';
@@ -88,13 +88,15 @@ export class ConfigStore {
   /** Top-level settings from before profiles become the default profile's; profile values win. */
   #migrate(data: Record<string, unknown>): void {
     if (data['base-url'] === undefined && data.token === undefined) return;
-    const { 'base-url': baseUrl, token, ...rest } = data;
-    const profiles = { ...(rest.profiles as Record<string, ProfileSettings> | undefined) };
-    const legacy: ProfileSettings = {};
-    if (typeof baseUrl === 'string') legacy['base-url'] = baseUrl;
-    if (typeof token === 'string') legacy.token = token;
-    profiles[DEFAULT_PROFILE] = { ...legacy, ...profiles[DEFAULT_PROFILE] };
-    this.#conf.store = { ...rest, profiles };
+    this.#update((current) => {
+      const { 'base-url': baseUrl, token, ...rest } = current;
+      const profiles = { ...(rest.profiles as Record<string, ProfileSettings> | undefined) };
+      const legacy: ProfileSettings = {};
+      if (typeof baseUrl === 'string') legacy['base-url'] = baseUrl;
+      if (typeof token === 'string') legacy.token = token;
+      profiles[DEFAULT_PROFILE] = { ...legacy, ...profiles[DEFAULT_PROFILE] };
+      return { ...rest, profiles };
+    });
   }
 
   get path(): string {
@@ -125,34 +127,85 @@ export class ConfigStore {
   }
 
   set(profile: string, key: ProfileKey, value: string): void {
-    const profiles = this.#profiles();
-    profiles[profile] = { ...profiles[profile], [key]: value };
-    this.#write({ profiles });
+    this.#updateProfiles((profiles) => ({ ...profiles, [profile]: { ...profiles[profile], [key]: value } }));
   }
 
   delete(profile: string, key: ProfileKey): void {
-    const profiles = this.#profiles();
-    if (!profiles[profile]) return;
-    const { [key]: _removed, ...rest } = profiles[profile];
-    profiles[profile] = rest;
-    this.#write({ profiles });
+    this.#updateProfiles((profiles) => {
+      if (!profiles[profile]) return profiles;
+      const { [key]: _removed, ...rest } = profiles[profile];
+      return { ...profiles, [profile]: rest };
+    });
   }
 
   /** Make `name` the profile used when none is selected. */
   use(name: string): void {
-    this.#write(name === DEFAULT_PROFILE ? { profile: undefined } : { profile: name });
+    this.#update(({ profile: _previous, ...rest }) => (name === DEFAULT_PROFILE ? rest : { ...rest, profile: name }));
   }
 
   deleteProfile(name: string): void {
-    const { [name]: _removed, ...profiles } = this.#profiles();
-    this.#write(this.currentProfile === name ? { profiles, profile: undefined } : { profiles });
+    this.#update((current) => {
+      const { [name]: _removed, ...profiles } = { ...(current.profiles as Record<string, ProfileSettings> | undefined) };
+      const { profile, ...rest } = current;
+      return profile === name ? { ...rest, profiles } : { ...current, profiles };
+    });
   }
 
-  /** One read, one atomic write: the whole file. */
-  #write(changes: Partial<StoredConfig>): void {
-    const next: Record<string, unknown> = { ...this.#conf.store, ...changes };
-    for (const [key, value] of Object.entries(next)) if (value === undefined) delete next[key];
-    this.#conf.store = next;
+  #updateProfiles(change: (profiles: Record<string, ProfileSettings>) => Record<string, ProfileSettings>): void {
+    this.#update((current) => ({
+      ...current,
+      profiles: change({ ...(current.profiles as Record<string, ProfileSettings> | undefined) }),
+    }));
+  }
+
+  /**
+   * Read, change and write the whole file while holding its lock, so runs
+   * at the same time neither corrupt it (writes are atomic) nor lose each
+   * other's changes (the read happens inside the lock).
+   */
+  #update(change: (current: Record<string, unknown>) => Record<string, unknown>): void {
+    withLock(this.#conf.path, () => {
+      this.#conf.store = change(this.#conf.store);
+    });
+  }
+}
+
+const LOCK_WAIT_MS = 5_000;
+/** A lock older than this was left by a run that died. */
+const STALE_LOCK_MS = 10_000;
+
+/** Run `fn` holding `<path>.lock` (created exclusively), waiting for another run's. */
+function withLock(path: string, fn: () => void): void {
+  const lock = `${path}.lock`;
+  const giveUp = Date.now() + LOCK_WAIT_MS;
+  for (;;) {
+    try {
+      closeSync(openSync(lock, 'wx', 0o600));
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+    try {
+      if (Date.now() - statSync(lock).mtimeMs > STALE_LOCK_MS) {
+        unlinkSync(lock);
+        continue;
+      }
+    } catch {
+      continue; // released meanwhile
+    }
+    if (Date.now() > giveUp) {
+      throw new ConfigError(`the config file is locked by another plants run (${lock}); if none is running, remove that file`);
+    }
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
+  }
+  try {
+    fn();
+  } finally {
+    try {
+      unlinkSync(lock);
+    } catch {
+      // Already gone: nothing to release.
+    }
   }
 }
 

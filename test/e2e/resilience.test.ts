@@ -324,3 +324,89 @@ describe('TLS with a private CA', () => {
     expect(withCa.stdout).toBe('1\tFern\t\n');
   });
 });
+
+describe('every body is bounded by --timeout, and retries stop at Ctrl-C', () => {
+  const trickle = (status: number, headers: Record<string, string> = {}) => (res: import('node:http').ServerResponse) => {
+    res.writeHead(status, headers);
+    const timer = setInterval(() => res.write(' '), 100);
+    res.on('close', () => clearInterval(timer));
+  };
+
+  it.each([
+    ['a DELETE whose 200 body trickles (success: the status says so)', ['delete', '5', '--yes'], trickle(200), 0],
+    ['redirects whose bodies trickle', ['list'], trickle(302, { location: '/elsewhere' }), 1],
+    ['a retryable 503 whose body trickles', ['list', '--retries', '1'], trickle(503, { 'retry-after': '0' }), 1],
+  ])('%s: every attempt ends within the timeout', async (_what, args, answer, code) => {
+    await scripted([answer as (res: import('node:http').ServerResponse) => void]);
+    const started = Date.now();
+    const r = await plants([...args, '--timeout', '1']);
+    expect(r.code).toBe(code);
+    expect(Date.now() - started).toBeLessThan(4000);
+  });
+
+  it('Ctrl-C during a retry wait stops the run, and no request is sent after it', async () => {
+    server = await rawServer((_req, res) => res.writeHead(503, { 'retry-after': '3600' }).end());
+    const child = spawn(process.execPath, [PLANTS_BIN, 'delete', '1', '2', '3', '4', '--yes', '--json', '--concurrency', '2', '--retries', '3'], {
+      env: { PATH: process.env.PATH, PLANTS_CONFIG_DIR: dir.path, PLANTS_BASE_URL: server.url, PLANTS_TOKEN: TOKEN },
+    });
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+    child.stdin.end();
+    while (server.requests.length < 2) await new Promise((resolve) => setTimeout(resolve, 10));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const sent = server.requests.length;
+    const started = Date.now();
+    child.kill('SIGINT');
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code).toBe(130);
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(server.requests.length).toBe(sent);
+    const results = JSON.parse(stdout) as { result: string; status: number | null }[];
+    expect(results.map((x) => x.result)).toEqual(['failed', 'failed', 'skipped', 'skipped']);
+    expect(results[0]!.status).toBe(503);
+  });
+
+  it('a GET whose body is cut is not resumed with a Range request', async () => {
+    server = await rawServer((_req, res) => {
+      res.writeHead(200, { 'content-length': '100' });
+      res.write('[{"name":"a"');
+      setTimeout(() => res.socket?.destroy(), 20);
+    });
+    const r = await plants(['list', '--retries', '2']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/the response body was cut short/);
+    expect(server.requests.every((q) => q.headers.range === undefined)).toBe(true);
+  });
+
+  it('a DELETE is not sent on where a 301, 302 or 303 points', async () => {
+    server = await rawServer((req, res) => {
+      if (req.url === '/plants/7') res.writeHead(303, { location: '/done' }).end();
+      else res.writeHead(204).end();
+    });
+    const r = await plants(['delete', '7', '--yes']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/303 See Other: redirect to \/done not followed/);
+    expect(server.requests.map((q) => `${q.method} ${q.path}`)).toEqual(['DELETE /plants/7']);
+  });
+
+  it('a DELETE that got a gateway 504, then 404, counts as deleted', async () => {
+    await scripted([status(504, { 'retry-after': '0' }), status(404)]);
+    const r = await plants(['delete', '7', '--yes', '--json', '--retries', '1']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)[0]).toMatchObject({ result: 'deleted', status: 404 });
+  });
+
+  it('a redirect Location carrying the token is masked, on stdout too', async () => {
+    server = await rawServer((_req, res) => res.writeHead(302, { location: `http://127.0.0.2:1/steal?t=${TOKEN}` }).end());
+    const r = await plants(['delete', '7', '--yes', '--json']);
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout)[0].error.message).toMatch(/steal\?t=\*\*\*/);
+  });
+
+  it('a refused connection through a proxy names the proxy too', async () => {
+    await scripted([ok]);
+    const r = await plants(['list'], { HTTP_PROXY: 'http://127.0.0.1:9' });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/connection refused by 127\.0\.0\.1:\d+ or the proxy in HTTP_PROXY/);
+  });
+});

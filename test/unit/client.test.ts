@@ -164,6 +164,27 @@ describe('deletePlant', () => {
     await client().deletePlant('..');
   });
 
+  it('counts a 404 after a lost response (reset) as deleted, but not after a refused connection', async () => {
+    const reset = Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+    const refused = Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
+    const pool = agent.get(ORIGIN);
+    pool.intercept({ path: '/plants/1', method: 'DELETE' }).replyWithError(reset);
+    pool.intercept({ path: '/plants/1', method: 'DELETE' }).reply(404, { error: 404, message: 'gone' });
+    pool.intercept({ path: '/plants/2', method: 'DELETE' }).replyWithError(refused);
+    pool.intercept({ path: '/plants/2', method: 'DELETE' }).reply(404, { error: 404, message: 'gone' });
+    const retrying = client(ORIGIN, { retries: 1 });
+    expect(await retrying.deletePlant('1')).toEqual({ status: 404 });
+    const err = (await failure(retrying.deletePlant('2'))) as HttpError;
+    expect(err.exitCode).toBe(ExitCode.notFound);
+    expect(err.message).toMatch(/404 Not Found: gone \(error 404\) \(after 2 attempts\)/);
+  });
+
+  it('never retries without retries allowed, and says so when they run out', async () => {
+    agent.get(ORIGIN).intercept({ path: '/plants', method: 'GET' }).reply(503, 'busy', { headers: { 'retry-after': '0' } }).times(2);
+    const err = await failure(client(ORIGIN, { retries: 1 }).listPlants());
+    expect(err.message).toBe('GET http://plants.test/plants → 503 Service Unavailable: busy (after 2 attempts)');
+  });
+
   it('maps 404 to the not-found exit code and keeps the service error', async () => {
     agent.get(ORIGIN).intercept({ path: '/plants/9', method: 'DELETE' }).reply(404, { error: 404, message: 'plant 9 not found' });
     const err = (await failure(client().deletePlant('9'))) as HttpError;
