@@ -18,5 +18,12 @@ export default defineConfig({
   splitting: true,
   clean: true,
   sourcemap: false,
+  // Dependencies are bundled: one file per chunk loads faster than a tree
+  // of node_modules to resolve. The chunks keep undici, conf, chalk and
+  // cli-table3 out of start-up until a path uses them.
+  noExternal: [/.*/],
+  minify: true,
+  // Bundled CommonJS (undici, commander) calls require(); ESM has none.
+  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   define: { __PLANTS_VERSION__: JSON.stringify(pkg.version) },
 });

@@ -21,7 +21,9 @@ export class JsonNumber {
 }
 
 // Private-use character plus a per-process nonce: cannot collide with real data by accident.
-const MARKER = `\ue000${randomBytes(8).toString('hex')}:`;
+// Made on first use: nothing runs at import time.
+let marker: string | undefined;
+const MARKER = () => (marker ??= `\ue000${randomBytes(8).toString('hex')}:`);
 const NUMBER_AFTER_DELIMITER = /[:,[]\s*(-?\d[\d.eE+-]*)/g;
 const NUMBER_CHAR = /[\d.eE+-]/;
 
@@ -59,7 +61,7 @@ function parseLossless(text: string): unknown {
       while (end < text.length && NUMBER_CHAR.test(text[end]!)) end += 1;
       const token = text.slice(i, end);
       if (!roundTrips(token)) {
-        out += text.slice(copied, i) + JSON.stringify(MARKER + token);
+        out += text.slice(copied, i) + JSON.stringify(MARKER() + token);
         copied = end;
       }
       i = end;
@@ -69,7 +71,7 @@ function parseLossless(text: string): unknown {
   }
   out += text.slice(copied);
   return JSON.parse(out, (_key, value: unknown) =>
-    typeof value === 'string' && value.startsWith(MARKER) ? new JsonNumber(value.slice(MARKER.length)) : value,
+    typeof value === 'string' && value.startsWith(MARKER()) ? new JsonNumber(value.slice(MARKER().length)) : value,
   );
 }
 
@@ -78,8 +80,8 @@ export function stringifyJson(value: unknown, indent?: number): string {
   if (JsonNumber.created === 0) return JSON.stringify(value, null, indent);
   const text = JSON.stringify(
     value,
-    (_key, item: unknown) => (item instanceof JsonNumber ? MARKER + item.text : item),
+    (_key, item: unknown) => (item instanceof JsonNumber ? MARKER() + item.text : item),
     indent,
   );
-  return text.replaceAll(new RegExp(`"${MARKER}([^"]*)"`, 'g'), '$1');
+  return text.replaceAll(new RegExp(`"${MARKER()}([^"]*)"`, 'g'), '$1');
 }

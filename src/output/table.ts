@@ -1,3 +1,4 @@
+import { commonJs } from '../commonjs.js';
 import { palette } from './color.js';
 import { tableCell } from './formats.js';
 
@@ -23,12 +24,13 @@ export async function* renderTable(
   rows: readonly (readonly unknown[])[],
   color: boolean,
 ): AsyncGenerator<string> {
-  const [{ default: Table }, { strlen }, c] = await Promise.all([
+  const [{ default: Table }, utils, c] = await Promise.all([
     import('cli-table3'),
     // cli-table3's own measure (wide characters count double), so the widths agree with its layout.
     import('cli-table3/src/utils.js'),
     palette(color),
   ]);
+  const { strlen } = commonJs(utils);
   const cells = rows.map((row) => row.map(tableCell));
   const colWidths = headers.map((header, i) =>
     cells.reduce((width, row) => Math.max(width, strlen(row[i] ?? '')), strlen(header)),
