@@ -25,13 +25,24 @@ export function globToRegExp(glob: string): RegExp {
   return new RegExp(`^${body}$`, 'su');
 }
 
-export function filterPlants(plants: readonly Plant[], filter: PlantFilter): Plant[] {
-  if (!hasFilter(filter)) return [...plants];
+/** A test for one plant: every plant passes when there is no filter. */
+export function plantMatcher(filter: PlantFilter): (plant: Plant) => boolean {
   const tags = new Set(filter.tags);
   const name = filter.name === undefined ? undefined : globToRegExp(filter.name);
-  return plants.filter(
-    (plant) =>
-      (tags.size === 0 || (typeof plant.tag === 'string' && tags.has(plant.tag))) &&
-      (name === undefined || name.test(plant.name)),
-  );
+  return (plant) =>
+    (tags.size === 0 || (typeof plant.tag === 'string' && tags.has(plant.tag))) &&
+    (name === undefined || name.test(plant.name));
+}
+
+/** The plants that pass, batch by batch as they come. */
+export async function* filterPlants(batches: AsyncIterable<Plant[]>, filter: PlantFilter): AsyncGenerator<Plant[]> {
+  if (!hasFilter(filter)) {
+    yield* batches;
+    return;
+  }
+  const matches = plantMatcher(filter);
+  for await (const batch of batches) {
+    const kept = batch.filter(matches);
+    if (kept.length) yield kept;
+  }
 }

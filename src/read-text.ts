@@ -12,31 +12,22 @@ export class ReadTimeoutError extends Error {}
 export async function readText(
   stream: AsyncIterable<Buffer | string> & { destroy(err?: Error): unknown; on(event: 'error', listener: () => void): unknown },
   limit: number,
-  options: { truncate?: boolean; timeoutMs?: number } = {},
+  options: { truncate?: boolean } = {},
 ): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
-  // A body that trickles in never trips a per-chunk timeout; this bounds the whole read.
-  const timer =
-    options.timeoutMs === undefined
-      ? undefined
-      : setTimeout(() => stream.destroy(new ReadTimeoutError('the body did not arrive in time')), Math.max(0, options.timeoutMs));
-  try {
-    for await (const piece of stream) {
-      const chunk = typeof piece === 'string' ? Buffer.from(piece) : piece;
-      size += chunk.length;
-      if (size > limit) {
-        // Stop reading; the error the destroyed stream may emit is no news.
-        stream.on('error', () => {});
-        stream.destroy();
-        if (!options.truncate) throw new TooLargeError(`larger than ${limit} bytes`);
-        chunks.push(chunk.subarray(0, chunk.length - (size - limit)));
-        break;
-      }
-      chunks.push(chunk);
+  for await (const piece of stream) {
+    const chunk = typeof piece === 'string' ? Buffer.from(piece) : piece;
+    size += chunk.length;
+    if (size > limit) {
+      // Stop reading; the error the destroyed stream may emit is no news.
+      stream.on('error', () => {});
+      stream.destroy();
+      if (!options.truncate) throw new TooLargeError(`larger than ${limit} bytes`);
+      chunks.push(chunk.subarray(0, chunk.length - (size - limit)));
+      break;
     }
-  } finally {
-    clearTimeout(timer);
+    chunks.push(chunk);
   }
   return Buffer.concat(chunks).toString('utf8');
 }

@@ -3,9 +3,10 @@ import type { Dispatcher } from 'undici';
 import { redactToken } from '../config/settings.js';
 import { BadResponseError, HttpError, NetworkError, type ServiceError } from '../errors.js';
 import { excerpt } from '../output/text.js';
-import { readText, TooLargeError } from '../read-text.js';
+import { readText, ReadTimeoutError, TooLargeError } from '../read-text.js';
 import { causeCode, describeNetworkFailure } from './network.js';
-import { describeErrorBody, parsePlantList, type Plant } from './responses.js';
+import { streamPlantList } from './plant-stream.js';
+import { describeErrorBody, type Plant } from './responses.js';
 import {
   Attempts,
   backoffMs,
@@ -48,7 +49,13 @@ export interface DeleteResponse {
 
 type Method = 'GET' | 'DELETE';
 type Target = { origin: string; path: string; href: string };
-type Response = Dispatcher.ResponseData & { deadline: AbortSignal };
+/**
+ * A response and its attempt's deadline: aborted when the attempt has taken
+ * longer than the timeout. `networkTimeLeft()` is what remains of it; a
+ * streamed body takes the deadline over (see #timedBody) so that time spent
+ * waiting for the reader of the output does not count.
+ */
+type Response = Dispatcher.ResponseData & { deadline: AbortSignal; networkTimeLeft(): number; stopDeadline(): void };
 
 /** Error bodies are only shown as an excerpt; more than this is never needed. */
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
@@ -86,6 +93,17 @@ export class PlantStoreClient {
 
   /** GET /plants?limit=N: the validated list, every field of every item kept. */
   async listPlants(options: { limit?: number } & RequestOptions = {}): Promise<Plant[]> {
+    const plants: Plant[] = [];
+    for await (const batch of this.streamPlants(options)) plants.push(...batch);
+    return plants;
+  }
+
+  /**
+   * GET /plants?limit=N as the plants arrive, in batches, each plant
+   * validated before it is yielded: memory holds a batch, not the whole
+   * list. Stopping early (breaking out of the loop) closes the response.
+   */
+  async *streamPlants(options: { limit?: number } & RequestOptions = {}): AsyncGenerator<Plant[]> {
     const target = endpoint(this.baseUrl, ['plants'], { limit: options.limit });
     const { response, label, attempts } = await this.#send('GET', target, false, options.signal);
     const where = `${label} → ${response.statusCode}`;
@@ -98,9 +116,8 @@ export class PlantStoreClient {
         response.statusCode,
       );
     }
-    let text: string;
     try {
-      text = await readText(response.body, limit);
+      yield* streamPlantList(this.#timedBody(response), headerValue(response.headers['content-type']), limit);
     } catch (err) {
       if (err instanceof TooLargeError) {
         throw new BadResponseError(
@@ -108,7 +125,10 @@ export class PlantStoreClient {
           response.statusCode,
         );
       }
-      if (response.deadline.aborted) {
+      if (err instanceof BadResponseError) {
+        throw new BadResponseError(`${where}: ${this.#redact(err.message)}`, response.statusCode);
+      }
+      if (err instanceof ReadTimeoutError || response.deadline.aborted) {
         throw new NetworkError(`${label} failed: the response body did not arrive ${this.#timeoutText()}${attempts.suffix()}`, true);
       }
       const failure = describeNetworkFailure(err, this.baseUrl.host);
@@ -116,14 +136,9 @@ export class PlantStoreClient {
         `${where}: the response body was cut short (${failure.message})${attempts.suffix()}`,
         response.statusCode,
       );
-    }
-    try {
-      return parsePlantList(text, headerValue(response.headers['content-type']));
-    } catch (err) {
-      if (err instanceof BadResponseError) {
-        throw new BadResponseError(`${where}: ${this.#redact(err.message)}`, response.statusCode);
-      }
-      throw err;
+    } finally {
+      // Stopped early, or failed: close the response rather than read the rest.
+      if (!response.body.readableEnded) response.body.on('error', () => {}).destroy();
     }
   }
 
@@ -238,7 +253,11 @@ export class PlantStoreClient {
       'user-agent': userAgent,
     };
     this.#debug(`→ ${label}${attempts.count > 1 ? ` (attempt ${attempts.count})` : ''}`, headers);
-    const deadline = AbortSignal.timeout(timeoutMs);
+    const started = Date.now();
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new DOMException('attempt timed out', 'TimeoutError')), timeoutMs);
+    timer.unref();
+    const deadline = controller.signal;
     // dispatcher.request takes origin and path as they are; undici's
     // top-level request() would re-parse the URL and resolve %2E%2E.
     const response = await this.#options.dispatcher.request({
@@ -247,10 +266,43 @@ export class PlantStoreClient {
       method,
       headers,
       headersTimeout: timeoutMs,
-      bodyTimeout: timeoutMs,
+      // The attempt's deadline bounds the body (see #timedBody); undici's idle
+      // timer would also fire while a slow reader of the output holds it back.
+      bodyTimeout: 0,
       signal: deadline,
     });
-    return Object.assign(response, { deadline });
+    return Object.assign(response, {
+      deadline,
+      networkTimeLeft: () => timeoutMs - (Date.now() - started),
+      stopDeadline: () => clearTimeout(timer),
+    });
+  }
+
+  /**
+   * The body, with the rest of the attempt's time spent only on waiting for
+   * the network: a list streamed into a slow reader (\`| less\`) is not cut
+   * off, a service that trickles its body still is.
+   */
+  async *#timedBody(response: Response): AsyncGenerator<Buffer> {
+    let left = response.networkTimeLeft();
+    response.stopDeadline();
+    const chunks = response.body[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+    for (;;) {
+      const started = Date.now();
+      let timer: NodeJS.Timeout | undefined;
+      const expired = new Promise<never>((_resolve, reject) => {
+        timer = setTimeout(() => reject(new ReadTimeoutError('the body did not arrive in time')), Math.max(0, left));
+      });
+      let next: IteratorResult<Buffer>;
+      try {
+        next = await Promise.race([chunks.next(), expired]);
+      } finally {
+        clearTimeout(timer);
+      }
+      left -= Date.now() - started;
+      if (next.done) return;
+      yield next.value;
+    }
   }
 
   /** Throw a body away, within the attempt's deadline (its signal aborts a stalled one). */

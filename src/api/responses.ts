@@ -96,7 +96,7 @@ export function parsePlantList(text: string, contentType: string | undefined): P
   return items as Plant[];
 }
 
-function checkPlant(item: unknown, index: number): void {
+export function checkPlant(item: unknown, index: number): void {
   const where = `item ${index} of the plant list`;
   if (typeof item !== 'object' || item === null || Array.isArray(item)) {
     throw new BadResponseError(`${where} is ${kindOf(item)}, expected a plant object: ${excerpt(stringifyJson(item))}`);

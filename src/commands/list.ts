@@ -88,15 +88,33 @@ export async function runList(options: ListOptions, ctx: Context): Promise<void>
   if (options.columns && (format === 'json' || format === 'ndjson')) {
     await warning(io, `--columns applies to table, tsv and csv; -o ${format} keeps whole objects`);
   }
-  const plants = await fetchPlants(ctx, options.limit);
-  await writePlants(io, filterPlants(plants, options.filter), { format, columns: options.columns });
+  await writePlants(io, filterPlants(plantsUpTo(ctx, options.limit), options.filter), {
+    format,
+    columns: options.columns,
+  });
 }
 
-/** GET /plants, with the limit enforced here too for services that return more than asked. */
-export async function fetchPlants(ctx: Context, limit: number | undefined): Promise<Plant[]> {
+/**
+ * GET /plants as the plants arrive, with the limit enforced here too for
+ * services that return more than asked: the rest is not read.
+ */
+export async function* plantsUpTo(ctx: Context, limit: number | undefined): AsyncGenerator<Plant[]> {
   const client = await ctx.client();
-  const plants = await client.listPlants({ limit });
-  if (limit === undefined || plants.length <= limit) return plants;
-  await warning(ctx.io, `the service returned ${plants.length} plants for --limit ${limit}; showing the first ${limit}`);
-  return plants.slice(0, limit);
+  let left = limit ?? Infinity;
+  for await (const batch of client.streamPlants({ limit })) {
+    if (batch.length > left) {
+      if (left > 0) yield batch.slice(0, left);
+      await warning(ctx.io, `the service returned more plants than --limit ${limit}; showing the first ${limit}`);
+      return;
+    }
+    left -= batch.length;
+    yield batch;
+  }
+}
+
+/** The whole list (up to the limit), for commands that need all of it at once. */
+export async function fetchPlants(ctx: Context, limit: number | undefined): Promise<Plant[]> {
+  const plants: Plant[] = [];
+  for await (const batch of plantsUpTo(ctx, limit)) plants.push(...batch);
+  return plants;
 }

@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
-import { filterPlants, hasFilter, type PlantFilter } from '../filters.js';
+import { hasFilter, plantMatcher, type PlantFilter } from '../filters.js';
 import { addDeletionOptions, deletePlants, pickDeletionOptions, type DeletionFlags, type DeletionOptions } from './deletion.js';
 import { requirePlantId } from './ids.js';
 import { addFilterOptions, fetchPlants } from './list.js';
@@ -51,7 +51,8 @@ export async function runPrune(options: PruneOptions, ctx: Context): Promise<voi
   }
   await deletePlants(
     async () => {
-      const plants = filterPlants(await fetchPlants(ctx, options.limit), options.filter);
+      const matches = plantMatcher(options.filter);
+      const plants = (await fetchPlants(ctx, options.limit)).filter(matches);
       return plants.map((plant, index) => requirePlantId(plant, `matching plant ${index} (${JSON.stringify(plant.name)})`));
     },
     options,

@@ -8,12 +8,12 @@ import { cellText, printable } from './text.js';
  */
 export function formatJson(value: unknown, pretty: boolean, terminal = pretty): string {
   const text = stringifyJson(value, pretty ? 2 : undefined);
-  if (!terminal) return `${text}\n`;
-  const safe = text.replace(
-    /[\u007f-\u009f]/g,
-    (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
-  return `${safe}\n`;
+  return `${terminal ? escapeForTerminal(text) : text}\n`;
+}
+
+/** JSON text with DEL and C1 controls escaped too (they can only occur inside strings). */
+export function escapeForTerminal(json: string): string {
+  return json.replace(/[\u007f-\u009f]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /**

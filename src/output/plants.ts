@@ -1,16 +1,20 @@
 import type { Plant } from '../api/responses.js';
-import { csvLine, formatJson, tsvLine } from './formats.js';
-import { writeAll, writeOut, type IOStreams } from './iostreams.js';
+import { stringifyJson } from '../json.js';
+import { csvLine, escapeForTerminal, tsvLine } from './formats.js';
+import { writeOut, type IOStreams } from './iostreams.js';
 import { info } from './messages.js';
 import { renderTable } from './table.js';
 
 export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'tsv', 'csv'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
+function hasId(plant: Plant): boolean {
+  return plant.id !== undefined && plant.id !== null;
+}
+
 /** ID (only when some plant has an id), NAME, TAG. */
 export function defaultColumns(plants: readonly Plant[]): string[] {
-  const withId = plants.some((plant) => plant.id !== undefined && plant.id !== null);
-  return withId ? ['id', 'name', 'tag'] : ['name', 'tag'];
+  return plants.some(hasId) ? ['id', 'name', 'tag'] : ['name', 'tag'];
 }
 
 /** The value at a dotted path (`extra.height`); undefined where the path leads nowhere. */
@@ -29,29 +33,78 @@ export interface PlantOutputOptions {
   columns?: string[];
 }
 
-/** Write plants to stdout in the chosen format. */
-export async function writePlants(io: IOStreams, plants: readonly Plant[], options: PlantOutputOptions): Promise<void> {
+const FLUSH_AT = 64 * 1024;
+
+/** Text written in large pieces, each waited for: output keeps pace with the reader. */
+class Output {
+  #buffer = '';
+  constructor(private readonly io: IOStreams) {}
+
+  async add(text: string): Promise<void> {
+    this.#buffer += text;
+    if (this.#buffer.length >= FLUSH_AT) await this.flush();
+  }
+
+  async flush(): Promise<void> {
+    if (!this.#buffer) return;
+    const text = this.#buffer;
+    this.#buffer = '';
+    await writeOut(this.io.stdout, text);
+  }
+}
+
+/**
+ * Write plants to stdout in the chosen format as they come, batch by
+ * batch: every format but the table (which needs every row to size its
+ * columns) holds one batch at a time. Returns how many were written.
+ */
+export async function writePlants(
+  io: IOStreams,
+  batches: AsyncIterable<Plant[]> | Iterable<Plant[]>,
+  options: PlantOutputOptions,
+): Promise<number> {
   const { format } = options;
   const terminal = io.stdoutIsTTY;
-  if (format === 'json') {
-    await writeOut(io.stdout, formatJson(plants, terminal));
-    return;
+  const out = new Output(io);
+  let count = 0;
+
+  if (format === 'table') {
+    const all: Plant[] = [];
+    for await (const batch of batches) all.push(...batch);
+    if (all.length === 0) {
+      info(io, 'No plants found');
+      return 0;
+    }
+    const columns = options.columns ?? defaultColumns(all);
+    const rows = all.map((plant) => columns.map((column) => columnValue(plant, column)));
+    for await (const block of renderTable(columns.map((c) => c.toUpperCase()), rows, io.stdoutColor)) await out.add(block);
+    await out.flush();
+    return all.length;
   }
-  if (format === 'ndjson') {
-    await writeAll(io.stdout, plants.map((plant) => formatJson(plant, false, terminal)));
-    return;
+
+  // TSV's columns follow the first plant (ID when it has one); CSV's header is fixed.
+  let columns = options.columns ?? (format === 'csv' ? ['id', 'name', 'tag'] : undefined);
+  if (format === 'csv') await out.add(csvLine(columns!, terminal));
+  if (format === 'json') await out.add('[');
+  for await (const batch of batches) {
+    if (batch.length === 0) continue;
+    let text: string;
+    if (format === 'json') {
+      // Together, the batches make what JSON.stringify(all, null, 2 or none) would.
+      const whole = stringifyJson(batch, terminal ? 2 : undefined);
+      const inner = terminal ? whole.slice(2, -2) : whole.slice(1, -1);
+      text = `${count === 0 ? '' : ','}${terminal ? '\n' : ''}${inner}`;
+    } else if (format === 'ndjson') {
+      text = `${batch.map((plant) => stringifyJson(plant)).join('\n')}\n`;
+    } else {
+      columns ??= hasId(batch[0]!) ? ['id', 'name', 'tag'] : ['name', 'tag'];
+      const line = format === 'csv' ? (values: unknown[]) => csvLine(values, terminal) : tsvLine;
+      text = batch.map((plant) => line(columns!.map((column) => columnValue(plant, column)))).join('');
+    }
+    await out.add(terminal && (format === 'json' || format === 'ndjson') ? escapeForTerminal(text) : text);
+    count += batch.length;
   }
-  // CSV's header row is a contract: fixed unless --columns says otherwise.
-  const columns = options.columns ?? (format === 'csv' ? ['id', 'name', 'tag'] : defaultColumns(plants));
-  const rows = plants.map((plant) => columns.map((column) => columnValue(plant, column)));
-  if (format === 'tsv') {
-    await writeAll(io.stdout, rows.map(tsvLine));
-  } else if (format === 'csv') {
-    await writeAll(io.stdout, [csvLine(columns, terminal), ...rows.map((row) => csvLine(row, terminal))]);
-  } else if (plants.length === 0) {
-    info(io, 'No plants found');
-  } else {
-    const headers = columns.map((column) => column.toUpperCase());
-    for await (const block of renderTable(headers, rows, io.stdoutColor)) await writeOut(io.stdout, block);
-  }
+  if (format === 'json') await out.add(terminal && count > 0 ? '\n]\n' : ']\n');
+  await out.flush();
+  return count;
 }

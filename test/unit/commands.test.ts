@@ -191,7 +191,7 @@ describe('plants list', () => {
     agent.get(ORIGIN).intercept({ path: '/plants', method: 'GET', query: { limit: '1' } }).reply(200, SAMPLE, json);
     const r = await plants(['list', '--limit', '1', '--json']);
     expect(JSON.parse(r.stdout())).toEqual([SAMPLE[0]]);
-    expect(r.stderr()).toMatch(/warning: the service returned 2 plants for --limit 1; showing the first 1/);
+    expect(r.stderr()).toMatch(/warning: the service returned more plants than --limit 1; showing the first 1/);
   });
 
   it('rejects a bad --limit with exit 2 and no request', async () => {

@@ -30,3 +30,13 @@ describe('renderTable', () => {
     expect(lines[2_500]).toBe('2499  plant 2499  odd');
   });
 });
+
+describe('renderTable past the rows cli-table3 lays out itself', () => {
+  it('pads every later row exactly as cli-table3 does, wide characters included', async () => {
+    const names = ['Fern', '🌱 sprout', 'Ficus lyrata', 'ü', ''];
+    const rows = Array.from({ length: 600 }, (_, i) => [i, names[i % names.length], i % 3 ? 'tag' : undefined]);
+    const lines = (await render(['ID', 'NAME', 'TAG'], rows)).trimEnd().split('\n');
+    // Rows 1-200 come from cli-table3; the same data again further down must look identical.
+    for (let i = 1; i <= 15; i += 1) expect(lines[i + 300]).toBe(lines[i]!.replace(/^\d+ */, (m) => `${Number(m) + 300}`.padEnd(m.length)));
+  });
+});

@@ -1,0 +1,189 @@
+import { StringDecoder } from 'node:string_decoder';
+import { BadResponseError } from '../errors.js';
+import { parseJson } from '../json.js';
+import { excerpt } from '../output/text.js';
+import { TooLargeError } from '../read-text.js';
+import { checkPlant, parsePlantList, type Plant } from './responses.js';
+
+const WHAT = 'expected a JSON array of plants';
+const QUOTE = 34;
+const BACKSLASH = 92;
+
+function isSpace(code: number): boolean {
+  return code === 32 || code === 10 || code === 13 || code === 9;
+}
+
+/**
+ * Splits a JSON array that arrives in pieces into the text of its items, as
+ * each one completes. It only tracks strings and nesting; each item is then
+ * parsed on its own, so memory holds one item, not the whole array.
+ */
+export class JsonArraySplitter {
+  #state: 'before' | 'between' | 'item' | 'after' = 'before';
+  #depth = 0;
+  #inString = false;
+  #escaped = false;
+  /** The current item's text from earlier pieces. */
+  #carry = '';
+  /** A scalar item (number, true, …) ends at a delimiter rather than a bracket. */
+  #scalar = false;
+  #expectItem = true;
+  #count = 0;
+
+  /** Feed the next piece; returns the items it completed. Throws SyntaxError on malformed structure. */
+  push(text: string): string[] {
+    const items: string[] = [];
+    let start = this.#state === 'item' ? 0 : -1;
+    for (let i = 0; i < text.length; i += 1) {
+      const code = text.charCodeAt(i);
+      if (this.#state === 'item') {
+        if (this.#inString) {
+          if (this.#escaped) this.#escaped = false;
+          else if (code === BACKSLASH) this.#escaped = true;
+          else if (code === QUOTE) {
+            this.#inString = false;
+            if (this.#depth === 0 && !this.#scalar) items.push(this.#finish(text, start, i + 1));
+          }
+          continue;
+        }
+        if (this.#scalar) {
+          if (code === 44 || code === 93 || isSpace(code)) {
+            items.push(this.#finish(text, start, i));
+            i -= 1; // the delimiter is handled between items
+          }
+          continue;
+        }
+        if (code === QUOTE) this.#inString = true;
+        else if (code === 123 || code === 91) this.#depth += 1;
+        else if (code === 125 || code === 93) {
+          this.#depth -= 1;
+          if (this.#depth === 0) items.push(this.#finish(text, start, i + 1));
+        }
+        continue;
+      }
+      if (isSpace(code)) continue;
+      if (this.#state === 'before') {
+        if (code !== 91) throw new SyntaxError('not an array');
+        this.#state = 'between';
+        continue;
+      }
+      if (this.#state === 'after') throw new SyntaxError('text after the end of the array');
+      // Between items.
+      // `]` closes the array after an item, or right after `[`; not after a comma.
+      if (code === 93 && (!this.#expectItem || this.#count === 0)) {
+        this.#state = 'after';
+        continue;
+      }
+      if (code === 44 && !this.#expectItem) {
+        this.#expectItem = true;
+        continue;
+      }
+      if (!this.#expectItem) throw new SyntaxError('missing comma between items');
+      if (code === 93 || code === 44) throw new SyntaxError('a comma with no item after it');
+      this.#state = 'item';
+      this.#expectItem = false;
+      this.#count += 1;
+      start = i;
+      this.#scalar = code !== 123 && code !== 91 && code !== QUOTE;
+      if (code === QUOTE) this.#inString = true;
+      else if (!this.#scalar) this.#depth = 1;
+    }
+    if (this.#state === 'item') this.#carry += text.slice(start);
+    return items;
+  }
+
+  #finish(text: string, start: number, end: number): string {
+    const item = this.#carry + text.slice(start, end);
+    this.#carry = '';
+    this.#state = 'between';
+    this.#scalar = false;
+    return item;
+  }
+
+  /** The input ended: anything unfinished is malformed. */
+  end(): void {
+    if (this.#state !== 'after') throw new SyntaxError('ends before the array is closed');
+  }
+}
+
+/**
+ * The plants of a list response, validated as they arrive (the same checks
+ * as parsePlantList), in batches (those completed by each piece of the
+ * body), without holding the whole body. A body that is not an array is
+ * read whole (up to `limit`) so the error can say what it is.
+ */
+export async function* streamPlantList(
+  body: AsyncIterable<Buffer>,
+  contentType: string | undefined,
+  limit: number,
+): AsyncGenerator<Plant[]> {
+  const decoder = new StringDecoder('utf8');
+  const splitter = new JsonArraySplitter();
+  let size = 0;
+  let index = 0;
+  // Text before the first non-blank character shows whether this is an array at all.
+  let pending = '';
+  let started = false;
+  for await (const chunk of body) {
+    size += chunk.length;
+    if (size > limit) throw new TooLargeError(`larger than ${limit} bytes`);
+    let text = decoder.write(chunk);
+    if (!started) {
+      pending += text;
+      if (!pending.trim()) {
+        pending = ''; // only blanks so far: nothing to keep
+        continue;
+      }
+      started = true;
+      if (pending.trimStart()[0] !== '[') {
+        // Not an array: read it whole (bounded) so the buffered check can say what it is.
+        for await (const rest of body) {
+          size += rest.length;
+          if (size > limit) throw new TooLargeError(`larger than ${limit} bytes`);
+          pending += decoder.write(rest);
+        }
+        parsePlantList(pending + decoder.end(), contentType);
+      }
+      text = pending;
+    }
+    const batch = items(text);
+    if (batch.length) yield batch;
+  }
+  const rest = decoder.end();
+  if (!started) parsePlantList(rest, contentType); // empty, or only blanks: says so
+  const batch = items(rest);
+  if (batch.length) yield batch;
+  try {
+    splitter.end();
+  } catch (err) {
+    throw new BadResponseError(`${WHAT}, but received JSON that ${(err as Error).message}`);
+  }
+
+  function items(text: string): Plant[] {
+    let texts: string[];
+    try {
+      texts = splitter.push(text);
+    } catch (err) {
+      throw new BadResponseError(`${WHAT}, but received ${contentType || 'a body'} that is not JSON (${(err as Error).message}) near: ${excerpt(text.slice(0, 200))}`);
+    }
+    if (texts.length === 0) return [];
+    let parsed: unknown[];
+    try {
+      // One parse for the batch; one at a time only to find which item is broken.
+      parsed = parseJson(`[${texts.join(',')}]`) as unknown[];
+    } catch {
+      parsed = texts.map((itemText, offset) => {
+        try {
+          return parseJson(itemText);
+        } catch {
+          throw new BadResponseError(`item ${index + offset} of the plant list is not valid JSON: ${excerpt(itemText)}`);
+        }
+      });
+    }
+    for (const item of parsed) {
+      checkPlant(item, index);
+      index += 1;
+    }
+    return parsed as Plant[];
+  }
+}

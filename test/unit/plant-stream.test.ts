@@ -1,0 +1,83 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { JsonArraySplitter, streamPlantList } from '../../src/api/plant-stream.js';
+import { parsePlantList } from '../../src/api/responses.js';
+import { BadResponseError } from '../../src/errors.js';
+
+async function* chunks(text: string, sizes: number[]): AsyncGenerator<Buffer> {
+  const bytes = Buffer.from(text);
+  let at = 0;
+  for (const size of sizes) {
+    if (at >= bytes.length) break;
+    yield bytes.subarray(at, at + size);
+    at += size;
+  }
+  if (at < bytes.length) yield bytes.subarray(at);
+}
+
+async function collect(text: string, sizes: number[] = [text.length]): Promise<unknown[]> {
+  const out: unknown[] = [];
+  for await (const batch of streamPlantList(chunks(text, sizes), 'application/json', 1e9)) out.push(...batch);
+  return out;
+}
+
+describe('streamPlantList', () => {
+  it('yields what the buffered check returns, however the body is cut into pieces', async () => {
+    const plant = fc.record(
+      {
+        id: fc.oneof(fc.integer(), fc.string()),
+        name: fc.string({ unit: 'grapheme' }),
+        tag: fc.oneof(fc.string(), fc.constant(null)),
+        extra: fc.jsonValue(),
+      },
+      { requiredKeys: ['name'] },
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(plant, { maxLength: 8 }), fc.boolean(), fc.array(fc.integer({ min: 1, max: 7 })), async (plants, pretty, sizes) => {
+        const text = JSON.stringify(plants, null, pretty ? 2 : undefined);
+        expect(await collect(text, sizes)).toEqual(parsePlantList(text, 'application/json'));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('splits multi-byte characters across pieces correctly', async () => {
+    const text = '[{"name":"🌱 ü ñ"}]';
+    expect(await collect(text, Array(40).fill(1))).toEqual([{ name: '🌱 ü ñ' }]);
+  });
+
+  it.each([
+    ['', /response body was empty/],
+    ['{"plants":[]}', /received an object/],
+    ['<html>', /not JSON/],
+    ['[{"name":"a"}', /ends before the array is closed/],
+    ['[{"name":"a"},]', /not JSON/],
+    ['[{"name":"a"} {"name":"b"}]', /missing comma/],
+    ['[{"name":"a"}] x', /text after the end/],
+    ['[{"name":1}]', /item 0 of the plant list is not a plant/],
+    ['[{"name":"a"},{"name":"b","x":tru}]', /item 1 of the plant list is not valid JSON/],
+    ['[1]', /item 0 of the plant list is a number/],
+  ])('refuses %j clearly', async (text, message) => {
+    await expect(collect(text)).rejects.toThrow(BadResponseError);
+    await expect(collect(text, [1, 2, 3])).rejects.toThrow(message);
+  });
+
+  it('yields earlier plants before finding a bad one', async () => {
+    const seen: unknown[] = [];
+    await expect(
+      (async () => {
+        for await (const batch of streamPlantList(chunks('[{"name":"a"},{"name":2}]', [5, 9]), undefined, 1e9)) seen.push(...batch);
+      })(),
+    ).rejects.toThrow(/item 1/);
+    expect(seen).toEqual([{ name: 'a' }]);
+  });
+});
+
+describe('JsonArraySplitter', () => {
+  it('keeps strings with brackets, quotes and escapes whole', () => {
+    const splitter = new JsonArraySplitter();
+    const items = splitter.push('[{"name":"a]}\\"[{"},"x",12 , true,[1,[2]]]');
+    splitter.end();
+    expect(items).toEqual(['{"name":"a]}\\"[{"}', '"x"', '12', 'true', '[1,[2]]']);
+  });
+});
