@@ -5,7 +5,7 @@ import { BadResponseError, HttpError, NetworkError, type ServiceError } from '..
 import { excerpt } from '../output/text.js';
 import { readText, ReadTimeoutError, TooLargeError } from '../read-text.js';
 import { causeCode, describeNetworkFailure } from './network.js';
-import { streamPlantList } from './plant-stream.js';
+import { streamPlantList, type PlantBatch } from './plant-stream.js';
 import { describeErrorBody, type Plant } from './responses.js';
 import {
   Attempts,
@@ -103,7 +103,7 @@ export class PlantStoreClient {
    * validated before it is yielded: memory holds a batch, not the whole
    * list. Stopping early (breaking out of the loop) closes the response.
    */
-  async *streamPlants(options: { limit?: number } & RequestOptions = {}): AsyncGenerator<Plant[]> {
+  async *streamPlants(options: { limit?: number } & RequestOptions = {}): AsyncGenerator<PlantBatch> {
     const target = endpoint(this.baseUrl, ['plants'], { limit: options.limit });
     const { response, label, attempts } = await this.#send('GET', target, false, options.signal);
     const where = `${label} → ${response.statusCode}`;
@@ -117,7 +117,7 @@ export class PlantStoreClient {
       );
     }
     try {
-      yield* streamPlantList(this.#timedBody(response), headerValue(response.headers['content-type']), limit);
+      yield* streamPlantList(this.#timedBody(response), headerValue(response.headers['content-type']), limit, options.limit);
     } catch (err) {
       if (err instanceof TooLargeError) {
         throw new BadResponseError(

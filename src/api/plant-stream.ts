@@ -6,6 +6,8 @@ import { TooLargeError } from '../read-text.js';
 import { checkPlant, parsePlantList, type Plant } from './responses.js';
 
 const WHAT = 'expected a JSON array of plants';
+const JSON_BLANK = /^[ \t\n\r]*$/;
+const LEADING_BLANK = /^[ \t\n\r]+/;
 const QUOTE = 34;
 const BACKSLASH = 92;
 
@@ -106,6 +108,9 @@ export class JsonArraySplitter {
   }
 }
 
+/** Plants checked together; `overflow` when the response has more than the cap after them. */
+export type PlantBatch = Plant[] & { overflow?: true };
+
 /**
  * The plants of a list response, validated as they arrive (the same checks
  * as parsePlantList), in batches (those completed by each piece of the
@@ -116,7 +121,8 @@ export async function* streamPlantList(
   body: AsyncIterable<Buffer>,
   contentType: string | undefined,
   limit: number,
-): AsyncGenerator<Plant[]> {
+  cap = Infinity,
+): AsyncGenerator<PlantBatch> {
   const decoder = new StringDecoder('utf8');
   const splitter = new JsonArraySplitter();
   let size = 0;
@@ -130,12 +136,13 @@ export async function* streamPlantList(
     let text = decoder.write(chunk);
     if (!started) {
       pending += text;
-      if (!pending.trim()) {
+      // JSON's own whitespace only: trim() would also skip a BOM or U+00A0.
+      if (JSON_BLANK.test(pending)) {
         pending = ''; // only blanks so far: nothing to keep
         continue;
       }
       started = true;
-      if (pending.trimStart()[0] !== '[') {
+      if (pending.replace(LEADING_BLANK, '')[0] !== '[') {
         // Not an array: read it whole (bounded) so the buffered check can say what it is.
         for await (const rest of body) {
           size += rest.length;
@@ -147,26 +154,31 @@ export async function* streamPlantList(
       text = pending;
     }
     const batch = items(text);
-    if (batch.length) yield batch;
+    if (batch.length || batch.overflow) yield batch;
+    if (batch.overflow) return;
   }
   const rest = decoder.end();
   if (!started) parsePlantList(rest, contentType); // empty, or only blanks: says so
   const batch = items(rest);
-  if (batch.length) yield batch;
+  if (batch.length || batch.overflow) yield batch;
+  if (batch.overflow) return;
   try {
     splitter.end();
   } catch (err) {
     throw new BadResponseError(`${WHAT}, but received JSON that ${(err as Error).message}`);
   }
 
-  function items(text: string): Plant[] {
+  function items(text: string): PlantBatch {
     let texts: string[];
     try {
       texts = splitter.push(text);
     } catch (err) {
       throw new BadResponseError(`${WHAT}, but received ${contentType || 'a body'} that is not JSON (${(err as Error).message}) near: ${excerpt(text.slice(0, 200))}`);
     }
-    if (texts.length === 0) return [];
+    // Past the cap (--limit) nothing is checked: the same plants pass however the body was cut up.
+    const overflow = index + texts.length > cap;
+    if (overflow) texts = texts.slice(0, Math.max(0, cap - index));
+    if (texts.length === 0) return Object.assign([], overflow ? { overflow } : {});
     let parsed: unknown[];
     try {
       // One parse for the batch; one at a time only to find which item is broken.
@@ -184,6 +196,6 @@ export async function* streamPlantList(
       checkPlant(item, index);
       index += 1;
     }
-    return parsed as Plant[];
+    return Object.assign(parsed as Plant[], overflow ? { overflow } : {});
   }
 }

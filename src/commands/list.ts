@@ -100,15 +100,12 @@ export async function runList(options: ListOptions, ctx: Context): Promise<void>
  */
 export async function* plantsUpTo(ctx: Context, limit: number | undefined): AsyncGenerator<Plant[]> {
   const client = await ctx.client();
-  let left = limit ?? Infinity;
   for await (const batch of client.streamPlants({ limit })) {
-    if (batch.length > left) {
-      if (left > 0) yield batch.slice(0, left);
+    if (batch.length) yield batch;
+    if (batch.overflow) {
       await warning(ctx.io, `the service returned more plants than --limit ${limit}; showing the first ${limit}`);
       return;
     }
-    left -= batch.length;
-    yield batch;
   }
 }
 

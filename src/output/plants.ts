@@ -34,18 +34,22 @@ export interface PlantOutputOptions {
 }
 
 const FLUSH_AT = 64 * 1024;
+const FLUSH_AFTER_MS = 100;
 
 /** Text written in large pieces, each waited for: output keeps pace with the reader. */
 class Output {
   #buffer = '';
+  #flushedAt = Date.now();
   constructor(private readonly io: IOStreams) {}
 
+  /** Written when 64 K characters have gathered, or 100 ms have passed: a slow service's plants show as they come. */
   async add(text: string): Promise<void> {
     this.#buffer += text;
-    if (this.#buffer.length >= FLUSH_AT) await this.flush();
+    if (this.#buffer.length >= FLUSH_AT || Date.now() - this.#flushedAt >= FLUSH_AFTER_MS) await this.flush();
   }
 
   async flush(): Promise<void> {
+    this.#flushedAt = Date.now();
     if (!this.#buffer) return;
     const text = this.#buffer;
     this.#buffer = '';
@@ -82,27 +86,32 @@ export async function writePlants(
     return all.length;
   }
 
-  // TSV's columns follow the first plant (ID when it has one); CSV's header is fixed.
+  // TSV's columns follow the first batch (ID when some plant there has one); CSV's header is fixed.
   let columns = options.columns ?? (format === 'csv' ? ['id', 'name', 'tag'] : undefined);
   if (format === 'csv') await out.add(csvLine(columns!, terminal));
   if (format === 'json') await out.add('[');
-  for await (const batch of batches) {
-    if (batch.length === 0) continue;
-    let text: string;
-    if (format === 'json') {
-      // Together, the batches make what JSON.stringify(all, null, 2 or none) would.
-      const whole = stringifyJson(batch, terminal ? 2 : undefined);
-      const inner = terminal ? whole.slice(2, -2) : whole.slice(1, -1);
-      text = `${count === 0 ? '' : ','}${terminal ? '\n' : ''}${inner}`;
-    } else if (format === 'ndjson') {
-      text = `${batch.map((plant) => stringifyJson(plant)).join('\n')}\n`;
-    } else {
-      columns ??= hasId(batch[0]!) ? ['id', 'name', 'tag'] : ['name', 'tag'];
-      const line = format === 'csv' ? (values: unknown[]) => csvLine(values, terminal) : tsvLine;
-      text = batch.map((plant) => line(columns!.map((column) => columnValue(plant, column)))).join('');
+  try {
+    for await (const batch of batches) {
+      if (batch.length === 0) continue;
+      let text: string;
+      if (format === 'json') {
+        // Together, the batches make what JSON.stringify(all, null, 2 or none) would.
+        const whole = stringifyJson(batch, terminal ? 2 : undefined);
+        const inner = terminal ? whole.slice(2, -2) : whole.slice(1, -1);
+        text = `${count === 0 ? '' : ','}${terminal ? '\n' : ''}${inner}`;
+      } else if (format === 'ndjson') {
+        text = `${batch.map((plant) => stringifyJson(plant)).join('\n')}\n`;
+      } else {
+        const use = (columns ??= defaultColumns(batch));
+        const line = format === 'csv' ? (values: unknown[]) => csvLine(values, terminal) : tsvLine;
+        text = batch.map((plant) => line(use.map((column) => columnValue(plant, column)))).join('');
+      }
+      await out.add(terminal && (format === 'json' || format === 'ndjson') ? escapeForTerminal(text) : text);
+      count += batch.length;
     }
-    await out.add(terminal && (format === 'json' || format === 'ndjson') ? escapeForTerminal(text) : text);
-    count += batch.length;
+  } finally {
+    // On an error halfway, what was read and checked before it still reaches stdout.
+    await out.flush();
   }
   if (format === 'json') await out.add(terminal && count > 0 ? '\n]\n' : ']\n');
   await out.flush();

@@ -58,7 +58,7 @@ export async function* renderTable(
     row
       .map((cell, i) => (i === last ? cell : cell + ' '.repeat(Math.max(0, colWidths[i]! - width(cell)))))
       .join(BORDERLESS.middle)
-      .trimEnd();
+      .replace(/ +$/, ''); // as the cli-table3 rows above are trimmed: spaces only
   for (let start = ROWS_BY_CLI_TABLE; start < cells.length; start += ROWS_PER_BLOCK) {
     yield `${cells.slice(start, start + ROWS_PER_BLOCK).map(line).join('\n')}\n`;
   }

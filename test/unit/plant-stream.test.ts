@@ -81,3 +81,39 @@ describe('JsonArraySplitter', () => {
     expect(items).toEqual(['{"name":"a]}\\"[{"}', '"x"', '12', 'true', '[1,[2]]']);
   });
 });
+
+describe('streamPlantList edges found in review', () => {
+  it('refuses a byte-order mark or other non-JSON blank before the array, however it is cut up', async () => {
+    for (const lead of ['\ufeff', '\u00a0', '\u2028']) {
+      for (const sizes of [[1000], [1], [2], [3]]) {
+        await expect(collect(`${lead}[{"name":"a"}]`, sizes)).rejects.toThrow(BadResponseError);
+      }
+    }
+  });
+
+  it('with a cap (--limit), neither reads nor checks what comes after it, however it is cut up', async () => {
+    const text = '[{"name":"a"},{"name":"b"},{"nope":1}]';
+    for (const sizes of [[1000], [1], [14], [27]]) {
+      const batches: { plants: unknown[]; overflow?: true }[] = [];
+      for await (const batch of streamPlantList(chunks(text, sizes), undefined, 1e9, 1)) {
+        batches.push({ plants: [...batch], ...(batch.overflow ? { overflow: batch.overflow } : {}) });
+      }
+      expect(batches.flatMap((b) => b.plants)).toEqual([{ name: 'a' }]);
+      expect(batches.at(-1)?.overflow).toBe(true);
+    }
+  });
+});
+
+describe('writePlants', () => {
+  it('writes what came before a failure halfway', async () => {
+    const { fakeIO } = await import('../helpers/io.js');
+    const { writePlants } = await import('../../src/output/plants.js');
+    const fake = fakeIO();
+    async function* failing() {
+      yield [{ id: 1, name: 'a' }];
+      throw new BadResponseError('broken');
+    }
+    await expect(writePlants(fake.io, failing(), { format: 'ndjson' })).rejects.toThrow('broken');
+    expect(fake.stdout()).toBe('{"id":1,"name":"a"}\n');
+  });
+});
