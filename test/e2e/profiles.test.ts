@@ -1,8 +1,7 @@
-import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { PLANTS_BIN, runCli, tempDir } from '../helpers/cli.js';
+import { runCli, spawnCli, tempDir } from '../helpers/cli.js';
 import { plantStore, rawServer, TOKEN } from '../helpers/servers.js';
 
 type Store = Awaited<ReturnType<typeof plantStore>>;
@@ -131,17 +130,15 @@ describe('Ctrl-C with settings from the config file', () => {
     try {
       await plants(['config', 'set', 'base-url', slow.url]);
       await plants(['auth', 'login', '--with-token'], { input: TOKEN });
-      const child = spawn(process.execPath, [PLANTS_BIN, 'delete', '--stdin', '--yes', '--json', '--concurrency', '2'], {
-        env: { PATH: process.env.PATH, PLANTS_CONFIG_DIR: dir.path },
+      const { child, out, exit } = spawnCli(['delete', '--stdin', '--yes', '--json', '--concurrency', '2'], {
+        configDir: dir.path,
+        env: {},
+        input: Array.from({ length: 100 }, (_, i) => i + 1).join('\n'),
       });
-      let stdout = '';
-      child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
-      child.stdin.end(Array.from({ length: 100 }, (_, i) => i + 1).join('\n'));
       while (started < 4) await new Promise((resolve) => setTimeout(resolve, 10));
       child.kill('SIGINT');
-      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-      expect(code).toBe(130);
-      const results = JSON.parse(stdout) as { result: string }[];
+      expect(await exit).toBe(130);
+      const results = JSON.parse(out.stdout) as { result: string }[];
       expect(results.filter((x) => x.result === 'deleted').length).toBe(started);
       expect(results.filter((x) => x.result === 'skipped').length).toBe(100 - started);
     } finally {

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { plantStoreHandler } from '../../src/server/server.js';
 import { PlantStore } from '../../src/server/store.js';
-import { PLANTS_BIN, runCli, tempDir } from '../helpers/cli.js';
+import { PLANTS_BIN, runCli, spawnCli, tempDir } from '../helpers/cli.js';
 import { connectProxy, plantStore, rawServer, TOKEN, type RawServer } from '../helpers/servers.js';
 import { selfSignedCertificate } from '../helpers/tls.js';
 
@@ -346,22 +346,19 @@ describe('every body is bounded by --timeout, and retries stop at Ctrl-C', () =>
 
   it('Ctrl-C during a retry wait stops the run, and no request is sent after it', async () => {
     server = await rawServer((_req, res) => res.writeHead(503, { 'retry-after': '3600' }).end());
-    const child = spawn(process.execPath, [PLANTS_BIN, 'delete', '1', '2', '3', '4', '--yes', '--json', '--concurrency', '2', '--retries', '3'], {
-      env: { PATH: process.env.PATH, PLANTS_CONFIG_DIR: dir.path, PLANTS_BASE_URL: server.url, PLANTS_TOKEN: TOKEN },
+    const { child, out, exit } = spawnCli(['delete', '1', '2', '3', '4', '--yes', '--json', '--concurrency', '2', '--retries', '3'], {
+      configDir: dir.path,
+      env: { PLANTS_BASE_URL: server.url, PLANTS_TOKEN: TOKEN },
     });
-    let stdout = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
-    child.stdin.end();
     while (server.requests.length < 2) await new Promise((resolve) => setTimeout(resolve, 10));
     await new Promise((resolve) => setTimeout(resolve, 100));
     const sent = server.requests.length;
     const started = Date.now();
     child.kill('SIGINT');
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-    expect(code).toBe(130);
+    expect(await exit).toBe(130);
     expect(Date.now() - started).toBeLessThan(3000);
     expect(server.requests.length).toBe(sent);
-    const results = JSON.parse(stdout) as { result: string; status: number | null }[];
+    const results = JSON.parse(out.stdout) as { result: string; status: number | null }[];
     expect(results.map((x) => x.result)).toEqual(['failed', 'failed', 'skipped', 'skipped']);
     expect(results[0]!.status).toBe(503);
   });

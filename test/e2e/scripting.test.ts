@@ -1,6 +1,5 @@
-import { spawn } from 'node:child_process';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { PLANTS_BIN, runCli, tempDir } from '../helpers/cli.js';
+import { runCli, spawnCli, tempDir } from '../helpers/cli.js';
 import { plantStore, rawServer, TOKEN, type RawServer } from '../helpers/servers.js';
 
 type Store = Awaited<ReturnType<typeof plantStore>>;
@@ -355,18 +354,15 @@ describe('bulk delete against a service that misbehaves', () => {
       }, 100);
     });
     const ids = Array.from({ length: 200 }, (_, i) => String(i + 1)).join('\n');
-    const child = spawn(process.execPath, [PLANTS_BIN, 'delete', '--stdin', '--yes', '--json', '--concurrency', '2'], {
-      env: { PATH: process.env.PATH, PLANTS_CONFIG_DIR: dir.path, PLANTS_BASE_URL: server.url, PLANTS_TOKEN: TOKEN },
+    const { child, out, exit } = spawnCli(['delete', '--stdin', '--yes', '--json', '--concurrency', '2'], {
+      configDir: dir.path,
+      env: { PLANTS_BASE_URL: server.url, PLANTS_TOKEN: TOKEN },
+      input: ids,
     });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
-    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-    child.stdin.end(ids);
     while (started < 6) await new Promise((resolve) => setTimeout(resolve, 10));
     child.kill('SIGINT');
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-    expect(code).toBe(130);
+    expect(await exit).toBe(130);
+    const { stdout, stderr } = out;
     const results = JSON.parse(stdout) as { id: string; result: string }[];
     expect(results).toHaveLength(200);
     const deleted = results.filter((x) => x.result === 'deleted').length;
@@ -383,17 +379,8 @@ describe('signals outside the delete phase', () => {
   let server: RawServer;
   afterEach(() => server.close());
 
-  function spawnPlants(args: string[], url: string) {
-    const child = spawn(process.execPath, [PLANTS_BIN, ...args], {
-      env: { PATH: process.env.PATH, PLANTS_CONFIG_DIR: dir.path, PLANTS_BASE_URL: url, PLANTS_TOKEN: TOKEN },
-    });
-    const out = { stdout: '', stderr: '' };
-    child.stdout.setEncoding('utf8').on('data', (c: string) => (out.stdout += c));
-    child.stderr.setEncoding('utf8').on('data', (c: string) => (out.stderr += c));
-    child.stdin.end();
-    const exit = new Promise<number | null>((resolve) => child.on('close', resolve));
-    return { child, out, exit };
-  }
+  const spawnPlants = (args: string[], url: string) =>
+    spawnCli(args, { configDir: dir.path, env: { PLANTS_BASE_URL: url, PLANTS_TOKEN: TOKEN } });
 
   it('SIGTERM while prune is still listing exits 130 with the JSON error line, deleting nothing', async () => {
     let listed = false;

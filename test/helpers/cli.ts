@@ -81,3 +81,19 @@ export function runCli(args: string[], options: RunOptions): Promise<CliResult> 
     if (options.input !== undefined || !options.tty) child.stdin.end(options.input ?? '');
   });
 }
+
+/**
+ * Start bin/plants.js and leave it running, for tests that signal it or
+ * read it mid-run; `exit` resolves with its exit code.
+ */
+export function spawnCli(args: string[], options: { configDir: string; env: Record<string, string>; input?: string }) {
+  const child = spawn(process.execPath, [PLANTS_BIN, ...args], {
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', PLANTS_CONFIG_DIR: options.configDir, ...options.env },
+  });
+  const out = { stdout: '', stderr: '' };
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out.stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (out.stderr += chunk));
+  child.stdin.end(options.input ?? '');
+  const exit = new Promise<number | null>((resolve) => child.on('close', resolve));
+  return { child, out, exit };
+}
