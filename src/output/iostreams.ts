@@ -47,8 +47,16 @@ export function systemIOStreams(env: Env = process.env, noColorFlag = false): IO
 }
 
 /** The reader went away (`plants list | head -1`): not an error, just nobody left to tell. */
-function readerGone(err: NodeJS.ErrnoException): boolean {
+function isReaderGone(err: NodeJS.ErrnoException): boolean {
   return err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED';
+}
+
+/** Streams whose reader has gone (process.stdout never reports itself destroyed). */
+const gone = new WeakSet<Writable>();
+
+/** Whether writing to `stream` has become pointless. */
+export function readerGone(stream: Writable): boolean {
+  return stream.destroyed || gone.has(stream);
 }
 
 /**
@@ -57,11 +65,12 @@ function readerGone(err: NodeJS.ErrnoException): boolean {
  * finishes and exits with its own code.
  */
 export function writeOut(stream: Writable, text: string): Promise<void> {
-  if (stream.destroyed) return Promise.resolve();
+  if (readerGone(stream)) return Promise.resolve();
   return new Promise((resolve, reject) => {
     stream.write(text, (err) => {
-      if (err && !readerGone(err)) reject(err);
-      else resolve();
+      if (err && !isReaderGone(err)) return reject(err);
+      if (err) gone.add(stream);
+      resolve();
     });
   });
 }
@@ -70,7 +79,7 @@ export function writeOut(stream: Writable, text: string): Promise<void> {
 export async function writeAll(stream: Writable, pieces: Iterable<string>): Promise<void> {
   let buffer = '';
   for (const piece of pieces) {
-    if (stream.destroyed) return;
+    if (readerGone(stream)) return;
     buffer += piece;
     if (buffer.length >= 64 * 1024) {
       await writeOut(stream, buffer);

@@ -1,7 +1,7 @@
 import type { Plant } from '../api/responses.js';
 import { stringifyJson } from '../json.js';
 import { csvLine, escapeForTerminal, tsvLine } from './formats.js';
-import { writeOut, type IOStreams } from './iostreams.js';
+import { readerGone, writeOut, type IOStreams } from './iostreams.js';
 import { info } from './messages.js';
 import { renderTable } from './table.js';
 
@@ -108,6 +108,8 @@ export async function writePlants(
       }
       await out.add(terminal && (format === 'json' || format === 'ndjson') ? escapeForTerminal(text) : text);
       count += batch.length;
+      // The reader went away (`| head`): stop, which also stops reading the response.
+      if (readerGone(io.stdout)) break;
     }
   } finally {
     // On an error halfway, what was read and checked before it still reaches stdout.

@@ -210,3 +210,26 @@ describe('a reader that goes away', () => {
     }
   });
 });
+
+describe('a reader that goes away while the list still streams', () => {
+  it('stops reading the response and exits 0 at once', async () => {
+    const endless = await rawServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      let i = 0;
+      res.write('[');
+      const timer = setInterval(() => res.write(`${i++ ? ',' : ''}{"id":${i},"name":"p${i}"}`), 20);
+      res.on('close', () => clearInterval(timer));
+    });
+    try {
+      const { spawnCli } = await import('../helpers/cli.js');
+      const run = spawnCli(['list', '-o', 'ndjson'], { configDir: dir.path, env: { PLANTS_BASE_URL: endless.url, PLANTS_TOKEN: TOKEN } });
+      run.child.stdout.once('data', () => run.child.stdout.destroy());
+      const started = Date.now();
+      expect(await run.exit).toBe(0);
+      expect(Date.now() - started).toBeLessThan(5000);
+      expect(run.out.stderr).toBe('');
+    } finally {
+      await endless.close();
+    }
+  });
+});
