@@ -1,11 +1,10 @@
 import { spawn } from 'node:child_process';
 import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { plantStoreHandler } from '../../src/server/server.js';
 import { PlantStore } from '../../src/server/store.js';
 import { PLANTS_BIN, runCli, spawnCli, tempDir } from '../helpers/cli.js';
-import { connectProxy, plantStore, rawServer, TOKEN, type RawServer } from '../helpers/servers.js';
+import { connectProxy, listenOnLoopback, plantStore, rawServer, TOKEN, type RawServer } from '../helpers/servers.js';
 import { selfSignedCertificate } from '../helpers/tls.js';
 
 let dir: ReturnType<typeof tempDir>;
@@ -311,9 +310,8 @@ describe('TLS with a private CA', () => {
   it('fails clearly without the CA, and works with NODE_EXTRA_CA_CERTS', async () => {
     const { cert, key, certPath } = selfSignedCertificate(dir.path);
     const https = createHttpsServer({ cert, key }, plantStoreHandler({ token: TOKEN, store: new PlantStore([{ id: 1, name: 'Fern' }]) }));
-    await new Promise<void>((resolve) => https.listen(0, '127.0.0.1', resolve));
-    closers.push(() => new Promise((resolve) => { https.close(() => resolve()); https.closeAllConnections(); }));
-    const url = `https://127.0.0.1:${(https.address() as AddressInfo).port}`;
+    const { url, close } = await listenOnLoopback(https, 'https');
+    closers.push(close);
 
     const without = await plants(['list'], { PLANTS_BASE_URL: url });
     expect(without.code).toBe(1);

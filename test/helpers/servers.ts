@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startPlantStoreServer, type RunningPlantStore } from '../../src/server/server.js';
 import { PlantStore, type StoredPlant } from '../../src/server/store.js';
@@ -48,11 +48,21 @@ export async function rawServer(
     req.resume();
     handler(req, res);
   });
+  return { ...(await listenOnLoopback(server)), requests };
+}
+
+/**
+ * Listen on 127.0.0.1 at a free port; `close` also ends kept-alive
+ * connections, so no test waits for them.
+ */
+export async function listenOnLoopback(
+  server: Server,
+  scheme: 'http' | 'https' = 'http',
+): Promise<{ url: string; close(): Promise<void> }> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
+    url: `${scheme}://127.0.0.1:${port}`,
     close: () =>
       new Promise((resolve) => {
         server.close(() => resolve());
@@ -87,15 +97,5 @@ export async function connectProxy(
     upstream.on('error', () => client.destroy());
     client.on('error', () => upstream.destroy());
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    tunnels,
-    close: () =>
-      new Promise((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
+  return { ...(await listenOnLoopback(server)), tunnels };
 }
