@@ -1,2 +1,2 @@
 #!/usr/bin/env node
-import '../dist/plants.js';
+require('../dist/plants.cjs');

@@ -14,8 +14,8 @@ import type { Env } from './env.js';
 import type { IOStreams } from './output/iostreams.js';
 import { warning } from './output/messages.js';
 import { terminalPrompter, type Prompter } from './output/prompt.js';
-import { commonJs } from './commonjs.js';
 import { VERSION } from './version.js';
+import { wasmBaselineOnly } from './code-cache.js';
 
 /** Flags that apply to every command. */
 export interface GlobalFlags {
@@ -100,11 +100,8 @@ function proxyVariable(url: URL, env: Env): string | undefined {
  */
 function proxyAwareDispatcher(env: Env) {
   return async (settings: RequestSettings): Promise<Dispatcher> => {
-    // undici parses HTTP with a WebAssembly module; V8 would optimise it on
-    // background threads that a short-lived process then waits for at exit
-    // (about 30 ms of a 120 ms run). Its baseline compiler is plenty here.
-    (await import('node:v8')).setFlagsFromString('--liftoff-only');
-    const { EnvHttpProxyAgent } = commonJs(await import('undici'));
+    wasmBaselineOnly();
+    const { EnvHttpProxyAgent } = await import('./vendor/undici.js');
     return new EnvHttpProxyAgent({
       // '' rather than undefined: undici would otherwise read process.env itself.
       httpProxy: env.http_proxy ?? env.HTTP_PROXY ?? '',

@@ -218,7 +218,7 @@ function withLock(path: string, fn: () => void): void {
 async function importConf(): Promise<typeof import('conf').default> {
   const events: NodeJS.EventEmitter = process;
   const before = new Map(events.eventNames().map((name) => [name, events.listeners(name)]));
-  const { default: Conf } = await import('conf');
+  const { Conf } = await import('../vendor/conf.js');
   for (const name of events.eventNames()) {
     if (typeof name !== 'string' || !name.startsWith('SIG')) continue;
     const existing = before.get(name) ?? [];

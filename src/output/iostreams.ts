@@ -1,4 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
+import { isatty } from 'node:tty';
 import type { Env } from '../env.js';
 
 /**
@@ -35,10 +36,14 @@ export function systemIOStreams(env: Env = process.env, noColorFlag = false): IO
   const stdoutIsTTY = process.stdout.isTTY === true;
   const stderrIsTTY = process.stderr.isTTY === true;
   return {
-    stdin: process.stdin,
+    // process.stdin is made on first use (a file's costs a short run 1 ms);
+    // most commands never read it.
+    get stdin() {
+      return process.stdin;
+    },
     stdout: process.stdout,
     stderr: process.stderr,
-    stdinIsTTY: process.stdin.isTTY === true,
+    stdinIsTTY: isatty(0),
     stdoutIsTTY,
     stderrIsTTY,
     stdoutColor: colorWanted(stdoutIsTTY, env, noColorFlag),

@@ -1,4 +1,3 @@
-import { createInterface } from 'node:readline';
 import type { ReadStream } from 'node:tty';
 import { InterruptedError } from '../errors.js';
 import type { IOStreams } from './iostreams.js';
@@ -19,6 +18,8 @@ export function terminalPrompter(io: IOStreams): Prompter {
 }
 
 function confirm(io: IOStreams, question: string): Promise<boolean> {
+  // Loaded only when a question is asked: most runs never ask one.
+  const { createInterface } = process.getBuiltinModule('node:readline');
   return new Promise((resolve, reject) => {
     const rl = createInterface({ input: io.stdin, output: io.stderr, terminal: io.stderrIsTTY });
     let settled = false;

@@ -1,4 +1,3 @@
-import { commonJs } from '../commonjs.js';
 import { palette } from './color.js';
 import { tableCell } from './formats.js';
 
@@ -28,12 +27,7 @@ export async function* renderTable(
   rows: readonly (readonly unknown[])[],
   color: boolean,
 ): AsyncGenerator<string> {
-  const [{ default: Table }, utils, c] = await Promise.all([
-    import('cli-table3'),
-    import('cli-table3/src/utils.js'),
-    palette(color),
-  ]);
-  const { strlen } = commonJs(utils);
+  const [{ Table, strlen }, c] = await Promise.all([import('../vendor/table.js'), palette(color)]);
   // Wide characters count double, as on the terminal; plain ASCII needs no measuring.
   const width = (text: string) => (PRINTABLE_ASCII.test(text) ? text.length : strlen(text));
   const cells = rows.map((row) => row.map(tableCell));

@@ -1,4 +1,6 @@
 // cli-table3 ships no types for its utils; only its width measure is used.
+// The module is CommonJS: its exports arrive as the default export.
 declare module 'cli-table3/src/utils.js' {
-  export function strlen(text: string): number;
+  const utils: { strlen(text: string): number };
+  export default utils;
 }

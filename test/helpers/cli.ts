@@ -88,7 +88,7 @@ export function runCli(args: string[], options: RunOptions): Promise<CliResult> 
  */
 export function spawnCli(args: string[], options: { configDir: string; env: Record<string, string>; input?: string }) {
   const child = spawn(process.execPath, [PLANTS_BIN, ...args], {
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', PLANTS_CONFIG_DIR: options.configDir, ...options.env },
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: options.configDir, PLANTS_CONFIG_DIR: options.configDir, ...options.env },
   });
   const out = { stdout: '', stderr: '' };
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out.stdout += chunk));

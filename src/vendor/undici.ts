@@ -1,0 +1,18 @@
+/**
+ * undici, for requests (see src/context.ts). A bundle of its own: see README.md.
+ *
+ * The parts of undici this client uses, imported from undici's own modules
+ * rather than its index. The index also loads fetch, WebSocket, cookies,
+ * caches and mocks: about 25 of the 40 ms that `import('undici')` costs a
+ * short `plants list`. Imported only when a request is about to be sent.
+ */
+import Dispatcher from 'undici/lib/dispatcher/dispatcher.js';
+import EnvHttpProxyAgent from 'undici/lib/dispatcher/env-http-proxy-agent.js';
+import api from 'undici/lib/api/index.js';
+
+// undici's index gives every dispatcher request(), stream() and the rest in
+// exactly this way when it is loaded; done here, it is the same assignment
+// to the same prototype (a no-op when the index is loaded too, as in tests).
+Object.assign(Dispatcher.prototype, api);
+
+export { EnvHttpProxyAgent };
