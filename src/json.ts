@@ -25,7 +25,13 @@ let marker: string | undefined;
 // Web Crypto's global rather than node:crypto, whose import costs a short run 2 ms.
 const MARKER = () =>
   (marker ??= `\ue000${Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(8))).toString('hex')}:`);
-const NUMBER_AFTER_DELIMITER = /[:,[]\s*(-?\d[\d.eE+-]*)/g;
+/**
+ * The numbers (after a delimiter) that JSON.parse might change: 16 digits
+ * or more, a fraction or exponent, or -0. An integer of up to 15 digits
+ * always comes back as written (it is below 2^53, and valid JSON has no
+ * leading zeros), so the common case, ids and counts, matches nothing.
+ */
+const RISKY_NUMBER_AFTER_DELIMITER = /[:,[]\s*(-?\d{16,}[\d.eE+-]*|-?\d+[.eE][\d.eE+-]*|-0(?![\d.eE]))/g;
 const NUMBER_CHAR = /[\d.eE+-]/;
 
 function roundTrips(token: string): boolean {
@@ -38,9 +44,9 @@ function roundTrips(token: string): boolean {
  */
 export function parseJson(text: string): unknown {
   const value: unknown = JSON.parse(text);
-  // Cheap pre-check: a regex pass finds every number (and some look-alikes
-  // inside strings); only if one would change is the text tokenised.
-  for (const match of text.matchAll(NUMBER_AFTER_DELIMITER)) {
+  // Cheap pre-check: a regex pass finds every number that might change (and
+  // some look-alikes inside strings); only if one would is the text tokenised.
+  for (const match of text.matchAll(RISKY_NUMBER_AFTER_DELIMITER)) {
     if (!roundTrips(match[1]!)) return parseLossless(text);
   }
   return value;

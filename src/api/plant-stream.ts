@@ -9,7 +9,12 @@ const WHAT = 'expected a JSON array of plants';
 const JSON_BLANK = /^[ \t\n\r]*$/;
 const LEADING_BLANK = /^[ \t\n\r]+/;
 const QUOTE = 34;
-const BACKSLASH = 92;
+
+/** The index of `search` in `text` from `from`, or the text's length when absent. */
+function indexOrEnd(text: string, search: string, from: number): number {
+  const found = text.indexOf(search, from);
+  return found === -1 ? text.length : found;
+}
 
 function isSpace(code: number): boolean {
   return code === 32 || code === 10 || code === 13 || code === 9;
@@ -36,15 +41,30 @@ export class JsonArraySplitter {
   push(text: string): string[] {
     const items: string[] = [];
     let start = this.#state === 'item' ? 0 : -1;
+    // Where the next backslash and quote are, each looked up again only once
+    // i has passed it: a long string full of escapes is still read once.
+    let backslash = -1;
+    let quote = -1;
     for (let i = 0; i < text.length; i += 1) {
       const code = text.charCodeAt(i);
       if (this.#state === 'item') {
         if (this.#inString) {
-          if (this.#escaped) this.#escaped = false;
-          else if (code === BACKSLASH) this.#escaped = true;
-          else if (code === QUOTE) {
+          if (this.#escaped) {
+            this.#escaped = false;
+            continue;
+          }
+          // Jump to the string's end, or to the next escape in it.
+          if (backslash < i) backslash = indexOrEnd(text, '\\', i);
+          if (quote < i) quote = indexOrEnd(text, '"', i);
+          if (backslash < quote) {
+            i = backslash;
+            this.#escaped = true;
+          } else if (quote < text.length) {
+            i = quote;
             this.#inString = false;
             if (this.#depth === 0 && !this.#scalar) items.push(this.#finish(text, start, i + 1));
+          } else {
+            i = text.length; // the string goes on in the next piece
           }
           continue;
         }

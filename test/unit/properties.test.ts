@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { JsonArraySplitter } from '../../src/api/plant-stream.js';
 import { parsePlantList } from '../../src/api/responses.js';
 import { encodePathSegment, endpoint, parseBaseUrl } from '../../src/api/url.js';
 import { INT32_MAX, parseLimit } from '../../src/commands/options.js';
@@ -121,5 +122,53 @@ describe('response validation', () => {
       }),
     );
     expect(parseJson('[12345678901234567890]')).toEqual([new JsonNumber('12345678901234567890')]);
+  });
+
+  it('keeps every JSON number token exactly as written, in any spelling', () => {
+    // Signs, leading zero, fractions with trailing zeros, exponents in either case, -0, long digit runs.
+    const digits = fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: 1, maxLength: 22 });
+    const token = fc
+      .tuple(
+        fc.boolean(),
+        fc.oneof(fc.constant('0'), digits.map((d) => `1${d}`), fc.constantFrom('1', '9')),
+        fc.oneof(fc.constant(null), digits),
+        fc.oneof(fc.constant(null), fc.tuple(fc.constantFrom('e', 'E'), fc.constantFrom('', '+', '-'), digits)),
+      )
+      .map(([negative, whole, fraction, exponent]) =>
+        `${negative ? '-' : ''}${whole}${fraction === null ? '' : `.${fraction}`}${exponent === null ? '' : exponent.join('')}`,
+      );
+    fc.assert(
+      fc.property(fc.array(token, { maxLength: 8 }), (tokens) => {
+        const text = `[${tokens.map((t, i) => (i % 2 ? `{"n":${t}}` : t)).join(',')}]`;
+        expect(stringifyJson(parseJson(text))).toBe(text);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
+
+describe('JsonArraySplitter', () => {
+  it('gives back each item of any JSON array, however its text is cut into pieces', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.jsonValue({ maxDepth: 3 })),
+        fc.boolean(),
+        fc.array(fc.nat(), { maxLength: 12 }),
+        (items, spaced, cuts) => {
+          const text = spaced ? JSON.stringify(items, null, 1) : JSON.stringify(items);
+          const points = [...new Set(cuts.map((c) => c % (text.length + 1)))].sort((a, b) => a - b);
+          const splitter = new JsonArraySplitter();
+          const found: string[] = [];
+          let from = 0;
+          for (const point of [...points, text.length]) {
+            found.push(...splitter.push(text.slice(from, point)));
+            from = point;
+          }
+          splitter.end();
+          expect(found.map((item) => JSON.parse(item) as unknown)).toEqual(JSON.parse(text));
+        },
+      ),
+      { numRuns: 1000 },
+    );
   });
 });
