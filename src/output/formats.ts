@@ -22,7 +22,11 @@ export function escapeForTerminal(json: string): string {
  * with a fixed number of fields and never carries terminal escape sequences.
  */
 export function tsvLine(values: readonly unknown[]): string {
-  return `${values.map((value) => printable(cellText(value).replaceAll('\\', '\\\\'))).join('\t')}\n`;
+  return `${values.map((value) => printable(escapeBackslashes(cellText(value)))).join('\t')}\n`;
+}
+
+function escapeBackslashes(text: string): string {
+  return text.includes('\\') ? text.replaceAll('\\', '\\\\') : text;
 }
 
 /** Text for a table cell on a terminal: never raw control characters. */

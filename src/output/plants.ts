@@ -19,12 +19,26 @@ export function defaultColumns(plants: readonly Plant[]): string[] {
 
 /** The value at a dotted path (`extra.height`); undefined where the path leads nowhere. */
 export function columnValue(plant: Plant, path: string): unknown {
-  let value: unknown = plant;
-  for (const key of path.split('.')) {
-    if (typeof value !== 'object' || value === null || !Object.hasOwn(value, key)) return undefined;
-    value = (value as Record<string, unknown>)[key];
-  }
-  return value;
+  return columnReader(path)(plant);
+}
+
+/** columnValue for one column, the path split once rather than once per plant. */
+function columnReader(path: string): (plant: Plant) => unknown {
+  const keys = path.split('.');
+  return (plant) => {
+    let value: unknown = plant;
+    for (const key of keys) {
+      if (typeof value !== 'object' || value === null || !Object.hasOwn(value, key)) return undefined;
+      value = (value as Record<string, unknown>)[key];
+    }
+    return value;
+  };
+}
+
+/** A plant's row: the value of each column, in order. */
+function rowReader(columns: readonly string[]): (plant: Plant) => unknown[] {
+  const readers = columns.map(columnReader);
+  return (plant) => readers.map((read) => read(plant));
 }
 
 export interface PlantOutputOptions {
@@ -80,7 +94,7 @@ export async function writePlants(
       return 0;
     }
     const columns = options.columns ?? defaultColumns(all);
-    const rows = all.map((plant) => columns.map((column) => columnValue(plant, column)));
+    const rows = all.map(rowReader(columns));
     for await (const block of renderTable(columns.map((c) => c.toUpperCase()), rows, io.stdoutColor)) await out.add(block);
     await out.flush();
     return all.length;
@@ -88,6 +102,7 @@ export async function writePlants(
 
   // TSV's columns follow the first batch (ID when some plant there has one); CSV's header is fixed.
   let columns = options.columns ?? (format === 'csv' ? ['id', 'name', 'tag'] : undefined);
+  let row: ((plant: Plant) => unknown[]) | undefined;
   if (format === 'csv') await out.add(csvLine(columns!, terminal));
   if (format === 'json') await out.add('[');
   try {
@@ -102,9 +117,9 @@ export async function writePlants(
       } else if (format === 'ndjson') {
         text = `${batch.map((plant) => stringifyJson(plant)).join('\n')}\n`;
       } else {
-        const use = (columns ??= defaultColumns(batch));
+        row ??= rowReader((columns ??= defaultColumns(batch)));
         const line = format === 'csv' ? (values: unknown[]) => csvLine(values, terminal) : tsvLine;
-        text = batch.map((plant) => line(use.map((column) => columnValue(plant, column)))).join('');
+        text = batch.map((plant) => line(row!(plant))).join('');
       }
       await out.add(terminal && (format === 'json' || format === 'ndjson') ? escapeForTerminal(text) : text);
       count += batch.length;

@@ -8,9 +8,13 @@ import { JsonNumber, stringifyJson } from '../json.js';
 // C0 controls, DEL and C1 controls.
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+// eslint-disable-next-line no-control-regex
+const HAS_CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 /** Replace control characters with visible escapes (`\n`, `\u001b`). */
 export function printable(text: string): string {
+  // Most text has none: a test is cheaper than a replace that finds nothing.
+  if (!HAS_CONTROL.test(text)) return text;
   return text.replace(CONTROL, (ch) => {
     if (ch === '\n') return '\\n';
     if (ch === '\r') return '\\r';
