@@ -8,10 +8,9 @@ const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 
 
 /**
  * Imports that stay out of the bundle being built and come at run time from
- * a bundle of their own, through the code cache (src/code-cache.ts):
- * `./cli.js` from the entry point, and `src/vendor/*` from the command tree
- * (see src/vendor/README.md). The code cache itself lives in the entry
- * point's bundle, and the command tree uses that one.
+ * a bundle of their own, through the code cache (src/code-cache.ts, itself
+ * one bundle that the others share): `./cli.js` from the entry point, and
+ * `src/vendor/*` from the command tree (see src/vendor/README.md).
  *
  * Each becomes a one-line module. Marked external instead, an `import()`
  * would stay an `import()` and start the ES module loader, which is the
@@ -20,24 +19,19 @@ const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 
 const separateBundles = {
   name: 'separate-bundles',
   setup(build: PluginBuild) {
-    const viaCodeCache = (bundle: string) => ({
-      path: bundle,
-      namespace: 'separate-bundle',
-      pluginData: `module.exports = require('./plants.cjs').requireBundle(require.resolve(${JSON.stringify(bundle)}));`,
-    });
-    const fromEntry = (importer: string) => importer.endsWith('/src/main.ts');
+    const oneLine = (path: string, contents: string) => ({ path, namespace: 'separate-bundle', pluginData: contents });
+    const viaCodeCache = (bundle: string) =>
+      oneLine(bundle, `module.exports = require('./code-cache.cjs').requireBundle(require.resolve(${JSON.stringify(bundle)}));`);
     build.onResolve({ filter: /^\.\/cli\.js$/ }, ({ importer }) =>
-      fromEntry(importer) ? viaCodeCache('./cli.cjs') : undefined,
+      importer.endsWith('/src/main.ts') ? viaCodeCache('./cli.cjs') : undefined,
     );
     build.onResolve({ filter: /\/vendor\/[a-z0-9-]+\.js$/ }, ({ path, importer }) =>
       importer.includes('/src/') && !importer.includes('/src/vendor/')
         ? viaCodeCache(`./vendor/${path.slice(path.lastIndexOf('/') + 1, -'.js'.length)}.cjs`)
         : undefined,
     );
-    build.onResolve({ filter: /\/code-cache\.js$/ }, ({ importer }) =>
-      fromEntry(importer)
-        ? undefined
-        : { path: 'code-cache', namespace: 'separate-bundle', pluginData: "module.exports = require('./plants.cjs');" },
+    build.onResolve({ filter: /\/code-cache\.js$/ }, () =>
+      oneLine('./code-cache.cjs', "module.exports = require('./code-cache.cjs');"),
     );
     build.onLoad({ filter: /.*/, namespace: 'separate-bundle' }, ({ pluginData }) => ({
       contents: pluginData as string,
@@ -127,11 +121,12 @@ export default defineConfig([
     ...common,
     // CommonJS starts faster than an ES module (no module loader to set up,
     // about 5 ms of a 40 ms run). One bundle per stage of a run, each loaded
-    // only when needed: plants.cjs answers --version alone; cli.cjs is the
-    // command tree with commander and all of this package's code; each of
-    // vendor/*.cjs is one dependency.
+    // only when needed: plants.cjs answers --version alone; code-cache.cjs
+    // loads the others; cli.cjs is the command tree with commander and all
+    // of this package's code; each of vendor/*.cjs is one dependency.
     entry: {
       plants: 'src/main.ts',
+      'code-cache': 'src/code-cache.ts',
       cli: 'src/cli.ts',
       'vendor/undici': 'src/vendor/undici.ts',
       'vendor/conf': 'src/vendor/conf.ts',
