@@ -134,6 +134,8 @@ export default defineConfig([
       'vendor/table': 'src/vendor/table.ts',
     },
     format: ['cjs'],
+    // Read by scripts/licenses.js (the notices of the bundled packages), which then removes it.
+    metafile: true,
     // The server's bundle is built alongside, at the same time: not this build's to remove.
     clean: ['!plant-store-server.js'],
     esbuildPlugins: [separateBundles, lazyBuiltins],

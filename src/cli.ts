@@ -41,6 +41,8 @@ Environment:
   PLANTS_TIMEOUT       seconds per attempt (default 30)
   PLANTS_RETRIES       retries of a failed request (default 2)
   PLANTS_DEBUG         1 to log requests and responses to stderr
+  PLANTS_CODE_CACHE    0 to keep no compiled code in $XDG_CACHE_HOME/plants
+                       (default: on; else ~/.cache/plants)
   HTTPS_PROXY, HTTP_PROXY, NO_PROXY
                        proxy to use, and hosts to reach directly (either case)
   NODE_EXTRA_CA_CERTS  PEM file of extra CA certificates (a private CA)

@@ -109,7 +109,11 @@ describe('plant-store-server', () => {
   });
 
   it('exits 2 on a bad option', async () => {
-    const child = spawn(process.execPath, [SERVER_BIN, '--port', 'eighty'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    // A clean environment: Node 24 warns on stderr when it inherits both NO_COLOR and FORCE_COLOR.
+    const child = spawn(process.execPath, [SERVER_BIN, '--port', 'eighty'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+    });
     let err = '';
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
     const [code] = await once(child, 'exit');

@@ -1,0 +1,42 @@
+// Part of `npm run build`: the bundles in dist/ contain other packages'
+// code, whose licenses ask that their notices travel with it. This writes
+// dist/THIRD-PARTY-LICENSES.md from esbuild's list of what went into the
+// bundles (dist/metafile-cjs.json, removed afterwards).
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const metafile = join(root, 'dist', 'metafile-cjs.json');
+const { inputs } = JSON.parse(readFileSync(metafile, 'utf8'));
+rmSync(metafile);
+
+const packages = new Set();
+for (const input of Object.keys(inputs)) {
+  // The innermost node_modules/<name> (or <@scope/name>) holding the file.
+  const at = input.lastIndexOf('node_modules/');
+  if (at === -1) continue;
+  const name = /^node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input.slice(at));
+  if (name) packages.add(`${input.slice(0, at)}node_modules/${name[1]}`);
+}
+
+const sections = [...packages]
+  .map((dir) => {
+    const pkg = JSON.parse(readFileSync(join(root, dir, 'package.json'), 'utf8'));
+    const file = readdirSync(join(root, dir)).find((name) => /^(licen[cs]e|copying)/i.test(name));
+    if (!file) throw new Error(`${pkg.name} is bundled but ships no license file`);
+    return { name: pkg.name, version: pkg.version, license: pkg.license, text: readFileSync(join(root, dir, file), 'utf8').trim() };
+  })
+  .sort((a, b) => a.name.localeCompare(b.name));
+
+const out = [
+  '# Third-party licenses',
+  '',
+  'dist/ bundles the following packages. Their licenses follow.',
+  '',
+  ...sections.map((s) => `- ${s.name} ${s.version} (${s.license})`),
+  '',
+  ...sections.flatMap((s) => [`## ${s.name} ${s.version}`, '', '```', s.text, '```', '']),
+].join('\n');
+if (!existsSync(join(root, 'dist'))) throw new Error('dist/ is missing: build first');
+writeFileSync(join(root, 'dist', 'THIRD-PARTY-LICENSES.md'), out);

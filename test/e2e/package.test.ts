@@ -1,0 +1,157 @@
+import { execFile, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT, tempDir } from '../helpers/cli.js';
+import { plantStore, TOKEN } from '../helpers/servers.js';
+
+// The package as a user gets it: `npm pack`, then `npm install -g` of the
+// tarball into a temporary prefix, run from outside the repository.
+
+const run = promisify(execFile);
+const npm = (args: string[], cwd: string) =>
+  // --ignore-scripts: `npm test` has built dist/ already, and rebuilding it
+  // under the other test files would pull it from under them. prepack
+  // (checked below) builds it for a real `npm pack`.
+  run('npm', [...args, '--ignore-scripts', '--no-audit', '--no-fund', '--offline'], {
+    cwd,
+    env: { ...process.env, npm_config_update_notifier: 'false' },
+  });
+
+type Store = Awaited<ReturnType<typeof plantStore>>;
+let store: Store;
+let work: ReturnType<typeof tempDir>;
+let tarball: string;
+let files: string[];
+let prefix: string;
+
+beforeAll(async () => {
+  store = await plantStore({ seed: 3 });
+  work = tempDir('plants-package-');
+  const { stdout } = await npm(['pack', '--json', '--pack-destination', work.path], ROOT);
+  const [packed] = JSON.parse(stdout) as { filename: string; files: { path: string }[] }[];
+  tarball = join(work.path, packed!.filename);
+  files = packed!.files.map((file) => file.path).sort();
+  prefix = join(work.path, 'prefix');
+  // From the temporary directory, not the repository; offline: it needs nothing from the registry.
+  await npm(['install', '--global', '--prefix', prefix, tarball], work.path);
+}, 120_000);
+afterAll(async () => {
+  await store.close();
+  work.remove();
+});
+
+/** The installed `plants`, run from a directory outside the repository with a clean environment. */
+function installed(args: string[], env: Record<string, string> = {}) {
+  const home = join(work.path, 'home');
+  return run(join(prefix, 'bin', 'plants'), args, {
+    cwd: work.path,
+    env: { PATH: `${join(prefix, 'bin')}:${process.env.PATH ?? ''}`, HOME: home, PLANTS_CONFIG_DIR: home, NO_COLOR: '1', ...env },
+  });
+}
+
+describe('the npm package', () => {
+  it('holds only what users need', () => {
+    expect(files).toEqual(
+      [
+        'LICENSE',
+        'README.md',
+        'bin/package.json',
+        'bin/plant-store-server.js',
+        'bin/plants.js',
+        'completions/_plants',
+        'completions/plants.bash',
+        'completions/plants.fish',
+        'dist/THIRD-PARTY-LICENSES.md',
+        'dist/cli.cjs',
+        'dist/code-cache.cjs',
+        'dist/plant-store-server.js',
+        'dist/plants.1',
+        'dist/plants.cjs',
+        'dist/vendor/chalk.cjs',
+        'dist/vendor/conf.cjs',
+        'dist/vendor/table.cjs',
+        'dist/vendor/undici.cjs',
+        'package.json',
+      ].sort(),
+    );
+  });
+
+  it('declares what a publisher and npm need, and depends on nothing at run time', () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as Record<string, unknown>;
+    expect(pkg).toMatchObject({
+      name: 'plants',
+      license: 'MIT',
+      engines: { node: '>=20.18.1' },
+      bin: { plants: 'bin/plants.js', 'plant-store-server': 'bin/plant-store-server.js' },
+      man: ['./dist/plants.1'],
+      files: ['bin/', 'dist/', 'completions/'],
+    });
+    expect(pkg.private).toBeUndefined();
+    expect((pkg.keywords as string[]).length).toBeGreaterThan(0);
+    expect((pkg.scripts as Record<string, string>).prepack).toBe('npm run build');
+    // Everything is bundled into dist/: nothing to install next to it.
+    expect(pkg.dependencies).toBeUndefined();
+    // Every bundled package's license travels with it.
+    const notices = readFileSync(join(ROOT, 'dist', 'THIRD-PARTY-LICENSES.md'), 'utf8');
+    for (const name of ['commander', 'undici', 'conf', 'chalk', 'cli-table3']) expect(notices).toContain(`## ${name} `);
+  });
+
+  it('installs globally with nothing but the tarball, executables and man page linked', () => {
+    const root = join(prefix, 'lib', 'node_modules', 'plants');
+    expect(existsSync(join(root, 'node_modules'))).toBe(false);
+    expect(realpathSync(join(prefix, 'bin', 'plants'))).toBe(join(root, 'bin', 'plants.js'));
+    expect(realpathSync(join(prefix, 'bin', 'plant-store-server'))).toBe(join(root, 'bin', 'plant-store-server.js'));
+    expect(realpathSync(join(prefix, 'share', 'man', 'man1', 'plants.1'))).toBe(join(root, 'dist', 'plants.1'));
+  });
+
+  it('runs --version, --help and a list against the local plant store', async () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    expect((await installed(['--version'])).stdout).toBe(`${pkg.version}\n`);
+    const help = await installed(['--help']);
+    expect(help.stdout).toMatch(/^Usage: plants \[options\] \[command\]/);
+    expect(help.stdout).toContain('Exit codes:');
+    const list = await installed(['list', '--json'], { PLANTS_BASE_URL: store.url, PLANTS_TOKEN: TOKEN });
+    expect(JSON.parse(list.stdout)).toEqual(store.store.list());
+    expect(list.stderr).toBe('');
+  });
+
+  it("the installed plant-store-server starts and prints its URL", async () => {
+    const server = execFile(join(prefix, 'bin', 'plant-store-server'), ['--port', '0'], { cwd: work.path });
+    const url = await new Promise<string>((resolve) => server.stdout!.once('data', (chunk: Buffer) => resolve(String(chunk))));
+    server.kill();
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\n/);
+  });
+});
+
+describe('the man page', () => {
+  const page = () => readFileSync(join(ROOT, 'dist', 'plants.1'), 'utf8');
+
+  it('documents every command and option that --help shows', async () => {
+    const { buildProgram } = (await import(join(ROOT, 'dist', 'cli.cjs'))) as typeof import('../../src/cli.js');
+    const program = buildProgram(new Proxy({}, {}) as never);
+    const text = page().replaceAll('\\-', '-');
+    const walk = (command: typeof program, path: string) => {
+      const help = command.createHelp();
+      for (const option of help.visibleOptions(command)) if (option.long !== '--help') expect(text, path).toContain(help.optionTerm(option));
+      for (const sub of help.visibleCommands(command)) {
+        if (sub.name() === 'help') continue;
+        expect(text).toContain(`.SS "${path} ${sub.name()}`);
+        walk(sub, `${path} ${sub.name()}`);
+      }
+    };
+    walk(program, 'plants');
+    expect(text).not.toContain('__complete');
+    for (const section of ['NAME', 'SYNOPSIS', 'OPTIONS', 'COMMANDS', 'EXAMPLES', 'EXIT STATUS', 'ENVIRONMENT']) {
+      expect(text).toContain(`.SH ${section}`);
+    }
+  });
+
+  it('is valid roff: groff reports no warnings', () => {
+    const groff = spawnSync('groff', ['-man', '-Tutf8', '-ww', '-z', join(ROOT, 'dist', 'plants.1')], { encoding: 'utf8' });
+    expect(groff.error).toBeUndefined();
+    expect(groff.stderr).toBe('');
+    expect(groff.status).toBe(0);
+  });
+});
