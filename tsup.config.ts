@@ -62,28 +62,67 @@ export const HTTP2_CONSTANTS = {
 };
 
 /**
- * Built-in modules that a dependency loads when it loads, but uses only on
- * paths this CLI does not take. Each gets a stand-in that loads the real
- * module on first use; `known` answers without loading it.
+ * What undici reads from node:http when it loads, answered without loading
+ * it (with its HTTP/1 client, 1 to 2 ms of a `plants list`):
+ * - `maxHeaderSize`, only to check that Node has one: this CLI gives its
+ *   agent its own (RESPONSE_HEADER_LIMIT in src/api/network.ts), so undici never
+ *   asks for Node's.
+ * - `IncomingMessage`, a class that undici compares a request body's class
+ *   with when it destroys the body: this CLI's requests have no body, and
+ *   while node:http is not loaded nothing can be one. A class of its own
+ *   matches nothing.
  */
-const LAZY_BUILTINS: { importer: string; module: string; known?: Record<string, unknown> }[] = [
+export const HTTP1_STAND_INS = '{ maxHeaderSize: 16384, IncomingMessage: class IncomingMessage {} }';
+
+/**
+ * Built-in modules that a dependency loads when it loads, but uses only on
+ * paths this CLI does not take, or only when something fails. Each gets a
+ * stand-in: `known` (JavaScript source of an object) answers without the
+ * real module, which is loaded for anything else, on first use.
+ */
+const LAZY_BUILTINS: { importer: string; module: string; known?: string }[] = [
   // commander: for stand-alone executable subcommands (1.5 ms of every run).
   { importer: '/node_modules/commander/', module: 'node:child_process' },
   // undici: for HTTP/2, see HTTP2_CONSTANTS.
-  { importer: '/node_modules/undici/', module: 'node:http2', known: { constants: HTTP2_CONSTANTS } },
+  { importer: '/node_modules/undici/', module: 'node:http2', known: `{ constants: ${JSON.stringify(HTTP2_CONSTANTS)} }` },
+  // undici: see HTTP1_STAND_INS.
+  { importer: '/node_modules/undici/', module: 'node:http', known: HTTP1_STAND_INS },
 ];
+
+/**
+ * undici calls node:assert as `assert(value[, message])` only, to check its
+ * own invariants. The stand-in loads the real one (0.8 ms) when a check
+ * fails, which then throws its usual AssertionError.
+ */
+export const LAZY_ASSERT = {
+  importer: '/node_modules/undici/',
+  contents: `let real;
+const load = () => (real ??= require('node:assert'));
+module.exports = new Proxy(function assert(value, message) { if (!value) load()(value, message); }, {
+  get: (target, key) => (key === 'prototype' || key === 'name' || key === 'length' ? target[key] : load()[key]),
+});`,
+};
 
 const lazyBuiltins = {
   name: 'lazy-builtins',
   setup(build: PluginBuild) {
     build.onResolve({ filter: /^node:/ }, ({ path, importer }) => {
+      if (path === 'node:assert' && importer.includes(LAZY_ASSERT.importer)) {
+        return { path, namespace: 'lazy-builtin', pluginData: { contents: LAZY_ASSERT.contents } };
+      }
       const lazy = LAZY_BUILTINS.find((entry) => entry.module === path && importer.includes(entry.importer));
-      return lazy ? { path, namespace: 'lazy-builtin', pluginData: lazy } : undefined;
+      return lazy ? { path, namespace: 'lazy-builtin', pluginData: { contents: standIn(lazy.module, lazy.known) } } : undefined;
     });
-    build.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, ({ pluginData }) => {
-      const { module, known = {} } = pluginData as (typeof LAZY_BUILTINS)[number];
-      return {
-        contents: `let real;
+    build.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, ({ pluginData }) => ({
+      contents: (pluginData as { contents: string }).contents,
+      loader: 'js',
+    }));
+  },
+};
+
+/** The source of a CommonJS stand-in for `module`, with `known` answers. */
+export function standIn(module: string, known = '{}'): string {
+  return `let real;
 const load = () => (real ??= require(${JSON.stringify(module)}));
 // Known values first (objects among them fall back to the real module's), then the real module.
 const stand = (known, get) => new Proxy(known, {
@@ -91,12 +130,8 @@ const stand = (known, get) => new Proxy(known, {
     ? (typeof target[key] === 'object' ? stand(target[key], () => get()[key]) : target[key])
     : get()[key],
 });
-module.exports = stand(${JSON.stringify(known)}, load);`,
-        loader: 'js',
-      };
-    });
-  },
-};
+module.exports = stand(${known}, load);`;
+}
 
 const common: Options = {
   platform: 'node',

@@ -16,6 +16,7 @@ import { warning } from './output/messages.js';
 import { terminalPrompter, type Prompter } from './output/prompt.js';
 import { VERSION } from './version.js';
 import { wasmBaselineOnly } from './code-cache.js';
+import { RESPONSE_HEADER_LIMIT } from './api/network.js';
 
 /** Flags that apply to every command. */
 export interface GlobalFlags {
@@ -108,6 +109,7 @@ function proxyAwareDispatcher(env: Env) {
       httpsProxy: env.https_proxy ?? env.HTTPS_PROXY ?? '',
       noProxy: env.no_proxy ?? env.NO_PROXY ?? '',
       connect: { timeout: settings.timeoutMs },
+      maxHeaderSize: RESPONSE_HEADER_LIMIT,
     });
   };
 }

@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
 import { redactToken } from '../config/settings.js';
 import { BadResponseError, HttpError, NetworkError, type ServiceError } from '../errors.js';
@@ -200,7 +199,7 @@ export class PlantStoreClient {
       const more = attempts.count <= this.#options.retries && !signal?.aborted;
       if ('response' in outcome) {
         const { response } = outcome;
-        this.#debug(`← ${statusText(response.statusCode)} in ${Date.now() - started} ms`, response.headers);
+        if (this.#options.debug) this.#debug(`← ${statusText(response.statusCode)} in ${Date.now() - started} ms`, response.headers);
         if (!RETRY_STATUSES.has(response.statusCode) || !more) return { response, attempts };
         // Keep what it said, in case Ctrl-C makes this the last answer.
         const text = await this.#errorText(response);
@@ -235,6 +234,8 @@ export class PlantStoreClient {
     const wait = retryAfter ?? backoffMs(attempts.count);
     this.#debug(`retrying in ${wait} ms after ${attempts.lastCause} (attempt ${attempts.count + 1} of ${this.#options.retries + 1})`);
     try {
+      // Loaded here, on the first retry: most runs never wait.
+      const { setTimeout: sleep } = process.getBuiltinModule('node:timers/promises');
       await sleep(wait, undefined, { signal });
     } catch {
       this.#debug('retry cancelled by Ctrl-C');

@@ -46,6 +46,13 @@ function rootCause(err: unknown): ErrorLike {
   return (err ?? {}) as ErrorLike;
 }
 
+/**
+ * The most response-header bytes accepted: Node's default. Given to the
+ * agent (src/context.ts) so that undici does not load node:http to ask for
+ * it (see tsup.config.ts).
+ */
+export const RESPONSE_HEADER_LIMIT = 16 * 1024;
+
 export interface NetworkFailure {
   message: string;
   timeout: boolean;
@@ -84,6 +91,8 @@ export function describeNetworkFailure(err: unknown, host: string, proxy?: strin
       return { message: `${host} sent no response in time`, timeout: true };
     case 'UND_ERR_BODY_TIMEOUT':
       return { message: `${host} stopped sending the response body`, timeout: true };
+    case 'UND_ERR_HEADERS_OVERFLOW':
+      return { message: `${host} sent response headers larger than ${RESPONSE_HEADER_LIMIT / 1024} KiB, the most this client accepts (${code})`, timeout: false };
     default:
       break;
   }

@@ -1,4 +1,3 @@
-import { STATUS_CODES } from 'node:http';
 
 /** Statuses worth another try: the request may succeed later. */
 export const RETRY_STATUSES: ReadonlySet<number> = new Set([408, 429, 500, 502, 503, 504]);
@@ -54,7 +53,9 @@ export function backoffMs(retry: number, random: () => number = Math.random): nu
   return Math.round(step / 2 + random() * (step / 2));
 }
 
+/** `404 Not Found`: for errors and --debug (node:http, for the names, is loaded only then). */
 export function statusText(status: number): string {
+  const { STATUS_CODES } = process.getBuiltinModule('node:http');
   return `${status} ${STATUS_CODES[status] ?? 'Unknown Status'}`;
 }
 

@@ -1,8 +1,12 @@
 import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { AssertionError } from 'node:assert';
+import { maxHeaderSize, IncomingMessage, STATUS_CODES } from 'node:http';
 import { constants as http2Constants } from 'node:http2';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { HTTP2_CONSTANTS } from '../../tsup.config.js';
+import { HTTP1_STAND_INS, HTTP2_CONSTANTS, LAZY_ASSERT, standIn } from '../../tsup.config.js';
+import { RESPONSE_HEADER_LIMIT } from '../../src/api/network.js';
 import { ROOT, runCli, tempDir } from '../helpers/cli.js';
 import { plantStore, TOKEN } from '../helpers/servers.js';
 
@@ -88,6 +92,18 @@ describe('the code cache', () => {
   });
 });
 
+/** Evaluate a stand-in's source as CommonJS; `loads` lists what it required. */
+function evaluate(source: string): { exports: Record<string, unknown> & ((...args: unknown[]) => unknown); loads: string[] } {
+  const loads: string[] = [];
+  const realRequire = createRequire(import.meta.url);
+  const module = { exports: {} as never };
+  new Function('module', 'require', source)(module, (id: string) => {
+    loads.push(id);
+    return realRequire(id);
+  });
+  return { exports: module.exports, loads };
+}
+
 describe('lazily loaded built-in modules', () => {
   it("the HTTP/2 constants undici reads on load are node's own", () => {
     for (const [key, value] of Object.entries(HTTP2_CONSTANTS)) {
@@ -95,14 +111,38 @@ describe('lazily loaded built-in modules', () => {
     }
   });
 
-  it('neither node:http2 nor node:child_process is loaded by a list', async () => {
+  it("node:http's stand-in: node's header limit (which the agent is given), a class that no stream is, the rest from node:http", () => {
+    const { exports: http, loads } = evaluate(standIn('node:http', HTTP1_STAND_INS));
+    expect(http.maxHeaderSize).toBe(maxHeaderSize);
+    expect(RESPONSE_HEADER_LIMIT).toBe(maxHeaderSize);
+    expect(http.IncomingMessage).not.toBe(IncomingMessage);
+    expect(typeof http.IncomingMessage).toBe('function');
+    expect(loads).toEqual([]);
+    expect(http.STATUS_CODES).toBe(STATUS_CODES);
+    expect(loads).toEqual(['node:http']);
+  });
+
+  it("node:assert's stand-in passes what holds without loading node:assert, and throws its AssertionError otherwise", () => {
+    const { exports: assert, loads } = evaluate(LAZY_ASSERT.contents);
+    assert(true);
+    assert(1, 'a message');
+    expect(loads).toEqual([]);
+    expect(() => assert(false, 'disturbed')).toThrow(AssertionError);
+    expect(() => assert(false, 'disturbed')).toThrow(/^disturbed$/);
+    expect(() => assert(0)).toThrow(AssertionError);
+    expect(loads).toEqual(['node:assert']);
+    expect(() => (assert.strictEqual as (a: unknown, b: unknown) => void)(1, 2)).toThrow(AssertionError);
+  });
+
+  it('a list loads none of node:http2, node:http, node:assert, node:child_process or node:timers/promises', async () => {
     const r = await plants(['list', '--json'], {
       NODE_OPTIONS: `--require ${join(ROOT, 'test', 'helpers', 'report-builtins.cjs')}`,
     });
     expect(r.code).toBe(0);
     const loaded = r.stderr.trim().split('\n').at(-1)!.split(',');
     expect(loaded).toContain('NativeModule net');
-    expect(loaded).not.toContain('NativeModule http2');
-    expect(loaded).not.toContain('NativeModule child_process');
+    for (const name of ['http2', 'http', 'assert', 'child_process', 'timers/promises']) {
+      expect(loaded).not.toContain(`NativeModule ${name}`);
+    }
   });
 });

@@ -132,6 +132,26 @@ describe('retries', () => {
   });
 });
 
+describe('response headers', () => {
+  const withHeader = (bytes: number) => (res: import('node:http').ServerResponse) =>
+    res.writeHead(200, { ...json, 'x-padding': 'a'.repeat(bytes) }).end('[{"id":1,"name":"Fern"}]');
+
+  it('up to 16 KiB of them are read as usual', async () => {
+    await scripted([withHeader(15 * 1024)]);
+    const r = await plants(['list', '--json']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual([{ id: 1, name: 'Fern' }]);
+  });
+
+  it('more than 16 KiB: one line that says so, not retried', async () => {
+    await scripted([withHeader(20 * 1024)]);
+    const r = await plants(['list'], { PLANTS_RETRIES: '2' });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/failed: 127\.0\.0\.1:\d+ sent response headers larger than 16 KiB, the most this client accepts \(UND_ERR_HEADERS_OVERFLOW\)\n$/);
+    expect(server!.requests).toHaveLength(1);
+  });
+});
+
 describe('timeouts', () => {
   it('a server that never answers: the message names the timeout and how to raise it', async () => {
     server = await rawServer(() => {});
