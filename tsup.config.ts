@@ -8,9 +8,10 @@ const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 
 
 /**
  * Imports that stay out of the bundle being built and come at run time from
- * a bundle of their own, through the code cache (src/code-cache.ts, itself
- * one bundle that the others share): `./cli.js` from the entry point, and
- * `src/vendor/*` from the command tree (see src/vendor/README.md).
+ * a bundle of their own, through the code cache (src/code-cache.ts, part of
+ * plants.cjs, the entry point, which the others share): `./cli.js` from the
+ * entry point, and `src/vendor/*` from the command tree (see
+ * src/vendor/README.md).
  *
  * Each becomes a one-line module. Marked external instead, an `import()`
  * would stay an `import()` and start the ES module loader, which is the
@@ -21,7 +22,7 @@ const separateBundles = {
   setup(build: PluginBuild) {
     const oneLine = (path: string, contents: string) => ({ path, namespace: 'separate-bundle', pluginData: contents });
     const viaCodeCache = (bundle: string) =>
-      oneLine(bundle, `module.exports = require('./code-cache.cjs').requireBundle(require.resolve(${JSON.stringify(bundle)}));`);
+      oneLine(bundle, `module.exports = require('./plants.cjs').requireBundle(require.resolve(${JSON.stringify(bundle)}));`);
     build.onResolve({ filter: /^\.\/cli\.js$/ }, ({ importer }) =>
       importer.endsWith('/src/main.ts') ? viaCodeCache('./cli.cjs') : undefined,
     );
@@ -30,8 +31,9 @@ const separateBundles = {
         ? viaCodeCache(`./vendor/${path.slice(path.lastIndexOf('/') + 1, -'.js'.length)}.cjs`)
         : undefined,
     );
-    build.onResolve({ filter: /\/code-cache\.js$/ }, () =>
-      oneLine('./code-cache.cjs', "module.exports = require('./code-cache.cjs');"),
+    // In the entry point itself the code cache is bundled; elsewhere it is the entry point's.
+    build.onResolve({ filter: /\/code-cache\.js$/ }, ({ importer }) =>
+      importer.endsWith('/src/main.ts') ? undefined : oneLine('./plants.cjs', "module.exports = require('./plants.cjs');"),
     );
     build.onLoad({ filter: /.*/, namespace: 'separate-bundle' }, ({ pluginData }) => ({
       contents: pluginData as string,
@@ -156,12 +158,12 @@ export default defineConfig([
     ...common,
     // CommonJS starts faster than an ES module (no module loader to set up,
     // about 5 ms of a 40 ms run). One bundle per stage of a run, each loaded
-    // only when needed: plants.cjs answers --version alone; code-cache.cjs
-    // loads the others; cli.cjs is the command tree with commander and all
-    // of this package's code; each of vendor/*.cjs is one dependency.
+    // only when needed: plants.cjs answers --version alone and loads the
+    // others through the code cache; cli.cjs is the command tree with
+    // commander and all of this package's code; each of vendor/*.cjs is one
+    // dependency.
     entry: {
       plants: 'src/main.ts',
-      'code-cache': 'src/code-cache.ts',
       cli: 'src/cli.ts',
       'vendor/undici': 'src/vendor/undici.ts',
       'vendor/conf': 'src/vendor/conf.ts',

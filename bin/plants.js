@@ -1,2 +1,2 @@
 #!/usr/bin/env node
-require('../dist/plants.cjs');
+require('../dist/plants.cjs').start();

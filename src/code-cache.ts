@@ -1,8 +1,7 @@
-import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync, type Stats } from 'node:fs';
 import Module from 'node:module';
-import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { Script } from 'node:vm';
+import type { Script } from 'node:vm';
 
 /**
  * Loading the built bundles with a V8 code cache, as `node` itself does
@@ -42,11 +41,19 @@ function cacheDirectory(): string | null {
   const env = process.env;
   if (env.PLANTS_CODE_CACHE === '0' || typeof __PLANTS_BUILD_ID__ === 'undefined') return null;
   try {
-    const base = env.XDG_CACHE_HOME?.startsWith('/') ? env.XDG_CACHE_HOME : join(homedir(), '.cache');
+    // os.homedir() reads HOME first too; node:os is loaded only without it.
+    const home = env.HOME?.startsWith('/') ? env.HOME : process.getBuiltinModule('node:os').homedir();
+    const base = env.XDG_CACHE_HOME?.startsWith('/') ? env.XDG_CACHE_HOME : join(home, '.cache');
     const dir = join(base, 'plants', 'code');
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const stat = statSync(dir);
+    let stat: Stats;
+    try {
+      stat = statSync(dir);
+    } catch {
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      stat = statSync(dir);
+    }
     // Cached code runs as this user: refuse a directory someone else could write to.
+    if (!stat.isDirectory()) return null;
     if (process.getuid && stat.uid !== process.getuid()) return null;
     if ((stat.mode & 0o022) !== 0) return null;
     directory = dir;
@@ -73,6 +80,7 @@ export function requireBundle(file: string): unknown {
       // Not made yet.
     }
   }
+  const { Script } = process.getBuiltinModule('node:vm');
   const script = new Script(Module.wrap(source), { filename: file, cachedData });
   const entry: Loaded = {
     exports: undefined,

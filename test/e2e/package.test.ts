@@ -65,7 +65,6 @@ describe('the npm package', () => {
         'completions/plants.fish',
         'dist/THIRD-PARTY-LICENSES.md',
         'dist/cli.cjs',
-        'dist/code-cache.cjs',
         'dist/plant-store-server.js',
         'dist/plants.1',
         'dist/plants.cjs',
