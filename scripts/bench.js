@@ -3,7 +3,8 @@
 //
 // Every command runs under /usr/bin/time for its peak RSS; wall time is
 // measured around it, the same way for a case and its baseline. Each case
-// runs after a warm-up; the median is reported.
+// runs after a warm-up, in rounds with its baseline (see sideBySide); the
+// median is reported.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
@@ -43,16 +44,28 @@ function median(values) {
   return sorted[Math.floor(sorted.length / 2)];
 }
 
-/** Median time and largest peak RSS over the runs, after one warm-up; `before` runs before each. */
-function measure(argv, { env = {}, runs = RUNS, before } = {}) {
-  before?.();
-  once(argv, env);
-  const samples = [];
-  for (let i = 0; i < runs; i += 1) {
-    before?.();
-    samples.push(once(argv, env));
+/** The median time and the largest peak RSS of a command's runs. */
+function summary(runs) {
+  return { ms: median(runs.map((r) => r.ms)), rssMb: Math.max(...runs.map((r) => r.rssMb)) };
+}
+
+/**
+ * Several commands measured side by side: one warm-up each, then `runs`
+ * rounds that run each command once, in turn. A case and its baseline thus
+ * see the same machine: a drift in speed (another process, the CPU's clock)
+ * during the bench moves both, not the ratio.
+ */
+function sideBySide(commands, { runs = RUNS } = {}) {
+  for (const { argv, env = {} } of commands) {
+    once(argv, env);
   }
-  return { ms: median(samples.map((s) => s.ms)), rssMb: Math.max(...samples.map((s) => s.rssMb)) };
+  const samples = commands.map(() => []);
+  for (let i = 0; i < runs; i += 1) {
+    commands.forEach(({ argv, env = {} }, index) => {
+      samples[index].push(once(argv, env));
+    });
+  }
+  return samples.map(summary);
 }
 
 /** Start the local plant store with `seed` plants; resolves to its URL and a stop function. */
@@ -117,52 +130,68 @@ const noCache = { PLANTS_CODE_CACHE: '0' };
 const env = (url) => ({ PLANTS_BASE_URL: url, PLANTS_TOKEN: TOKEN, PLANTS_CONFIG_DIR: work, PLANTS_RETRIES: '0', ...cache });
 
 try {
-  // Start-up.
-  const node = measure([process.execPath, '-e', '0'], { runs: RUNS * 3 });
-  record('node -e 0', node, '', '', '', true);
-  for (const args of [['--version'], ['--help']]) {
-    const result = measure([process.execPath, plants, ...args], { env: cache, runs: RUNS * 3 });
-    const ratio = result.ms / node.ms;
-    record(`plants ${args.join(' ')}`, result, 'node -e 0', ratio, '≤ 1.2x', ratio <= 1.2);
-  }
-  // For reference: what a first run, or PLANTS_CODE_CACHE=0, costs.
-  const helpCold = measure([process.execPath, plants, '--help'], { env: noCache, runs: RUNS * 3 });
-  record('plants --help, no code cache', helpCold, 'node -e 0', helpCold.ms / node.ms, '', true);
-
-  // A small list.
+  // Start-up and a small list, side by side with `node -e 0`.
   const small = await startStore(20);
-  const listSmall = measure([process.execPath, plants, 'list', '--json'], { env: env(small.url), runs: RUNS * 3 });
-  const listCold = measure([process.execPath, plants, 'list', '--json'], { env: { ...env(small.url), ...noCache }, runs: RUNS * 3 });
+  const [node, version, help, helpCold, listSmall, listCold] = sideBySide(
+    [
+      { argv: [process.execPath, '-e', '0'] },
+      { argv: [process.execPath, plants, '--version'], env: cache },
+      { argv: [process.execPath, plants, '--help'], env: cache },
+      // For reference: what a first run, or PLANTS_CODE_CACHE=0, costs.
+      { argv: [process.execPath, plants, '--help'], env: noCache },
+      { argv: [process.execPath, plants, 'list', '--json'], env: env(small.url) },
+      { argv: [process.execPath, plants, 'list', '--json'], env: { ...env(small.url), ...noCache } },
+    ],
+    { runs: RUNS * 3 },
+  );
   small.stop();
+  record('node -e 0', node, '', '', '', true);
+  for (const [name, result] of [['plants --version', version], ['plants --help', help]]) {
+    const ratio = result.ms / node.ms;
+    record(name, result, 'node -e 0', ratio, '≤ 1.2x', ratio <= 1.2);
+  }
+  record('plants --help, no code cache', helpCold, 'node -e 0', helpCold.ms / node.ms, '', true);
   record('plants list --json (20 plants)', listSmall, 'node -e 0', listSmall.ms / node.ms, '≤ 1.5x', listSmall.ms / node.ms <= 1.5);
   record('plants list --json (20), no code cache', listCold, 'node -e 0', listCold.ms / node.ms, '', true);
 
   // A large list: 100,000 plants.
   const large = await startStore(100_000);
   const url = `${large.url}/plants?limit=100000`;
-  const jq = measure(sh(`curl -s -H 'Authorization: Bearer ${TOKEN}' '${url}' | jq -c . > /dev/null`));
+  const formats = ['json', 'ndjson', 'tsv', 'table'];
+  const [jq, ...results] = sideBySide([
+    { argv: sh(`curl -s -H 'Authorization: Bearer ${TOKEN}' '${url}' | jq -c . > /dev/null`) },
+    ...formats.map((format) => ({ argv: sh(`node ${plants} list --limit 100000 -o ${format} > /dev/null`), env: env(large.url) })),
+  ]);
   record('curl | jq -c . (100,000 plants)', jq, '', '', '', true);
-  let json;
-  for (const format of ['json', 'ndjson', 'tsv']) {
-    const result = measure(sh(`node ${plants} list --limit 100000 -o ${format} > /dev/null`), { env: env(large.url) });
-    if (format === 'json') json = result;
+  const json = results[0];
+  formats.forEach((format, index) => {
+    const result = results[index];
+    if (format === 'table') {
+      record('plants list -o table (100,000)', result, 'plants list -o json', result.ms / json.ms, '< 3x', result.ms / json.ms < 3);
+      return;
+    }
     const ratio = result.ms / jq.ms;
     const ok = ratio < 0.8 && result.rssMb < 250;
     record(`plants list -o ${format} (100,000)`, result, 'curl | jq -c .', ratio, '< 0.8x, < 250 MB', ok);
-  }
-  const table = measure(sh(`node ${plants} list --limit 100000 -o table > /dev/null`), { env: env(large.url) });
-  record('plants list -o table (100,000)', table, 'plants list -o json', table.ms / json.ms, '< 3x', table.ms / json.ms < 3);
+  });
   large.stop();
 
   // Streaming a list of several hundred MB.
   const huge = await startHugeList(300);
-  const curlHuge = measure(sh(`curl -s '${huge.url}/plants' > /dev/null`), { runs: 3 });
+  const streamed = ['json', 'ndjson', 'tsv', 'csv'];
+  const [curlHuge, ...hugeResults] = sideBySide(
+    [
+      { argv: sh(`curl -s '${huge.url}/plants' > /dev/null`) },
+      // Larger than the default --max-response-size (256 MiB), which stays a deliberate cap.
+      ...streamed.map((format) => ({ argv: sh(`node ${plants} list -o ${format} --max-response-size 1G > /dev/null`), env: env(huge.url) })),
+    ],
+    { runs: 3 },
+  );
   record('curl > /dev/null (300 MB list)', curlHuge, '', '', '', true);
-  for (const format of ['json', 'ndjson', 'tsv', 'csv']) {
-    // Larger than the default --max-response-size (256 MiB), which stays a deliberate cap.
-    const result = measure(sh(`node ${plants} list -o ${format} --max-response-size 1G > /dev/null`), { env: env(huge.url), runs: 3 });
+  streamed.forEach((format, index) => {
+    const result = hugeResults[index];
     record(`plants list -o ${format} (300 MB)`, result, 'curl', result.ms / curlHuge.ms, '< 250 MB', result.rssMb < 250);
-  }
+  });
   huge.stop();
 
   // Bulk delete of 2,000 plants, each run against a fresh store.
@@ -186,31 +215,35 @@ await Promise.all(Array.from({ length: 8 }, async () => {
 await agent.close();
 `,
   );
-  /** Median over runs, each against a fresh store of 2,000 plants (started outside the timing), after a warm-up. */
-  const againstFreshStore = async (build, runs = 3) => {
-    const samples = [];
+  /**
+   * Side by side (see sideBySide), each run against a fresh store of 2,000
+   * plants, started outside the timing; the first round is the warm-up.
+   */
+  const againstFreshStores = async (builds, runs = 3) => {
+    const samples = builds.map(() => []);
     for (let i = 0; i <= runs; i += 1) {
-      const store = await startStore(2000);
-      try {
-        const { argv, env: extra } = build(store.url);
-        const sample = once(argv, extra);
-        if (i > 0) samples.push(sample);
-      } finally {
-        store.stop();
+      for (const [index, build] of builds.entries()) {
+        const store = await startStore(2000);
+        try {
+          const { argv, env: extra } = build(store.url);
+          const sample = once(argv, extra);
+          if (i > 0) samples[index].push(sample);
+        } finally {
+          store.stop();
+        }
       }
     }
-    return { ms: median(samples.map((r) => r.ms)), rssMb: Math.max(...samples.map((r) => r.rssMb)) };
+    return samples.map(summary);
   };
-  const xargs = await againstFreshStore((storeUrl) => ({
-    argv: sh(`xargs -P 8 -n 1 -I{} curl -s -o /dev/null -X DELETE -H 'Authorization: Bearer ${TOKEN}' '${storeUrl}/plants/{}' < ${ids}`),
-  }));
+  const [xargs, bareUndici, del] = await againstFreshStores([
+    (storeUrl) => ({
+      argv: sh(`xargs -P 8 -n 1 -I{} curl -s -o /dev/null -X DELETE -H 'Authorization: Bearer ${TOKEN}' '${storeUrl}/plants/{}' < ${ids}`),
+    }),
+    (storeUrl) => ({ argv: [process.execPath, bare, storeUrl] }),
+    (storeUrl) => ({ argv: sh(`node ${plants} delete --stdin --yes < ${ids}`), env: env(storeUrl) }),
+  ]);
   record('xargs -P 8 curl -X DELETE (2,000)', xargs, '', '', '', true);
-  const bareUndici = await againstFreshStore((storeUrl) => ({ argv: [process.execPath, bare, storeUrl] }));
   record('bare undici, 8 in flight (2,000)', bareUndici, '', '', '', true);
-  const del = await againstFreshStore((storeUrl) => ({
-    argv: sh(`node ${plants} delete --stdin --yes < ${ids}`),
-    env: env(storeUrl),
-  }));
   const speedup = xargs.ms / del.ms;
   // This ratio is a speed-up: the baseline's time over plants'.
   record('plants delete --stdin --yes (2,000)', del, 'xargs curl (speed-up)', speedup, '≥ 10x faster', speedup >= 10);

@@ -23,7 +23,10 @@ export interface RunningPlantStore {
 const INT32_MAX = 2_147_483_647;
 
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = JSON.stringify(body);
+  sendJsonText(res, status, JSON.stringify(body), headers);
+}
+
+function sendJsonText(res: ServerResponse, status: number, text: string | Buffer, headers: Record<string, string> = {}): void {
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
     'content-length': Buffer.byteLength(text),
@@ -78,7 +81,7 @@ export function plantStoreHandler(
         }
         limit = Number(raw);
       }
-      sendJson(res, 200, store.list(limit));
+      sendJsonText(res, 200, store.listJson(limit));
       return;
     }
 

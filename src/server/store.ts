@@ -18,10 +18,13 @@ const SAMPLE_TAGS = ['tropical', 'succulent', 'fern', 'seedling', undefined];
 /**
  * The plants, in insertion order, keyed by the text form of their id (the
  * form a DELETE path carries). Lookups and deletes cost the same whatever the
- * store's size.
+ * store's size. Each plant's JSON is made once, when it is added, and the
+ * list's bytes once after each change: a list request only slices them.
  */
 export class PlantStore {
-  readonly #plants = new Map<string, StoredPlant>();
+  readonly #plants = new Map<string, { plant: StoredPlant; json: string }>();
+  /** The whole list as JSON bytes, and where each plant's JSON ends in it; made again after a change. */
+  #body: { bytes: Buffer; ends: number[] } | undefined;
   #nextId = 1;
 
   constructor(plants: Iterable<StoredPlant> = []) {
@@ -37,7 +40,8 @@ export class PlantStore {
     const id = given ?? this.#nextId;
     // id first, as services usually order it.
     const stored = { id, ...fields } as StoredPlant;
-    this.#plants.set(String(id), stored);
+    this.#plants.set(String(id), { plant: stored, json: JSON.stringify(stored) });
+    this.#body = undefined;
     if (typeof id === 'number' && id >= this.#nextId) this.#nextId = id + 1;
     return stored;
   }
@@ -56,21 +60,48 @@ export class PlantStore {
 
   /** The first `limit` plants (all when undefined). */
   list(limit?: number): StoredPlant[] {
-    const out: StoredPlant[] = [];
-    for (const plant of this.#plants.values()) {
+    return this.#first(limit).map((entry) => entry.plant);
+  }
+
+  /** list(limit) as JSON: the bytes of what JSON.stringify would make of it. */
+  listJson(limit?: number): Buffer {
+    const { bytes, ends } = (this.#body ??= this.#makeBody());
+    const count = limit === undefined ? ends.length : Math.min(limit, ends.length);
+    if (count === ends.length) return bytes;
+    if (count === 0) return Buffer.from('[]');
+    return Buffer.concat([bytes.subarray(0, ends[count - 1]), Buffer.from(']')]);
+  }
+
+  #makeBody(): { bytes: Buffer; ends: number[] } {
+    const ends: number[] = [];
+    let end = 1; // after `[`
+    for (const { json } of this.#plants.values()) {
+      end += Buffer.byteLength(json);
+      ends.push(end);
+      end += 1; // the comma
+    }
+    const bytes = Buffer.from(`[${[...this.#plants.values()].map((entry) => entry.json).join(',')}]`);
+    return { bytes, ends };
+  }
+
+  #first(limit?: number): { plant: StoredPlant; json: string }[] {
+    const out: { plant: StoredPlant; json: string }[] = [];
+    for (const entry of this.#plants.values()) {
       if (limit !== undefined && out.length >= limit) break;
-      out.push(plant);
+      out.push(entry);
     }
     return out;
   }
 
   /** Delete by the id's text form; false when there is no such plant. */
   delete(id: string): boolean {
-    return this.#plants.delete(id);
+    if (!this.#plants.delete(id)) return false;
+    this.#body = undefined;
+    return true;
   }
 
   toJSON(): StoredPlant[] {
-    return [...this.#plants.values()];
+    return this.list();
   }
 
   static load(file: string): PlantStore {

@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { PlantStore } from '../../src/server/store.js';
+
+describe('PlantStore.listJson', () => {
+  const store = new PlantStore([
+    { id: 'a-1', name: 'Fern "Boston"', tag: 'fern' },
+    { id: 7, name: 'Cactus\n', extra: { height: 1.5, pots: [1, 2] } },
+  ]);
+  store.add({ name: 'Ivy \u2028 \u{1F33F}', tag: undefined });
+
+  it.each([undefined, 0, 1, 2, 3, 10])('is JSON.stringify(list(%s))', (limit) => {
+    expect(store.listJson(limit).toString()).toBe(JSON.stringify(store.list(limit)));
+  });
+
+  it('follows deletes and additions', () => {
+    const changing = new PlantStore();
+    changing.seed(20);
+    expect(changing.listJson(2).toString()).toBe(JSON.stringify(changing.list(2)));
+    changing.delete('3');
+    changing.add({ name: 'New' });
+    expect(changing.listJson().toString()).toBe(JSON.stringify(changing.list()));
+    expect(changing.listJson(19).toString()).toBe(JSON.stringify(changing.list(19)));
+    expect(JSON.parse(changing.listJson(5).toString()).map((p: { id: number }) => p.id)).toEqual([1, 2, 4, 5, 6]);
+  });
+});
