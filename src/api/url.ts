@@ -65,7 +65,7 @@ export function encodePathSegment(id: string): string {
  * already-encoded segments.
  */
 export function endpoint(
-  base: URL,
+  base: Pick<URL, 'origin' | 'pathname'>,
   segments: readonly string[],
   query: Record<string, string | number | undefined> = {},
 ): { origin: string; path: string; href: string } {

@@ -40,8 +40,7 @@ function sendError(res: ServerResponse, status: number, message: string, headers
   sendJson(res, status, { error: status, message }, headers);
 }
 
-function authorized(header: string | undefined, token: string): boolean {
-  const expected = Buffer.from(`Bearer ${token}`);
+function authorized(header: string | undefined, expected: Buffer): boolean {
   const given = Buffer.from(header ?? '');
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
@@ -55,14 +54,14 @@ export function plantStoreHandler(
   options: PlantStoreServerOptions & { store: PlantStore },
 ): (req: IncomingMessage, res: ServerResponse) => void {
   const { store } = options;
+  const expected = Buffer.from(`Bearer ${options.token}`);
 
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     const method = req.method ?? 'GET';
-    const url = new URL(req.url ?? '/', 'http://plant-store.invalid');
     // Match on the raw path: a percent-encoded slash inside an id stays inside the id.
     const rawPath = (req.url ?? '/').split('?')[0]!;
 
-    if (!authorized(req.headers.authorization, options.token)) {
+    if (!authorized(req.headers.authorization, expected)) {
       sendError(res, 401, 'missing or invalid bearer token', { 'www-authenticate': 'Bearer' });
       return;
     }
@@ -72,7 +71,7 @@ export function plantStoreHandler(
         sendError(res, 405, `method ${method} is not allowed on /plants`, { allow: 'GET' });
         return;
       }
-      const raw = url.searchParams.get('limit');
+      const raw = new URL(req.url ?? '/', 'http://plant-store.invalid').searchParams.get('limit');
       let limit: number | undefined;
       if (raw !== null) {
         if (!/^\d+$/.test(raw) || Number(raw) > INT32_MAX) {
@@ -110,15 +109,18 @@ export function plantStoreHandler(
     sendError(res, 404, `no route for ${method} ${rawPath}`);
   };
 
+  const { onRequest } = options;
   return (req, res) => {
-    res.on('finish', () => {
-      options.onRequest?.({
-        method: req.method ?? 'GET',
-        path: req.url ?? '/',
-        status: res.statusCode,
-        remotePort: req.socket.remotePort,
+    if (onRequest) {
+      res.on('finish', () => {
+        onRequest({
+          method: req.method ?? 'GET',
+          path: req.url ?? '/',
+          status: res.statusCode,
+          remotePort: req.socket.remotePort,
+        });
       });
-    });
+    }
     // Request bodies are not part of the interface; drain them so keep-alive works.
     req.resume();
     handle(req, res);

@@ -16,3 +16,9 @@ declare module 'undici/lib/api/index.js' {
   const api: Record<'request' | 'stream' | 'pipeline' | 'connect' | 'upgrade', (...args: never[]) => unknown>;
   export default api;
 }
+
+declare module 'undici/lib/dispatcher/agent.js' {
+  import type { Agent } from 'undici';
+  const AgentClass: typeof Agent;
+  export default AgentClass;
+}

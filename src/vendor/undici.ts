@@ -6,8 +6,9 @@
  * caches and mocks: about 25 of the 40 ms that `import('undici')` costs a
  * short `plants list`. Imported only when a request is about to be sent.
  */
+import type { EnvHttpProxyAgent } from 'undici';
+import Agent from 'undici/lib/dispatcher/agent.js';
 import Dispatcher from 'undici/lib/dispatcher/dispatcher.js';
-import EnvHttpProxyAgent from 'undici/lib/dispatcher/env-http-proxy-agent.js';
 import api from 'undici/lib/api/index.js';
 
 // undici's index gives every dispatcher request(), stream() and the rest in
@@ -15,4 +16,11 @@ import api from 'undici/lib/api/index.js';
 // to the same prototype (a no-op when the index is loaded too, as in tests).
 Object.assign(Dispatcher.prototype, api);
 
-export { EnvHttpProxyAgent };
+export { Agent };
+
+/** The proxy-aware agent, whose modules are run only when a proxy is set. */
+export function envHttpProxyAgent(): typeof EnvHttpProxyAgent {
+  // A require(), unlike an import, is run where it is written (esbuild bundles both).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- for exactly that
+  return require('undici/lib/dispatcher/env-http-proxy-agent.js') as typeof EnvHttpProxyAgent;
+}
