@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { PluginBuild } from 'esbuild';
 import { defineConfig, type Options } from 'tsup';
+import { RESPONSE_HEADER_LIMIT } from './src/api/network.js';
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as {
   version: string;
@@ -64,17 +65,18 @@ export const HTTP2_CONSTANTS = {
 };
 
 /**
- * What undici reads from node:http when it loads, answered without loading
- * it (with its HTTP/1 client, 1 to 2 ms of a `plants list`):
- * - `maxHeaderSize`, only to check that Node has one: this CLI gives its
- *   agent its own (RESPONSE_HEADER_LIMIT in src/api/network.ts), so undici never
- *   asks for Node's.
- * - `IncomingMessage`, a class that undici compares a request body's class
- *   with when it destroys the body: this CLI's requests have no body, and
- *   while node:http is not loaded nothing can be one. A class of its own
+ * What undici reads from node:http, answered without loading it (with its
+ * HTTP/1 server and client, 1 to 2 ms of a `plants list`):
+ * - `maxHeaderSize`, Node's limit on response headers, which undici checks
+ *   when it loads and uses when an agent is not given one. This CLI's limit
+ *   is RESPONSE_HEADER_LIMIT (src/api/network.ts), Node's default: its agent
+ *   is given it, and a proxy agent's own client reads it here.
+ * - `IncomingMessage`, a class that undici compares the class of each
+ *   stream it destroys with. Nothing undici gets from this CLI is one (and
+ *   while node:http is not loaded nothing can be); a class of its own
  *   matches nothing.
  */
-export const HTTP1_STAND_INS = '{ maxHeaderSize: 16384, IncomingMessage: class IncomingMessage {} }';
+export const HTTP1_STAND_INS = `{ maxHeaderSize: ${RESPONSE_HEADER_LIMIT}, IncomingMessage: class IncomingMessage {} }`;
 
 /**
  * Built-in modules that a dependency loads when it loads, but uses only on
@@ -93,16 +95,21 @@ const LAZY_BUILTINS: { importer: string; module: string; known?: string }[] = [
 
 /**
  * undici calls node:assert as `assert(value[, message])` only, to check its
- * own invariants. The stand-in loads the real one (0.8 ms) when a check
- * fails, which then throws its usual AssertionError.
+ * own invariants, several times per request. The stand-in is a plain
+ * function (a call V8 can inline), which loads the real one (0.8 ms) when a
+ * check fails; it then throws its usual AssertionError. Anything else
+ * (`assert.strictEqual`, …) is found on the real module, through the
+ * stand-in's prototype.
  */
 export const LAZY_ASSERT = {
   importer: '/node_modules/undici/',
   contents: `let real;
 const load = () => (real ??= require('node:assert'));
-module.exports = new Proxy(function assert(value, message) { if (!value) load()(value, message); }, {
-  get: (target, key) => (key === 'prototype' || key === 'name' || key === 'length' ? target[key] : load()[key]),
-});`,
+function assert(value, message) {
+  if (!value) load()(value, message);
+}
+Object.setPrototypeOf(assert, new Proxy({}, { get: (_target, key) => load()[key] }));
+module.exports = assert;`,
 };
 
 const lazyBuiltins = {

@@ -110,7 +110,7 @@ function proxyAwareDispatcher(env: Env) {
     const httpProxy = env.http_proxy ?? env.HTTP_PROXY ?? '';
     const httpsProxy = env.https_proxy ?? env.HTTPS_PROXY ?? '';
     if (!httpProxy && !httpsProxy) return new undici.Agent(options);
-    const EnvHttpProxyAgent = undici.envHttpProxyAgent();
+    const EnvHttpProxyAgent = await undici.envHttpProxyAgent();
     return new EnvHttpProxyAgent({ ...options, httpProxy, httpsProxy, noProxy: env.no_proxy ?? env.NO_PROXY ?? '' });
   };
 }

@@ -141,6 +141,7 @@ export class PlantStoreClient {
     const declared = Number(headerValue(response.headers['content-length']));
     if (declared > limit) {
       response.body.on('error', () => {}).destroy();
+      response.stopDeadline();
       throw new BadResponseError(
         `${where}: the response is ${declared} bytes, more than --max-response-size (${limit} bytes); refusing it`,
         response.statusCode,
@@ -204,11 +205,14 @@ export class PlantStoreClient {
       if (next && next.origin === this.baseUrl.origin && redirects < MAX_REDIRECTS) {
         // Not read: a redirect's body says nothing, and a slow one would only cost time.
         response.body.on('error', () => {}).destroy();
-        this.#debug(`following ${statusText(status)} to ${this.#redact(next.href)}`);
+        response.stopDeadline();
+        if (this.#options.debug) this.#debug(`following ${statusText(status)} to ${this.#redact(next.href)}`);
         target = next;
         continue;
       }
-      throw this.#httpError(response, label, attempts, addressedPlant, next, redirects, await this.#errorText(response));
+      const text = await this.#errorText(response);
+      response.stopDeadline();
+      throw this.#httpError(response, label, attempts, addressedPlant, next, redirects, text);
     }
   }
 
@@ -235,6 +239,7 @@ export class PlantStoreClient {
         if (!RETRY_STATUSES.has(response.statusCode) || !more) return { response, attempts };
         // Keep what it said, in case Ctrl-C makes this the last answer.
         const text = await this.#errorText(response);
+        response.stopDeadline();
         if (LOST_RESPONSE_STATUSES.has(response.statusCode)) attempts.responseMayBeLost = true;
         attempts.lastCause = statusText(response.statusCode);
         if (!(await this.#wait(retryAfterMs(headerValue(response.headers['retry-after'])), attempts, signal))) {

@@ -26,7 +26,8 @@ const TLS_CODES = new Set([
 
 /**
  * The code of the innermost error that has one (undici wraps socket errors
- * in `cause`). The attempt's own deadline (an AbortSignal timeout) counts as
+ * in `cause`). The attempt's own deadline (a TimeoutError, see Deadline in
+ * client.ts) counts as
  * a headers timeout: the request was sent and no answer came.
  */
 export function causeCode(err: unknown): string {
@@ -47,9 +48,10 @@ function rootCause(err: unknown): ErrorLike {
 }
 
 /**
- * The most response-header bytes accepted: Node's default. Given to the
- * agent (src/context.ts) so that undici does not load node:http to ask for
- * it (see tsup.config.ts).
+ * The most response-header bytes accepted: Node's default, whatever
+ * --max-http-header-size says. Given to the agent (src/context.ts) and to
+ * undici's stand-in for node:http (tsup.config.ts), so that undici need not
+ * load node:http to ask for Node's.
  */
 export const RESPONSE_HEADER_LIMIT = 16 * 1024;
 

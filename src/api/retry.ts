@@ -1,4 +1,3 @@
-
 /** Statuses worth another try: the request may succeed later. */
 export const RETRY_STATUSES: ReadonlySet<number> = new Set([408, 429, 500, 502, 503, 504]);
 

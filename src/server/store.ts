@@ -39,7 +39,8 @@ export class PlantStore {
     const { id: given, ...fields } = plant;
     const id = given ?? this.#nextId;
     // id first, as services usually order it.
-    const stored = { id, ...fields } as StoredPlant;
+    // Frozen: the JSON made here must stay what the plant is.
+    const stored = Object.freeze({ id, ...fields }) as StoredPlant;
     this.#plants.set(String(id), { plant: stored, json: JSON.stringify(stored) });
     this.#body = undefined;
     if (typeof id === 'number' && id >= this.#nextId) this.#nextId = id + 1;

@@ -19,8 +19,6 @@ Object.assign(Dispatcher.prototype, api);
 export { Agent };
 
 /** The proxy-aware agent, whose modules are run only when a proxy is set. */
-export function envHttpProxyAgent(): typeof EnvHttpProxyAgent {
-  // A require(), unlike an import, is run where it is written (esbuild bundles both).
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- for exactly that
-  return require('undici/lib/dispatcher/env-http-proxy-agent.js') as typeof EnvHttpProxyAgent;
+export async function envHttpProxyAgent(): Promise<typeof EnvHttpProxyAgent> {
+  return (await import('undici/lib/dispatcher/env-http-proxy-agent.js')).default;
 }

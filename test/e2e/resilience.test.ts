@@ -362,6 +362,15 @@ describe('every body is bounded by --timeout, and retries stop at Ctrl-C', () =>
     expect(Date.now() - started).toBeLessThan(4000);
   });
 
+  it('an error whose body stalls: reported within the timeout, saying the body did not arrive', async () => {
+    await scripted([(res) => res.writeHead(403, json).write('{"error":403,')]);
+    const started = Date.now();
+    const r = await plants(['list', '--timeout', '1']);
+    expect(r.code).toBe(4);
+    expect(r.stderr).toMatch(/→ 403 Forbidden: \(the error body did not arrive in time\)/);
+    expect(Date.now() - started).toBeLessThan(4000);
+  });
+
   it('Ctrl-C during a retry wait stops the run, and no request is sent after it', async () => {
     server = await rawServer((_req, res) => res.writeHead(503, { 'retry-after': '3600' }).end());
     const { child, out, exit } = spawnCli(['delete', '1', '2', '3', '4', '--yes', '--json', '--concurrency', '2', '--retries', '3'], {
