@@ -259,7 +259,7 @@ const table = rows.map((r) => [r.name, fmt(r.ms), fmt(r.rssMb), r.baseline, r.ra
 const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => String(row[i]).length)));
 // Markdown, so the table can go into the README as it is: a | inside a cell is escaped.
 const line = (cells) => `| ${cells.map((c, i) => String(c).replaceAll('|', '\\|').padEnd(widths[i])).join(' | ')} |`;
-console.log(`plants bench, ${new Date().toISOString().slice(0, 10)}, node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown CPU'}), ${RUNS} runs per case`);
+console.log(`plants bench, ${new Date().toISOString().slice(0, 10)}, node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown CPU'}), ${RUNS} rounds per case (${RUNS * 3} for start-up)`);
 console.log(line(header));
 console.log(line(widths.map((w) => '-'.repeat(w))));
 for (const row of table) console.log(line(row));
