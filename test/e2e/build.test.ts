@@ -4,30 +4,17 @@ import { maxHeaderSize, IncomingMessage, STATUS_CODES } from 'node:http';
 import { constants as http2Constants } from 'node:http2';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HTTP1_STAND_INS, HTTP2_CONSTANTS, LAZY_ASSERT, standIn } from '../../tsup.config.js';
 import { RESPONSE_HEADER_LIMIT } from '../../src/api/network.js';
-import { ROOT, runCli, tempDir } from '../helpers/cli.js';
-import { plantStore, TOKEN } from '../helpers/servers.js';
+import { ROOT } from '../helpers/cli.js';
+import { againstStore } from '../helpers/against-store.js';
 
 // What the build does to start fast (see tsup.config.ts and src/code-cache.ts).
 
-type Store = Awaited<ReturnType<typeof plantStore>>;
-let store: Store;
-let dir: ReturnType<typeof tempDir>;
-
-beforeAll(async () => {
-  store = await plantStore({ seed: 5 });
-});
-afterAll(() => store.close());
-beforeEach(() => {
-  dir = tempDir();
-});
-afterEach(() => dir.remove());
-
-const plants = (args: string[], env: Record<string, string | undefined> = {}) =>
-  runCli(args, { configDir: dir.path, env: { PLANTS_BASE_URL: store.url, PLANTS_TOKEN: TOKEN, ...env } });
-const cacheDir = () => join(dir.path, '.cache', 'plants', 'code');
+const setup = againstStore({ seed: 5 });
+const plants = (args: string[], env: Record<string, string | undefined> = {}) => setup.plants(args, { env });
+const cacheDir = () => join(setup.dir.path, '.cache', 'plants', 'code');
 const cacheFiles = () => (existsSync(cacheDir()) ? readdirSync(cacheDir()).sort() : []);
 
 describe('the code cache', () => {
@@ -49,7 +36,7 @@ describe('the code cache', () => {
   });
 
   it('follows XDG_CACHE_HOME', async () => {
-    const xdg = join(dir.path, 'xdg');
+    const xdg = join(setup.dir.path, 'xdg');
     const r = await plants(['--help'], { XDG_CACHE_HOME: xdg });
     expect(r.code).toBe(0);
     expect(readdirSync(join(xdg, 'plants', 'code')).some((name) => name.startsWith('cli-'))).toBe(true);
@@ -59,7 +46,7 @@ describe('the code cache', () => {
   it('is not made or read with PLANTS_CODE_CACHE=0', async () => {
     const r = await plants(['list', '--json'], { PLANTS_CODE_CACHE: '0' });
     expect(r.code).toBe(0);
-    expect(existsSync(join(dir.path, '.cache'))).toBe(false);
+    expect(existsSync(join(setup.dir.path, '.cache'))).toBe(false);
   });
 
   it('data that V8 rejects is compiled afresh and replaced', async () => {
@@ -83,7 +70,7 @@ describe('the code cache', () => {
   });
 
   it('an unusable place (HOME is a file) only means compiling as usual', async () => {
-    const home = join(dir.path, 'not-a-dir');
+    const home = join(setup.dir.path, 'not-a-dir');
     writeFileSync(home, '');
     const r = await plants(['list', '--json'], { HOME: home });
     expect(r.code).toBe(0);

@@ -1,38 +1,28 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli, tempDir } from '../helpers/cli.js';
-import { plantStore, rawServer, TOKEN, type RawServer } from '../helpers/servers.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { againstStore } from '../helpers/against-store.js';
+import { rawServer, type RawServer } from '../helpers/servers.js';
 
-type Store = Awaited<ReturnType<typeof plantStore>>;
-let store: Store;
-let dir: ReturnType<typeof tempDir>;
-
-beforeEach(async () => {
-  dir = tempDir();
-  store = await plantStore({
+const setup = againstStore(
+  {
     seed: 3,
     plants: [
       { id: 'a/b?c', name: 'Slashed' },
       { id: '..', name: 'Dots' },
       { id: 'with space', name: 'Spaced' },
     ],
-  });
-});
-afterEach(async () => {
-  await store.close();
-  dir.remove();
-});
+  },
+  { perTest: true },
+);
+const plants = (args: string[], env: Record<string, string | undefined> = {}) => setup.plants(args, { env });
 
-const plants = (args: string[], env: Record<string, string | undefined> = {}) =>
-  runCli(args, { configDir: dir.path, env: { PLANTS_BASE_URL: store.url, PLANTS_TOKEN: TOKEN, ...env } });
-
-const deletes = () => store.requests.filter((r) => r.method === 'DELETE');
+const deletes = () => setup.store.requests.filter((r) => r.method === 'DELETE');
 
 describe('plants delete against the local plant store', () => {
   it('deletes one plant with --yes, silently when not on a terminal', async () => {
     const r = await plants(['delete', '2', '--yes']);
     expect(r.code).toBe(0);
     expect(r.stdout + r.stderr).toBe('');
-    expect(store.store.list().map((p) => p.id)).not.toContain(2);
+    expect(setup.store.store.list().map((p) => p.id)).not.toContain(2);
     expect(deletes()).toEqual([{ method: 'DELETE', path: '/plants/2', status: 204 }]);
   });
 
@@ -40,14 +30,14 @@ describe('plants delete against the local plant store', () => {
     const r = await plants(['delete', '2']);
     expect(r.code).toBe(2);
     expect(r.stderr).toBe('plants: --yes is required when not running interactively\n');
-    expect(store.requests).toEqual([]);
-    expect(store.store.size).toBe(6);
+    expect(setup.store.requests).toEqual([]);
+    expect(setup.store.store.size).toBe(6);
   });
 
   it('exits 3 for an id the service does not have, naming it', async () => {
     const r = await plants(['delete', '99', '-y']);
     expect(r.code).toBe(3);
-    expect(r.stderr).toBe(`plants: DELETE ${store.url}/plants/99 → 404 Not Found: plant 99 not found (error 404)\n`);
+    expect(r.stderr).toBe(`plants: DELETE ${setup.store.url}/plants/99 → 404 Not Found: plant 99 not found (error 404)\n`);
   });
 
   it('--json prints one result object per id', async () => {
@@ -68,22 +58,22 @@ describe('plants delete against the local plant store', () => {
     const r = await plants(['delete', id, '--yes']);
     expect(r.code).toBe(0);
     expect(deletes()).toEqual([{ method: 'DELETE', path, status: 204 }]);
-    expect(store.store.list().map((p) => p.id)).not.toContain(id);
-    expect(store.store.size).toBe(5);
+    expect(setup.store.store.list().map((p) => p.id)).not.toContain(id);
+    expect(setup.store.store.size).toBe(5);
   });
 
   it('rejects an empty id with exit 2 before any request', async () => {
     const r = await plants(['delete', '', '--yes']);
     expect(r.code).toBe(2);
     expect(r.stderr).toBe('plants: invalid plant id: it must not be empty\n');
-    expect(store.requests).toEqual([]);
+    expect(setup.store.requests).toEqual([]);
   });
 
   it('exits 4 when the token is refused, and deletes nothing', async () => {
     const r = await plants(['delete', '1', '--yes'], { PLANTS_TOKEN: 'not-the-token' });
     expect(r.code).toBe(4);
     expect(r.stderr).toMatch(/401 Unauthorized: .*plants auth login/);
-    expect(store.store.size).toBe(6);
+    expect(setup.store.store.size).toBe(6);
   });
 });
 

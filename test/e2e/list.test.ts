@@ -1,23 +1,12 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { runCli, tempDir } from '../helpers/cli.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { againstStore } from '../helpers/against-store.js';
 import { plantStore, rawServer, TOKEN, type RawServer } from '../helpers/servers.js';
 
-type Store = Awaited<ReturnType<typeof plantStore>>;
-let store: Store;
-let dir: ReturnType<typeof tempDir>;
-
-beforeAll(async () => {
-  store = await plantStore({ seed: 12 });
-});
-afterAll(() => store.close());
+const setup = againstStore({ seed: 12 });
 beforeEach(() => {
-  dir = tempDir();
-  store.requests.length = 0;
+  setup.store.requests.length = 0;
 });
-afterEach(() => dir.remove());
-
-const plants = (args: string[], env: Record<string, string | undefined> = {}) =>
-  runCli(args, { configDir: dir.path, env: { PLANTS_BASE_URL: store.url, PLANTS_TOKEN: TOKEN, ...env } });
+const plants = (args: string[], env: Record<string, string | undefined> = {}) => setup.plants(args, { env });
 
 describe('plants list against the local plant store', () => {
   it('prints tab-separated id, name, tag when piped', async () => {
@@ -33,13 +22,13 @@ describe('plants list against the local plant store', () => {
   it('--json prints the array as the service sent it, compact when piped', async () => {
     const r = await plants(['list', '--json']);
     expect(r.stdout.split('\n')).toHaveLength(2);
-    expect(JSON.parse(r.stdout)).toEqual(store.store.list());
+    expect(JSON.parse(r.stdout)).toEqual(setup.store.store.list());
   });
 
   it('sends --limit as ?limit=N', async () => {
     const r = await plants(['list', '-l', '3', '--json']);
     expect(JSON.parse(r.stdout)).toHaveLength(3);
-    expect(store.requests).toEqual([{ method: 'GET', path: '/plants?limit=3', status: 200 }]);
+    expect(setup.store.requests).toEqual([{ method: 'GET', path: '/plants?limit=3', status: 200 }]);
   });
 
   it('--limit 0 returns nothing and succeeds', async () => {
@@ -52,14 +41,14 @@ describe('plants list against the local plant store', () => {
     const r = await plants(['list', '--limit', limit]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^plants: invalid --limit .*whole number from 0 to 2147483647\n$/);
-    expect(store.requests).toEqual([]);
+    expect(setup.store.requests).toEqual([]);
   });
 
   it('exits 4 with a hint when the service rejects the token', async () => {
     const r = await plants(['list'], { PLANTS_TOKEN: 'wrong-token' });
     expect(r.code).toBe(4);
     expect(r.stderr).toBe(
-      `plants: GET ${store.url}/plants → 401 Unauthorized: missing or invalid bearer token (error 401); run 'plants auth login' or set PLANTS_TOKEN\n`,
+      `plants: GET ${setup.store.url}/plants → 401 Unauthorized: missing or invalid bearer token (error 401); run 'plants auth login' or set PLANTS_TOKEN\n`,
     );
   });
 
@@ -193,7 +182,7 @@ describe('a reader that goes away', () => {
       const run = (args: string[]) =>
         new Promise<{ code: number | null; stderr: string }>((resolve) => {
           const child = spawn(process.execPath, [PLANTS_BIN, ...args], {
-            env: { PATH: process.env.PATH, PLANTS_CONFIG_DIR: dir.path, PLANTS_BASE_URL: big.url, PLANTS_TOKEN: TOKEN },
+            env: { PATH: process.env.PATH, PLANTS_CONFIG_DIR: setup.dir.path, PLANTS_BASE_URL: big.url, PLANTS_TOKEN: TOKEN },
           });
           let stderr = '';
           child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
@@ -222,7 +211,7 @@ describe('a reader that goes away while the list still streams', () => {
     });
     try {
       const { spawnCli } = await import('../helpers/cli.js');
-      const run = spawnCli(['list', '-o', 'ndjson'], { configDir: dir.path, env: { PLANTS_BASE_URL: endless.url, PLANTS_TOKEN: TOKEN } });
+      const run = spawnCli(['list', '-o', 'ndjson'], { configDir: setup.dir.path, env: { PLANTS_BASE_URL: endless.url, PLANTS_TOKEN: TOKEN } });
       run.child.stdout.once('data', () => run.child.stdout.destroy());
       const started = Date.now();
       expect(await run.exit).toBe(0);

@@ -1,14 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli, spawnCli, tempDir } from '../helpers/cli.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { spawnCli } from '../helpers/cli.js';
+import { againstStore } from '../helpers/against-store.js';
 import { plantStore, rawServer, TOKEN, type RawServer } from '../helpers/servers.js';
 
-type Store = Awaited<ReturnType<typeof plantStore>>;
-let store: Store;
-let dir: ReturnType<typeof tempDir>;
-
-beforeEach(async () => {
-  dir = tempDir();
-  store = await plantStore({
+const setup = againstStore(
+  {
     plants: [
       { id: 1, name: 'Fern', tag: 'green', extra: { height: 30 } },
       { id: 2, name: 'Weed, common', tag: 'weed' },
@@ -17,21 +13,12 @@ beforeEach(async () => {
       { id: 5, name: 'Ficus elastica' },
       { id: 6, name: 'Two\nlines', tag: 'seedling' },
     ],
-  });
-});
-afterEach(async () => {
-  await store.close();
-  dir.remove();
-});
-
-const plants = (args: string[], options: { env?: Record<string, string | undefined>; input?: string } = {}) =>
-  runCli(args, {
-    configDir: dir.path,
-    input: options.input,
-    env: { PLANTS_BASE_URL: store.url, PLANTS_TOKEN: TOKEN, ...options.env },
-  });
-const deletes = () => store.requests.filter((r) => r.method === 'DELETE');
-const remaining = () => store.store.list().map((p) => p.id);
+  },
+  { perTest: true },
+);
+const { plants } = setup;
+const deletes = () => setup.store.requests.filter((r) => r.method === 'DELETE');
+const remaining = () => setup.store.store.list().map((p) => p.id);
 const lastLine = (text: string) => text.trimEnd().split('\n').at(-1)!;
 
 describe('list output formats', () => {
@@ -53,7 +40,7 @@ describe('list output formats', () => {
   it('ndjson: one whole object per line', async () => {
     const r = await plants(['list', '-o', 'ndjson']);
     const lines = r.stdout.trimEnd().split('\n').map((line) => JSON.parse(line));
-    expect(lines).toEqual(store.store.list());
+    expect(lines).toEqual(setup.store.store.list());
   });
 
   it('tsv is the default when piped, and --json is -o json', async () => {
@@ -84,7 +71,7 @@ describe('list output formats', () => {
   it('rejects an unknown format with exit 2 before any request', async () => {
     const r = await plants(['list', '-o', 'yaml']);
     expect(r.code).toBe(2);
-    expect(store.requests).toEqual([]);
+    expect(setup.store.requests).toEqual([]);
   });
 });
 
@@ -106,7 +93,7 @@ describe('list filters', () => {
   it('combines filters, and --limit applies at the service before filtering', async () => {
     const r = await plants(['list', '--limit', '3', '--tag', 'tree', '--json']);
     expect(JSON.parse(r.stdout)).toEqual([]);
-    expect(store.requests[0]?.path).toBe('/plants?limit=3');
+    expect(setup.store.requests[0]?.path).toBe('/plants?limit=3');
   });
 });
 
@@ -189,7 +176,7 @@ describe('bulk delete', () => {
     const r = await plants(['delete', '--stdin'], { input: '1 2 3' });
     expect(r.code).toBe(2);
     expect(r.stderr).toBe('plants: --yes is required when not running interactively\n');
-    expect(store.requests).toEqual([]);
+    expect(setup.store.requests).toEqual([]);
   });
 
   it('refuses the tab-separated output of plants list: its names and tags are not ids', async () => {
@@ -355,7 +342,7 @@ describe('bulk delete against a service that misbehaves', () => {
     });
     const ids = Array.from({ length: 200 }, (_, i) => String(i + 1)).join('\n');
     const { child, out, exit } = spawnCli(['delete', '--stdin', '--yes', '--json', '--concurrency', '2'], {
-      configDir: dir.path,
+      configDir: setup.dir.path,
       env: { PLANTS_BASE_URL: server.url, PLANTS_TOKEN: TOKEN },
       input: ids,
     });
@@ -380,7 +367,7 @@ describe('signals outside the delete phase', () => {
   afterEach(() => server.close());
 
   const spawnPlants = (args: string[], url: string) =>
-    spawnCli(args, { configDir: dir.path, env: { PLANTS_BASE_URL: url, PLANTS_TOKEN: TOKEN } });
+    spawnCli(args, { configDir: setup.dir.path, env: { PLANTS_BASE_URL: url, PLANTS_TOKEN: TOKEN } });
 
   it('SIGTERM while prune is still listing exits 130 with the JSON error line, deleting nothing', async () => {
     let listed = false;
@@ -426,7 +413,7 @@ describe('plants prune', () => {
     const r = await plants(['prune', '--yes']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/prune needs a filter \(--tag or --name\), or --all/);
-    expect(store.requests).toEqual([]);
+    expect(setup.store.requests).toEqual([]);
     const limitOnly = await plants(['prune', '--limit', '2', '--yes']);
     expect(limitOnly.code).toBe(2);
     const all = await plants(['prune', '--all', '--limit', '2', '--yes']);
@@ -446,7 +433,7 @@ describe('plants prune', () => {
   it('requires --yes without a terminal', async () => {
     const r = await plants(['prune', '--tag', 'weed']);
     expect(r.code).toBe(2);
-    expect(store.requests).toEqual([]);
+    expect(setup.store.requests).toEqual([]);
   });
 
   it('with nothing matching, says so and exits 0', async () => {

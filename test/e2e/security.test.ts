@@ -1,29 +1,13 @@
 import { spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { PLANTS_BIN, runCli, tempDir } from '../helpers/cli.js';
-import { plantStore, rawServer, TOKEN } from '../helpers/servers.js';
+import { describe, expect, it } from 'vitest';
+import { PLANTS_BIN, runCli } from '../helpers/cli.js';
+import { againstStore } from '../helpers/against-store.js';
+import { rawServer, TOKEN } from '../helpers/servers.js';
 
-type Store = Awaited<ReturnType<typeof plantStore>>;
-let store: Store;
-let dir: ReturnType<typeof tempDir>;
-
-beforeEach(async () => {
-  dir = tempDir();
-  store = await plantStore({ seed: 3 });
-});
-afterEach(async () => {
-  await store.close();
-  dir.remove();
-});
-
-const plants = (args: string[], options: { env?: Record<string, string | undefined>; input?: string } = {}) =>
-  runCli(args, {
-    configDir: dir.path,
-    input: options.input,
-    env: { PLANTS_BASE_URL: store.url, PLANTS_TOKEN: TOKEN, ...options.env },
-  });
+const setup = againstStore({ seed: 3 }, { perTest: true });
+const { plants } = setup;
 
 describe('--debug', () => {
   it('logs each request and response with timing and headers, the token masked', async () => {
@@ -31,7 +15,7 @@ describe('--debug', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('1\tMonstera deliciosa\ttropical\n');
     const lines = r.stderr.trimEnd().split('\n');
-    expect(lines[0]).toBe(`plants: debug: → GET ${store.url}/plants?limit=1`);
+    expect(lines[0]).toBe(`plants: debug: → GET ${setup.store.url}/plants?limit=1`);
     expect(lines).toContain('plants: debug:   authorization: Bearer ***');
     expect(lines).toContain('plants: debug:   accept: application/json');
     expect(r.stderr).toMatch(/plants: debug: ← 200 OK in \d+ ms\n/);
@@ -96,7 +80,7 @@ describe('the token never appears in output', () => {
     expect(r.stderr).toBe(
       'plants: the token from PLANTS_TOKEN contains whitespace, control or non-ASCII characters; correct the PLANTS_TOKEN variable\n',
     );
-    expect(store.requests).toEqual([]);
+    expect(setup.store.requests).toEqual([]);
   });
 
   it.each([
@@ -105,16 +89,16 @@ describe('the token never appears in output', () => {
   ])('a token with %s is rejected (exit 2) before any request', async (_what, bad) => {
     const r = await plants(['list'], { env: { PLANTS_TOKEN: bad } });
     expect(r.code).toBe(2);
-    expect(store.requests).toEqual([]);
+    expect(setup.store.requests).toEqual([]);
   });
 });
 
 describe('the config file', () => {
   it('warns when the file or directory is open to others, and still works', async () => {
-    const open = join(dir.path, 'open');
+    const open = join(setup.dir.path, 'open');
     mkdirSync(open, { mode: 0o755 });
     chmodSync(open, 0o755);
-    writeFileSync(join(open, 'config.json'), JSON.stringify({ 'base-url': store.url }), { mode: 0o644 });
+    writeFileSync(join(open, 'config.json'), JSON.stringify({ 'base-url': setup.store.url }), { mode: 0o644 });
     chmodSync(join(open, 'config.json'), 0o644);
     const r = await runCli(['list', '--limit', '1'], { configDir: open, env: { PLANTS_TOKEN: TOKEN } });
     expect(r.code).toBe(0);
@@ -129,14 +113,14 @@ describe('the config file', () => {
       new Promise<number | null>((resolve) => {
         const args = i % 2 === 0 ? ['config', 'set', 'base-url', `http://127.0.0.1:${1000 + i}`] : ['auth', 'login', '--with-token'];
         const child = spawn(process.execPath, [PLANTS_BIN, ...args], {
-          env: { PATH: process.env.PATH, PLANTS_CONFIG_DIR: dir.path },
+          env: { PATH: process.env.PATH, PLANTS_CONFIG_DIR: setup.dir.path },
         });
         child.stdin.end(`token-${i}`);
         child.on('close', resolve);
       }),
     );
     expect(await Promise.all(runs)).toEqual(Array(12).fill(0));
-    const saved = JSON.parse(readFileSync(join(dir.path, 'config.json'), 'utf8')) as {
+    const saved = JSON.parse(readFileSync(join(setup.dir.path, 'config.json'), 'utf8')) as {
       profiles: { default: Record<string, string> };
     };
     expect(Object.keys(saved)).toEqual(['profiles']);
@@ -145,10 +129,10 @@ describe('the config file', () => {
   });
 
   it('a corrupted file is never wiped: exit 2 with its path', async () => {
-    writeFileSync(join(dir.path, 'config.json'), '{"token": "abc",,}');
+    writeFileSync(join(setup.dir.path, 'config.json'), '{"token": "abc",,}');
     const r = await plants(['auth', 'login', '--with-token'], { input: 'new-token-123', env: { PLANTS_TOKEN: undefined } });
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(new RegExp(`cannot read the config file ${join(dir.path, 'config.json')}: it is not valid JSON`));
-    expect(readFileSync(join(dir.path, 'config.json'), 'utf8')).toBe('{"token": "abc",,}');
+    expect(r.stderr).toMatch(new RegExp(`cannot read the config file ${join(setup.dir.path, 'config.json')}: it is not valid JSON`));
+    expect(readFileSync(join(setup.dir.path, 'config.json'), 'utf8')).toBe('{"token": "abc",,}');
   });
 });

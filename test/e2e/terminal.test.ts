@@ -1,30 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli, tempDir, type RunOptions } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import { runCli, type RunOptions } from '../helpers/cli.js';
+import { againstStore } from '../helpers/against-store.js';
 import { plantStore, TOKEN } from '../helpers/servers.js';
 
 // These run the CLI in a pseudo-terminal, as a person would see it.
-type Store = Awaited<ReturnType<typeof plantStore>>;
-let store: Store;
-let dir: ReturnType<typeof tempDir>;
-
-beforeEach(async () => {
-  dir = tempDir();
-  store = await plantStore({ seed: 3 });
-});
-afterEach(async () => {
-  await store.close();
-  dir.remove();
-});
-
+const setup = againstStore({ seed: 3 }, { perTest: true });
 const inTerminal = (args: string[], options: Omit<RunOptions, 'configDir' | 'tty'> = {}) =>
-  runCli(args, {
-    configDir: dir.path,
-    tty: true,
-    ...options,
-    env: { PLANTS_BASE_URL: store.url, PLANTS_TOKEN: TOKEN, TERM: 'xterm-256color', ...options.env },
-  });
+  setup.plants(args, { tty: true, ...options, env: { TERM: 'xterm-256color', ...options.env } });
 
 describe('in a terminal', () => {
   it('list prints an aligned table with a header', async () => {
@@ -52,17 +36,17 @@ describe('in a terminal', () => {
     expect((await inTerminal(['list', '--no-color'], { env: { NO_COLOR: undefined } })).stdout).not.toContain('\u001b[');
     expect((await inTerminal(['list'], { env: { NO_COLOR: undefined, TERM: 'dumb' } })).stdout).not.toContain('\u001b[');
     const piped = await runCli(['list', '-o', 'table'], {
-      configDir: dir.path,
-      env: { PLANTS_BASE_URL: store.url, PLANTS_TOKEN: TOKEN, NO_COLOR: undefined, FORCE_COLOR: '1' },
+      configDir: setup.dir.path,
+      env: { PLANTS_BASE_URL: setup.store.url, PLANTS_TOKEN: TOKEN, NO_COLOR: undefined, FORCE_COLOR: '1' },
     });
     expect(piped.stdout).toContain('\u001b[1mID\u001b[22m');
-    const error = await runCli(['list', '--limit', 'x'], { configDir: dir.path, env: { NO_COLOR: undefined, FORCE_COLOR: '1' } });
+    const error = await runCli(['list', '--limit', 'x'], { configDir: setup.dir.path, env: { NO_COLOR: undefined, FORCE_COLOR: '1' } });
     expect(error.stderr).toBe('\u001b[31mplants: invalid --limit "x": expected a whole number from 0 to 2147483647\u001b[39m\n');
   });
 
   it('list --json is pretty-printed', async () => {
     const r = await inTerminal(['list', '--json', '--limit', '1']);
-    expect(r.stdout.replaceAll('\r\n', '\n')).toBe(`${JSON.stringify(store.store.list(1), null, 2)}\n`);
+    expect(r.stdout.replaceAll('\r\n', '\n')).toBe(`${JSON.stringify(setup.store.store.list(1), null, 2)}\n`);
   });
 
   it('an empty list says so', async () => {
@@ -76,14 +60,14 @@ describe('in a terminal', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('Delete plant 2? [y/N]');
     expect(r.stdout).toContain('✓ Deleted plant 2');
-    expect(store.store.size).toBe(2);
+    expect(setup.store.store.size).toBe(2);
   });
 
   it('delete sends nothing on n, and exits 2', async () => {
     const r = await inTerminal(['delete', '2'], { answers: [{ when: '[y/N]', send: 'n\r' }] });
     expect(r.code).toBe(2);
     expect(r.stdout).toContain('cancelled; nothing was deleted');
-    expect(store.requests.filter((q) => q.method === 'DELETE')).toEqual([]);
+    expect(setup.store.requests.filter((q) => q.method === 'DELETE')).toEqual([]);
   });
 
   it('delete --yes does not ask', async () => {
@@ -99,7 +83,7 @@ describe('in a terminal', () => {
     });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/✓ Token stored for profile default in/);
-    expect(JSON.parse(readFileSync(join(dir.path, 'config.json'), 'utf8')).profiles.default.token).toBe(TOKEN);
+    expect(JSON.parse(readFileSync(join(setup.dir.path, 'config.json'), 'utf8')).profiles.default.token).toBe(TOKEN);
   });
 });
 
@@ -107,7 +91,7 @@ describe('in a terminal, interrupted or misused', () => {
   it('Ctrl-C at the confirmation exits 130 and deletes nothing', async () => {
     const r = await inTerminal(['delete', '2'], { answers: [{ when: '[y/N]', send: '\u0003' }] });
     expect(r.code).toBe(130);
-    expect(store.store.size).toBe(3);
+    expect(setup.store.store.size).toBe(3);
   });
 
   it('Ctrl-C at the hidden token prompt exits 130 and stores nothing', async () => {
@@ -129,7 +113,7 @@ describe('bulk delete in a terminal', () => {
     try {
       const ids = Array.from({ length: 12 }, (_, i) => String(i + 1));
       const r = await runCli(['delete', ...ids], {
-        configDir: dir.path,
+        configDir: setup.dir.path,
         tty: true,
         env: { PLANTS_BASE_URL: many.url, PLANTS_TOKEN: TOKEN, TERM: 'xterm-256color' },
         answers: [{ when: '[y/N]', send: 'y\r' }],
@@ -149,6 +133,6 @@ describe('bulk delete in a terminal', () => {
     const r = await inTerminal(['prune', '--all'], { answers: [{ when: '[y/N]', send: 'n\r' }] });
     expect(r.code).toBe(2);
     expect(r.stdout).toContain('Delete 3 plants (1, 2, 3)? [y/N]');
-    expect(store.store.size).toBe(3);
+    expect(setup.store.store.size).toBe(3);
   });
 });
