@@ -74,15 +74,16 @@ export class PlantStore {
   }
 
   #makeBody(): { bytes: Buffer; ends: number[] } {
+    const jsons: string[] = [];
     const ends: number[] = [];
     let end = 1; // after `[`
     for (const { json } of this.#plants.values()) {
+      jsons.push(json);
       end += Buffer.byteLength(json);
       ends.push(end);
       end += 1; // the comma
     }
-    const bytes = Buffer.from(`[${[...this.#plants.values()].map((entry) => entry.json).join(',')}]`);
-    return { bytes, ends };
+    return { bytes: Buffer.from(`[${jsons.join(',')}]`), ends };
   }
 
   #first(limit?: number): { plant: StoredPlant; json: string }[] {
