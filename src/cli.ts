@@ -176,11 +176,11 @@ export async function run(): Promise<void> {
   // then end quietly (see writeOut) and the command keeps its exit code.
   process.stdout.on('error', () => {});
   const argv = process.argv.slice(2);
-  const signals = handleSignals(() => {
+  const signals = handleSignals((summary = 'interrupted') => {
     // Nothing is set up to stop gracefully, or this is the second Ctrl-C: stop now.
-    process.stderr.write('\nplants: interrupted\n');
+    process.stderr.write(`\nplants: ${summary}\n`);
     if (jsonRequested(argv)) {
-      process.stderr.write(`${JSON.stringify({ error: { code: 'interrupted', status: null, message: 'interrupted' } })}\n`);
+      process.stderr.write(`${JSON.stringify({ error: { code: 'interrupted', status: null, message: summary } })}\n`);
     }
     process.exit(ExitCode.interrupted);
   });
@@ -197,24 +197,30 @@ export async function run(): Promise<void> {
 /**
  * SIGINT and SIGTERM (how CI cancels a job) for the whole run. The first
  * goes to whatever a command registered (a bulk delete stops starting new
- * requests); with nothing registered, or the second time, `stopNow` runs.
+ * requests); with nothing registered, or the second time, the registered
+ * quit handlers write what must not be lost, then `stopNow` ends the run.
+ * Writes to stdout and stderr are synchronous for files, pipes and
+ * terminals on POSIX, so what the handlers write is out before the exit.
  */
-function handleSignals(stopNow: () => void): {
-  register(onFirst: () => void): () => void;
+function handleSignals(stopNow: (summary?: string) => void): {
+  register(onFirst: () => void, onQuit?: () => string): () => void;
   dispose(): void;
 } {
-  const listeners = new Set<() => void>();
+  const listeners = new Map<() => void, (() => string) | undefined>();
   let received = 0;
   const handle = () => {
     received += 1;
-    if (received > 1 || listeners.size === 0) stopNow();
-    else for (const listener of listeners) listener();
+    if (received > 1 || listeners.size === 0) {
+      let summary: string | undefined;
+      for (const onQuit of listeners.values()) summary = onQuit?.() ?? summary;
+      stopNow(summary);
+    } else for (const listener of listeners.keys()) listener();
   };
   process.on('SIGINT', handle);
   process.on('SIGTERM', handle);
   return {
-    register(onFirst) {
-      listeners.add(onFirst);
+    register(onFirst, onQuit) {
+      listeners.set(onFirst, onQuit);
       return () => listeners.delete(onFirst);
     },
     dispose() {

@@ -46,9 +46,11 @@ export interface Context {
   client(): Promise<PlantStoreClient>;
   /**
    * Run `onFirst` at the first Ctrl-C (SIGINT or SIGTERM) until the returned
-   * function is called; a second one ends the process at once.
+   * function is called; a second one ends the process at once, after
+   * `onQuit` has written (synchronously) what must not be lost and returned
+   * the message the run ends with.
    */
-  onInterrupt(onFirst: () => void): () => void;
+  onInterrupt(onFirst: () => void, onQuit?: () => string): () => void;
   /** Hide the token, once known, in text about to be shown: the last line of defence. */
   redact(text: string): string;
   /** Release sockets so the process can exit promptly. */
@@ -60,7 +62,7 @@ export interface ContextOptions {
   env: Env;
   prompter?: Prompter;
   /** Process signals; tests pass their own trigger. Default: never fires. */
-  onInterrupt?: (onFirst: () => void) => () => void;
+  onInterrupt?: (onFirst: () => void, onQuit?: () => string) => () => void;
   /** Builds the dispatcher; tests pass a MockAgent (and close it themselves). */
   dispatcher?: (settings: RequestSettings) => Dispatcher | Promise<Dispatcher>;
 }

@@ -22,6 +22,11 @@ export abstract class CliError extends Error {
   abstract readonly exitCode: ExitCodeValue;
   /** HTTP status of the response behind the error, when there was one. */
   readonly status: number | null;
+  /**
+   * A request was sent but its answer was lost (a reset, a gateway's 502 or
+   * 504, an interrupted retry): the service may have acted on it.
+   */
+  responseLost = false;
 
   constructor(message: string, status: number | null = null) {
     super(message);

@@ -45,6 +45,12 @@ export interface RequestOptions {
 /** What a successful DELETE answered. */
 export interface DeleteResponse {
   status: number;
+  /**
+   * The response to an earlier attempt was lost, so this one answers a
+   * repeated request: a 404 then means the plant is gone, most likely
+   * deleted by that attempt, but it may never have existed.
+   */
+  afterLostResponse: boolean;
 }
 
 type Method = 'GET' | 'DELETE';
@@ -179,10 +185,10 @@ export class PlantStoreClient {
    * most likely deleted the plant.
    */
   async deletePlant(id: string, options: RequestOptions = {}): Promise<DeleteResponse> {
-    const { response } = await this.#send('DELETE', endpoint(this.#base, ['plants', id]), true, options.signal);
+    const { response, attempts } = await this.#send('DELETE', endpoint(this.#base, ['plants', id]), true, options.signal);
     await this.#discard(response);
     response.stopDeadline();
-    return { status: response.statusCode };
+    return { status: response.statusCode, afterLostResponse: attempts.responseMayBeLost };
   }
 
   async #send(
@@ -258,7 +264,10 @@ export class PlantStoreClient {
       }
       if (!retry || !(await this.#wait(undefined, attempts, signal))) {
         const tries = attempts.count > 1 ? ` after ${attempts.count} attempts` : '';
-        throw new NetworkError(`${label} failed${tries}: ${message}`, failure.timeout);
+        const error = new NetworkError(`${label} failed${tries}: ${message}`, failure.timeout);
+        // This attempt's own loss counts too: the request was sent, the answer never came.
+        error.responseLost = attempts.responseMayBeLost || LOST_RESPONSE_CODES.has(code);
+        throw error;
       }
     }
   }
@@ -385,7 +394,9 @@ export class PlantStoreClient {
     let message = `${label} → ${statusText(status)}: ${serviceError.message}${code}${attempts.suffix()}`;
     if (status === 401 || status === 403) message += `; ${AUTH_HINT}`;
     if (status === 404 && !addressedPlant) message += `; check the base URL (${formatBaseUrl(this.baseUrl)})`;
-    return new HttpError(message, status, serviceError, addressedPlant);
+    const error = new HttpError(message, status, serviceError, addressedPlant);
+    error.responseLost = attempts.responseMayBeLost || LOST_RESPONSE_STATUSES.has(status);
+    return error;
   }
 
   /** What the service said, normalised, with the token masked (it goes to stdout in delete --json). */

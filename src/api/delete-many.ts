@@ -1,7 +1,19 @@
 import { CliError, ExitCode, HttpError, type ServiceError } from '../errors.js';
 import type { PlantStoreClient } from './client.js';
 
-export type DeleteResultKind = 'deleted' | 'not_found' | 'failed' | 'would_delete' | 'skipped';
+/**
+ * What happened to one id:
+ * - `deleted`: the service confirmed it (2xx);
+ * - `gone`: a 404 to a repeated DELETE whose first answer was lost: the plant
+ *   is gone, most likely deleted by that first attempt, but it may never have existed;
+ * - `not_found`: a 404;
+ * - `unknown`: the request was sent but its answer never came (lost, or the
+ *   run was stopped): the plant may have been deleted;
+ * - `failed`: the service refused, or the request never reached it;
+ * - `skipped`: never sent (stopped, or the service refused the token);
+ * - `would_delete`: a dry run.
+ */
+export type DeleteResultKind = 'deleted' | 'gone' | 'not_found' | 'unknown' | 'failed' | 'would_delete' | 'skipped';
 
 /** One object of the `--json` array, in input order. */
 export interface DeleteResult {
@@ -15,7 +27,7 @@ export interface DeleteResult {
 
 export interface DeleteOutcome {
   result: DeleteResult;
-  /** The error behind a not_found or failed result. */
+  /** The error behind a not_found, unknown or failed result. */
   error?: CliError;
 }
 
@@ -28,25 +40,46 @@ export interface DeleteManyOptions {
   onSettled?(settled: number): void;
 }
 
+/** Said of a request whose answer never came. */
+export const MAY_HAVE_BEEN_DELETED = 'the plant may have been deleted';
+
 /** Delete one id and describe what happened; request failures are returned, not thrown. */
 export async function deleteOne(client: PlantStoreClient, id: string, signal?: AbortSignal): Promise<DeleteOutcome> {
   try {
-    const { status } = await client.deletePlant(id, { signal });
-    return { result: { id, result: 'deleted', status } };
+    const { status, afterLostResponse } = await client.deletePlant(id, { signal });
+    return { result: { id, result: afterLostResponse && status === 404 ? 'gone' : 'deleted', status } };
   } catch (err) {
+    if (!(err instanceof CliError)) throw err;
+    if (err.responseLost) {
+      // The error is this request's own: saying what it means is safe.
+      const serviceError = err instanceof HttpError ? err.serviceError : { error: null, message: err.message };
+      err.message = `${err.message}; ${MAY_HAVE_BEEN_DELETED}`;
+      const error = { ...serviceError, message: `${serviceError.message}; ${MAY_HAVE_BEEN_DELETED}` };
+      return { result: { id, result: 'unknown', status: err.status, error }, error: err };
+    }
     if (err instanceof HttpError) {
       const result = err.status === 404 ? 'not_found' : 'failed';
       return { result: { id, result, status: err.status, error: err.serviceError }, error: err };
     }
-    if (err instanceof CliError) {
-      return {
-        result: { id, result: 'failed', status: err.status, error: { error: null, message: err.message } },
-        error: err,
-      };
-    }
-    throw err;
+    return {
+      result: { id, result: 'failed', status: err.status, error: { error: null, message: err.message } },
+      error: err,
+    };
   }
 }
+
+/** A bulk delete under way: its outcomes so far can be read at any moment. */
+export interface BulkDelete {
+  /** Every outcome, once every request has settled. */
+  readonly done: Promise<DeleteOutcome[]>;
+  /**
+   * The outcomes now: settled ones as they are, requests in flight as
+   * `unknown` (their answer has not come), the rest `skipped`.
+   */
+  snapshot(): DeleteOutcome[];
+}
+
+const IN_FLIGHT: ServiceError = { error: null, message: `stopped before the service answered; ${MAY_HAVE_BEEN_DELETED}` };
 
 /**
  * Delete ids with up to `concurrency` requests in flight over the client's
@@ -54,12 +87,9 @@ export async function deleteOne(client: PlantStoreClient, id: string, signal?: A
  * service refused the token, since every later request would be refused too)
  * are `skipped`. Outcomes keep the input order.
  */
-export async function deleteMany(
-  client: PlantStoreClient,
-  ids: readonly string[],
-  options: DeleteManyOptions,
-): Promise<DeleteOutcome[]> {
+export function deleteMany(client: PlantStoreClient, ids: readonly string[], options: DeleteManyOptions): BulkDelete {
   const outcomes: DeleteOutcome[] = ids.map((id) => ({ result: { id, result: 'skipped', status: null } }));
+  const inFlight = new Set<number>();
   let next = 0;
   let settled = 0;
   let authRefused = false;
@@ -67,13 +97,21 @@ export async function deleteMany(
     while (next < ids.length && !authRefused && !options.signal.aborted) {
       const index = next;
       next += 1;
+      inFlight.add(index);
       const outcome = await deleteOne(client, ids[index]!, options.signal);
+      inFlight.delete(index);
       outcomes[index] = outcome;
       if (outcome.error?.exitCode === ExitCode.auth) authRefused = true;
       settled += 1;
       options.onSettled?.(settled);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(options.concurrency, ids.length) }, worker));
-  return outcomes;
+  const done = Promise.all(Array.from({ length: Math.min(options.concurrency, ids.length) }, worker)).then(() => outcomes);
+  return {
+    done,
+    snapshot: () =>
+      outcomes.map((outcome, index) =>
+        inFlight.has(index) ? { result: { id: ids[index]!, result: 'unknown', status: null, error: IN_FLIGHT } } : outcome,
+      ),
+  };
 }

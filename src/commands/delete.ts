@@ -37,6 +37,7 @@ export function deleteCommand(ctx: Context, run: DeleteRunner = runDelete): Comm
         'plants list --tag weed --json | plants delete --stdin --yes',
         'cat ids.txt | plants delete - --yes --concurrency 16',
         'plants delete 42 --dry-run',
+        'plants list -o csv | plants delete --stdin --yes --max-deletes 50',
         'plants delete --yes -- -7       # an id that starts with a dash',
       ),
     )
@@ -54,7 +55,10 @@ export function deleteCommand(ctx: Context, run: DeleteRunner = runDelete): Comm
 
 export async function runDelete(options: DeleteOptions, ctx: Context): Promise<void> {
   await deletePlants(
-    async () => (options.stdin ? [...options.ids, ...parseIdInput(await readIds(ctx))] : options.ids),
+    async () => {
+      const ids = options.stdin ? [...options.ids, ...parseIdInput(await readIds(ctx))] : options.ids;
+      return ids.map((id) => ({ id }));
+    },
     options,
     ctx,
   );

@@ -1,14 +1,18 @@
 import type { Command } from 'commander';
-import { deleteMany, type DeleteOutcome, type DeleteResult } from '../api/delete-many.js';
+import { deleteMany, type DeleteOutcome } from '../api/delete-many.js';
+import type { Plant } from '../api/responses.js';
 import { encodePathSegment } from '../api/url.js';
 import type { Context } from '../context.js';
-import { CancelledError, ExitCode, ExitStatus, UsageError, errorCode } from '../errors.js';
-import { formatJson, tsvLine } from '../output/formats.js';
-import { writeAll, writeOut } from '../output/iostreams.js';
-import { failure, info, success } from '../output/messages.js';
+import { CancelledError, UsageError } from '../errors.js';
+import { formatJson } from '../output/formats.js';
+import { writeOut } from '../output/iostreams.js';
+import { info, warning } from '../output/messages.js';
+import { renderPreview, type PreviewRow } from '../output/preview.js';
 import { progressBar, type Progress } from '../output/progress.js';
 import { printable } from '../output/text.js';
-import { parseConcurrency } from './options.js';
+import { quitReport, report } from './deletion-report.js';
+import { plantId } from './ids.js';
+import { parseConcurrency, parseMaxDeletes } from './options.js';
 
 /** The flags `delete` and `prune` share, as commander parses them (with defaults). */
 export interface DeletionOptions {
@@ -17,12 +21,15 @@ export interface DeletionOptions {
   dryRun: boolean;
   ignoreMissing: boolean;
   concurrency: number;
+  /** Refuse, sending nothing, when more plants than this would be deleted. Default: no cap. */
+  maxDeletes?: number;
 }
 
 export function addDeletionOptions(command: Command): Command {
   return command
     .option('-y, --yes', 'do not ask for confirmation (required when stdin is not a terminal)')
     .option('--dry-run', 'send no DELETE; report each id as would_delete')
+    .option('--max-deletes <n>', 'refuse, deleting nothing, when more than n plants would be deleted', parseMaxDeletes)
     .option('--ignore-missing', 'count a 404 (not found) as success, exit 0')
     .option('--concurrency <n>', 'requests in flight at once, 1-64', parseConcurrency, 8)
     .option('--json', 'print one result per id as JSON: [{"id", "result", "status", "error"?}]');
@@ -39,26 +46,26 @@ export function pickDeletionOptions(flags: DeletionFlags): DeletionOptions {
     dryRun: flags.dryRun === true,
     ignoreMissing: flags.ignoreMissing === true,
     concurrency: flags.concurrency,
+    maxDeletes: flags.maxDeletes,
   };
 }
 
-const PROGRESS_ABOVE = 10;
-const IDS_SHOWN_IN_PROMPT = 5;
-
-function question(ids: readonly string[]): string {
-  if (ids.length === 1) return `Delete plant ${printable(ids[0]!)}?`;
-  const shown = ids.slice(0, IDS_SHOWN_IN_PROMPT).map(printable).join(', ');
-  return `Delete ${ids.length} plants (${shown}${ids.length > IDS_SHOWN_IN_PROMPT ? ', …' : ''})?`;
+/** A plant to delete: its id, and the plant itself when the caller listed it (prune). */
+export interface DeletionTarget {
+  id: string;
+  plant?: Plant;
 }
 
+const PROGRESS_ABOVE = 10;
+
 /**
- * Find the ids, confirm, delete and report: the part `delete` and `prune`
- * share. Whether the run can be confirmed at all is settled before the ids
- * are read or listed; nothing is deleted before the confirmation; ids are
- * deleted once each, in input order.
+ * Find the targets, check the cap, show and confirm, delete and report: the
+ * part `delete` and `prune` share. Whether the run can be confirmed at all
+ * is settled before anything is read or listed; nothing is deleted before
+ * the confirmation; ids are deleted once each, in input order.
  */
 export async function deletePlants(
-  findIds: () => Promise<string[]>,
+  findTargets: () => Promise<DeletionTarget[]>,
   options: DeletionOptions,
   ctx: Context,
 ): Promise<void> {
@@ -66,7 +73,8 @@ export async function deletePlants(
   if (!options.yes && !options.dryRun && !io.stdinIsTTY) {
     throw new UsageError('--yes is required when not running interactively');
   }
-  const ids = [...new Set(await findIds())];
+  const targets = uniqueTargets(await findTargets());
+  const ids = targets.map((target) => target.id);
   // Every id must be sendable before anything is sent.
   for (const id of ids) encodePathSegment(id);
   if (ids.length === 0) {
@@ -74,32 +82,47 @@ export async function deletePlants(
     info(io, 'No plants to delete');
     return;
   }
+  if (options.maxDeletes !== undefined && ids.length > options.maxDeletes) {
+    throw new UsageError(
+      `${ids.length} plant${ids.length === 1 ? '' : 's'} would be deleted, more than --max-deletes ${options.maxDeletes}; nothing was deleted`,
+    );
+  }
   const client = await ctx.client();
 
   if (options.dryRun) {
+    if (io.stdoutIsTTY && !options.json) {
+      await writeOut(io.stdout, await renderPreview(await previewRows(targets, ctx), io.stdoutColor));
+    }
     const outcomes = ids.map((id): DeleteOutcome => ({ result: { id, result: 'would_delete', status: null } }));
     await report(outcomes, options, ctx, false);
     return;
   }
-  if (!options.yes && !(await ctx.prompter.confirm(question(ids)))) {
-    throw new CancelledError('cancelled; nothing was deleted');
+  if (!options.yes) {
+    io.stderr.write(await renderPreview(await previewRows(targets, ctx), io.stderrColor));
+    if (!(await ctx.prompter.confirm(question(targets)))) throw new CancelledError('cancelled; nothing was deleted');
   }
+
   let progress: Progress | undefined =
     io.stderrIsTTY && ids.length > PROGRESS_ABOVE ? progressBar(io, 'Deleting', ids.length) : undefined;
   const stop = new AbortController();
-  const release = ctx.onInterrupt(() => {
-    stop.abort();
-    progress?.end();
-    progress = undefined;
-    info(io, 'Stopping: finishing the requests in flight (Ctrl-C again to quit now)');
+  const run = deleteMany(client, ids, {
+    concurrency: options.concurrency,
+    signal: stop.signal,
+    onSettled: (done) => progress?.update(done),
   });
+  const release = ctx.onInterrupt(
+    () => {
+      stop.abort();
+      progress?.end();
+      progress = undefined;
+      info(io, 'Stopping: finishing the requests in flight (Ctrl-C again to quit now)');
+    },
+    // Quit now: what the service confirmed is still reported, in-flight ids as unknown.
+    () => quitReport(run.snapshot(), options, ctx),
+  );
   let outcomes: DeleteOutcome[];
   try {
-    outcomes = await deleteMany(client, ids, {
-      concurrency: options.concurrency,
-      signal: stop.signal,
-      onSettled: (done) => progress?.update(done),
-    });
+    outcomes = await run.done;
   } finally {
     progress?.end();
     release();
@@ -107,59 +130,33 @@ export async function deletePlants(
   await report(outcomes, options, ctx, stop.signal.aborted);
 }
 
-function count(results: readonly DeleteResult[], kind: DeleteResult['result']): number {
-  return results.filter((r) => r.result === kind).length;
+/** First occurrence of each id wins. */
+function uniqueTargets(targets: readonly DeletionTarget[]): DeletionTarget[] {
+  const seen = new Set<string>();
+  return targets.filter((target) => !seen.has(target.id) && seen.add(target.id));
 }
 
-async function report(
-  outcomes: readonly DeleteOutcome[],
-  options: DeletionOptions,
-  ctx: Context,
-  interrupted: boolean,
-): Promise<void> {
-  const { io } = ctx;
-  const results = outcomes.map((o) => o.result);
-  if (options.json) {
-    await writeOut(io.stdout, formatJson(results, io.stdoutIsTTY));
-  } else if (options.dryRun) {
-    // Ids come from the service: escaped like any TSV field, one per line.
-    await writeAll(io.stdout, results.map((r) => tsvLine([r.id])));
-  }
+function question(targets: readonly DeletionTarget[]): string {
+  return targets.length === 1 ? `Delete plant ${printable(targets[0]!.id)}?` : `Delete these ${targets.length} plants?`;
+}
 
-  const problems = outcomes.filter((o) => o.error && !(options.ignoreMissing && o.result.result === 'not_found'));
-  // Each failure in one line: for a single id this is the whole story.
-  for (const { error } of problems) await failure(io, ctx.redact(error!.message));
-
-  const deleted = count(results, 'deleted');
-  const notFound = count(results, 'not_found');
-  const failed = count(results, 'failed');
-  const skipped = count(results, 'skipped');
-  if (options.dryRun) {
-    info(io, `Would delete ${results.length} plant${results.length === 1 ? '' : 's'} (dry run: nothing was sent)`);
-  } else if (results.length === 1 && deleted === 1) {
-    await success(io, `Deleted plant ${printable(results[0]!.id)}`);
-  } else if (results.length > 1 && (io.stderrIsTTY || problems.length > 0 || interrupted)) {
-    const parts = [`Deleted ${deleted}`];
-    if (notFound) parts.push(`not found ${notFound}`);
-    if (failed) parts.push(`failed ${failed}`);
-    if (skipped) parts.push(`skipped ${skipped}`);
-    info(io, parts.join(', '));
+/**
+ * The rows a person sees before a delete: the plants the caller listed, or
+ * else the plants looked up with one list request. A failed lookup costs
+ * only the names.
+ */
+async function previewRows(targets: readonly DeletionTarget[], ctx: Context): Promise<PreviewRow[]> {
+  if (targets.every((target) => target.plant !== undefined)) return targets.map(({ id, plant }) => ({ id, plant }));
+  let byId: Map<string, Plant>;
+  try {
+    const plants = await (await ctx.client()).listPlants();
+    byId = new Map(plants.flatMap((plant) => {
+      const id = plantId(plant);
+      return id === undefined ? [] : [[id, plant] as const];
+    }));
+  } catch (err) {
+    await warning(ctx.io, `could not look up the plants' names: ${ctx.redact((err as Error).message)}`);
+    return targets.map(({ id }) => ({ id }));
   }
-
-  if (interrupted) {
-    throw new ExitStatus(ExitCode.interrupted, 'interrupted', `interrupted: ${deleted} deleted, ${skipped} skipped`);
-  }
-  if (problems.length === 0) return;
-  if (outcomes.length === 1) {
-    const error = problems[0]!.error!;
-    throw new ExitStatus(error.exitCode, errorCode(error), ctx.redact(error.message), error.status);
-  }
-  // A refused token outranks everything: the rest of the run never happened.
-  if (problems.some((o) => o.error!.exitCode === ExitCode.auth)) {
-    throw new ExitStatus(ExitCode.auth, 'auth', `the service refused the token; ${skipped} plants were not attempted`);
-  }
-  if (failed === 0) {
-    throw new ExitStatus(ExitCode.notFound, 'not_found', `${notFound} of ${results.length} plants were not found`);
-  }
-  throw new ExitStatus(ExitCode.failure, 'partial_failure', `${failed} of ${results.length} deletes failed`);
+  return targets.map(({ id, plant }) => ({ id, plant: plant ?? byId.get(id) ?? null }));
 }

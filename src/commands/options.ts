@@ -54,6 +54,15 @@ export function parseConcurrency(raw: string): number {
   return Number(text);
 }
 
+/** `--max-deletes <n>`: a whole number, 0 or more (0 refuses any delete). */
+export function parseMaxDeletes(raw: string): number {
+  const text = raw.trim();
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(Number(text))) {
+    throw new UsageError(`invalid --max-deletes ${JSON.stringify(raw)}: expected a whole number, 0 or more`);
+  }
+  return Number(text);
+}
+
 /** Repeatable options (`--tag a --tag b`) collect into a list. */
 export function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];

@@ -27,7 +27,7 @@ export function pruneCommand(ctx: Context, run: PruneRunner = runPrune): Command
       'after',
       examples(
         'plants prune --tag seedling --dry-run',
-        'plants prune --tag seedling --yes',
+        'plants prune --tag seedling --yes --max-deletes 100',
         "plants prune --name 'Test *' --yes --json --ignore-missing",
         'plants prune --all --limit 100 --yes',
       ),
@@ -53,7 +53,10 @@ export async function runPrune(options: PruneOptions, ctx: Context): Promise<voi
     async () => {
       const matches = plantMatcher(options.filter);
       const plants = (await fetchPlants(ctx, options.limit)).filter(matches);
-      return plants.map((plant, index) => requirePlantId(plant, `matching plant ${index} (${JSON.stringify(plant.name)})`));
+      return plants.map((plant, index) => ({
+        id: requirePlantId(plant, `matching plant ${index} (${JSON.stringify(plant.name)})`),
+        plant,
+      }));
     },
     options,
     ctx,

@@ -12,9 +12,12 @@ function hasId(plant: Plant): boolean {
   return plant.id !== undefined && plant.id !== null;
 }
 
-/** ID (only when some plant has an id), NAME, TAG. */
-export function defaultColumns(plants: readonly Plant[]): string[] {
-  return plants.some(hasId) ? ['id', 'name', 'tag'] : ['name', 'tag'];
+/** The columns of TSV and CSV: fixed, whatever the data, so `cut -f1` is always the id. */
+export const DATA_COLUMNS: readonly string[] = ['id', 'name', 'tag'];
+
+/** A table's columns, for people: ID only when some plant has an id, then NAME, TAG. */
+export function tableColumns(plants: readonly Plant[]): string[] {
+  return plants.some(hasId) ? [...DATA_COLUMNS] : ['name', 'tag'];
 }
 
 /** The value at a dotted path (`extra.height`); undefined where the path leads nowhere. */
@@ -93,18 +96,20 @@ export async function writePlants(
       info(io, 'No plants found');
       return 0;
     }
-    const columns = options.columns ?? defaultColumns(all);
+    const columns = options.columns ?? tableColumns(all);
     const rows = all.map(rowReader(columns));
     for await (const block of renderTable(columns.map((c) => c.toUpperCase()), rows, io.stdoutColor)) await out.add(block);
     await out.flush();
     return all.length;
   }
 
-  // TSV's columns follow the first batch (ID when some plant there has one); CSV's header is fixed.
-  let columns = options.columns ?? (format === 'csv' ? ['id', 'name', 'tag'] : undefined);
-  let row: ((plant: Plant) => unknown[]) | undefined;
-  if (format === 'csv') await out.add(csvLine(columns!, terminal));
-  if (format === 'json') await out.add('[');
+  const columns = options.columns ?? DATA_COLUMNS;
+  const row = rowReader(columns);
+  // Nothing reaches stdout before the first plants have arrived and been checked
+  // (or the list has ended): a run that fails early leaves no half-made JSON or
+  // bare CSV header behind.
+  const opening = format === 'json' ? '[' : format === 'csv' ? csvLine(columns, terminal) : '';
+  const line = format === 'csv' ? (values: unknown[]) => csvLine(values, terminal) : tsvLine;
   try {
     for await (const batch of batches) {
       if (batch.length === 0) continue;
@@ -117,10 +122,9 @@ export async function writePlants(
       } else if (format === 'ndjson') {
         text = `${batch.map((plant) => stringifyJson(plant)).join('\n')}\n`;
       } else {
-        row ??= rowReader((columns ??= defaultColumns(batch)));
-        const line = format === 'csv' ? (values: unknown[]) => csvLine(values, terminal) : tsvLine;
-        text = batch.map((plant) => line(row!(plant))).join('');
+        text = batch.map((plant) => line(row(plant))).join('');
       }
+      if (count === 0) await out.add(opening);
       await out.add(terminal && (format === 'json' || format === 'ndjson') ? escapeForTerminal(text) : text);
       count += batch.length;
       // The reader went away (`| head`): stop, which also stops reading the response.
@@ -130,6 +134,8 @@ export async function writePlants(
     // On an error halfway, what was read and checked before it still reaches stdout.
     await out.flush();
   }
+  // The list ended: an empty one is still a whole document (`[]`, the CSV header).
+  if (count === 0) await out.add(opening);
   if (format === 'json') await out.add(terminal && count > 0 ? '\n]\n' : ']\n');
   await out.flush();
   return count;

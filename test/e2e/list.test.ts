@@ -108,7 +108,7 @@ describe('plants list against services that answer differently', () => {
     await serve(200, JSON.stringify([{ name: 'a' }, { name: 'b' }, { name: 'c' }]), { 'content-type': 'application/json' });
     const r = await plants(['list', '--limit', '2'], { PLANTS_BASE_URL: server.url });
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe('a\t\nb\t\n');
+    expect(r.stdout).toBe('\ta\t\n\tb\t\n');
     expect(r.stderr).toBe('plants: warning: the service returned more plants than --limit 2; showing the first 2\n');
   });
 

@@ -107,7 +107,7 @@ describe('retries', () => {
     expect(n).toBe(2);
   });
 
-  it('reports a DELETE whose response was lost, then 404, as deleted', async () => {
+  it('reports a DELETE whose response was lost, then 404, as gone (not a plain deleted)', async () => {
     const store = new PlantStore([{ id: 7, name: 'Fern' }]);
     const handle = plantStoreHandler({ token: TOKEN, store });
     let n = 0;
@@ -120,7 +120,8 @@ describe('retries', () => {
     });
     const r = await plants(['delete', '7', '--yes', '--json'], { PLANTS_RETRIES: '2' });
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual([{ id: '7', result: 'deleted', status: 404 }]);
+    expect(JSON.parse(r.stdout)).toEqual([{ id: '7', result: 'gone', status: 404 }]);
+    expect(r.stderr).toMatch(/warning: plant 7 is gone: the answer to its DELETE was lost and the retry found no such plant/);
     expect(store.size).toBe(0);
   });
 
@@ -413,11 +414,11 @@ describe('every body is bounded by --timeout, and retries stop at Ctrl-C', () =>
     expect(server.requests.map((q) => `${q.method} ${q.path}`)).toEqual(['DELETE /plants/7']);
   });
 
-  it('a DELETE that got a gateway 504, then 404, counts as deleted', async () => {
+  it('a DELETE that got a gateway 504, then 404, counts as gone', async () => {
     await scripted([status(504, { 'retry-after': '0' }), status(404)]);
     const r = await plants(['delete', '7', '--yes', '--json', '--retries', '1']);
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)[0]).toMatchObject({ result: 'deleted', status: 404 });
+    expect(JSON.parse(r.stdout)[0]).toMatchObject({ result: 'gone', status: 404 });
   });
 
   it('a redirect Location carrying the token is masked, on stdout too', async () => {

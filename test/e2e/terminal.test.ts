@@ -119,7 +119,9 @@ describe('bulk delete in a terminal', () => {
         answers: [{ when: '[y/N]', send: 'y\r' }],
       });
       expect(r.code).toBe(0);
-      expect(r.stdout).toContain('Delete 12 plants (1, 2, 3, 4, 5, …)? [y/N]');
+      expect(r.stdout).toMatch(/ID {2}NAME +TAG\r\n1 {3}Monstera/);
+      // readline moves the cursor to the start of the line before the question.
+      expect(r.stdout).toMatch(/10 {2}Pilea peperomioides\r\n… and 2 more\r\n(\x1b\[[0-9;]*[A-Za-z])*Delete these 12 plants\? \[y\/N\]/); // eslint-disable-line no-control-regex
       expect(r.stdout).toContain('Deleting [------------------------------] 0/12');
       expect(r.stdout).toContain('Deleting [##############################] 12/12');
       expect(r.stdout).toMatch(/Deleted 12\r\n$/);
@@ -132,7 +134,7 @@ describe('bulk delete in a terminal', () => {
   it('prune asks too, and deletes nothing on no', async () => {
     const r = await inTerminal(['prune', '--all'], { answers: [{ when: '[y/N]', send: 'n\r' }] });
     expect(r.code).toBe(2);
-    expect(r.stdout).toContain('Delete 3 plants (1, 2, 3)? [y/N]');
+    expect(r.stdout).toMatch(/ID +NAME +TAG\r\n1 +\S[\s\S]*\r\n3 +\S[^\r]*\r\n(\x1b\[[0-9;]*[A-Za-z])*Delete these 3 plants\? \[y\/N\]/); // eslint-disable-line no-control-regex
     expect(setup.store.store.size).toBe(3);
   });
 });

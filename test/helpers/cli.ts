@@ -97,3 +97,15 @@ export function spawnCli(args: string[], options: { configDir: string; env: Reco
   const exit = new Promise<number | null>((resolve) => child.on('close', resolve));
   return { child, out, exit };
 }
+
+/**
+ * Wait until `condition` holds, checking as events arrive (every few ms),
+ * and fail naming `what` if it does not within `deadlineMs`.
+ */
+export async function waitFor(condition: () => boolean, what: string, deadlineMs = 10_000): Promise<void> {
+  const giveUp = Date.now() + deadlineMs;
+  while (!condition()) {
+    if (Date.now() > giveUp) throw new Error(`timed out after ${deadlineMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}

@@ -153,7 +153,7 @@ describe('deletePlant', () => {
       .get(ORIGIN)
       .intercept({ path: '/plants/42', method: 'DELETE', headers: { authorization: `Bearer ${TOKEN}` } })
       .reply(status, status === 204 ? '' : '{"deleted":true}');
-    expect(await client().deletePlant('42')).toEqual({ status });
+    expect(await client().deletePlant('42')).toEqual({ status, afterLostResponse: false });
   });
 
   it('sends an id with slashes and dots as one encoded segment', async () => {
@@ -164,7 +164,7 @@ describe('deletePlant', () => {
     await client().deletePlant('..');
   });
 
-  it('counts a 404 after a lost response (reset) as deleted, but not after a refused connection', async () => {
+  it('marks a 404 after a lost response (reset) as such, but not after a refused connection', async () => {
     const reset = Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
     const refused = Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
     const pool = agent.get(ORIGIN);
@@ -173,7 +173,7 @@ describe('deletePlant', () => {
     pool.intercept({ path: '/plants/2', method: 'DELETE' }).replyWithError(refused);
     pool.intercept({ path: '/plants/2', method: 'DELETE' }).reply(404, { error: 404, message: 'gone' });
     const retrying = client(ORIGIN, { retries: 1 });
-    expect(await retrying.deletePlant('1')).toEqual({ status: 404 });
+    expect(await retrying.deletePlant('1')).toEqual({ status: 404, afterLostResponse: true });
     const err = (await failure(retrying.deletePlant('2'))) as HttpError;
     expect(err.exitCode).toBe(ExitCode.notFound);
     expect(err.message).toMatch(/404 Not Found: gone \(error 404\) \(after 2 attempts\)/);

@@ -164,7 +164,7 @@ describe('plants list', () => {
     const name = 'a\tb\nc\\d\re\u001b[31m';
     agent.get(ORIGIN).intercept({ path: '/plants', method: 'GET' }).reply(200, [{ name }], json);
     const r = await plants(['list']);
-    expect(r.stdout()).toBe('a\\tb\\nc\\\\d\\re\\u001b[31m\t\n');
+    expect(r.stdout()).toBe('\ta\\tb\\nc\\\\d\\re\\u001b[31m\t\n');
   });
 
   it('never writes raw escape sequences from the service to the terminal', async () => {
@@ -225,20 +225,22 @@ describe('plants list', () => {
 });
 
 describe('plants delete', () => {
-  it('asks on a terminal and deletes on yes', async () => {
+  it('asks on a terminal, showing the name it looked up, and deletes on yes', async () => {
+    agent.get(ORIGIN).intercept({ path: '/plants', method: 'GET' }).reply(200, [{ id: 7, name: 'Fern', tag: 'green' }], json);
     agent.get(ORIGIN).intercept({ path: '/plants/7', method: 'DELETE' }).reply(204, '');
     const prompter = scriptedPrompter({ confirm: [true] });
     const r = await plants(['delete', '7'], { tty: true, prompter });
     expect(prompter.questions).toEqual(['Delete plant 7?']);
     expect(r.code).toBe(0);
-    expect(r.stderr()).toBe('✓ Deleted plant 7\n');
+    expect(r.stderr()).toBe('ID  NAME  TAG\n7   Fern  green\n✓ Deleted plant 7\n');
     expect(r.stdout()).toBe('');
   });
 
   it('sends nothing when the answer is no, and exits 2', async () => {
+    agent.get(ORIGIN).intercept({ path: '/plants', method: 'GET' }).reply(200, [], json);
     const r = await plants(['delete', '7'], { tty: true, prompter: scriptedPrompter({ confirm: [false] }) });
     expect(r.code).toBe(2);
-    expect(r.stderr()).toBe('plants: cancelled; nothing was deleted\n');
+    expect(r.stderr()).toBe('ID  NAME               TAG\n7   (not in the list)\nplants: cancelled; nothing was deleted\n');
   });
 
   it('requires --yes without a terminal, before any request', async () => {
@@ -273,7 +275,19 @@ describe('plants delete', () => {
     );
   });
 
-  it('--json reports a failure without a response as status null', async () => {
+  it('--json reports a request that never reached the service as failed, status null', async () => {
+    agent
+      .get(ORIGIN)
+      .intercept({ path: '/plants/7', method: 'DELETE' })
+      .replyWithError(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }));
+    const r = await plants(['delete', '7', '--yes', '--json']);
+    expect(r.code).toBe(1);
+    const [result] = JSON.parse(r.stdout());
+    expect(result).toMatchObject({ id: '7', result: 'failed', status: null, error: { error: null } });
+    expect(result.error.message).toMatch(/connection refused by plants.test/);
+  });
+
+  it('--json reports a request whose answer was lost as unknown: it may have been deleted', async () => {
     agent
       .get(ORIGIN)
       .intercept({ path: '/plants/7', method: 'DELETE' })
@@ -281,8 +295,9 @@ describe('plants delete', () => {
     const r = await plants(['delete', '7', '--yes', '--json']);
     expect(r.code).toBe(1);
     const [result] = JSON.parse(r.stdout());
-    expect(result).toMatchObject({ id: '7', result: 'failed', status: null, error: { error: null } });
-    expect(result.error.message).toMatch(/closed by plants.test/);
+    expect(result).toMatchObject({ id: '7', result: 'unknown', status: null, error: { error: null } });
+    expect(result.error.message).toMatch(/closed by plants.test .*; the plant may have been deleted$/);
+    expect(r.stderr()).toMatch(/^plants: DELETE .* closed by plants.test .*; the plant may have been deleted\n/);
   });
 
   it('exits 1 on a 500 and 4 on a 403', async () => {
@@ -295,9 +310,12 @@ describe('plants delete', () => {
   });
 
   it('shows a hostile id safely in the prompt', async () => {
+    agent.get(ORIGIN).intercept({ path: '/plants', method: 'GET' }).reply(200, [{ id: 'x\u001b[2J', name: 'y\u001b]0;t\u0007' }], json);
     const prompter = scriptedPrompter({ confirm: [false] });
-    await plants(['delete', 'x\u001b[2J'], { tty: true, prompter });
+    const r = await plants(['delete', 'x\u001b[2J'], { tty: true, prompter });
     expect(prompter.questions).toEqual(['Delete plant x\\u001b[2J?']);
+    expect(r.stderr()).not.toContain('\u001b');
+    expect(r.stderr()).toContain('x\\u001b[2J  y\\u001b]0;t\\u0007');
   });
 });
 

@@ -1,0 +1,112 @@
+import type { DeleteOutcome, DeleteResult, DeleteResultKind } from '../api/delete-many.js';
+import type { Context } from '../context.js';
+import { ExitCode, ExitStatus, errorCode } from '../errors.js';
+import { formatJson, tsvLine } from '../output/formats.js';
+import { writeAll, writeOut } from '../output/iostreams.js';
+import { failure, info, success, warning } from '../output/messages.js';
+import { printable } from '../output/text.js';
+import type { DeletionOptions } from './deletion.js';
+
+type Counts = Record<DeleteResultKind, number>;
+
+function countResults(results: readonly DeleteResult[]): Counts {
+  const counts: Counts = { deleted: 0, gone: 0, not_found: 0, unknown: 0, failed: 0, skipped: 0, would_delete: 0 };
+  for (const { result } of results) counts[result] += 1;
+  return counts;
+}
+
+/** The kinds a summary names when they occurred, in this order, after the deleted count. */
+const NAMED: readonly [DeleteResultKind, string][] = [
+  ['gone', 'gone'],
+  ['not_found', 'not found'],
+  ['unknown', 'unknown'],
+  ['failed', 'failed'],
+  ['skipped', 'skipped'],
+];
+
+/** For a person: "Deleted 2, not found 1, skipped 3". */
+function summary(counts: Counts): string {
+  return [`Deleted ${counts.deleted}`, ...NAMED.filter(([kind]) => counts[kind]).map(([kind, label]) => `${label} ${counts[kind]}`)].join(', ');
+}
+
+/** For the final error line: "interrupted: 2 deleted, 1 failed, 3 skipped". */
+function interruptedSummary(counts: Counts): string {
+  const parts = [`${counts.deleted} deleted`, ...NAMED.filter(([kind]) => counts[kind]).map(([kind, label]) => `${counts[kind]} ${label}`)];
+  return `interrupted: ${parts.join(', ')}`;
+}
+
+function gone(id: string): string {
+  return `plant ${printable(id)} is gone: the answer to its DELETE was lost and the retry found no such plant, so that DELETE most likely deleted it (or it never existed)`;
+}
+
+/** Whether an outcome is a problem the exit code must tell. */
+function isProblem(outcome: DeleteOutcome, options: DeletionOptions): boolean {
+  return outcome.error !== undefined && !(options.ignoreMissing && outcome.result.result === 'not_found');
+}
+
+/** The results of a finished (or gracefully stopped) delete, then the exit status they call for. */
+export async function report(
+  outcomes: readonly DeleteOutcome[],
+  options: DeletionOptions,
+  ctx: Context,
+  interrupted: boolean,
+): Promise<void> {
+  const { io } = ctx;
+  const results = outcomes.map((o) => o.result);
+  if (options.json) {
+    await writeOut(io.stdout, formatJson(results, io.stdoutIsTTY));
+  } else if (options.dryRun && !io.stdoutIsTTY) {
+    // Ids come from the service: escaped like any TSV field, one per line.
+    await writeAll(io.stdout, results.map((r) => tsvLine([r.id])));
+  }
+
+  const problems = outcomes.filter((o) => isProblem(o, options));
+  // Each failure in one line: for a single id this is the whole story.
+  for (const { error } of problems) await failure(io, ctx.redact(error!.message));
+  for (const { result } of outcomes) if (result.result === 'gone') await warning(io, gone(result.id));
+
+  const counts = countResults(results);
+  if (options.dryRun) {
+    info(io, `Would delete ${results.length} plant${results.length === 1 ? '' : 's'} (dry run: nothing was sent)`);
+  } else if (results.length === 1 && counts.deleted === 1) {
+    await success(io, `Deleted plant ${printable(results[0]!.id)}`);
+  } else if (results.length > 1 && (io.stderrIsTTY || problems.length > 0 || interrupted || counts.gone > 0)) {
+    info(io, summary(counts));
+  }
+
+  if (interrupted) throw new ExitStatus(ExitCode.interrupted, 'interrupted', interruptedSummary(counts));
+  if (problems.length === 0) return;
+  if (outcomes.length === 1) {
+    const error = problems[0]!.error!;
+    throw new ExitStatus(error.exitCode, errorCode(error), ctx.redact(error.message), error.status);
+  }
+  // A refused token outranks everything: the rest of the run never happened.
+  if (problems.some((o) => o.error!.exitCode === ExitCode.auth)) {
+    throw new ExitStatus(ExitCode.auth, 'auth', `the service refused the token; ${counts.skipped} plants were not attempted`);
+  }
+  const failed = counts.failed + counts.unknown;
+  if (failed === 0) {
+    throw new ExitStatus(ExitCode.notFound, 'not_found', `${counts.not_found} of ${results.length} plants were not found`);
+  }
+  const unknown = counts.unknown ? ` (${counts.unknown} of them may have been deleted)` : '';
+  throw new ExitStatus(ExitCode.failure, 'partial_failure', `${failed} of ${results.length} deletes failed${unknown}`);
+}
+
+/**
+ * At the second Ctrl-C, just before the process ends: the record of what
+ * the service confirmed, written at once (nothing asynchronous runs after
+ * this). Returns the summary for the final error line.
+ */
+export function quitReport(outcomes: readonly DeleteOutcome[], options: DeletionOptions, ctx: Context): string {
+  const { io } = ctx;
+  const results = outcomes.map((o) => o.result);
+  if (options.json) io.stdout.write(formatJson(results, io.stdoutIsTTY));
+  for (const outcome of outcomes) {
+    const { result } = outcome;
+    if (result.result === 'unknown' || result.result === 'failed') {
+      const message = outcome.error?.message ?? `${printable(result.id)}: ${result.error?.message ?? result.result}`;
+      io.stderr.write(`plants: ${ctx.redact(message)}\n`);
+    }
+  }
+  return interruptedSummary(countResults(results));
+}

@@ -1,0 +1,280 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { againstStore } from '../helpers/against-store.js';
+import { runCli, spawnCli, waitFor } from '../helpers/cli.js';
+import { rawServer, TOKEN, type RawServer } from '../helpers/servers.js';
+
+/**
+ * Everything that decides what gets deleted: ids from pipelines, what a
+ * person sees before saying yes, the cap for unattended runs, and what is
+ * reported when a run is interrupted.
+ */
+const setup = againstStore(
+  {
+    plants: [
+      { id: 1, name: 'Ficus 7', tag: 'tree' },
+      { id: 2, name: 'Weed, common', tag: 'weed' },
+      { id: 3, name: 'Say "cheese"', tag: 'weed' },
+      { id: 4, name: 'Two\nlines', tag: 'weed' },
+      { id: 7, name: 'Rose', tag: 'flower' },
+    ],
+  },
+  { perTest: true },
+);
+const { plants } = setup;
+const deletes = () => setup.store.requests.filter((r) => r.method === 'DELETE').map((r) => r.path);
+const lastLine = (text: string) => text.trimEnd().split('\n').at(-1)!;
+
+let server: RawServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+describe('pipelines never turn names into ids', () => {
+  it('tsv keeps the id column when the service sends no ids, so cut -f1 gives no names', async () => {
+    server = await rawServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify([{ name: 'Ficus 7' }, { name: 'Rose', tag: 'x' }]));
+    });
+    const list = await plants(['list'], { env: { PLANTS_BASE_URL: server.url } });
+    expect(list.stdout).toBe('\tFicus 7\t\n\tRose\tx\n');
+    const ids = list.stdout.split('\n').map((line) => line.split('\t')[0]).join('\n');
+    const r = await plants(['delete', '--stdin', '--yes'], { env: { PLANTS_BASE_URL: server.url }, input: ids });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('No plants to delete\n');
+    expect(server.requests.filter((q) => q.method === 'DELETE')).toEqual([]);
+  });
+
+  it.each([
+    ['the default table', ['list', '-o', 'table'], {}],
+    ['a table without an ID column', ['list', '-o', 'table', '--columns', 'name,tag'], {}],
+    ['a coloured table', ['list', '-o', 'table'], { FORCE_COLOR: '1', NO_COLOR: undefined }],
+  ])('refuses %s on stdin (exit 2, nothing sent)', async (_what, args, env) => {
+    const table = await plants(args, { env });
+    expect(table.stdout).toContain('Ficus 7');
+    const r = await plants(['delete', '--stdin', '--yes'], { input: table.stdout });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^plants: standard input (looks like a table|holds control characters).*nothing was deleted\n$/);
+    expect(setup.store.requests.filter((q) => q.method !== 'GET')).toEqual([]);
+    expect(setup.store.store.size).toBe(5);
+  });
+
+  it('takes only the id column of CSV, quoted commas, quotes and line breaks included', async () => {
+    const csv = await plants(['list', '-o', 'csv', '--tag', 'weed']);
+    expect(csv.stdout).toBe('id,name,tag\r\n2,"Weed, common",weed\r\n3,"Say ""cheese""",weed\r\n4,"Two\nlines",weed\r\n');
+    const r = await plants(['delete', '--stdin', '--yes', '--json'], { input: csv.stdout });
+    expect(r.code).toBe(0);
+    expect(deletes()).toEqual(['/plants/2', '/plants/3', '/plants/4']);
+    // The id column wherever it is.
+    const moved = await plants(['delete', '--stdin', '--yes', '--ignore-missing'], { input: 'name,id\nRose,7\n' });
+    expect(moved.code).toBe(0);
+    expect(deletes()).toEqual(['/plants/2', '/plants/3', '/plants/4', '/plants/7']);
+  });
+
+  it('refuses CSV without an id column, or with a row without an id', async () => {
+    const csv = await plants(['list', '-o', 'csv', '--columns', 'name,tag']);
+    const r = await plants(['delete', '--stdin', '--yes'], { input: csv.stdout });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      'plants: standard input is CSV without an id column (its header is name,tag); add id to --columns, or pipe plants list --json; nothing was deleted\n',
+    );
+    const gap = await plants(['delete', '--stdin', '--yes'], { input: 'id,name\r\n1,A\r\n,B\r\n' });
+    expect(gap.code).toBe(2);
+    expect(gap.stderr).toMatch(/row 2 of the CSV on standard input has no id/);
+    expect(deletes()).toEqual([]);
+  });
+
+  it('splits ids only on ASCII whitespace: NBSP and line separators belong to the id', async () => {
+    server = await rawServer((_req, res) => res.writeHead(204).end());
+    const r = await plants(['delete', '--stdin', '--yes'], {
+      env: { PLANTS_BASE_URL: server.url },
+      input: '\u00a0a\u00a0b  c\u2028d\u3000\n e\u2003f\n',
+    });
+    expect(r.code).toBe(0);
+    expect(server.requests.map((q) => q.path)).toEqual([
+      '/plants/%C2%A0a%C2%A0b',
+      '/plants/c%E2%80%A8d%E3%80%80',
+      '/plants/e%E2%80%83f',
+    ]);
+  });
+
+  it('still reads plain whitespace-separated ids and a lone ID-like word', async () => {
+    const r = await plants(['delete', '--stdin', '--yes', '--json', '--ignore-missing'], { input: 'ABC DEF\n7\n' });
+    expect(r.code).toBe(0);
+    expect(deletes()).toEqual(['/plants/ABC', '/plants/DEF', '/plants/7']);
+  });
+});
+
+describe('nothing on stdout until there is data', () => {
+  it.each([['--json'], ['-o', 'csv'], ['-o', 'ndjson'], ['-o', 'tsv']])('list %s writes nothing when the run fails', async (...format) => {
+    const noUrl = await plants(['list', ...format], { env: { PLANTS_BASE_URL: '' } });
+    expect(noUrl.code).toBe(2);
+    expect(noUrl.stdout).toBe('');
+    const refused = await plants(['list', ...format], { env: { PLANTS_TOKEN: 'wrong-token-1234' } });
+    expect(refused.code).toBe(4);
+    expect(refused.stdout).toBe('');
+    server = await rawServer((req) => req.socket.destroy());
+    const lost = await plants(['list', ...format], { env: { PLANTS_BASE_URL: server.url } });
+    expect(lost.code).toBe(1);
+    expect(lost.stdout).toBe('');
+  });
+
+  it('an empty list is still a whole document: [] and the CSV header', async () => {
+    expect((await plants(['list', '--json', '--tag', 'none'])).stdout).toBe('[]\n');
+    expect((await plants(['list', '-o', 'csv', '--tag', 'none'])).stdout).toBe('id,name,tag\r\n');
+    expect((await plants(['list', '-o', 'tsv', '--tag', 'none'])).stdout).toBe('');
+  });
+});
+
+describe('people see what they are about to delete', () => {
+  const inTerminal = (args: string[], send: string) =>
+    plants(args, { tty: true, env: { TERM: 'xterm-256color' }, answers: [{ when: '[y/N]', send }] });
+
+  it.each([
+    ['Enter', '\r', false],
+    ['n', 'n\r', false],
+    ['no', 'no\r', false],
+    ['yep', 'yep\r', false],
+    ['Y', 'Y\r', true],
+    ['y', 'y\r', true],
+    ['yes', 'yes\r', true],
+    ['YES', 'YES\r', true],
+    ['end of input (Ctrl-D)', '\u0004', false],
+  ])('the answer %s means %s', async (_what, send, yes) => {
+    const r = await inTerminal(['delete', '7'], send);
+    expect(r.stdout).toMatch(/ID +NAME +TAG\r\n7 +Rose +flower\r\n/);
+    expect(r.code).toBe(yes ? 0 : 2);
+    expect(deletes()).toEqual(yes ? ['/plants/7'] : []);
+    if (!yes) expect(r.stdout).toContain('plants: cancelled; nothing was deleted');
+  });
+
+  it('the prompt names every plant it can look up, marks the others, and cuts a long list short', async () => {
+    const ids = ['7', '1', '99', ...Array.from({ length: 10 }, (_, i) => String(100 + i))];
+    const r = await inTerminal(['delete', ...ids], 'n\r');
+    expect(r.code).toBe(2);
+    expect(r.stdout).toMatch(/7 +Rose +flower\r\n1 +Ficus 7 +tree\r\n99 +\(not in the list\)\r\n/);
+    expect(r.stdout).toContain('… and 3 more\r\n');
+    expect(r.stdout).toContain('Delete these 13 plants? [y/N]');
+    expect(setup.store.requests).toEqual([{ method: 'GET', path: '/plants', status: 200 }]);
+  });
+
+  it('prune shows the plants it matched, escaped, before asking', async () => {
+    const r = await inTerminal(['prune', '--tag', 'weed'], 'n\r');
+    expect(r.code).toBe(2);
+    expect(r.stdout).toMatch(/2 +Weed, common +weed\r\n3 +Say "cheese" +weed\r\n4 +Two\\nlines +weed\r\n/);
+    expect(setup.store.store.size).toBe(5);
+  });
+
+  it('a dry run shows the same table on a terminal, and ids one per line when piped', async () => {
+    const table = await plants(['prune', '--tag', 'weed', '--dry-run'], { tty: true });
+    expect(table.code).toBe(0);
+    expect(table.stdout).toMatch(/ID +NAME +TAG\r\n2 +Weed, common +weed\r\n/);
+    expect(table.stdout).toContain('Would delete 3 plants (dry run: nothing was sent)');
+    const piped = await plants(['delete', '7', '1', '--dry-run']);
+    expect(piped.stdout).toBe('7\n1\n');
+    expect(deletes()).toEqual([]);
+  });
+});
+
+describe('--max-deletes caps unattended runs', () => {
+  it('refuses, sending nothing, when more would be deleted, and names how many', async () => {
+    const r = await plants(['delete', '1', '2', '7', '--yes', '--max-deletes', '2', '--json']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.split('\n')[0]).toBe('plants: 3 plants would be deleted, more than --max-deletes 2; nothing was deleted');
+    expect(JSON.parse(lastLine(r.stderr)).error.code).toBe('usage');
+    expect(setup.store.requests).toEqual([]);
+  });
+
+  it('allows exactly the cap, counting repeated ids once', async () => {
+    const r = await plants(['delete', '1', '2', '1', '--yes', '--max-deletes', '2']);
+    expect(r.code).toBe(0);
+    expect(deletes()).toEqual(['/plants/1', '/plants/2']);
+  });
+
+  it('prune counts what matched; a dry run is refused the same way', async () => {
+    const over = await plants(['prune', '--tag', 'weed', '--yes', '--max-deletes', '2']);
+    expect(over.code).toBe(2);
+    expect(over.stderr).toBe('plants: 3 plants would be deleted, more than --max-deletes 2; nothing was deleted\n');
+    const dry = await plants(['prune', '--tag', 'weed', '--dry-run', '--max-deletes', '2']);
+    expect(dry.code).toBe(2);
+    expect(deletes()).toEqual([]);
+    const zero = await plants(['prune', '--tag', 'none', '--yes', '--max-deletes', '0']);
+    expect(zero.code).toBe(0);
+    expect(zero.stderr).toBe('No plants to delete\n');
+    const one = await plants(['prune', '--tag', 'tree', '--yes', '--max-deletes', '0']);
+    expect(one.code).toBe(2);
+    expect(one.stderr).toMatch(/^plants: 1 plant would be deleted, more than --max-deletes 0/);
+    expect(deletes()).toEqual([]);
+  });
+
+  it.each(['-1', 'abc', '1.5', ''])('rejects --max-deletes %j before any request', async (value) => {
+    const r = await plants(['delete', '1', '--yes', '--max-deletes', value]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/invalid --max-deletes .*: expected a whole number, 0 or more/);
+    expect(setup.store.requests).toEqual([]);
+  });
+});
+
+describe('interrupts and retries report the truth', () => {
+  const run = (args: string[], url: string, env: Record<string, string> = {}) =>
+    spawnCli(args, { configDir: setup.dir.path, env: { PLANTS_BASE_URL: url, PLANTS_TOKEN: TOKEN, PLANTS_RETRIES: '0', ...env } });
+
+  it('a second Ctrl-C still prints what the service confirmed; requests in flight are unknown', async () => {
+    server = await rawServer((req, res) => {
+      // 1 and 2 are deleted at once; every other request hangs.
+      if (req.url === '/plants/1' || req.url === '/plants/2') res.writeHead(204).end();
+    });
+    const { child, out, exit } = run(
+      ['delete', '1', '2', '3', '4', '5', '6', '7', '8', '--yes', '--json', '--concurrency', '4', '--debug'],
+      server.url,
+    );
+    await waitFor(() => (out.stderr.match(/← 204/g) ?? []).length === 2 && server!.requests.length === 6, 'two deletes and four hanging requests');
+    child.kill('SIGINT');
+    await waitFor(() => out.stderr.includes('Stopping'), 'the first Ctrl-C to be taken');
+    child.kill('SIGINT');
+    expect(await exit).toBe(130);
+    const results = JSON.parse(out.stdout) as { id: string; result: string; status: number | null; error?: { message: string } }[];
+    expect(results.map((x) => [x.id, x.result, x.status])).toEqual([
+      ['1', 'deleted', 204],
+      ['2', 'deleted', 204],
+      ['3', 'unknown', null],
+      ['4', 'unknown', null],
+      ['5', 'unknown', null],
+      ['6', 'unknown', null],
+      ['7', 'skipped', null],
+      ['8', 'skipped', null],
+    ]);
+    expect(results[2]!.error!.message).toMatch(/may have been deleted/);
+    expect(JSON.parse(lastLine(out.stderr)).error).toEqual({
+      code: 'interrupted',
+      status: null,
+      message: 'interrupted: 2 deleted, 4 unknown, 2 skipped',
+    });
+  });
+
+  it('an interrupt that cancels the retry of a lost response reports "may have been deleted", and counts failures', async () => {
+    server = await rawServer((req, res) => {
+      if (req.url === '/plants/1') req.socket.destroy(); // the answer is lost
+      else res.writeHead(400, { 'content-type': 'application/json' }).end('{"error":7,"message":"refused"}');
+    });
+    const { child, out, exit } = run(['delete', '1', '2', '--yes', '--json', '--debug'], server.url, { PLANTS_RETRIES: '3' });
+    await waitFor(() => out.stderr.includes('retrying in') && out.stderr.includes('← 400'), 'a retry to be waiting');
+    child.kill('SIGINT');
+    expect(await exit).toBe(130);
+    const results = JSON.parse(out.stdout) as { id: string; result: string; error?: { message: string } }[];
+    expect(results.map((x) => x.result)).toEqual(['unknown', 'failed']);
+    expect(results[0]!.error!.message).toMatch(/closed by .* before a response arrived .*; the plant may have been deleted$/);
+    expect(out.stderr).toMatch(/plants: DELETE .*\/plants\/1 failed: .*; the plant may have been deleted\n/);
+    expect(JSON.parse(lastLine(out.stderr)).error.message).toBe('interrupted: 0 deleted, 1 unknown, 1 failed');
+  });
+
+  it('a lost answer with no retry left is unknown too, and exits 1, not as a plain failure', async () => {
+    server = await rawServer((req) => req.socket.destroy());
+    const r = await runCli(['delete', '5', '--yes', '--json'], {
+      configDir: setup.dir.path,
+      env: { PLANTS_BASE_URL: server.url, PLANTS_TOKEN: TOKEN },
+    });
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout)[0]).toMatchObject({ id: '5', result: 'unknown', status: null });
+  });
+});
