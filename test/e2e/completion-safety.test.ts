@@ -52,6 +52,20 @@ afterEach(async () => {
 describe('plants __complete with hostile data', () => {
   const complete = (words: string[]) => runCli(['__complete', '--', ...words], { configDir: home.path, env });
 
+  it('offers no id with control characters (one line each, shown as it is), and escapes them in names', async () => {
+    const r = await complete(['delete', '']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(
+      [
+        `${SEMICOLON}\tsemicolon`,
+        `${EVERYTHING}\teverything`,
+        'osc1\tEvil \\u001b]52;c;aGVsbG8=\\u0007 \\u001b]0;pwned\\u0007 \\u009b31m end',
+        'osc2\tPlain',
+        '',
+      ].join('\n'),
+    );
+  });
+
   it('offers ids that start with a dash only after --, and never -', async () => {
     expect((await complete(['delete', '1', ''])).stdout).not.toMatch(/^-/m);
     expect((await complete(['delete', '--', ''])).stdout).toMatch(/^--yes\ta flag$/m);
