@@ -1,8 +1,9 @@
-import { mkdirSync, symlinkSync } from 'node:fs';
+import { mkdirSync, readdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PLANTS_BIN, runCli, tempDir } from '../helpers/cli.js';
 import { plantStore, TOKEN } from '../helpers/servers.js';
+import { interactiveShell, shellMissing, type ShellName } from '../helpers/shell.js';
 
 // Ids and names a hostile service could send: completion must neither run them
 // nor let their escape sequences reach the terminal.
@@ -49,6 +50,8 @@ afterEach(async () => {
   home.remove();
 });
 
+const deletes = () => store.requests.filter((r) => r.method === 'DELETE');
+
 describe('plants __complete with hostile data', () => {
   const complete = (words: string[]) => runCli(['__complete', '--', ...words], { configDir: home.path, env });
 
@@ -72,5 +75,63 @@ describe('plants __complete with hostile data', () => {
     expect((await complete(['delete', '--', ''])).stdout).not.toMatch(/^-\t/m);
     // A flag's prefix still completes the flags.
     expect((await complete(['delete', '--y'])).stdout).toBe('--yes\tdo not ask for confirmation (required when stdin is not a terminal)\n');
+  });
+});
+
+const SHELLS: ShellName[] = ['bash', 'zsh', 'fish'];
+
+describe.each(SHELLS)('in an interactive %s', { timeout: 60_000 }, (shell) => {
+  const start = () => interactiveShell(shell, { cwd: work, home: home.path, env });
+
+  it.skipIf(shellMissing(shell))('inserts hostile ids as one literal word each: Tab, Enter, and only plants runs', async () => {
+    const sh = await start();
+    try {
+      sh.type('plants delete --yes zz1\t');
+      await sh.waitFor(/zz1\\?;touch\\? x\\?;\\?# /, 'the completed id');
+      await sh.enter();
+      sh.type('plants delete --yes zz2\t');
+      await sh.waitFor(/zz2.*end /, 'the completed id');
+      await sh.enter();
+    } finally {
+      await sh.close();
+    }
+    expect(sh.output).not.toContain(TOKEN);
+    // No touch ran: no x, y, z or w.
+    expect(readdirSync(work)).toEqual([]);
+    expect(deletes()).toEqual([
+      { method: 'DELETE', path: '/plants/zz1%3Btouch%20x%3B%23', status: 204 },
+      { method: 'DELETE', path: expect.any(String), status: 204 },
+    ]);
+    expect(decodeURIComponent(deletes()[1]!.path.slice('/plants/'.length))).toBe(EVERYTHING);
+  });
+
+  it.skipIf(shellMissing(shell))('completes a word typed with its quoting, as completion inserts it', async () => {
+    const sh = await start();
+    try {
+      sh.type('plants delete zz1\\;t\t');
+      await sh.waitFor(/zz1\\;touch\\ x\\;\\?# /, 'the completed id');
+    } finally {
+      await sh.close();
+    }
+    expect(deletes()).toEqual([]);
+  });
+
+  // bash lists the values only, not the names.
+  if (shell === 'bash') return;
+  it.skipIf(shellMissing(shell))('shows names with escape sequences escaped, never raw', async () => {
+    const sh = await start();
+    try {
+      sh.type('plants delete osc\t');
+      // zsh lists `osc2  -- Plain`, fish `osc2  (Plain)`.
+      await sh.waitFor((shown) => /osc1\W+Evil/.test(shown) && /osc2\W+Plain/.test(shown), 'both names');
+    } finally {
+      await sh.close();
+    }
+    // The name's sequences never reached the terminal raw: no OSC 52 (clipboard), no title, no C1 CSI.
+    expect(sh.output).not.toContain('\u001b]52');
+    expect(sh.output).not.toContain('\u001b]0;pwned');
+    expect(sh.output).not.toContain('\u009b');
+    expect(sh.output).toContain('Evil \\u001b]52;c;aGVsbG8=\\u0007 \\u001b]0;pwned\\u0007 \\u009b31m end');
+    expect(deletes()).toEqual([]);
   });
 });
