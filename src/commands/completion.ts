@@ -3,6 +3,7 @@ import { complete, type Candidate, type ValueSource } from '../completion/comple
 import { completionScript, INSTALL, SHELLS, type Shell } from '../completion/scripts.js';
 import { parseProfileName } from '../config/store.js';
 import type { Context } from '../context.js';
+import { printable } from '../output/text.js';
 import { plantId } from './ids.js';
 import { examples } from './options.js';
 
@@ -34,9 +35,19 @@ export function completeCommand(ctx: Context, program: () => Command): Command {
       } catch {
         // Silent on any failure: a shell prompt is no place for an error.
       }
-      const line = (c: Candidate) => `${c.value}\t${c.description.replace(/[\t\n]/g, ' ')}`;
-      ctx.io.stdout.write(candidates.map((c) => `${line(c)}\n`).join(''));
+      ctx.io.stdout.write(candidates.flatMap(completionLine).join(''));
     });
+}
+
+/**
+ * A candidate as the scripts read it, or nothing. Values and descriptions come
+ * from the service and go to a terminal: descriptions are shown with control
+ * characters escaped; a value that `printable` would change cannot be shown or
+ * inserted as the one-line word it is, so it is not offered.
+ */
+function completionLine({ value, description }: Candidate): string[] {
+  if (printable(value) !== value) return [];
+  return [`${value}\t${printable(description)}\n`];
 }
 
 function lookUp(ctx: Context): ValueSource {

@@ -105,6 +105,9 @@ export async function complete(program: Command, words: readonly string[], value
       const last = args.at(-1);
       const argument = args[position] ?? (last?.variadic ? last : undefined);
       candidates = argument ? await valuesOf(argument, values, globals) : [];
+      // Before `--`, a value with a leading dash would be read as an option (an id
+      // `--yes` from the service skipping the confirmation); `-`, even after it, as standard input.
+      candidates = candidates.filter((c) => c.value !== '-' && (operandsOnly || !c.value.startsWith('-')));
     }
   }
   const seen = new Set<string>();

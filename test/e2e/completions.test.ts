@@ -1,9 +1,10 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PLANTS_BIN, ROOT, runCli, tempDir } from '../helpers/cli.js';
 import { plantStore, TOKEN } from '../helpers/servers.js';
+import { interactiveShell, shellMissing } from '../helpers/shell.js';
 
 type Store = Awaited<ReturnType<typeof plantStore>>;
 let store: Store;
@@ -68,36 +69,7 @@ const fish = (line: string) =>
     out.trim().split('\n').filter(Boolean).map((l) => l.split('\t')[0]),
   );
 
-/**
- * zsh's own completion system, in a pseudo-terminal (zpty): type the line and
- * Tab, then run a command that prints DONE, and return what the screen showed
- * in between, escape sequences removed.
- */
-const zsh = (line: string) =>
-  run('timeout', [
-    '20',
-    'zsh',
-    '-f',
-    '-c',
-    [
-      'zmodload zsh/zpty',
-      'zpty z zsh -f -i',
-      `zpty -w z "PROMPT='%% '; fpath=(${join(ROOT, 'completions')} \\$fpath); autoload -Uz compinit; compinit -u -D; zstyle ':completion:*' list-prompt ''; unsetopt beep; print RE''ADY"`,
-      "zpty -r -m z out '*READY*'",
-      `zpty -w -n z '${line}'$'\\t'`,
-      `zpty -w z $'\\C-u'"print DO''NE"`,
-      "zpty -r -m z out '*DONE*'",
-      'print -r -- "$out"',
-      'zpty -d z',
-    ].join('\n'),
-  // eslint-disable-next-line no-control-regex -- escape sequences are what is being removed
-  ]).then((out) => out.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').replace(/[\b\r]/g, ''));
-
-const have = (shell: string) => spawnSync('sh', ['-c', `command -v ${shell}`]).status === 0;
-// CI installs the shells; a developer without one gets a skip, never a pass.
-const skip = (shell: string) => !have(shell) && process.env.CI !== 'true';
-
-describe.skipIf(skip('bash'))('in bash', () => {
+describe.skipIf(shellMissing('bash'))('in bash', () => {
   it('completes commands, flags, flag values and plant ids', async () => {
     expect(await bash(['plants', 'de'])).toEqual(['delete']);
     expect(await bash(['plants', 'list', '--o'])).toEqual(['--output']);
@@ -108,7 +80,7 @@ describe.skipIf(skip('bash'))('in bash', () => {
   });
 });
 
-describe.skipIf(skip('fish'))('in fish', () => {
+describe.skipIf(shellMissing('fish'))('in fish', () => {
   it('completes commands, flags, flag values and plant ids', async () => {
     expect(await fish('plants de')).toEqual(['delete']);
     expect(await fish('plants list --o')).toEqual(['--output']);
@@ -117,16 +89,25 @@ describe.skipIf(skip('fish'))('in fish', () => {
   });
 });
 
-describe.skipIf(skip('zsh'))('in zsh', () => {
+describe.skipIf(shellMissing('zsh'))('in zsh', () => {
   it('completes commands, flags, flag values and plant ids', async () => {
-    expect(await zsh('plants de')).toContain('plants delete');
-    expect(await zsh('plants list --o')).toContain('plants list --output');
-    const formats = await zsh('plants list -o ');
-    for (const format of ['table', 'json', 'ndjson', 'tsv', 'csv']) expect(formats).toMatch(new RegExp(`\\b${format}\\b`));
-    const ids = await zsh('plants delete ');
-    expect(ids).toMatch(/1 +-- Monstera deliciosa/);
-    expect(ids).toMatch(/3 +-- Sansevieria trifasciata/);
-  });
+    // zsh's own completion system, interactive in a pseudo-terminal: type the line
+    // and Tab, wait for what it shows, then clear the line for the next.
+    const sh = await interactiveShell('zsh', { cwd: dir.path, home: dir.path, env });
+    const offers = async (line: string, expected: RegExp[]) => {
+      sh.type(`${line}\t`);
+      await sh.waitFor((shown) => expected.every((re) => re.test(shown)), expected.join(' and '));
+      sh.clearLine();
+    };
+    try {
+      await offers('plants de', [/plants delete/]);
+      await offers('plants list --o', [/plants list --output/]);
+      await offers('plants list -o ', ['table', 'json', 'ndjson', 'tsv', 'csv'].map((format) => new RegExp(`\\b${format}\\b`)));
+      await offers('plants delete ', [/1 +-- Monstera deliciosa/, /3 +-- Sansevieria trifasciata/]);
+    } finally {
+      await sh.close();
+    }
+  }, 60_000);
 });
 
 describe('plants __complete', () => {
