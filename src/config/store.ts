@@ -3,6 +3,8 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Env } from '../env.js';
 import { ConfigError, UsageError } from '../errors.js';
+import { writeFileAtomically, type WriteFs } from './atomic-write.js';
+import { fsReason } from './fs-reason.js';
 
 /** One profile's settings. */
 export interface ProfileSettings {
@@ -46,11 +48,20 @@ export function configDir(env: Env): string {
   return join(homedir(), '.config', 'plants');
 }
 
-/** The subset of conf's API the CLI uses. */
+/**
+ * The subset of conf's API the CLI uses: it finds and reads the file.
+ * Writes go through writeFileAtomically instead of conf's store setter.
+ */
 interface ConfLike {
   readonly path: string;
-  store: Record<string, unknown>;
+  readonly store: Record<string, unknown>;
 }
+
+/** Larger than any real config (a few profiles, each a URL and a token). */
+export const MAX_CONFIG_BYTES = 1024 * 1024;
+
+/** As conf writes it, so files stay the same shape. */
+const serialize = (value: Record<string, unknown>) => JSON.stringify(value, undefined, '\t');
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -63,9 +74,12 @@ function isObject(value: unknown): value is Record<string, unknown> {
  */
 export class ConfigStore {
   readonly #conf: ConfLike;
+  readonly #fs: Partial<WriteFs> | undefined;
 
-  constructor(conf: ConfLike) {
+  /** `fs`: file-system calls for the writer to use instead of node:fs's (tests make them fail). */
+  constructor(conf: ConfLike, fs?: Partial<WriteFs>) {
     this.#conf = conf;
+    this.#fs = fs;
     const data = conf.store;
     const invalid = (what: string) =>
       new ConfigError(`config file ${conf.path} is invalid: ${what}; fix it, or remove it and configure again`);
@@ -161,11 +175,24 @@ export class ConfigStore {
   /**
    * Read, change and write the whole file while holding its lock, so runs
    * at the same time neither corrupt it (writes are atomic) nor lose each
-   * other's changes (the read happens inside the lock).
+   * other's changes (the read happens inside the lock). A failed write
+   * leaves the file as it was and is a ConfigError naming it and the reason.
    */
   #update(change: (current: Record<string, unknown>) => Record<string, unknown>): void {
-    withLock(this.#conf.path, () => {
-      this.#conf.store = change(this.#conf.store);
+    const path = this.#conf.path;
+    withLock(path, () => {
+      const text = serialize(change(this.#conf.store));
+      const size = Buffer.byteLength(text);
+      if (size > MAX_CONFIG_BYTES) {
+        throw new ConfigError(
+          `cannot write the config file ${path}: it would be ${size} bytes, more than the 1 MiB (${MAX_CONFIG_BYTES} bytes) a config file may hold; nothing was changed`,
+        );
+      }
+      try {
+        writeFileAtomically(path, text, { mode: 0o600, fs: this.#fs });
+      } catch (err) {
+        throw new ConfigError(`cannot write the config file ${path}: ${fsReason(err)}; nothing was changed`);
+      }
     });
   }
 }
@@ -246,13 +273,23 @@ function tooOpen(path: string, wanted: number): string | undefined {
   }
 }
 
+/** Open options; see openConfigStore. */
+export interface OpenConfigOptions {
+  /** File-system calls for the config writer to use instead of node:fs's. Default: node:fs. */
+  fs?: Partial<WriteFs>;
+}
+
 /**
  * Open the config file (created 0600 in a 0700 directory). Existing files
  * or directories that others can read are used, with a warning: the file
- * holds the token. Writes are atomic (conf writes a temporary file and
- * renames it), so concurrent runs never leave a corrupted file.
+ * holds the token. Writes are atomic and checked (writeFileAtomically), so
+ * neither concurrent runs nor a full disk leave a corrupted file.
  */
-export async function openConfigStore(env: Env, warn: (text: string) => Promise<void> | void = () => {}): Promise<ConfigStore> {
+export async function openConfigStore(
+  env: Env,
+  warn: (text: string) => Promise<void> | void = () => {},
+  options: OpenConfigOptions = {},
+): Promise<ConfigStore> {
   const dir = configDir(env);
   const path = join(dir, 'config.json');
   try {
@@ -282,5 +319,5 @@ export async function openConfigStore(env: Env, warn: (text: string) => Promise<
       if (problem) await warn(`the config holds the token, but ${problem}`);
     }
   }
-  return new ConfigStore(conf);
+  return new ConfigStore(conf, options.fs);
 }
