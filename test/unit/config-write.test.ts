@@ -7,6 +7,7 @@ import {
   readSync,
   statSync,
   symlinkSync,
+  truncateSync,
   writeFileSync,
   writeSync,
 } from 'node:fs';
@@ -156,5 +157,55 @@ describe('the 1 MiB limit', () => {
     );
     expect(readFileSync(file).equals(before)).toBe(true);
     expect(readdirSync(dir.path)).toEqual(['config.json']);
+  });
+
+  it.each([
+    ['1 MiB and a byte of valid JSON', () => writeFileSync(file, `{"profile": "default"${' '.repeat(1024 * 1024 - 21)}}`), 1024 * 1024 + 1],
+    ['8 GiB (sparse)', () => truncateSync((writeFileSync(file, ''), file), 8 * 1024 ** 3), 8 * 1024 ** 3],
+  ])('refuses to read a config file of %s, and leaves it alone', async (_case, make, size) => {
+    make();
+    const err = await openConfigStore(env()).catch((caught: unknown) => caught);
+    expect(err).toEqual(
+      new ConfigError(
+        `cannot read the config file ${file}: it is ${size} bytes, more than the 1 MiB (1048576 bytes) a config file may hold; fix it, or remove it and configure again`,
+      ),
+    );
+    expect(statSync(file).size).toBe(size);
+  });
+
+  it('refuses a file that grew past the limit after the store was opened', async () => {
+    await configWithTokens();
+    const store = await openConfigStore(env());
+    truncateSync(file, 2 * 1024 * 1024);
+    expect(() => store.get('default', 'token')).toThrow(ConfigError);
+    expect(() => store.set('default', 'token', 'abc')).toThrow(/it is 2097152 bytes, more than the 1 MiB/);
+    expect(statSync(file).size).toBe(2 * 1024 * 1024);
+  });
+});
+
+describe('a config file that is not a file', () => {
+  it('refuses a directory named config.json, reading or writing', async () => {
+    mkdirSync(file);
+    await expect(openConfigStore(env())).rejects.toThrow(
+      new ConfigError(`cannot read the config file ${file}: it is a directory; fix it, or remove it and configure again`),
+    );
+  });
+});
+
+describe('the config directory', () => {
+  it('names what is in the way of making it', async () => {
+    writeFileSync(join(dir.path, 'file'), '');
+    await expect(openConfigStore({ PLANTS_CONFIG_DIR: join(dir.path, 'file') })).rejects.toThrow(
+      new ConfigError(`cannot create the config directory ${join(dir.path, 'file')}: something that is not a directory is in its place`),
+    );
+    await expect(openConfigStore({ PLANTS_CONFIG_DIR: join(dir.path, 'file', 'plants') })).rejects.toThrow(
+      new ConfigError(`cannot create the config directory ${join(dir.path, 'file', 'plants')}: not a directory (ENOTDIR)`),
+    );
+  });
+
+  it('makes every missing level 0700', async () => {
+    const where = join(dir.path, 'a', 'b', 'c');
+    (await openConfigStore({ PLANTS_CONFIG_DIR: where })).set('default', 'token', 'abc');
+    for (const level of [join(dir.path, 'a'), join(dir.path, 'a', 'b'), where]) expect(statSync(level).mode & 0o777).toBe(0o700);
   });
 });
