@@ -1,8 +1,10 @@
 import { closeSync, mkdirSync, openSync, statSync, unlinkSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { Env } from '../env.js';
 import { ConfigError, UsageError } from '../errors.js';
+import { writeFileAtomically, type WriteFs } from './atomic-write.js';
+import { fsReason } from './fs-reason.js';
 
 /** One profile's settings. */
 export interface ProfileSettings {
@@ -46,10 +48,49 @@ export function configDir(env: Env): string {
   return join(homedir(), '.config', 'plants');
 }
 
-/** The subset of conf's API the CLI uses. */
+/**
+ * The subset of conf's API the CLI uses: it finds and reads the file.
+ * Writes go through writeFileAtomically instead of conf's store setter.
+ */
 interface ConfLike {
   readonly path: string;
-  store: Record<string, unknown>;
+  readonly store: Record<string, unknown>;
+}
+
+/** Larger than any real config (a few profiles, each a URL and a token); anything bigger is refused unread. */
+export const MAX_CONFIG_BYTES = 1024 * 1024;
+
+/** As conf writes it, so files stay the same shape. */
+const serialize = (value: Record<string, unknown>) => JSON.stringify(value, undefined, '\t');
+
+function errorCode(err: unknown): string | undefined {
+  return (err as NodeJS.ErrnoException | undefined)?.code;
+}
+
+/** Why the config file cannot be read, one line, with how to get going again. */
+function readError(path: string, err: unknown): ConfigError {
+  const reason = err instanceof SyntaxError ? 'it is not valid JSON' : fsReason(err);
+  return new ConfigError(`cannot read the config file ${path}: ${reason}; fix it, or remove it and configure again`);
+}
+
+/**
+ * Refuse, before conf reads it whole, a config.json that is not a regular
+ * file (a directory; a FIFO would block the read forever) or is larger than
+ * MAX_CONFIG_BYTES. A missing file is fine: it means an empty config.
+ */
+function checkConfigFile(path: string): void {
+  let stats;
+  try {
+    stats = statSync(path);
+  } catch (err) {
+    if (errorCode(err) === 'ENOENT') return;
+    throw err;
+  }
+  if (stats.isDirectory()) throw new Error('it is a directory');
+  if (!stats.isFile()) throw new Error('it is not a regular file');
+  if (stats.size > MAX_CONFIG_BYTES) {
+    throw new Error(`it is ${stats.size} bytes, more than the 1 MiB (${MAX_CONFIG_BYTES} bytes) a config file may hold`);
+  }
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -63,10 +104,13 @@ function isObject(value: unknown): value is Record<string, unknown> {
  */
 export class ConfigStore {
   readonly #conf: ConfLike;
+  readonly #fs: Partial<WriteFs> | undefined;
 
-  constructor(conf: ConfLike) {
+  /** `fs`: file-system calls for the writer to use instead of node:fs's (tests make them fail). */
+  constructor(conf: ConfLike, fs?: Partial<WriteFs>) {
     this.#conf = conf;
-    const data = conf.store;
+    this.#fs = fs;
+    const data = this.#read();
     const invalid = (what: string) =>
       new ConfigError(`config file ${conf.path} is invalid: ${what}; fix it, or remove it and configure again`);
     if (data.profile !== undefined && typeof data.profile !== 'string') throw invalid('"profile" must be a string');
@@ -103,13 +147,23 @@ export class ConfigStore {
     return this.#conf.path;
   }
 
+  /** The file as it is now (conf reads it on every access), or a ConfigError saying why not. */
+  #read(): Record<string, unknown> {
+    try {
+      checkConfigFile(this.#conf.path);
+      return this.#conf.store;
+    } catch (err) {
+      throw readError(this.#conf.path, err);
+    }
+  }
+
   #profiles(): Record<string, ProfileSettings> {
-    return { ...(this.#conf.store.profiles as Record<string, ProfileSettings> | undefined) };
+    return { ...(this.#read().profiles as Record<string, ProfileSettings> | undefined) };
   }
 
   /** The profile `config use` chose, else `default`. */
   get currentProfile(): string {
-    const chosen = this.#conf.store.profile;
+    const chosen = this.#read().profile;
     return typeof chosen === 'string' ? chosen : DEFAULT_PROFILE;
   }
 
@@ -161,11 +215,24 @@ export class ConfigStore {
   /**
    * Read, change and write the whole file while holding its lock, so runs
    * at the same time neither corrupt it (writes are atomic) nor lose each
-   * other's changes (the read happens inside the lock).
+   * other's changes (the read happens inside the lock). Any failure leaves
+   * the file as it was and is a ConfigError naming it and the reason.
    */
   #update(change: (current: Record<string, unknown>) => Record<string, unknown>): void {
-    withLock(this.#conf.path, () => {
-      this.#conf.store = change(this.#conf.store);
+    const path = this.#conf.path;
+    withLock(path, () => {
+      const text = serialize(change(this.#read()));
+      const size = Buffer.byteLength(text);
+      if (size > MAX_CONFIG_BYTES) {
+        throw new ConfigError(
+          `cannot write the config file ${path}: it would be ${size} bytes, more than the 1 MiB (${MAX_CONFIG_BYTES} bytes) a config file may hold; nothing was changed`,
+        );
+      }
+      try {
+        writeFileAtomically(path, text, { mode: 0o600, fs: this.#fs });
+      } catch (err) {
+        throw new ConfigError(`cannot write the config file ${path}: ${fsReason(err)}; nothing was changed`);
+      }
     });
   }
 }
@@ -174,24 +241,32 @@ const LOCK_WAIT_MS = 5_000;
 /** A lock older than this was left by a run that died. */
 const STALE_LOCK_MS = 10_000;
 
-/** Run `fn` holding `<path>.lock` (created exclusively), waiting for another run's. */
+/**
+ * Run `fn` holding `<path>.lock` (created exclusively), waiting for another
+ * run's. A lock that cannot be made or cleared (read-only or full file
+ * system, no permission) is a ConfigError: nothing was written.
+ */
 function withLock(path: string, fn: () => void): void {
   const lock = `${path}.lock`;
+  const cannot = (what: string, err: unknown) =>
+    new ConfigError(`cannot write the config file ${path}: cannot ${what} ${lock}: ${fsReason(err)}; nothing was changed`);
   const giveUp = Date.now() + LOCK_WAIT_MS;
   for (;;) {
     try {
       closeSync(openSync(lock, 'wx', 0o600));
       break;
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      if (errorCode(err) !== 'EEXIST') throw cannot('create its lock file', err);
     }
     try {
       if (Date.now() - statSync(lock).mtimeMs > STALE_LOCK_MS) {
         unlinkSync(lock);
         continue;
       }
-    } catch {
-      continue; // released meanwhile
+    } catch (err) {
+      if (errorCode(err) === 'ENOENT') continue; // released meanwhile
+      // Retrying would spin here for ever (a directory of that name, say).
+      throw cannot('remove the stale lock file', err);
     }
     if (Date.now() > giveUp) {
       throw new ConfigError(`the config file is locked by another plants run (${lock}); if none is running, remove that file`);
@@ -247,22 +322,60 @@ function tooOpen(path: string, wanted: number): string | undefined {
 }
 
 /**
+ * `mkdir -p`, each directory made 0700. By hand because node's recursive
+ * mkdir reports a read-only file system as ENOENT ("no such file or
+ * directory"), which sends people looking for the wrong problem.
+ */
+function makeDirectory(dir: string): void {
+  try {
+    mkdirSync(dir, { mode: 0o700 });
+  } catch (err) {
+    if (errorCode(err) !== 'ENOENT' || dirname(dir) === dir) return alreadyThere(dir, err);
+    makeDirectory(dirname(dir));
+    try {
+      mkdirSync(dir, { mode: 0o700 });
+    } catch (again) {
+      alreadyThere(dir, again);
+    }
+  }
+}
+
+/** After mkdir failed with `err`: fine when the directory exists (EEXIST comes first even on a read-only file system). */
+function alreadyThere(dir: string, err: unknown): void {
+  if (errorCode(err) !== 'EEXIST') throw err;
+  if (!statSync(dir).isDirectory()) throw new Error('something that is not a directory is in its place');
+}
+
+/** Open options; see openConfigStore. */
+export interface OpenConfigOptions {
+  /** File-system calls for the config writer to use instead of node:fs's. Default: node:fs. */
+  fs?: Partial<WriteFs>;
+}
+
+/**
  * Open the config file (created 0600 in a 0700 directory). Existing files
  * or directories that others can read are used, with a warning: the file
- * holds the token. Writes are atomic (conf writes a temporary file and
- * renames it), so concurrent runs never leave a corrupted file.
+ * holds the token. Writes are atomic and checked (writeFileAtomically), so
+ * neither concurrent runs nor a full disk leave a corrupted file. Every
+ * failure to make the directory, read, lock or write is a ConfigError.
  */
-export async function openConfigStore(env: Env, warn: (text: string) => Promise<void> | void = () => {}): Promise<ConfigStore> {
+export async function openConfigStore(
+  env: Env,
+  warn: (text: string) => Promise<void> | void = () => {},
+  options: OpenConfigOptions = {},
+): Promise<ConfigStore> {
   const dir = configDir(env);
   const path = join(dir, 'config.json');
   try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    makeDirectory(dir);
   } catch (err) {
-    throw new ConfigError(`cannot create the config directory ${dir}: ${(err as Error).message}`);
+    throw new ConfigError(`cannot create the config directory ${dir}: ${fsReason(err)}`);
   }
   const Conf = await importConf();
   let conf: ConfLike;
   try {
+    // conf reads the file as it starts: refuse what it must not read first.
+    checkConfigFile(path);
     conf = new Conf<Record<string, unknown>>({
       cwd: dir,
       configName: 'config',
@@ -272,15 +385,12 @@ export async function openConfigStore(env: Env, warn: (text: string) => Promise<
       deserialize: parseConfigObject,
     });
   } catch (err) {
-    const reason = err instanceof SyntaxError ? 'it is not valid JSON' : (err as Error).message;
-    throw new ConfigError(
-      `cannot read the config file ${path}: ${reason}; fix it, or remove it and configure again`,
-    );
+    throw readError(path, err);
   }
   if (process.platform !== 'win32') {
     for (const problem of [tooOpen(dir, 0o700), tooOpen(path, 0o600)]) {
       if (problem) await warn(`the config holds the token, but ${problem}`);
     }
   }
-  return new ConfigStore(conf);
+  return new ConfigStore(conf, options.fs);
 }

@@ -1,0 +1,211 @@
+import {
+  chownSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  statSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import { constants } from 'node:os';
+import { getSystemErrorMap, getSystemErrorName } from 'node:util';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { WriteFs } from '../../src/config/atomic-write.js';
+import { openConfigStore } from '../../src/config/store.js';
+import { ConfigError } from '../../src/errors.js';
+import { tempDir } from '../helpers/cli.js';
+
+let dir: ReturnType<typeof tempDir>;
+let file: string;
+beforeEach(() => {
+  dir = tempDir();
+  file = join(dir.path, 'config.json');
+});
+afterEach(() => dir.remove());
+
+const env = () => ({ PLANTS_CONFIG_DIR: dir.path });
+
+/** An error as node:fs throws it (EDQUOT, which node 20's libuv cannot name, as "Unknown system error -122"). */
+function systemError(name: keyof typeof constants.errno, syscall: string): NodeJS.ErrnoException {
+  const errno = -constants.errno[name];
+  const code = getSystemErrorName(errno);
+  const description = getSystemErrorMap().get(errno)?.[1] ?? code;
+  return Object.assign(new Error(`${code}: ${description}, ${syscall}`), { code, errno, syscall });
+}
+const fail = (name: keyof typeof constants.errno, syscall: string) => () => {
+  throw systemError(name, syscall);
+};
+
+/** A config holding two profiles' tokens, and its exact bytes. */
+async function configWithTokens(): Promise<Buffer> {
+  const store = await openConfigStore(env());
+  store.set('default', 'base-url', 'https://plants.example.com/api');
+  store.set('default', 'token', 'default-token');
+  store.set('staging', 'token', 'staging-token');
+  return readFileSync(file);
+}
+
+const failures: [string, Partial<WriteFs>, string | RegExp][] = [
+  ['the disk is full at once', { writeSync: fail('ENOSPC', 'write') }, 'no space left on device (ENOSPC)'],
+  [
+    'a short write, then a full disk',
+    {
+      writeSync: (fd, buffer, offset, length, position) =>
+        offset === 0 ? writeSync(fd, buffer, offset, Math.min(length, 10), position) : fail('ENOSPC', 'write')(),
+    },
+    'no space left on device (ENOSPC)',
+  ],
+  ['a write that writes nothing and says so', { writeSync: () => 0 }, /^only 0 of \d+ bytes could be written$/],
+  [
+    'a write that writes less than it says (as conf\'s writer trusted)',
+    { writeSync: (fd, buffer, offset, length, position) => (writeSync(fd, buffer, offset, Math.min(length, 10), position), length) },
+    /^the file written holds 10 bytes instead of \d+$/,
+  ],
+  ['the quota is exceeded', { writeSync: fail('EDQUOT', 'write') }, 'disk quota exceeded (EDQUOT)'],
+  ['fsync fails', { fsyncSync: fail('EIO', 'fsync') }, 'i/o error (EIO)'],
+  [
+    'the file reads back differently',
+    {
+      readSync: (fd, buffer, offset, length, position) => {
+        const read = readSync(fd, buffer, offset, length, position);
+        buffer[offset] = 0x21;
+        return read;
+      },
+    },
+    'the file written does not read back as what was written',
+  ],
+  ['close reports the failure', { closeSync: fail('EDQUOT', 'close') }, 'disk quota exceeded (EDQUOT)'],
+  ['rename is refused', { renameSync: fail('EACCES', 'rename') }, 'permission denied (EACCES)'],
+  ['the temporary file cannot be made', { openSync: fail('EROFS', 'open') }, 'read-only file system (EROFS)'],
+];
+
+describe('a config write that fails', () => {
+  it.each(failures)('when %s: a ConfigError, and the old file byte for byte, with nothing left behind', async (_case, fs, reason) => {
+    const before = await configWithTokens();
+    const store = await openConfigStore(env(), undefined, { fs });
+    const err = (() => {
+      try {
+        store.set('default', 'base-url', 'https://other.example.com');
+      } catch (caught) {
+        return caught;
+      }
+      return undefined;
+    })();
+    expect(err).toBeInstanceOf(ConfigError);
+    const message = (err as Error).message;
+    const prefix = `cannot write the config file ${file}: `;
+    const suffix = '; nothing was changed';
+    expect(message.startsWith(prefix) && message.endsWith(suffix), message).toBe(true);
+    const shown = message.slice(prefix.length, -suffix.length);
+    if (typeof reason === 'string') expect(shown).toBe(reason);
+    else expect(shown).toMatch(reason);
+    expect(message).not.toContain('\n');
+    expect(readFileSync(file).equals(before)).toBe(true);
+    // No temporary file, no lock.
+    expect(readdirSync(dir.path)).toEqual(['config.json']);
+    expect((await openConfigStore(env())).get('staging', 'token')).toBe('staging-token');
+  });
+});
+
+describe('a config write that succeeds', () => {
+  it('replaces the file with mode 0600 and leaves nothing else', async () => {
+    await configWithTokens();
+    const store = await openConfigStore(env());
+    store.set('default', 'base-url', 'https://other.example.com');
+    expect(readdirSync(dir.path)).toEqual(['config.json']);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({
+      profiles: {
+        default: { 'base-url': 'https://other.example.com', token: 'default-token' },
+        staging: { token: 'staging-token' },
+      },
+    });
+  });
+
+  it('keeps a symbolic link, writing to where it points', async () => {
+    const elsewhere = join(dir.path, 'dotfiles');
+    mkdirSync(elsewhere);
+    writeFileSync(join(elsewhere, 'plants.json'), '{}', { mode: 0o600 });
+    symlinkSync(join(elsewhere, 'plants.json'), file);
+    (await openConfigStore(env())).set('default', 'token', 'abc');
+    expect(lstatSync(file).isSymbolicLink()).toBe(true);
+    expect(JSON.parse(readFileSync(join(elsewhere, 'plants.json'), 'utf8'))).toEqual({ profiles: { default: { token: 'abc' } } });
+    expect(readdirSync(elsewhere)).toEqual(['plants.json']);
+  });
+
+  it.runIf(process.geteuid?.() === 0)('run by root, leaves the file its owner\'s (sudo plants …)', async () => {
+    await configWithTokens();
+    chownSync(file, 4321, 4321);
+    (await openConfigStore(env())).set('default', 'token', 'abc');
+    expect(statSync(file)).toMatchObject({ uid: 4321, gid: 4321 });
+  });
+});
+
+describe('the 1 MiB limit', () => {
+  it('refuses to write a config larger than 1 MiB, leaving the old one', async () => {
+    const before = await configWithTokens();
+    const store = await openConfigStore(env());
+    expect(() => store.set('default', 'token', 'x'.repeat(1024 * 1024))).toThrow(
+      new ConfigError(
+        `cannot write the config file ${file}: it would be 1048728 bytes, more than the 1 MiB (1048576 bytes) a config file may hold; nothing was changed`,
+      ),
+    );
+    expect(readFileSync(file).equals(before)).toBe(true);
+    expect(readdirSync(dir.path)).toEqual(['config.json']);
+  });
+
+  it.each([
+    ['1 MiB and a byte of valid JSON', () => writeFileSync(file, `{"profile": "default"${' '.repeat(1024 * 1024 - 21)}}`), 1024 * 1024 + 1],
+    ['8 GiB (sparse)', () => truncateSync((writeFileSync(file, ''), file), 8 * 1024 ** 3), 8 * 1024 ** 3],
+  ])('refuses to read a config file of %s, and leaves it alone', async (_case, make, size) => {
+    make();
+    const err = await openConfigStore(env()).catch((caught: unknown) => caught);
+    expect(err).toEqual(
+      new ConfigError(
+        `cannot read the config file ${file}: it is ${size} bytes, more than the 1 MiB (1048576 bytes) a config file may hold; fix it, or remove it and configure again`,
+      ),
+    );
+    expect(statSync(file).size).toBe(size);
+  });
+
+  it('refuses a file that grew past the limit after the store was opened', async () => {
+    await configWithTokens();
+    const store = await openConfigStore(env());
+    truncateSync(file, 2 * 1024 * 1024);
+    expect(() => store.get('default', 'token')).toThrow(ConfigError);
+    expect(() => store.set('default', 'token', 'abc')).toThrow(/it is 2097152 bytes, more than the 1 MiB/);
+    expect(statSync(file).size).toBe(2 * 1024 * 1024);
+  });
+});
+
+describe('a config file that is not a file', () => {
+  it('refuses a directory named config.json, reading or writing', async () => {
+    mkdirSync(file);
+    await expect(openConfigStore(env())).rejects.toThrow(
+      new ConfigError(`cannot read the config file ${file}: it is a directory; fix it, or remove it and configure again`),
+    );
+  });
+});
+
+describe('the config directory', () => {
+  it('names what is in the way of making it', async () => {
+    writeFileSync(join(dir.path, 'file'), '');
+    await expect(openConfigStore({ PLANTS_CONFIG_DIR: join(dir.path, 'file') })).rejects.toThrow(
+      new ConfigError(`cannot create the config directory ${join(dir.path, 'file')}: something that is not a directory is in its place`),
+    );
+    await expect(openConfigStore({ PLANTS_CONFIG_DIR: join(dir.path, 'file', 'plants') })).rejects.toThrow(
+      new ConfigError(`cannot create the config directory ${join(dir.path, 'file', 'plants')}: not a directory (ENOTDIR)`),
+    );
+  });
+
+  it('makes every missing level 0700', async () => {
+    const where = join(dir.path, 'a', 'b', 'c');
+    (await openConfigStore({ PLANTS_CONFIG_DIR: where })).set('default', 'token', 'abc');
+    for (const level of [join(dir.path, 'a'), join(dir.path, 'a', 'b'), where]) expect(statSync(level).mode & 0o777).toBe(0o700);
+  });
+});
