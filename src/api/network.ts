@@ -32,8 +32,28 @@ const TLS_CODES = new Set([
  */
 export function causeCode(err: unknown): string {
   if ((err as { name?: unknown } | null)?.name === 'TimeoutError') return 'UND_ERR_HEADERS_TIMEOUT';
+  if (isUnaskedContinue(err)) return UNASKED_CONTINUE;
   const code = rootCause(err).code;
   return typeof code === 'string' ? code : '';
+}
+
+/**
+ * Not an error code of undici's or Node's: what causeCode calls undici's
+ * "bad response", which with a request in flight means the server answered
+ * `100 Continue` unasked. undici (lib/dispatcher/client-h1.js) fails the
+ * request and closes the connection rather than read the final response
+ * after it, although RFC 9110 (15.2) lets a client skip an unexpected 1xx.
+ * Not retried: the server would only do it again.
+ */
+const UNASKED_CONTINUE = 'UNASKED_100_CONTINUE';
+
+function isUnaskedContinue(err: unknown): boolean {
+  let current = err as ErrorLike | null | undefined;
+  for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth += 1) {
+    if (current.code === 'UND_ERR_SOCKET' && current.message === 'bad response') return true;
+    current = current.cause as ErrorLike | undefined;
+  }
+  return false;
 }
 
 /** The innermost error with a code: undici wraps socket errors in `cause`. */
@@ -93,6 +113,14 @@ export function describeNetworkFailure(err: unknown, host: string, proxy?: strin
       return { message: `${host} sent no response in time`, timeout: true };
     case 'UND_ERR_BODY_TIMEOUT':
       return { message: `${host} stopped sending the response body`, timeout: true };
+    case UNASKED_CONTINUE:
+      return {
+        message:
+          `${host} answered "100 Continue" unasked (plants sends no Expect: 100-continue), and its HTTP client, ` +
+          'undici, cannot read past one: the final response was not read, so whether the request was carried out ' +
+          'is unknown (UND_ERR_SOCKET: bad response); the server, or a proxy in front of it, has to stop sending it',
+        timeout: false,
+      };
     case 'UND_ERR_HEADERS_OVERFLOW':
       return { message: `${host} sent response headers larger than ${RESPONSE_HEADER_LIMIT / 1024} KiB, the most this client accepts (${code})`, timeout: false };
     default:

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { plantStoreHandler } from '../../src/server/server.js';
 import { PlantStore } from '../../src/server/store.js';
 import { PLANTS_BIN, runCli, spawnCli, tempDir } from '../helpers/cli.js';
-import { connectProxy, listenOnLoopback, plantStore, rawServer, TOKEN, type RawServer } from '../helpers/servers.js';
+import { connectProxy, listenOnLoopback, plantStore, rawServer, rawTcpServer, TOKEN, type RawServer } from '../helpers/servers.js';
 import { selfSignedCertificate } from '../helpers/tls.js';
 
 let dir: ReturnType<typeof tempDir>;
@@ -253,6 +253,31 @@ describe('hostile and broken responses', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(message);
     expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+  });
+});
+
+describe('an unsolicited 100 Continue', () => {
+  // undici reads no further than a 100 it did not ask for (it fails the
+  // request with "bad response"); the message says what the server did, and
+  // the attempt is not repeated, since the server would only do it again.
+  const continued = (final: string) => () => `HTTP/1.1 100 Continue\r\n\r\n${final}`;
+  const list = '[{"id":1,"name":"Fern"}]';
+
+  it.each([
+    ['list', ['list', '--retries', '2'], 'GET', `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${list.length}\r\n\r\n${list}`],
+    ['delete', ['delete', '7', '--yes', '--retries', '2'], 'DELETE', 'HTTP/1.1 204 No Content\r\n\r\n'],
+  ])('before the final response to %s: said so, and not retried', async (_what, args, method, final) => {
+    const tcp = await rawTcpServer(continued(final));
+    closers.push(tcp.close);
+    const r = await plants(args, { PLANTS_BASE_URL: tcp.url });
+    expect(r.code).toBe(1);
+    const host = new URL(tcp.url).host;
+    expect(r.stderr).toContain(
+      `failed: ${host} answered "100 Continue" unasked (plants sends no Expect: 100-continue), and its HTTP client, ` +
+        'undici, cannot read past one: the final response was not read, so whether the request was carried out is unknown ' +
+        '(UND_ERR_SOCKET: bad response); the server, or a proxy in front of it, has to stop sending it\n',
+    );
+    expect(tcp.requests.map((head) => head.split(' ')[0])).toEqual([method]);
   });
 });
 
