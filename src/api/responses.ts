@@ -76,6 +76,24 @@ export function describeErrorBody(text: string, contentType: string | undefined)
 }
 
 /**
+ * What to say of a body sent with a content coding (gzip, br, …) although
+ * the request asked for none (Accept-Encoding: identity): undici's request()
+ * hands bodies over as they arrive, so such a body cannot be read, and
+ * its bytes are not worth showing. Undefined when the body is as sent.
+ */
+export function unaskedEncoding(header: string | string[] | undefined, what: 'response' | 'error body'): string | undefined {
+  const value = Array.isArray(header) ? header.join(',') : header;
+  const codings = (value ?? '')
+    .split(',')
+    .map((coding) => coding.trim().toLowerCase())
+    .filter((coding) => coding && coding !== 'identity');
+  if (codings.length === 0) return undefined;
+  const shown = excerpt(codings.join(', '), 60);
+  const encoded = codings.length === 1 ? `${shown}-encoded` : `encoded with ${shown}`;
+  return `the ${what} is ${encoded}, which plants did not ask for (it sends Accept-Encoding: identity)`;
+}
+
+/**
  * Check a list response against the interface: a JSON array of objects, each
  * with a string `name` and, where present, a string `tag`. Every field is kept.
  */

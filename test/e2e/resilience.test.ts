@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createServer as createHttpsServer } from 'node:https';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { plantStoreHandler } from '../../src/server/server.js';
 import { PlantStore } from '../../src/server/store.js';
@@ -278,6 +279,43 @@ describe('an unsolicited 100 Continue', () => {
         '(UND_ERR_SOCKET: bad response); the server, or a proxy in front of it, has to stop sending it\n',
     );
     expect(tcp.requests.map((head) => head.split(' ')[0])).toEqual([method]);
+  });
+});
+
+describe('compressed bodies', () => {
+  const list = '[{"id":1,"name":"Fern"}]';
+  const compress = { gzip: gzipSync, br: brotliCompressSync, deflate: deflateSync };
+  const notAsked = (encoding: string) => `${encoding}-encoded, which plants did not ask for (it sends Accept-Encoding: identity)`;
+
+  it('every request asks for no compression', async () => {
+    await scripted([ok]);
+    await plants(['list']);
+    await plants(['delete', '1', '--yes']);
+    expect(server!.requests.map((q) => q.headers['accept-encoding'])).toEqual(['identity', 'identity']);
+  });
+
+  it('a list sent with Content-Encoding: identity is read as usual', async () => {
+    await scripted([(res) => res.writeHead(200, { ...json, 'content-encoding': 'identity' }).end(list)]);
+    const r = await plants(['list']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('1\tFern\t\n');
+  });
+
+  it.each(['gzip', 'br', 'deflate'] as const)('a %s-encoded list is refused, naming the encoding', async (encoding) => {
+    await scripted([(res) => res.writeHead(200, { ...json, 'content-encoding': encoding }).end(compress[encoding](list))]);
+    const r = await plants(['list']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(`plants: GET ${server!.url}/plants → 200: the response is ${notAsked(encoding)}\n`);
+  });
+
+  it('a gzip-encoded error body is not shown as an excerpt; the status still counts', async () => {
+    const body = gzipSync(JSON.stringify({ error: 401, message: 'bad token' }));
+    await scripted([(res) => res.writeHead(401, { ...json, 'content-encoding': 'gzip' }).end(body)]);
+    const r = await plants(['list']);
+    expect(r.code).toBe(4);
+    expect(r.stderr).toBe(
+      `plants: GET ${server!.url}/plants → 401 Unauthorized: the error body is ${notAsked('gzip')}; not shown; run 'plants auth login' or set PLANTS_TOKEN\n`,
+    );
   });
 });
 

@@ -42,7 +42,7 @@ afterEach(async () => {
 });
 
 describe('listPlants', () => {
-  it('sends the bearer token, Accept and User-Agent, and the limit', async () => {
+  it('sends the bearer token, Accept, Accept-Encoding and User-Agent, and the limit', async () => {
     agent
       .get(ORIGIN)
       .intercept({
@@ -52,6 +52,7 @@ describe('listPlants', () => {
         headers: {
           authorization: `Bearer ${TOKEN}`,
           accept: 'application/json',
+          'accept-encoding': 'identity',
           'user-agent': 'plants/test node/test',
         },
       })
