@@ -6,7 +6,7 @@ import { excerpt } from '../output/text.js';
 import { readText, ReadTimeoutError, TooLargeError } from '../read-text.js';
 import { causeCode, describeNetworkFailure } from './network.js';
 import { streamPlantList, type PlantBatch } from './plant-stream.js';
-import { describeErrorBody, unaskedEncoding, type Plant } from './responses.js';
+import { describeErrorBody, describeOtherThreeHundred, unaskedEncoding, type Plant } from './responses.js';
 import {
   Attempts,
   backoffMs,
@@ -401,7 +401,9 @@ export class PlantStoreClient {
     if (status >= 300 && status < 400) {
       const location = excerpt(headerValue(headers.location) ?? '');
       let message: string;
-      if (!redirect) {
+      if (!REDIRECT_STATUSES.has(status)) {
+        message = describeOtherThreeHundred(status, location);
+      } else if (!redirect) {
         message = location ? `redirect to ${location} not followed` : 'redirect without a Location header';
       } else if (redirect.origin !== this.baseUrl.origin) {
         message = `redirected to ${location}, another origin; not followed, since the request carries the token (point the base URL at the final address)`;

@@ -94,6 +94,25 @@ export function unaskedEncoding(header: string | string[] | undefined, what: 're
 }
 
 /**
+ * A 3xx answer that is not one of the redirects (301, 302, 303, 307, 308),
+ * in words: 304 and the rest say something else, and calling them
+ * redirects sends the reader looking for a Location. `location` is the
+ * header, already escaped for a message ('' when absent).
+ */
+export function describeOtherThreeHundred(status: number, location: string): string {
+  switch (status) {
+    case 304:
+      return 'not a redirect but the answer to a conditional request, which plants never sends (no If-None-Match or If-Modified-Since)';
+    case 300:
+      return `a choice of representations${location ? ` (the service suggests ${location})` : ''}, which plants does not make; not followed`;
+    case 305:
+      return 'a request to go through a proxy, which plants takes only from HTTPS_PROXY or HTTP_PROXY, never from a response; not followed';
+    default:
+      return `a 3xx status that is not a redirect plants follows (301, 302, 303, 307, 308)${location ? `; Location: ${location}` : ''}`;
+  }
+}
+
+/**
  * Check a list response against the interface: a JSON array of objects, each
  * with a string `name` and, where present, a string `tag`. Every field is kept.
  */

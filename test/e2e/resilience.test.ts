@@ -339,6 +339,19 @@ describe('redirects', () => {
     expect(server.requests).toHaveLength(6);
   });
 
+  it.each([
+    [304, {}, '304 Not Modified: not a redirect but the answer to a conditional request, which plants never sends (no If-None-Match or If-Modified-Since)'],
+    [300, { location: '/plants.json' }, '300 Multiple Choices: a choice of representations (the service suggests /plants.json), which plants does not make; not followed'],
+    [305, { location: 'http://127.0.0.1:1' }, '305 Use Proxy: a request to go through a proxy, which plants takes only from HTTPS_PROXY or HTTP_PROXY, never from a response; not followed'],
+    [306, {}, '306 Unknown Status: a 3xx status that is not a redirect plants follows (301, 302, 303, 307, 308)'],
+  ])('%d is said for what it is, not called a redirect', async (code, headers, said) => {
+    server = await rawServer((_req, res) => res.writeHead(code, headers).end());
+    const r = await plants(['list']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(`plants: GET ${server.url}/plants → ${said}\n`);
+    expect(server.requests).toHaveLength(1);
+  });
+
   it('does not follow a redirect to another origin, which would carry the token there', async () => {
     const elsewhere = await rawServer((_req, res) => ok(res));
     closers.push(elsewhere.close);
