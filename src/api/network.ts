@@ -9,6 +9,9 @@ interface ErrorLike {
   message?: unknown;
   cause?: unknown;
   hostname?: unknown;
+  /** ERR_TLS_CERT_ALTNAME_INVALID: the name checked and the server's certificate. */
+  host?: unknown;
+  cert?: { subjectaltname?: unknown; subject?: { CN?: unknown } };
 }
 
 const TLS_CODES = new Set([
@@ -19,10 +22,45 @@ const TLS_CODES = new Set([
   'UNABLE_TO_GET_ISSUER_CERT',
   'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
   'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-  'ERR_TLS_CERT_ALTNAME_INVALID',
   'ERR_SSL_WRONG_VERSION_NUMBER',
   'EPROTO',
 ]);
+
+/** The certificate's issuer is not trusted here: the case NODE_EXTRA_CA_CERTS is for. */
+const UNKNOWN_CA_CODES = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+]);
+const MAX_NAMES_SHOWN = 5;
+
+/**
+ * The host names and addresses a certificate is for, from its
+ * subjectAltName (`DNS:a, IP Address:10.0.0.1`), else its common name.
+ */
+function certificateNames(cert: ErrorLike['cert']): string[] {
+  const altNames = typeof cert?.subjectaltname === 'string' ? cert.subjectaltname : '';
+  const names = altNames
+    .split(', ')
+    .map((entry) => /^(?:DNS|IP Address):(.+)$/.exec(entry)?.[1])
+    .filter((name): name is string => Boolean(name));
+  if (names.length === 0 && typeof cert?.subject?.CN === 'string') names.push(cert.subject.CN);
+  return names.map((name) => excerpt(name, 100));
+}
+
+/** The certificate is valid, but for other names: the base URL's host name is the thing to change. */
+function wrongNameMessage(cause: ErrorLike, host: string): string {
+  const checked = typeof cause.host === 'string' ? cause.host : host;
+  const names = certificateNames(cause.cert);
+  const more = names.length > MAX_NAMES_SHOWN ? ` and ${names.length - MAX_NAMES_SHOWN} more` : '';
+  const forWhat = names.length ? names.slice(0, MAX_NAMES_SHOWN).join(', ') + more : 'other names';
+  return (
+    `TLS error talking to ${host}: its certificate is for ${forWhat}, not ${excerpt(checked, 100)} ` +
+    '(ERR_TLS_CERT_ALTNAME_INVALID); use a name it lists in the base URL'
+  );
+}
 
 /**
  * The code of the innermost error that has one (undici wraps socket errors
@@ -121,16 +159,16 @@ export function describeNetworkFailure(err: unknown, host: string, proxy?: strin
           'is unknown (UND_ERR_SOCKET: bad response); the server, or a proxy in front of it, has to stop sending it',
         timeout: false,
       };
+    case 'ERR_TLS_CERT_ALTNAME_INVALID':
+      return { message: wrongNameMessage(cause, host), timeout: false };
     case 'UND_ERR_HEADERS_OVERFLOW':
       return { message: `${host} sent response headers larger than ${RESPONSE_HEADER_LIMIT / 1024} KiB, the most this client accepts (${code})`, timeout: false };
     default:
       break;
   }
   if (TLS_CODES.has(code) || /\b(ssl|tls|certificate)\b/i.test(text)) {
-    return {
-      message: `TLS error talking to ${host}: ${text}${code ? ` (${code})` : ''}; for a private CA, set NODE_EXTRA_CA_CERTS to its PEM file`,
-      timeout: false,
-    };
+    const hint = UNKNOWN_CA_CODES.has(code) ? '; for a private CA, set NODE_EXTRA_CA_CERTS to its PEM file' : '';
+    return { message: `TLS error talking to ${host}: ${text}${code ? ` (${code})` : ''}${hint}`, timeout: false };
   }
   return { message: `${text}${code ? ` (${code})` : ''}`, timeout: false };
 }

@@ -419,6 +419,24 @@ describe('TLS with a private CA', () => {
   });
 });
 
+describe('TLS with a certificate for other names', () => {
+  it('names the certificate\'s names and says to use one in the base URL, not NODE_EXTRA_CA_CERTS', async () => {
+    const { cert, key, certPath } = selfSignedCertificate(dir.path, ['DNS:plants.internal', 'DNS:api.plants.internal']);
+    const https = createHttpsServer({ cert, key }, plantStoreHandler({ token: TOKEN, store: new PlantStore([{ id: 1, name: 'Fern' }]) }));
+    const { url, close } = await listenOnLoopback(https, 'https');
+    closers.push(close);
+    const host = new URL(url).host;
+
+    // The CA is trusted: only the name is wrong.
+    const r = await plants(['list'], { PLANTS_BASE_URL: url, NODE_EXTRA_CA_CERTS: certPath });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      `plants: GET ${url}/plants failed: TLS error talking to ${host}: its certificate is for plants.internal, api.plants.internal, ` +
+        'not 127.0.0.1 (ERR_TLS_CERT_ALTNAME_INVALID); use a name it lists in the base URL\n',
+    );
+  });
+});
+
 describe('every body is bounded by --timeout, and retries stop at Ctrl-C', () => {
   const trickle = (status: number, headers: Record<string, string> = {}) => (res: import('node:http').ServerResponse) => {
     res.writeHead(status, headers);
