@@ -6,7 +6,7 @@ import { excerpt } from '../output/text.js';
 import { readText, ReadTimeoutError, TooLargeError } from '../read-text.js';
 import { causeCode, describeNetworkFailure } from './network.js';
 import { streamPlantList, type PlantBatch } from './plant-stream.js';
-import { describeErrorBody, type Plant } from './responses.js';
+import { describeErrorBody, describeOtherThreeHundred, unaskedEncoding, type Plant } from './responses.js';
 import {
   Attempts,
   backoffMs,
@@ -145,13 +145,13 @@ export class PlantStoreClient {
     const where = `${label} → ${response.statusCode}`;
     const limit = this.#options.maxResponseBytes;
     const declared = Number(headerValue(response.headers['content-length']));
-    if (declared > limit) {
+    const refusal =
+      unaskedEncoding(response.headers['content-encoding'], 'response') ??
+      (declared > limit ? `the response is ${declared} bytes, more than --max-response-size (${limit} bytes); refusing it` : undefined);
+    if (refusal) {
       response.body.on('error', () => {}).destroy();
       response.stopDeadline();
-      throw new BadResponseError(
-        `${where}: the response is ${declared} bytes, more than --max-response-size (${limit} bytes); refusing it`,
-        response.statusCode,
-      );
+      throw new BadResponseError(`${where}: ${this.#redact(refusal)}`, response.statusCode);
     }
     try {
       yield* streamPlantList(this.#timedBody(response), headerValue(response.headers['content-type']), limit, options.limit);
@@ -297,6 +297,8 @@ export class PlantStoreClient {
     const headers = {
       authorization: `Bearer ${this.#token}`,
       accept: 'application/json',
+      // Bodies are read as sent (undici's request() decodes nothing); a compressed one is refused.
+      'accept-encoding': 'identity',
       'user-agent': userAgent,
     };
     if (this.#options.debug) this.#debug(`→ ${label}${attempts.count > 1 ? ` (attempt ${attempts.count})` : ''}`, headers);
@@ -410,7 +412,9 @@ export class PlantStoreClient {
     if (status >= 300 && status < 400) {
       const location = excerpt(headerValue(headers.location) ?? '');
       let message: string;
-      if (!redirect) {
+      if (!REDIRECT_STATUSES.has(status)) {
+        message = describeOtherThreeHundred(status, location);
+      } else if (!redirect) {
         message = location ? `redirect to ${location} not followed` : 'redirect without a Location header';
       } else if (redirect.origin !== this.baseUrl.origin) {
         message = `redirected to ${location}, another origin; not followed, since the request carries the token (point the base URL at the final address)`;
@@ -419,6 +423,8 @@ export class PlantStoreClient {
       }
       return { error: null, message: this.#redact(message) };
     }
+    const encoded = unaskedEncoding(headers['content-encoding'], 'error body');
+    if (encoded) return { error: null, message: this.#redact(`${encoded}; not shown`) };
     const described = describeErrorBody(text, headerValue(headers['content-type']));
     // Some gateways echo the Authorization header back in their error text.
     return { ...described, message: this.#redact(described.message) };

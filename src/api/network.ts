@@ -9,6 +9,9 @@ interface ErrorLike {
   message?: unknown;
   cause?: unknown;
   hostname?: unknown;
+  /** ERR_TLS_CERT_ALTNAME_INVALID: the name checked and the server's certificate. */
+  host?: unknown;
+  cert?: { subjectaltname?: unknown; subject?: { CN?: unknown } };
 }
 
 const TLS_CODES = new Set([
@@ -19,10 +22,45 @@ const TLS_CODES = new Set([
   'UNABLE_TO_GET_ISSUER_CERT',
   'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
   'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-  'ERR_TLS_CERT_ALTNAME_INVALID',
   'ERR_SSL_WRONG_VERSION_NUMBER',
   'EPROTO',
 ]);
+
+/** The certificate's issuer is not trusted here: the case NODE_EXTRA_CA_CERTS is for. */
+const UNKNOWN_CA_CODES = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+]);
+const MAX_NAMES_SHOWN = 5;
+
+/**
+ * The host names and addresses a certificate is for, from its
+ * subjectAltName (`DNS:a, IP Address:10.0.0.1`), else its common name.
+ */
+function certificateNames(cert: ErrorLike['cert']): string[] {
+  const altNames = typeof cert?.subjectaltname === 'string' ? cert.subjectaltname : '';
+  const names = altNames
+    .split(', ')
+    .map((entry) => /^(?:DNS|IP Address):(.+)$/.exec(entry)?.[1])
+    .filter((name): name is string => Boolean(name));
+  if (names.length === 0 && typeof cert?.subject?.CN === 'string') names.push(cert.subject.CN);
+  return names.map((name) => excerpt(name, 100));
+}
+
+/** The certificate is valid, but for other names: the base URL's host name is the thing to change. */
+function wrongNameMessage(cause: ErrorLike, host: string): string {
+  const checked = typeof cause.host === 'string' ? cause.host : host;
+  const names = certificateNames(cause.cert);
+  const more = names.length > MAX_NAMES_SHOWN ? ` and ${names.length - MAX_NAMES_SHOWN} more` : '';
+  const forWhat = names.length ? names.slice(0, MAX_NAMES_SHOWN).join(', ') + more : 'other names';
+  return (
+    `TLS error talking to ${host}: its certificate is for ${forWhat}, not ${excerpt(checked, 100)} ` +
+    '(ERR_TLS_CERT_ALTNAME_INVALID); use a name it lists in the base URL'
+  );
+}
 
 /**
  * The code of the innermost error that has one (undici wraps socket errors
@@ -32,8 +70,28 @@ const TLS_CODES = new Set([
  */
 export function causeCode(err: unknown): string {
   if ((err as { name?: unknown } | null)?.name === 'TimeoutError') return 'UND_ERR_HEADERS_TIMEOUT';
+  if (isUnaskedContinue(err)) return UNASKED_CONTINUE;
   const code = rootCause(err).code;
   return typeof code === 'string' ? code : '';
+}
+
+/**
+ * Not an error code of undici's or Node's: what causeCode calls undici's
+ * "bad response", which with a request in flight means the server answered
+ * `100 Continue` unasked. undici (lib/dispatcher/client-h1.js) fails the
+ * request and closes the connection rather than read the final response
+ * after it, although RFC 9110 (15.2) lets a client skip an unexpected 1xx.
+ * Not retried: the server would only do it again.
+ */
+const UNASKED_CONTINUE = 'UNASKED_100_CONTINUE';
+
+function isUnaskedContinue(err: unknown): boolean {
+  let current = err as ErrorLike | null | undefined;
+  for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth += 1) {
+    if (current.code === 'UND_ERR_SOCKET' && current.message === 'bad response') return true;
+    current = current.cause as ErrorLike | undefined;
+  }
+  return false;
 }
 
 /** The innermost error with a code: undici wraps socket errors in `cause`. */
@@ -93,16 +151,24 @@ export function describeNetworkFailure(err: unknown, host: string, proxy?: strin
       return { message: `${host} sent no response in time`, timeout: true };
     case 'UND_ERR_BODY_TIMEOUT':
       return { message: `${host} stopped sending the response body`, timeout: true };
+    case UNASKED_CONTINUE:
+      return {
+        message:
+          `${host} answered "100 Continue" unasked (plants sends no Expect: 100-continue), and its HTTP client, ` +
+          'undici, cannot read past one: the final response was not read, so whether the request was carried out ' +
+          'is unknown (UND_ERR_SOCKET: bad response); the server, or a proxy in front of it, has to stop sending it',
+        timeout: false,
+      };
+    case 'ERR_TLS_CERT_ALTNAME_INVALID':
+      return { message: wrongNameMessage(cause, host), timeout: false };
     case 'UND_ERR_HEADERS_OVERFLOW':
       return { message: `${host} sent response headers larger than ${RESPONSE_HEADER_LIMIT / 1024} KiB, the most this client accepts (${code})`, timeout: false };
     default:
       break;
   }
   if (TLS_CODES.has(code) || /\b(ssl|tls|certificate)\b/i.test(text)) {
-    return {
-      message: `TLS error talking to ${host}: ${text}${code ? ` (${code})` : ''}; for a private CA, set NODE_EXTRA_CA_CERTS to its PEM file`,
-      timeout: false,
-    };
+    const hint = UNKNOWN_CA_CODES.has(code) ? '; for a private CA, set NODE_EXTRA_CA_CERTS to its PEM file' : '';
+    return { message: `TLS error talking to ${host}: ${text}${code ? ` (${code})` : ''}${hint}`, timeout: false };
   }
   return { message: `${text}${code ? ` (${code})` : ''}`, timeout: false };
 }

@@ -76,6 +76,43 @@ export function describeErrorBody(text: string, contentType: string | undefined)
 }
 
 /**
+ * What to say of a body sent with a content coding (gzip, br, …) although
+ * the request asked for none (Accept-Encoding: identity): undici's request()
+ * hands bodies over as they arrive, so such a body cannot be read, and
+ * its bytes are not worth showing. Undefined when the body is as sent.
+ */
+export function unaskedEncoding(header: string | string[] | undefined, what: 'response' | 'error body'): string | undefined {
+  const value = Array.isArray(header) ? header.join(',') : header;
+  const codings = (value ?? '')
+    .split(',')
+    .map((coding) => coding.trim().toLowerCase())
+    .filter((coding) => coding && coding !== 'identity');
+  if (codings.length === 0) return undefined;
+  const shown = excerpt(codings.join(', '), 60);
+  const encoded = codings.length === 1 ? `${shown}-encoded` : `encoded with ${shown}`;
+  return `the ${what} is ${encoded}, which plants did not ask for (it sends Accept-Encoding: identity)`;
+}
+
+/**
+ * A 3xx answer that is not one of the redirects (301, 302, 303, 307, 308),
+ * in words: 304 and the rest say something else, and calling them
+ * redirects sends the reader looking for a Location. `location` is the
+ * header, already escaped for a message ('' when absent).
+ */
+export function describeOtherThreeHundred(status: number, location: string): string {
+  switch (status) {
+    case 304:
+      return 'not a redirect but the answer to a conditional request, which plants never sends (no If-None-Match or If-Modified-Since)';
+    case 300:
+      return `a choice of representations${location ? ` (the service suggests ${location})` : ''}, which plants does not make; not followed`;
+    case 305:
+      return 'a request to go through a proxy, which plants takes only from HTTPS_PROXY or HTTP_PROXY, never from a response; not followed';
+    default:
+      return `a 3xx status that is not a redirect plants follows (301, 302, 303, 307, 308)${location ? `; Location: ${location}` : ''}`;
+  }
+}
+
+/**
  * Check a list response against the interface: a JSON array of objects, each
  * with a string `name` and, where present, a string `tag`. Every field is kept.
  */

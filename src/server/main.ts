@@ -56,22 +56,34 @@ async function main(): Promise<void> {
   const given = values.token ?? process.env.PLANT_STORE_TOKEN;
   const token = given || randomBytes(16).toString('hex');
 
+  const dataFile = values.data;
+  const existed = dataFile !== undefined && existsSync(dataFile);
   let store: PlantStore;
   try {
-    store = values.data && existsSync(values.data) ? PlantStore.load(values.data) : new PlantStore();
+    store = existed ? PlantStore.load(dataFile) : new PlantStore();
   } catch (err) {
     fail(`cannot load --data: ${(err as Error).message}`);
   }
-  if (store.size === 0) store.seed(seed);
+  // The file is written only when what it holds changes: a missing file is
+  // made, a seeded one filled; one loaded as it is stays as it is (bytes and
+  // mtime) until a DELETE.
+  let changed = !existed;
+  if (store.size === 0 && seed > 0) {
+    store.seed(seed);
+    changed = true;
+  }
 
-  const dataFile = values.data;
   let pending: NodeJS.Timeout | undefined;
-  const flush = () => {
+  /** Save if anything changed since the last save; true when it did. */
+  const flush = (): boolean => {
     if (pending) clearTimeout(pending);
     pending = undefined;
-    if (dataFile) store.save(dataFile);
+    if (!dataFile || !changed) return false;
+    store.save(dataFile);
+    changed = false;
+    return true;
   };
-  if (dataFile) flush();
+  flush();
 
   const running = await startPlantStoreServer({
     token,
@@ -80,6 +92,7 @@ async function main(): Promise<void> {
     port,
     // Batch writes: a bulk delete should not rewrite the file thousands of times.
     onChange: () => {
+      changed = true;
       if (dataFile && !pending) pending = setTimeout(flush, 200);
     },
   }).catch((err: Error) => fail(`cannot listen on ${values.host}:${port}: ${err.message}`));
@@ -90,8 +103,7 @@ async function main(): Promise<void> {
 
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
-      flush();
-      const saved = dataFile ? `; ${store.size} plants saved to ${dataFile}` : '';
+      const saved = flush() ? `; ${store.size} plants saved to ${dataFile}` : dataFile ? `; ${dataFile} unchanged` : '';
       console.error(`plant-store-server: stopped${saved}`);
       void running.close().then(() => process.exit(0));
     });

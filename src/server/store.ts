@@ -1,8 +1,13 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { JsonNumber, parseJson, stringifyJson } from '../json.js';
 
-/** A plant as the local store keeps it. Ids are integers when the store makes them; a data file may use any JSON scalar. */
+/**
+ * A plant as the local store keeps it. Ids are integers when the store makes
+ * them; a data file may use a string or any number, kept exactly as written
+ * (a JsonNumber when a JavaScript number would change it, as above 2^53).
+ */
 export interface StoredPlant {
-  id: string | number;
+  id: string | number | JsonNumber;
   name: string;
   tag?: string;
   [field: string]: unknown;
@@ -35,13 +40,14 @@ export class PlantStore {
     return this.#plants.size;
   }
 
-  add(plant: Omit<StoredPlant, 'id'> & { id?: string | number }): StoredPlant {
+  add(plant: Omit<StoredPlant, 'id'> & { id?: StoredPlant['id'] }): StoredPlant {
     const { id: given, ...fields } = plant;
     const id = given ?? this.#nextId;
     // id first, as services usually order it.
     // Frozen: the JSON made here must stay what the plant is.
     const stored = Object.freeze({ id, ...fields }) as StoredPlant;
-    this.#plants.set(String(id), { plant: stored, json: JSON.stringify(stored) });
+    // String(id) of a JsonNumber is its text: 9007199254740993 is not 9007199254740992.
+    this.#plants.set(String(id), { plant: stored, json: stringifyJson(stored) });
     this.#body = undefined;
     if (typeof id === 'number' && id >= this.#nextId) this.#nextId = id + 1;
     return stored;
@@ -64,7 +70,7 @@ export class PlantStore {
     return this.#first(limit).map((entry) => entry.plant);
   }
 
-  /** list(limit) as JSON: the bytes of what JSON.stringify would make of it. */
+  /** list(limit) as JSON: the bytes of what stringifyJson would make of it. */
   listJson(limit?: number): Buffer {
     const { bytes, ends } = (this.#body ??= this.#makeBody());
     const count = limit === undefined ? ends.length : Math.min(limit, ends.length);
@@ -106,15 +112,16 @@ export class PlantStore {
     return this.list();
   }
 
+  /** Numbers come back as written (see parseJson), so saving after a change does not round them. */
   static load(file: string): PlantStore {
-    const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
+    const parsed: unknown = parseJson(readFileSync(file, 'utf8'));
     if (!Array.isArray(parsed)) throw new Error(`${file}: expected a JSON array of plants`);
     parsed.forEach((item: unknown, index) => {
       const plant = item as Partial<StoredPlant> | null;
       if (
         typeof plant !== 'object' || plant === null ||
         typeof plant.name !== 'string' ||
-        (typeof plant.id !== 'string' && typeof plant.id !== 'number')
+        (typeof plant.id !== 'string' && typeof plant.id !== 'number' && !(plant.id instanceof JsonNumber))
       ) {
         throw new Error(`${file}: item ${index} needs a string "name" and a string or number "id"`);
       }
@@ -125,7 +132,7 @@ export class PlantStore {
   /** Write atomically: a crash mid-write never leaves half a file. */
   save(file: string): void {
     const temp = `${file}.${process.pid}.tmp`;
-    writeFileSync(temp, `${JSON.stringify(this, null, 2)}\n`);
+    writeFileSync(temp, `${stringifyJson(this.list(), 2)}\n`);
     renameSync(temp, file);
   }
 }

@@ -1,10 +1,11 @@
 import { spawn } from 'node:child_process';
 import { createServer as createHttpsServer } from 'node:https';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { plantStoreHandler } from '../../src/server/server.js';
 import { PlantStore } from '../../src/server/store.js';
 import { PLANTS_BIN, runCli, spawnCli, tempDir } from '../helpers/cli.js';
-import { connectProxy, listenOnLoopback, plantStore, rawServer, TOKEN, type RawServer } from '../helpers/servers.js';
+import { connectProxy, listenOnLoopback, plantStore, rawServer, rawTcpServer, TOKEN, type RawServer } from '../helpers/servers.js';
 import { selfSignedCertificate } from '../helpers/tls.js';
 
 let dir: ReturnType<typeof tempDir>;
@@ -257,6 +258,68 @@ describe('hostile and broken responses', () => {
   });
 });
 
+describe('an unsolicited 100 Continue', () => {
+  // undici reads no further than a 100 it did not ask for (it fails the
+  // request with "bad response"); the message says what the server did, and
+  // the attempt is not repeated, since the server would only do it again.
+  const continued = (final: string) => () => `HTTP/1.1 100 Continue\r\n\r\n${final}`;
+  const list = '[{"id":1,"name":"Fern"}]';
+
+  it.each([
+    ['list', ['list', '--retries', '2'], 'GET', `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${list.length}\r\n\r\n${list}`],
+    ['delete', ['delete', '7', '--yes', '--retries', '2'], 'DELETE', 'HTTP/1.1 204 No Content\r\n\r\n'],
+  ])('before the final response to %s: said so, and not retried', async (_what, args, method, final) => {
+    const tcp = await rawTcpServer(continued(final));
+    closers.push(tcp.close);
+    const r = await plants(args, { PLANTS_BASE_URL: tcp.url });
+    expect(r.code).toBe(1);
+    const host = new URL(tcp.url).host;
+    expect(r.stderr).toContain(
+      `failed: ${host} answered "100 Continue" unasked (plants sends no Expect: 100-continue), and its HTTP client, ` +
+        'undici, cannot read past one: the final response was not read, so whether the request was carried out is unknown ' +
+        '(UND_ERR_SOCKET: bad response); the server, or a proxy in front of it, has to stop sending it\n',
+    );
+    expect(tcp.requests.map((head) => head.split(' ')[0])).toEqual([method]);
+  });
+});
+
+describe('compressed bodies', () => {
+  const list = '[{"id":1,"name":"Fern"}]';
+  const compress = { gzip: gzipSync, br: brotliCompressSync, deflate: deflateSync };
+  const notAsked = (encoding: string) => `${encoding}-encoded, which plants did not ask for (it sends Accept-Encoding: identity)`;
+
+  it('every request asks for no compression', async () => {
+    await scripted([ok]);
+    await plants(['list']);
+    await plants(['delete', '1', '--yes']);
+    expect(server!.requests.map((q) => q.headers['accept-encoding'])).toEqual(['identity', 'identity']);
+  });
+
+  it('a list sent with Content-Encoding: identity is read as usual', async () => {
+    await scripted([(res) => res.writeHead(200, { ...json, 'content-encoding': 'identity' }).end(list)]);
+    const r = await plants(['list']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('1\tFern\t\n');
+  });
+
+  it.each(['gzip', 'br', 'deflate'] as const)('a %s-encoded list is refused, naming the encoding', async (encoding) => {
+    await scripted([(res) => res.writeHead(200, { ...json, 'content-encoding': encoding }).end(compress[encoding](list))]);
+    const r = await plants(['list']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(`plants: GET ${server!.url}/plants → 200: the response is ${notAsked(encoding)}\n`);
+  });
+
+  it('a gzip-encoded error body is not shown as an excerpt; the status still counts', async () => {
+    const body = gzipSync(JSON.stringify({ error: 401, message: 'bad token' }));
+    await scripted([(res) => res.writeHead(401, { ...json, 'content-encoding': 'gzip' }).end(body)]);
+    const r = await plants(['list']);
+    expect(r.code).toBe(4);
+    expect(r.stderr).toBe(
+      `plants: GET ${server!.url}/plants → 401 Unauthorized: the error body is ${notAsked('gzip')}; not shown; run 'plants auth login' or set PLANTS_TOKEN\n`,
+    );
+  });
+});
+
 describe('redirects', () => {
   it('follows a same-origin redirect', async () => {
     server = await rawServer((req, res) => {
@@ -275,6 +338,19 @@ describe('redirects', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/302 Found: more than 5 redirects \(5 followed\)/);
     expect(server.requests).toHaveLength(6);
+  });
+
+  it.each([
+    [304, {}, '304 Not Modified: not a redirect but the answer to a conditional request, which plants never sends (no If-None-Match or If-Modified-Since)'],
+    [300, { location: '/plants.json' }, '300 Multiple Choices: a choice of representations (the service suggests /plants.json), which plants does not make; not followed'],
+    [305, { location: 'http://127.0.0.1:1' }, '305 Use Proxy: a request to go through a proxy, which plants takes only from HTTPS_PROXY or HTTP_PROXY, never from a response; not followed'],
+    [306, {}, '306 Unknown Status: a 3xx status that is not a redirect plants follows (301, 302, 303, 307, 308)'],
+  ])('%d is said for what it is, not called a redirect', async (code, headers, said) => {
+    server = await rawServer((_req, res) => res.writeHead(code, headers).end());
+    const r = await plants(['list']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(`plants: GET ${server.url}/plants → ${said}\n`);
+    expect(server.requests).toHaveLength(1);
   });
 
   it('does not follow a redirect to another origin, which would carry the token there', async () => {
@@ -341,6 +417,24 @@ describe('TLS with a private CA', () => {
     const withCa = await plants(['list'], { PLANTS_BASE_URL: url, NODE_EXTRA_CA_CERTS: certPath });
     expect(withCa.code).toBe(0);
     expect(withCa.stdout).toBe('1\tFern\t\n');
+  });
+});
+
+describe('TLS with a certificate for other names', () => {
+  it('names the certificate\'s names and says to use one in the base URL, not NODE_EXTRA_CA_CERTS', async () => {
+    const { cert, key, certPath } = selfSignedCertificate(dir.path, ['DNS:plants.internal', 'DNS:api.plants.internal']);
+    const https = createHttpsServer({ cert, key }, plantStoreHandler({ token: TOKEN, store: new PlantStore([{ id: 1, name: 'Fern' }]) }));
+    const { url, close } = await listenOnLoopback(https, 'https');
+    closers.push(close);
+    const host = new URL(url).host;
+
+    // The CA is trusted: only the name is wrong.
+    const r = await plants(['list'], { PLANTS_BASE_URL: url, NODE_EXTRA_CA_CERTS: certPath });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      `plants: GET ${url}/plants failed: TLS error talking to ${host}: its certificate is for plants.internal, api.plants.internal, ` +
+        'not 127.0.0.1 (ERR_TLS_CERT_ALTNAME_INVALID); use a name it lists in the base URL\n',
+    );
   });
 });
 

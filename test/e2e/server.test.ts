@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -106,6 +106,34 @@ describe('plant-store-server', () => {
     const second = await start(['--seed', '3', '--data', data]);
     const ids = ((await (await fetch(`${second.url}/plants`, { headers: auth })).json()) as { id: number }[]).map((p) => p.id);
     expect(ids).toEqual([1, 3]);
+  });
+
+  it('--data: the file is left alone until a DELETE, and numbers in it stay exact, ids above 2^53 too', async () => {
+    const data = join(dir.path, 'plants.json');
+    // Written by hand: its spacing is not the server's, and 9007199254740993 is no JavaScript number.
+    const text = '[{"id":9007199254740992,"name":"Below"},\n {"id":9007199254740993, "name":"Above", "height":1.50}]\n';
+    writeFileSync(data, text);
+    const past = new Date('2020-01-02T03:04:05Z');
+    utimesSync(data, past, past);
+    const unchanged = () => {
+      expect(readFileSync(data, 'utf8')).toBe(text);
+      expect(statSync(data).mtimeMs).toBe(past.getTime());
+    };
+
+    const first = await start(['--seed', '3', '--data', data]);
+    unchanged();
+    expect(await (await fetch(`${first.url}/plants`, { headers: auth })).text()).toBe(
+      '[{"id":9007199254740992,"name":"Below"},{"id":9007199254740993,"name":"Above","height":1.50}]',
+    );
+    first.child.kill('SIGTERM');
+    await once(first.child, 'exit');
+    unchanged();
+
+    const second = await start(['--data', data]);
+    expect((await fetch(`${second.url}/plants/9007199254740993`, { method: 'DELETE', headers: auth })).status).toBe(204);
+    second.child.kill('SIGTERM');
+    await once(second.child, 'exit');
+    expect(readFileSync(data, 'utf8')).toBe('[\n  {\n    "id": 9007199254740992,\n    "name": "Below"\n  }\n]\n');
   });
 
   it('exits 2 on a bad option', async () => {

@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
 import { startPlantStoreServer, type RunningPlantStore } from '../../src/server/server.js';
 import { PlantStore, type StoredPlant } from '../../src/server/store.js';
 
@@ -49,6 +49,42 @@ export async function rawServer(
     handler(req, res);
   });
   return { ...(await listenOnLoopback(server)), requests };
+}
+
+/**
+ * A TCP server that answers each request head with the bytes the test gives:
+ * for what node:http will not send (an unsolicited `100 Continue`). Requests
+ * without bodies only (GET, DELETE); the connection stays open for more.
+ */
+export async function rawTcpServer(answer: (head: string) => string): Promise<{ url: string; requests: string[]; close(): Promise<void> }> {
+  const requests: string[] = [];
+  const sockets = new Set<Socket>();
+  const server = createTcpServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => {});
+    let pending = '';
+    socket.setEncoding('latin1').on('data', (chunk: string) => {
+      pending += chunk;
+      for (let end = pending.indexOf('\r\n\r\n'); end !== -1; end = pending.indexOf('\r\n\r\n')) {
+        const head = pending.slice(0, end);
+        pending = pending.slice(end + 4);
+        requests.push(head);
+        socket.write(answer(head), 'latin1');
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        for (const socket of sockets) socket.destroy();
+      }),
+  };
 }
 
 /**

@@ -42,7 +42,7 @@ afterEach(async () => {
 });
 
 describe('listPlants', () => {
-  it('sends the bearer token, Accept and User-Agent, and the limit', async () => {
+  it('sends the bearer token, Accept, Accept-Encoding and User-Agent, and the limit', async () => {
     agent
       .get(ORIGIN)
       .intercept({
@@ -52,6 +52,7 @@ describe('listPlants', () => {
         headers: {
           authorization: `Bearer ${TOKEN}`,
           accept: 'application/json',
+          'accept-encoding': 'identity',
           'user-agent': 'plants/test node/test',
         },
       })
@@ -144,6 +145,32 @@ describe('listPlants', () => {
     agent.get(ORIGIN).intercept({ path: '/plants', method: 'GET' }).replyWithError(tls);
     const err = await failure(client().listPlants());
     expect(err.message).toMatch(/TLS error talking to plants.test: self-signed certificate .*NODE_EXTRA_CA_CERTS/);
+  });
+
+  it('suggests NODE_EXTRA_CA_CERTS only for an unknown CA', async () => {
+    const expired = Object.assign(new Error('certificate has expired'), { code: 'CERT_HAS_EXPIRED' });
+    agent.get(ORIGIN).intercept({ path: '/plants', method: 'GET' }).replyWithError(expired);
+    const err = await failure(client().listPlants());
+    expect(err.message).toBe('GET http://plants.test/plants failed: TLS error talking to plants.test: certificate has expired (CERT_HAS_EXPIRED)');
+  });
+
+  it.each([
+    [{ subject: { CN: 'only-cn.test' } }, 'only-cn.test'],
+    [{ subjectaltname: 'DNS:a.test, IP Address:10.0.0.1, URI:spiffe://x, DNS:b.test' }, 'a.test, 10.0.0.1, b.test'],
+    [{ subjectaltname: Array.from({ length: 7 }, (_, i) => `DNS:n${i}.test`).join(', ') }, 'n0.test, n1.test, n2.test, n3.test, n4.test and 2 more'],
+    [undefined, 'other names'],
+  ])('a certificate for other names (%j): names them and the base URL, not the CA variable', async (cert, names) => {
+    const wrongName = Object.assign(new Error("Hostname/IP does not match certificate's altnames"), {
+      code: 'ERR_TLS_CERT_ALTNAME_INVALID',
+      host: 'plants.test',
+      cert,
+    });
+    agent.get(ORIGIN).intercept({ path: '/plants', method: 'GET' }).replyWithError(wrongName);
+    const err = await failure(client().listPlants());
+    expect(err.message).toBe(
+      `GET http://plants.test/plants failed: TLS error talking to plants.test: its certificate is for ${names}, not plants.test ` +
+        '(ERR_TLS_CERT_ALTNAME_INVALID); use a name it lists in the base URL',
+    );
   });
 });
 

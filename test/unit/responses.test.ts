@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeErrorBody, parsePlantList } from '../../src/api/responses.js';
+import { describeErrorBody, parsePlantList, unaskedEncoding } from '../../src/api/responses.js';
 import { BadResponseError } from '../../src/errors.js';
 
 describe('parsePlantList', () => {
@@ -89,5 +89,22 @@ describe('describeErrorBody', () => {
   it('ignores a non-integer error field', () => {
     expect(describeErrorBody('{"error":"x1","message":"m"}', 'application/json')).toEqual({ error: null, message: 'm' });
     expect(describeErrorBody('{"error":1.5,"message":"m"}', 'application/json')).toEqual({ error: null, message: 'm' });
+  });
+});
+
+describe('unaskedEncoding', () => {
+  it.each([undefined, '', 'identity', ' Identity ', 'identity, identity'])('%j: the body is as sent', (header) => {
+    expect(unaskedEncoding(header, 'response')).toBeUndefined();
+  });
+
+  it('names the coding, whatever its case, and several in order', () => {
+    expect(unaskedEncoding('GZIP', 'response')).toBe(
+      'the response is gzip-encoded, which plants did not ask for (it sends Accept-Encoding: identity)',
+    );
+    expect(unaskedEncoding(['deflate', 'br'], 'error body')).toMatch(/^the error body is encoded with deflate, br, which/);
+  });
+
+  it('escapes what a hostile header holds', () => {
+    expect(unaskedEncoding('x\u001b[31m', 'response')).not.toContain('\u001b');
   });
 });

@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { PlantStore } from '../../src/server/store.js';
 
 describe('PlantStore.listJson', () => {
@@ -21,5 +24,24 @@ describe('PlantStore.listJson', () => {
     expect(changing.listJson().toString()).toBe(JSON.stringify(changing.list()));
     expect(changing.listJson(19).toString()).toBe(JSON.stringify(changing.list(19)));
     expect(JSON.parse(changing.listJson(5).toString()).map((p: { id: number }) => p.id)).toEqual([1, 2, 4, 5, 6]);
+  });
+});
+
+describe('PlantStore.load and save', () => {
+  it('keep numbers as written, and tell ids apart above 2^53', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'plants-store-'));
+    try {
+      const file = join(dir, 'plants.json');
+      writeFileSync(file, '[{"id":9007199254740992,"name":"Below"},{"id":9007199254740993,"name":"Above","height":1.50}]');
+      const store = PlantStore.load(file);
+      expect(store.size).toBe(2);
+      expect(store.listJson().toString()).toBe('[{"id":9007199254740992,"name":"Below"},{"id":9007199254740993,"name":"Above","height":1.50}]');
+      expect(store.delete('9007199254740993')).toBe(true);
+      expect(store.delete('9007199254740993')).toBe(false);
+      store.save(file);
+      expect(readFileSync(file, 'utf8')).toBe('[\n  {\n    "id": 9007199254740992,\n    "name": "Below"\n  }\n]\n');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
