@@ -27,7 +27,7 @@ export function deleteCommand(ctx: Context, run: DeleteRunner = runDelete): Comm
         'plant-ids',
       ),
     )
-    .option('--stdin', 'read ids from standard input: whitespace-separated, or the JSON/NDJSON of plants list');
+    .option('--stdin', 'read ids from standard input: whitespace-separated, or the JSON, NDJSON or CSV of plants list');
   return addDeletionOptions(command)
     .addHelpText(
       'after',

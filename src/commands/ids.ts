@@ -95,7 +95,7 @@ export function parseIdInput(text: string): string[] {
   if (trimmed.includes('\t')) {
     // plants list's piped output: its fields hold names and tags, not only ids.
     throw new UsageError(
-      'standard input holds tab-separated lines (plants list output?); pipe plants list --json or -o ndjson instead, or cut -f1 for the id column; nothing was deleted',
+      'standard input holds tab-separated lines (plants list output?); pipe plants list --json, -o ndjson or -o csv instead, or cut -f1 for the id column; nothing was deleted',
     );
   }
   if (CONTROL_NOT_SPACE.test(trimmed)) {

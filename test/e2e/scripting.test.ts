@@ -183,7 +183,7 @@ describe('bulk delete', () => {
     const listed = await plants(['list', '--tag', 'weed']);
     const r = await plants(['delete', '--stdin', '--yes'], { input: listed.stdout });
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/tab-separated lines .*pipe plants list --json or -o ndjson instead, or cut -f1/);
+    expect(r.stderr).toMatch(/tab-separated lines .*pipe plants list --json, -o ndjson or -o csv instead, or cut -f1/);
     expect(deletes()).toEqual([]);
   });
 
