@@ -10,7 +10,7 @@ import { parseRetries, parseSize, parseTimeout } from './commands/options.js';
 import { parseProfileName } from './config/store.js';
 import { createContext, type Context, type ContextOptions, type GlobalFlags } from './context.js';
 import { CliError, errorCode, ExitCode, ExitStatus, type ErrorCode } from './errors.js';
-import { systemIOStreams } from './output/iostreams.js';
+import { systemIOStreams, writeToFd } from './output/iostreams.js';
 import { failure } from './output/messages.js';
 import { excerpt } from './output/text.js';
 import { VERSION } from './version.js';
@@ -178,10 +178,11 @@ export async function run(): Promise<void> {
   const argv = process.argv.slice(2);
   const signals = handleSignals((summary = 'interrupted') => {
     // Nothing is set up to stop gracefully, or this is the second Ctrl-C: stop now.
-    process.stderr.write(`\nplants: ${summary}\n`);
+    let last = `\nplants: ${summary}\n`;
     if (jsonRequested(argv)) {
-      process.stderr.write(`${JSON.stringify({ error: { code: 'interrupted', status: null, message: summary } })}\n`);
+      last += `${JSON.stringify({ error: { code: 'interrupted', status: null, message: summary } })}\n`;
     }
+    writeToFd(2, last);
     process.exit(ExitCode.interrupted);
   });
   try {
@@ -198,9 +199,8 @@ export async function run(): Promise<void> {
  * SIGINT and SIGTERM (how CI cancels a job) for the whole run. The first
  * goes to whatever a command registered (a bulk delete stops starting new
  * requests); with nothing registered, or the second time, the registered
- * quit handlers write what must not be lost, then `stopNow` ends the run.
- * Writes to stdout and stderr are synchronous for files, pipes and
- * terminals on POSIX, so what the handlers write is out before the exit.
+ * quit handlers write what must not be lost (synchronously, with
+ * io.writeNow), then `stopNow` ends the run.
  */
 function handleSignals(stopNow: (summary?: string) => void): {
   register(onFirst: () => void, onQuit?: () => string): () => void;
@@ -212,8 +212,11 @@ function handleSignals(stopNow: (summary?: string) => void): {
     received += 1;
     if (received > 1 || listeners.size === 0) {
       let summary: string | undefined;
-      for (const onQuit of listeners.values()) summary = onQuit?.() ?? summary;
-      stopNow(summary);
+      try {
+        for (const onQuit of listeners.values()) summary = onQuit?.() ?? summary;
+      } finally {
+        stopNow(summary);
+      }
     } else for (const listener of listeners.keys()) listener();
   };
   process.on('SIGINT', handle);

@@ -107,7 +107,7 @@ function proxyAwareDispatcher(env: Env) {
   return async (settings: RequestSettings): Promise<Dispatcher> => {
     wasmBaselineOnly();
     const undici = await import('./vendor/undici.js');
-    const options = { connect: { timeout: settings.timeoutMs }, maxHeaderSize: RESPONSE_HEADER_LIMIT };
+    const options = { connect: { timeout: connectTimeoutMs(settings.timeoutMs) }, maxHeaderSize: RESPONSE_HEADER_LIMIT };
     // '' rather than undefined: undici would otherwise read process.env itself.
     const httpProxy = env.http_proxy ?? env.HTTP_PROXY ?? '';
     const httpsProxy = env.https_proxy ?? env.HTTPS_PROXY ?? '';
@@ -115,6 +115,17 @@ function proxyAwareDispatcher(env: Env) {
     const EnvHttpProxyAgent = await undici.envHttpProxyAgent();
     return new EnvHttpProxyAgent({ ...options, httpProxy, httpsProxy, noProxy: env.no_proxy ?? env.NO_PROXY ?? '' });
   };
+}
+
+/**
+ * Connecting gives up before the attempt's deadline: a connection that
+ * never opened then fails as such (the request was never sent), and is not
+ * taken for a request whose answer was lost, which may have deleted a
+ * plant. A second ahead, or under 1 s for short timeouts, where undici's
+ * timers are exact (its coarse timers, for 1 s and more, may run late).
+ */
+export function connectTimeoutMs(attemptMs: number): number {
+  return attemptMs >= 2000 ? attemptMs - 1000 : Math.max(1, Math.min(Math.round(attemptMs * 0.9), 999));
 }
 
 function once<T>(make: () => Promise<T>): () => Promise<T> {

@@ -1,46 +1,49 @@
 /**
  * CSV as RFC 4180 writes it (and `plants list -o csv` prints it): fields
- * separated by commas, records by CRLF or LF, fields quoted with `"` when
- * they hold a comma, quote or line break, quotes inside doubled.
+ * separated by commas, records by CRLF, LF or CR, fields quoted with `"`
+ * when they hold a comma, quote or line break, quotes inside doubled.
+ * Strict where a mistake could shift a column: a quote must close before a
+ * comma or line end, and an unclosed quote is an error.
  */
 export function parseCsv(text: string): string[][] {
   const records: string[][] = [];
   let record: string[] = [];
   let field = '';
-  let quoted = false;
   let i = 0;
-  const endField = () => {
-    record.push(field);
-    field = '';
-  };
   const endRecord = () => {
-    endField();
+    record.push(field);
     records.push(record);
     record = [];
+    field = '';
   };
   while (i < text.length) {
     const ch = text[i]!;
-    if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') {
-        field += '"';
-        i += 2;
-        continue;
+    if (ch === '"' && field === '') {
+      // A quoted field: up to the closing quote, "" standing for one quote.
+      let close = i + 1;
+      for (;;) {
+        close = text.indexOf('"', close);
+        if (close === -1) throw new Error(`a quoted field (record ${records.length + 1}) is never closed`);
+        if (text[close + 1] !== '"') break;
+        close += 2;
       }
-      if (ch === '"') quoted = false;
-      else field += ch;
-      i += 1;
+      field = text.slice(i + 1, close).replaceAll('""', '"');
+      i = close + 1;
+      const after = text[i];
+      if (after !== undefined && after !== ',' && after !== '\n' && after !== '\r') {
+        throw new Error(`text follows a closing quote in record ${records.length + 1}`);
+      }
       continue;
     }
-    if (ch === '"' && field === '') quoted = true;
-    else if (ch === ',') endField();
-    else if (ch === '\n') endRecord();
-    else if (ch === '\r' && text[i + 1] === '\n') {
+    if (ch === ',') {
+      record.push(field);
+      field = '';
+    } else if (ch === '\n' || ch === '\r') {
       endRecord();
-      i += 1;
+      if (ch === '\r' && text[i + 1] === '\n') i += 1;
     } else field += ch;
     i += 1;
   }
-  if (quoted) throw new Error('a quoted field is not closed');
   if (field !== '' || record.length > 0) endRecord();
   return records;
 }

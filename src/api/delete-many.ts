@@ -41,7 +41,7 @@ export interface DeleteManyOptions {
 }
 
 /** Said of a request whose answer never came. */
-export const MAY_HAVE_BEEN_DELETED = 'the plant may have been deleted';
+const MAY_HAVE_BEEN_DELETED = 'the plant may have been deleted';
 
 /** Delete one id and describe what happened; request failures are returned, not thrown. */
 export async function deleteOne(client: PlantStoreClient, id: string, signal?: AbortSignal): Promise<DeleteOutcome> {

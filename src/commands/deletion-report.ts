@@ -100,12 +100,12 @@ export async function report(
 export function quitReport(outcomes: readonly DeleteOutcome[], options: DeletionOptions, ctx: Context): string {
   const { io } = ctx;
   const results = outcomes.map((o) => o.result);
-  if (options.json) io.stdout.write(formatJson(results, io.stdoutIsTTY));
+  if (options.json) io.writeNow('stdout', formatJson(results, io.stdoutIsTTY));
   for (const outcome of outcomes) {
     const { result } = outcome;
     if (result.result === 'unknown' || result.result === 'failed') {
       const message = outcome.error?.message ?? `${printable(result.id)}: ${result.error?.message ?? result.result}`;
-      io.stderr.write(`plants: ${ctx.redact(message)}\n`);
+      io.writeNow('stderr', `plants: ${ctx.redact(message)}\n`);
     }
   }
   return interruptedSummary(countResults(results));

@@ -7,7 +7,7 @@ import { CancelledError, UsageError } from '../errors.js';
 import { formatJson } from '../output/formats.js';
 import { writeOut } from '../output/iostreams.js';
 import { info, warning } from '../output/messages.js';
-import { renderPreview, type PreviewRow } from '../output/preview.js';
+import { PREVIEW_ROWS, renderPreview, type PreviewRow } from '../output/preview.js';
 import { progressBar, type Progress } from '../output/progress.js';
 import { printable } from '../output/text.js';
 import { quitReport, report } from './deletion-report.js';
@@ -91,14 +91,15 @@ export async function deletePlants(
 
   if (options.dryRun) {
     if (io.stdoutIsTTY && !options.json) {
-      await writeOut(io.stdout, await renderPreview(await previewRows(targets, ctx), io.stdoutColor));
+      // A dry run is there to be read: every row.
+      await writeOut(io.stdout, await renderPreview(await previewRows(targets, ctx, targets.length), io.stdoutColor, Infinity));
     }
     const outcomes = ids.map((id): DeleteOutcome => ({ result: { id, result: 'would_delete', status: null } }));
     await report(outcomes, options, ctx, false);
     return;
   }
   if (!options.yes) {
-    io.stderr.write(await renderPreview(await previewRows(targets, ctx), io.stderrColor));
+    io.stderr.write(await renderPreview(await previewRows(targets, ctx, PREVIEW_ROWS), io.stderrColor));
     if (!(await ctx.prompter.confirm(question(targets)))) throw new CancelledError('cancelled; nothing was deleted');
   }
 
@@ -142,21 +143,24 @@ function question(targets: readonly DeletionTarget[]): string {
 
 /**
  * The rows a person sees before a delete: the plants the caller listed, or
- * else the plants looked up with one list request. A failed lookup costs
- * only the names.
+ * else the plants looked up in the list, read only until the `shown` ids
+ * are found. A failed lookup costs only the names.
  */
-async function previewRows(targets: readonly DeletionTarget[], ctx: Context): Promise<PreviewRow[]> {
-  if (targets.every((target) => target.plant !== undefined)) return targets.map(({ id, plant }) => ({ id, plant }));
-  let byId: Map<string, Plant>;
+async function previewRows(targets: readonly DeletionTarget[], ctx: Context, shown: number): Promise<PreviewRow[]> {
+  const wanted = new Set(targets.slice(0, shown).filter((target) => target.plant === undefined).map((target) => target.id));
+  if (wanted.size === 0) return targets.map(({ id, plant }) => ({ id, plant }));
+  const found = new Map<string, Plant>();
   try {
-    const plants = await (await ctx.client()).listPlants();
-    byId = new Map(plants.flatMap((plant) => {
-      const id = plantId(plant);
-      return id === undefined ? [] : [[id, plant] as const];
-    }));
+    for await (const batch of (await ctx.client()).streamPlants()) {
+      for (const plant of batch) {
+        const id = plantId(plant);
+        if (id !== undefined && wanted.has(id) && !found.has(id)) found.set(id, plant);
+      }
+      if (found.size === wanted.size) break;
+    }
   } catch (err) {
     await warning(ctx.io, `could not look up the plants' names: ${ctx.redact((err as Error).message)}`);
     return targets.map(({ id }) => ({ id }));
   }
-  return targets.map(({ id, plant }) => ({ id, plant: plant ?? byId.get(id) ?? null }));
+  return targets.map(({ id, plant }) => ({ id, plant: plant ?? found.get(id) ?? null }));
 }

@@ -1,7 +1,6 @@
 import { UsageError } from '../errors.js';
 import { JsonNumber, parseJson } from '../json.js';
-import { parseCsv } from '../csv.js';
-import { excerpt, printable } from '../output/text.js';
+import { idsFromText, trimAsciiSpace } from './id-text.js';
 
 /**
  * The id of a plant object as text, or undefined when it has none usable.
@@ -32,20 +31,6 @@ function idFromItem(item: unknown, where: string): string {
   return requirePlantId(item, where);
 }
 
-// Only ASCII whitespace separates ids: NBSP, U+2028 and the like are part of an id.
-const SEPARATOR = /[ \t\n\r\f\v]+/;
-const EDGE_SPACE = /^[ \t\n\r\f\v]+|[ \t\n\r\f\v]+$/g;
-/** A column name as `plants list` prints it in a CSV header (`id`, `extra.height`). */
-const CSV_HEADER_FIELD = /^[A-Za-z_][\w.-]*$/;
-/** A column name as a table header shows it (`ID`, `NAME`, `EXTRA.HEIGHT`). */
-const TABLE_HEADER_WORD = /^[A-Z][A-Z0-9_.-]*$/;
-const TABLE_COLUMNS = new Set(['ID', 'NAME', 'TAG']);
-// eslint-disable-next-line no-control-regex
-const SGR = /\u001b\[[0-9;]*m/g;
-/** Control characters other than the ASCII whitespace that separates ids. */
-// eslint-disable-next-line no-control-regex
-const CONTROL_NOT_SPACE = /[\u0000-\u0008\u000e-\u001f\u007f-\u009f]/;
-
 /**
  * Ids from standard input, in one of the shapes scripts produce:
  * - the JSON array `plants list --json` prints (objects with `id`; plain strings or numbers work too);
@@ -56,7 +41,8 @@ const CONTROL_NOT_SPACE = /[\u0000-\u0008\u000e-\u001f\u007f-\u009f]/;
  * an id column) is refused: its names and tags are not ids.
  */
 export function parseIdInput(text: string): string[] {
-  const trimmed = text.replace(EDGE_SPACE, '');
+  // A byte order mark (Notepad, PowerShell 5, Excel's CSV UTF-8) is no part of the first id.
+  const trimmed = trimAsciiSpace(text.replace(/^\uFEFF/, ''));
   if (trimmed === '') return [];
   if (trimmed.startsWith('[')) {
     let items: unknown;
@@ -83,60 +69,5 @@ export function parseIdInput(text: string): string[] {
         return idFromItem(item, `line ${number} of standard input`);
       });
   }
-  const firstLine = trimmed.split('\n', 1)[0]!.replace(/\r$/, '');
-  const csvHeader = firstLine.split(',');
-  if (csvHeader.length > 1 && csvHeader.every((field) => CSV_HEADER_FIELD.test(field))) return idsFromCsv(trimmed);
-  const words = firstLine.replace(SGR, '').split(SEPARATOR);
-  if (words.every((word) => TABLE_HEADER_WORD.test(word)) && words.some((word) => TABLE_COLUMNS.has(word))) {
-    throw new UsageError(
-      `standard input looks like a table (its first line is the header ${printable(excerpt(firstLine, 60))}); its names and tags are not ids: pipe plants list --json, -o ndjson or -o csv instead; nothing was deleted`,
-    );
-  }
-  if (trimmed.includes('\t')) {
-    // plants list's piped output: its fields hold names and tags, not only ids.
-    throw new UsageError(
-      'standard input holds tab-separated lines (plants list output?); pipe plants list --json, -o ndjson or -o csv instead, or cut -f1 for the id column; nothing was deleted',
-    );
-  }
-  if (CONTROL_NOT_SPACE.test(trimmed)) {
-    throw new UsageError(
-      'standard input holds control characters (coloured or terminal output?); pipe plants list --json instead; nothing was deleted',
-    );
-  }
-  const ids = trimmed.split(SEPARATOR);
-  const quoted = ids.find((id) => /^".*"$/.test(id));
-  if (quoted !== undefined) {
-    throw new UsageError(
-      `standard input holds the quoted id ${printable(quoted)} (jq output without -r?); pass ids unquoted; nothing was deleted`,
-    );
-  }
-  return ids;
-}
-
-/** The id column of CSV with a header row; a header without one is refused. */
-function idsFromCsv(text: string): string[] {
-  let records: string[][];
-  try {
-    records = parseCsv(text);
-  } catch (err) {
-    throw new UsageError(`standard input looks like CSV but cannot be read: ${(err as Error).message}; nothing was deleted`);
-  }
-  const header = records[0]!;
-  const column = header.findIndex((name) => name.toLowerCase() === 'id');
-  if (column === -1) {
-    throw new UsageError(
-      `standard input is CSV without an id column (its header is ${printable(excerpt(header.join(','), 60))}); add id to --columns, or pipe plants list --json; nothing was deleted`,
-    );
-  }
-  return records.slice(1).flatMap((record, index) => {
-    // A blank line is no record.
-    if (record.length === 1 && record[0] === '') return [];
-    const id = record[column];
-    if (id === undefined || id === '') {
-      throw new UsageError(
-        `row ${index + 1} of the CSV on standard input has no id; plants without ids cannot be deleted by id; nothing was deleted`,
-      );
-    }
-    return [id];
-  });
+  return idsFromText(trimmed);
 }

@@ -17,6 +17,11 @@ export interface IOStreams {
   stdoutColor: boolean;
   /** Colour for stderr (messages, ✓ marks, errors). */
   stderrColor: boolean;
+  /**
+   * Write at once, before anything asynchronous can run: for the last words
+   * of a run that is about to end (a second Ctrl-C).
+   */
+  writeNow(stream: 'stdout' | 'stderr', text: string): void;
 }
 
 /**
@@ -48,7 +53,31 @@ export function systemIOStreams(env: Env = process.env, noColorFlag = false): IO
     stderrIsTTY,
     stdoutColor: colorWanted(stdoutIsTTY, env, noColorFlag),
     stderrColor: colorWanted(stderrIsTTY, env, noColorFlag),
+    writeNow: (stream, text) => writeToFd(stream === 'stdout' ? 1 : 2, text),
   };
+}
+
+/** How long a last write waits for a reader that has stopped reading. */
+const WRITE_NOW_PATIENCE_MS = 10_000;
+
+/**
+ * Write all of `text` to a file descriptor synchronously. Node makes pipes
+ * non-blocking, and process.stdout queues what a full pipe cannot take; a
+ * process that exits right after would lose the queue. Here a full pipe is
+ * waited for (up to 10 s); a reader that has gone ends the write.
+ */
+export function writeToFd(fd: number, text: string): void {
+  const { writeSync } = process.getBuiltinModule('node:fs');
+  let rest = Buffer.from(text);
+  const giveUp = Date.now() + WRITE_NOW_PATIENCE_MS;
+  while (rest.length > 0) {
+    try {
+      rest = rest.subarray(writeSync(fd, rest));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EAGAIN' || Date.now() > giveUp) return;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
+    }
+  }
 }
 
 /** The reader went away (`plants list | head -1`): not an error, just nobody left to tell. */

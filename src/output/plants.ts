@@ -13,10 +13,10 @@ function hasId(plant: Plant): boolean {
 }
 
 /** The columns of TSV and CSV: fixed, whatever the data, so `cut -f1` is always the id. */
-export const DATA_COLUMNS: readonly string[] = ['id', 'name', 'tag'];
+const DATA_COLUMNS: readonly string[] = ['id', 'name', 'tag'];
 
 /** A table's columns, for people: ID only when some plant has an id, then NAME, TAG. */
-export function tableColumns(plants: readonly Plant[]): string[] {
+function tableColumns(plants: readonly Plant[]): string[] {
   return plants.some(hasId) ? [...DATA_COLUMNS] : ['name', 'tag'];
 }
 

@@ -1,6 +1,7 @@
+import { spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { againstStore } from '../helpers/against-store.js';
-import { runCli, spawnCli, waitFor } from '../helpers/cli.js';
+import { PLANTS_BIN, runCli, spawnCli, waitFor } from '../helpers/cli.js';
 import { rawServer, TOKEN, type RawServer } from '../helpers/servers.js';
 
 /**
@@ -164,11 +165,15 @@ describe('people see what they are about to delete', () => {
     expect(setup.store.store.size).toBe(5);
   });
 
-  it('a dry run shows the same table on a terminal, and ids one per line when piped', async () => {
+  it('a dry run shows the same table on a terminal, every row, and ids one per line when piped', async () => {
     const table = await plants(['prune', '--tag', 'weed', '--dry-run'], { tty: true });
     expect(table.code).toBe(0);
     expect(table.stdout).toMatch(/ID +NAME +TAG\r\n2 +Weed, common +weed\r\n/);
     expect(table.stdout).toContain('Would delete 3 plants (dry run: nothing was sent)');
+    const many = Array.from({ length: 14 }, (_, i) => String(i + 1));
+    const all = await plants(['delete', ...many, '--dry-run'], { tty: true });
+    expect(all.stdout).toMatch(/\r\n7 +Rose +flower\r\n[\s\S]*\r\n14 +\(not in the list\)\r\n/);
+    expect(all.stdout).not.toContain('more');
     const piped = await plants(['delete', '7', '1', '--dry-run']);
     expect(piped.stdout).toBe('7\n1\n');
     expect(deletes()).toEqual([]);
@@ -252,6 +257,34 @@ describe('interrupts and retries report the truth', () => {
     });
   });
 
+  it('the record at a second Ctrl-C is whole even when the reader of the pipe is slow', async () => {
+    let started = 0;
+    server = await rawServer(() => {
+      started += 1; // every DELETE hangs
+    });
+    const ids = Array.from({ length: 30_000 }, (_, i) => `plant-${i + 1}`).join('\n');
+    const child = spawn(process.execPath, [PLANTS_BIN, 'delete', '--stdin', '--yes', '--json', '--concurrency', '64'], {
+      env: { PATH: process.env.PATH, HOME: setup.dir.path, PLANTS_CONFIG_DIR: setup.dir.path, PLANTS_BASE_URL: server.url, PLANTS_TOKEN: TOKEN },
+    });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const exit = new Promise<number | null>((resolve) => child.on('close', resolve));
+    child.stdin.end(ids);
+    // stdout is not read yet: the pipe fills long before 30,000 results are written.
+    await waitFor(() => started === 64, '64 requests in flight');
+    child.kill('SIGINT');
+    await waitFor(() => stderr.includes('Stopping'), 'the first Ctrl-C to be taken');
+    child.kill('SIGINT');
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    expect(await exit).toBe(130);
+    const results = JSON.parse(stdout) as { result: string }[];
+    expect(results).toHaveLength(30_000);
+    expect(results.filter((x) => x.result === 'unknown')).toHaveLength(64);
+    expect(results.filter((x) => x.result === 'skipped')).toHaveLength(30_000 - 64);
+    expect(JSON.parse(lastLine(stderr)).error.message).toBe('interrupted: 0 deleted, 64 unknown, 29936 skipped');
+  });
+
   it('an interrupt that cancels the retry of a lost response reports "may have been deleted", and counts failures', async () => {
     server = await rawServer((req, res) => {
       if (req.url === '/plants/1') req.socket.destroy(); // the answer is lost
@@ -276,5 +309,38 @@ describe('interrupts and retries report the truth', () => {
     });
     expect(r.code).toBe(1);
     expect(JSON.parse(r.stdout)[0]).toMatchObject({ id: '5', result: 'unknown', status: null });
+  });
+});
+
+describe('a connection that never opens', () => {
+  it('is a plain failure, not "may have been deleted": the request was never sent', async () => {
+    // A listener that never accepts, its queue already full: connecting hangs.
+    const listener = spawn('python3', [
+      '-c',
+      [
+        'import socket, sys',
+        's = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(0)',
+        'port = s.getsockname()[1]',
+        'fill = [socket.socket() for _ in range(3)]',
+        '[c.setblocking(False) for c in fill]',
+        '[c.connect_ex(("127.0.0.1", port)) for c in fill]',
+        'print(port, flush=True)',
+        'sys.stdin.read()',
+      ].join('\n'),
+    ]);
+    try {
+      let port = '';
+      listener.stdout.setEncoding('utf8').on('data', (chunk: string) => (port += chunk));
+      await waitFor(() => port.endsWith('\n'), 'the listener to print its port');
+      const r = await plants(['delete', '5', '--yes', '--json', '--timeout', '1'], {
+        env: { PLANTS_BASE_URL: `http://127.0.0.1:${port.trim()}` },
+      });
+      expect(r.code).toBe(1);
+      const [result] = JSON.parse(r.stdout);
+      expect(result).toMatchObject({ id: '5', result: 'failed', status: null });
+      expect(result.error.message).toMatch(/could not connect to 127\.0\.0\.1:\d+: timed out/);
+    } finally {
+      listener.kill();
+    }
   });
 });

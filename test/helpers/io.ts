@@ -33,6 +33,7 @@ export function fakeIO(options: { tty?: boolean; stdinTTY?: boolean; stdin?: str
       stderrIsTTY: tty,
       stdoutColor: false,
       stderrColor: false,
+      writeNow: (stream, text) => (stream === 'stdout' ? stdout : stderr).write(text),
     },
     stdout: () => stdout.text,
     stderr: () => stderr.text,

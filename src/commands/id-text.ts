@@ -1,0 +1,118 @@
+import { parseCsv } from '../csv.js';
+import { UsageError } from '../errors.js';
+import { excerpt, printable } from '../output/text.js';
+
+/**
+ * Ids from text that is not JSON: CSV with an id column, or ids separated
+ * by whitespace. What `plants list` prints for people (a table, TSV rows,
+ * CSV without an id column) holds names and tags too, and is refused: a
+ * name such as "Ficus 7" must never become the id 7.
+ */
+
+// Only ASCII whitespace separates ids: NBSP, U+2028 and the like are part of an id.
+const ASCII_SPACE = '[ \\t\\n\\r\\f\\v]';
+const SEPARATOR = new RegExp(`${ASCII_SPACE}+`);
+const EDGE_SPACE = new RegExp(`^${ASCII_SPACE}+|${ASCII_SPACE}+$`, 'g');
+/** The columns plants prints by default; a header naming one is plants' own output. */
+const KNOWN_COLUMNS = new Set(['id', 'name', 'tag']);
+/** A column name as a table header shows it (`ID`, `NAME`, `EXTRA.HEIGHT`). */
+const TABLE_HEADER_WORD = /^[A-Z][A-Z0-9_-]*(\.[A-Z0-9_-]+)*$/;
+/** A field path as `--columns` takes it (`extra.height`). */
+const COLUMN_PATH = /^[A-Za-z_][\w-]*(\.[\w-]+)+$/;
+// eslint-disable-next-line no-control-regex
+const SGR = /\u001b\[[0-9;]*m/g;
+/** Control characters other than the ASCII whitespace that separates ids. */
+// eslint-disable-next-line no-control-regex
+const CONTROL_NOT_SPACE = /[\u0000-\u0008\u000e-\u001f\u007f-\u009f]/;
+
+const NOTHING = 'nothing was deleted';
+const INSTEAD = 'pipe plants list --json, -o ndjson or -o csv instead';
+
+/** `text` with ASCII whitespace trimmed from both ends (other spaces belong to ids). */
+export function trimAsciiSpace(text: string): string {
+  return text.replace(EDGE_SPACE, '');
+}
+
+export function idsFromText(text: string): string[] {
+  const firstLine = /^[^\r\n]*/.exec(text)![0];
+  // jq without -r prints strings quoted, one a line; a quoted `"id"` is a CSV header.
+  const lone = /^"([^",]*)"$/.exec(firstLine);
+  if (lone && lone[1]!.toLowerCase() !== 'id') throw quotedId(firstLine);
+  if (firstLine.includes('\t')) throw tabSeparated();
+  if (firstLine.includes(',') || firstLine.startsWith('"')) return idsFromCsv(text);
+  const words = firstLine.replace(SGR, '').split(SEPARATOR);
+  if (words.length === 1) {
+    const word = words[0]!;
+    // `-o csv --columns id` or a table of ids only: a header, then one id a line.
+    if (word.toLowerCase() === 'id') return idsFromCsv(text);
+    // The header of a one-column table or CSV of something else: names, not ids.
+    const endsInCrlf = text.startsWith(`${firstLine}\r\n`);
+    if (KNOWN_COLUMNS.has(word.toLowerCase()) || (TABLE_HEADER_WORD.test(word) && word.includes('.')) || (endsInCrlf && COLUMN_PATH.test(word))) {
+      throw new UsageError(
+        `standard input starts with the header ${printable(excerpt(word, 60))} and has no id column; its values are not ids: ${INSTEAD}; ${NOTHING}`,
+      );
+    }
+  } else if (
+    words.every((word) => TABLE_HEADER_WORD.test(word)) &&
+    (words.some((word) => KNOWN_COLUMNS.has(word.toLowerCase()) || word.includes('.')) || / {2}/.test(firstLine))
+  ) {
+    throw new UsageError(
+      `standard input looks like a table (its first line is the header ${printable(excerpt(firstLine, 60))}); its cells are not ids: ${INSTEAD}; ${NOTHING}`,
+    );
+  }
+  if (text.includes('\t')) throw tabSeparated();
+  if (CONTROL_NOT_SPACE.test(text)) {
+    throw new UsageError(`standard input holds control characters (coloured or terminal output?); ${INSTEAD}; ${NOTHING}`);
+  }
+  const ids = text.split(SEPARATOR);
+  const quoted = ids.find((id) => /^".*"$/.test(id));
+  if (quoted !== undefined) throw quotedId(quoted);
+  return ids;
+}
+
+/** plants list's piped output: its fields hold names and tags, not only ids. */
+function tabSeparated(): UsageError {
+  return new UsageError(`standard input holds tab-separated lines (plants list output?); ${INSTEAD}, or cut -f1 for the id column; ${NOTHING}`);
+}
+
+function quotedId(id: string): UsageError {
+  return new UsageError(`standard input holds the quoted id ${printable(id)} (jq output without -r?); pass ids unquoted; ${NOTHING}`);
+}
+
+/**
+ * The id column of CSV with a header row. A header without one, a record
+ * whose field count differs from the header's (a stray comma would shift
+ * the columns) and a record without an id are refused.
+ */
+function idsFromCsv(text: string): string[] {
+  let records: string[][];
+  try {
+    records = parseCsv(text);
+  } catch (err) {
+    throw new UsageError(`standard input looks like CSV but cannot be read: ${(err as Error).message}; ${NOTHING}`);
+  }
+  const header = records[0]!.map((name) => trimAsciiSpace(name));
+  const column = header.findIndex((name) => name.toLowerCase() === 'id');
+  if (column === -1) {
+    throw new UsageError(
+      `standard input is CSV without an id column (its header is ${printable(excerpt(header.join(','), 60))}); add id to --columns, or pipe plants list --json; ${NOTHING}`,
+    );
+  }
+  return records.slice(1).flatMap((record, index) => {
+    const row = index + 1;
+    // A blank line is no record.
+    if (record.length === 1 && trimAsciiSpace(record[0]!) === '') return [];
+    if (record.length !== header.length) {
+      throw new UsageError(
+        `row ${row} of the CSV on standard input has ${record.length} fields, but its header has ${header.length}; ${NOTHING}`,
+      );
+    }
+    const id = record[column]!;
+    if (trimAsciiSpace(id) === '') {
+      throw new UsageError(
+        `row ${row} of the CSV on standard input has no id; plants without ids cannot be deleted by id; ${NOTHING}`,
+      );
+    }
+    return [id];
+  });
+}

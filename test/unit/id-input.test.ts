@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { parseIdInput } from '../../src/commands/ids.js';
+import { parseCsv } from '../../src/csv.js';
+
+describe('parseCsv', () => {
+  it.each([
+    ['a,b\r\n1,2\r\n', [['a', 'b'], ['1', '2']]],
+    ['a,b\n1,2', [['a', 'b'], ['1', '2']]],
+    ['a,b\r1,2\r', [['a', 'b'], ['1', '2']]],
+    ['"x, y","say ""hi""",\n', [['x, y', 'say "hi"', '']]],
+    ['"two\nlines",1', [['two\nlines', '1']]],
+    ['"",a', [['', 'a']]],
+  ])('reads %j', (text, records) => {
+    expect(parseCsv(text)).toEqual(records);
+  });
+
+  it.each([
+    ['"5"7', /text follows a closing quote in record 1/],
+    ['a\n"open', /quoted field \(record 2\) is never closed/],
+  ])('refuses %j', (text, error) => {
+    expect(() => parseCsv(text)).toThrow(error);
+  });
+});
+
+describe('parseIdInput: only ids, never names', () => {
+  it.each([
+    ['the CSV plants prints', 'id,name,tag\r\n2,"Weed, common",weed\r\n7,Rose,\r\n', ['2', '7']],
+    ['CSV with spaces after the commas', 'id, name\n7, Ficus 7\n', ['7']],
+    ['CSV with a trailing empty header field', 'id,name,\n7,Ficus 7,\n', ['7']],
+    ['CSV with a quoted header', '"id","common name"\n7,"Ficus 7"\n', ['7']],
+    ['CSV with a column name that is not ASCII', 'id,extra.höhe\n7,Ficus 7\n', ['7']],
+    ['CSV with CR line ends', 'name,id\rFicus 7,7\r', ['7']],
+    ['one-column CSV of ids', 'id\r\n7\r\n"a,b"\r\n', ['7', 'a,b']],
+    ['a one-column table of ids', 'ID\n7\nwith space\n', ['7', 'with space']],
+    ['a BOM before JSON', '\uFEFF[{"id":1,"name":"Ficus 7"}]', ['1']],
+    ['a BOM before NDJSON', '\uFEFF{"id":"a","name":"Ficus 7"}\n', ['a']],
+    ['a BOM before CSV', '\uFEFFid,name\r\n1,Ficus 7\r\n', ['1']],
+    ['plain ids', '42 43\n44\n', ['42', '43', '44']],
+    ['upper-case ids on one line', 'ABC DEF\n', ['ABC', 'DEF']],
+  ])('reads %s', (_what, text, ids) => {
+    expect(parseIdInput(text)).toEqual(ids);
+  });
+
+  it.each([
+    ['CSV without an id column', 'name,tag\nFicus 7,tree\n', /CSV without an id column \(its header is name,tag\)/],
+    ['CSV whose column names hold spaces, no id', 'extra.common name,name\nx,Ficus 7\n', /CSV without an id column/],
+    ['a row with more fields than the header', 'name,id\nLily,7,13\n', /row 1 of the CSV on standard input has 3 fields, but its header has 2/],
+    ['a row with fewer fields', 'id,name\n7\n', /row 1 .* has 1 fields, but its header has 2/],
+    ['a row without an id', 'id,name\n,Ficus 7\n', /row 1 of the CSV on standard input has no id/],
+    ['text after a closing quote', 'id,name\n"5"7,x\n', /cannot be read: text follows a closing quote/],
+    ['a one-column CSV of names', 'name\r\nFicus 7\r\n', /starts with the header name and has no id column/],
+    ['a one-column table of tags', 'TAG\ntree\n', /starts with the header TAG and has no id column/],
+    ['a one-column table of a nested field', 'EXTRA.HEIGHT\n12\n', /starts with the header EXTRA.HEIGHT/],
+    ['a one-column CSV of a nested field', 'extra.height\r\n12\r\n', /starts with the header extra.height/],
+    ['the default table', 'ID  NAME     TAG\n1   Ficus 7  tree\n', /looks like a table/],
+    ['a table without ID', 'NAME     TAG\nFicus 7  tree\n', /looks like a table/],
+    ['a table of other columns', 'EXTRA.HEIGHT  COLOR\n12            red\n', /looks like a table/],
+    ['a table of upper-case columns two spaces apart', 'SIZE  COLOR\n12    red\n', /looks like a table/],
+    ['a coloured table header', '\u001b[1mID\u001b[22m  \u001b[1mNAME\u001b[22m\n7   Rose\n', /looks like a table/],
+    ['a BOM before a table', '\uFEFFID  NAME\n1   Ficus 7\n', /looks like a table/],
+    ['tab-separated rows', '1\tFicus 7\ttree\n', /tab-separated lines/],
+    ['tab-separated rows with a comma in a name', '2\tWeed, common\tweed\n', /tab-separated lines/],
+    ['control characters', '7\u001b[0m\n', /control characters/],
+    ['quoted ids', '"42"\n', /quoted id "42"/],
+  ])('refuses %s', (_what, text, error) => {
+    expect(() => parseIdInput(text)).toThrow(error);
+  });
+});
