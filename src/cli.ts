@@ -163,7 +163,7 @@ async function report(err: unknown, ctx: Context, json: boolean): Promise<number
     // A bug: say so in one line; the stack helps nobody at the terminal.
     exitCode = ExitCode.failure;
     code = 'internal';
-    message = `unexpected error: ${ctx.redact(excerpt(err instanceof Error ? err.message : String(err), 500))}`;
+    message = `unexpected error: ${excerpt(err instanceof Error ? err.message : String(err), 500, ctx.redact)}`;
     await failure(ctx.io, message);
   }
   if (json) ctx.io.stderr.write(`${JSON.stringify({ error: { code, status, message } })}\n`);

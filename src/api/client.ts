@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { Dispatcher } from 'undici';
 import { redactToken } from '../config/settings.js';
 import { BadResponseError, HttpError, NetworkError, type ServiceError } from '../errors.js';
-import { excerpt } from '../output/text.js';
+import { excerpt, type Redact } from '../output/text.js';
 import { readText, ReadTimeoutError, TooLargeError } from '../read-text.js';
 import { causeCode, describeNetworkFailure } from './network.js';
 import { streamPlantList, type PlantBatch } from './plant-stream.js';
@@ -148,7 +148,7 @@ export class PlantStoreClient {
       );
     }
     try {
-      yield* streamPlantList(this.#timedBody(response), headerValue(response.headers['content-type']), limit, options.limit);
+      yield* streamPlantList(this.#timedBody(response), headerValue(response.headers['content-type']), limit, this.#redact, options.limit);
     } catch (err) {
       if (err instanceof TooLargeError) {
         throw new BadResponseError(
@@ -162,7 +162,7 @@ export class PlantStoreClient {
       if (err instanceof ReadTimeoutError || response.deadline.aborted) {
         throw new NetworkError(`${label} failed: the response body did not arrive ${this.#timeoutText()}${attempts.suffix()}`, true);
       }
-      const failure = describeNetworkFailure(err, this.baseUrl.host);
+      const failure = describeNetworkFailure(err, this.baseUrl.host, this.#redact);
       throw new BadResponseError(
         `${where}: the response body was cut short (${failure.message})${attempts.suffix()}`,
         response.statusCode,
@@ -248,7 +248,7 @@ export class PlantStoreClient {
         continue;
       }
       const code = causeCode(outcome.error);
-      const failure = describeNetworkFailure(outcome.error, this.baseUrl.host, this.#options.proxy);
+      const failure = describeNetworkFailure(outcome.error, this.baseUrl.host, this.#redact, this.#options.proxy);
       const message = failure.timeout ? `${failure.message} ${this.#timeoutText()}` : failure.message;
       this.#debug(`✗ ${message} after ${Date.now() - started} ms`);
       const retry = RETRY_ERROR_CODES.has(code) && more;
@@ -397,7 +397,7 @@ export class PlantStoreClient {
     redirects: number,
   ): ServiceError {
     if (status >= 300 && status < 400) {
-      const location = excerpt(headerValue(headers.location) ?? '');
+      const location = excerpt(headerValue(headers.location) ?? '', 200, this.#redact);
       let message: string;
       if (!redirect) {
         message = location ? `redirect to ${location} not followed` : 'redirect without a Location header';
@@ -408,8 +408,8 @@ export class PlantStoreClient {
       }
       return { error: null, message: this.#redact(message) };
     }
-    const described = describeErrorBody(text, headerValue(headers['content-type']));
     // Some gateways echo the Authorization header back in their error text.
+    const described = describeErrorBody(text, headerValue(headers['content-type']), this.#redact);
     return { ...described, message: this.#redact(described.message) };
   }
 
@@ -418,16 +418,15 @@ export class PlantStoreClient {
     return `within ${seconds} s (--timeout ${seconds}; raise it with --timeout or PLANTS_TIMEOUT)`;
   }
 
-  #redact(text: string): string {
-    return redactToken(text, this.#token);
-  }
+  /** Masks the token; a function value, since excerpts take it to mask before they cut. */
+  readonly #redact: Redact = (text) => redactToken(text, this.#token);
 
   #debug(line: string, headers?: Record<string, string | string[] | undefined>): void {
     const write = this.#options.debug;
     if (!write) return;
     write(this.#redact(line));
     for (const [name, value] of Object.entries(headers ?? {})) {
-      const shown = name.toLowerCase() === 'authorization' ? 'Bearer ***' : excerpt(String(value), 300);
+      const shown = name.toLowerCase() === 'authorization' ? 'Bearer ***' : excerpt(String(value), 300, this.#redact);
       write(`  ${name}: ${this.#redact(shown)}`);
     }
   }

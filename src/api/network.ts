@@ -1,4 +1,4 @@
-import { excerpt } from '../output/text.js';
+import { excerpt, type Redact } from '../output/text.js';
 
 /**
  * Turn what undici or the socket layer threw into one line a person can act on.
@@ -62,13 +62,14 @@ export interface NetworkFailure {
 
 /**
  * `proxy` names the variable of the proxy the request went through, if any:
- * a refused or unresolvable connection may then be the proxy's.
+ * a refused or unresolvable connection may then be the proxy's. `redact`
+ * masks the token in the error's own text.
  */
-export function describeNetworkFailure(err: unknown, host: string, proxy?: string): NetworkFailure {
+export function describeNetworkFailure(err: unknown, host: string, redact: Redact, proxy?: string): NetworkFailure {
   const cause = rootCause(err);
   const code = causeCode(err);
   // One line, printable: OpenSSL messages end in a newline.
-  const text = excerpt(typeof cause.message === 'string' ? cause.message : String(err), 300);
+  const text = excerpt(typeof cause.message === 'string' ? cause.message : String(err), 300, redact);
   const tunnel = /Proxy response \((\d+)\)/.exec(text);
   if (tunnel) {
     return { message: `the proxy in ${proxy ?? 'HTTPS_PROXY/HTTP_PROXY'} answered ${tunnel[1]} when asked to connect to ${host}`, timeout: false };

@@ -23,9 +23,19 @@ export function printable(text: string): string {
   });
 }
 
-/** A short, single-line, printable excerpt of a body for error messages. */
-export function excerpt(text: string, max = 200): string {
-  const flat = printable(text.replace(/\s+/g, ' ').trim());
+/** Masks the secrets (the token) in text about to be shown. */
+export type Redact = (text: string) => string;
+
+/** For text that no secret can be in (tests, text the CLI made itself). */
+export const NO_SECRETS: Redact = (text) => text;
+
+/**
+ * A short, single-line, printable excerpt of a body for error messages.
+ * `redact` runs on the whole text, before the cut: a token cut in two is no
+ * longer found, and its first part would show.
+ */
+export function excerpt(text: string, max: number, redact: Redact): string {
+  const flat = printable(redact(text).replace(/\s+/g, ' ').trim());
   return flat.length > max ? `${flat.slice(0, max)}…` : flat;
 }
 
