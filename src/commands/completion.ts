@@ -3,6 +3,7 @@ import { complete, type Candidate, type ValueSource } from '../completion/comple
 import { completionScript, INSTALL, SHELLS, type Shell } from '../completion/scripts.js';
 import { parseProfileName } from '../config/store.js';
 import type { Context } from '../context.js';
+import { printable } from '../output/text.js';
 import { plantId } from './ids.js';
 import { examples } from './options.js';
 
@@ -55,7 +56,8 @@ function lookUp(ctx: Context): ValueSource {
     const plants = await (await ctx.client()).listPlants();
     return plants.flatMap((plant) => {
       const id = plantId(plant);
-      return id === undefined ? [] : [{ value: id, description: plant.name }];
+      // The shell shows the description on the terminal; the value is inserted as the id, exact.
+      return id === undefined ? [] : [{ value: id, description: printable(plant.name) }];
     });
   };
 }

@@ -118,7 +118,7 @@ export async function writePlants(
         text = `${batch.map((plant) => stringifyJson(plant)).join('\n')}\n`;
       } else {
         row ??= rowReader((columns ??= defaultColumns(batch)));
-        const line = format === 'csv' ? (values: unknown[]) => csvLine(values, terminal) : tsvLine;
+        const line = (values: unknown[]) => (format === 'csv' ? csvLine(values, terminal) : tsvLine(values, terminal));
         text = batch.map((plant) => line(row!(plant))).join('');
       }
       await out.add(terminal && (format === 'json' || format === 'ndjson') ? escapeForTerminal(text) : text);
