@@ -17,7 +17,7 @@ import {
   retryAfterMs,
   statusText,
 } from './retry.js';
-import { endpoint, formatBaseUrl } from './url.js';
+import { endpoint, formatBaseUrl, maskUrl } from './url.js';
 
 export interface PlantStoreClientOptions {
   baseUrl: URL;
@@ -193,7 +193,8 @@ export class PlantStoreClient {
   ): Promise<{ response: Response; label: string; attempts: Attempts }> {
     let target = first;
     for (let redirects = 0; ; redirects += 1) {
-      const label = `${method} ${target.href}`;
+      // A redirect's target is the service's: its userinfo, query and fragment may be secrets.
+      const label = `${method} ${redirects === 0 ? target.href : maskUrl(target.href)}`;
       const { response, attempts } = await this.#withRetries(method, target, label, signal);
       const status = response.statusCode;
       if (status >= 200 && status < 300) return { response, label, attempts };
@@ -206,7 +207,7 @@ export class PlantStoreClient {
         // Not read: a redirect's body says nothing, and a slow one would only cost time.
         response.body.on('error', () => {}).destroy();
         response.stopDeadline();
-        if (this.#options.debug) this.#debug(`following ${statusText(status)} to ${this.#redact(next.href)}`);
+        if (this.#options.debug) this.#debug(`following ${statusText(status)} to ${maskUrl(next.href)}`);
         target = next;
         continue;
       }
@@ -397,7 +398,7 @@ export class PlantStoreClient {
     redirects: number,
   ): ServiceError {
     if (status >= 300 && status < 400) {
-      const location = excerpt(headerValue(headers.location) ?? '', 200, this.#redact);
+      const location = excerpt(maskUrl(headerValue(headers.location) ?? ''), 200, this.#redact);
       let message: string;
       if (!redirect) {
         message = location ? `redirect to ${location} not followed` : 'redirect without a Location header';
@@ -426,7 +427,9 @@ export class PlantStoreClient {
     if (!write) return;
     write(this.#redact(line));
     for (const [name, value] of Object.entries(headers ?? {})) {
-      const shown = name.toLowerCase() === 'authorization' ? 'Bearer ***' : excerpt(String(value), 300, this.#redact);
+      const lower = name.toLowerCase();
+      const text = lower === 'location' || lower === 'content-location' ? maskUrl(String(value)) : String(value);
+      const shown = lower === 'authorization' ? 'Bearer ***' : excerpt(text, 300, this.#redact);
       write(`  ${name}: ${this.#redact(shown)}`);
     }
   }

@@ -4,6 +4,7 @@ import { completionScript, INSTALL, SHELLS, type Shell } from '../completion/scr
 import { parseProfileName } from '../config/store.js';
 import type { Context } from '../context.js';
 import { printable } from '../output/text.js';
+import { shownUrl } from './config.js';
 import { plantId } from './ids.js';
 import { examples } from './options.js';
 
@@ -48,7 +49,7 @@ function lookUp(ctx: Context): ValueSource {
       const store = await ctx.config();
       return [...new Set([...store.profileNames(), 'default'])].sort().map((value) => ({
         value,
-        description: store.get(value, 'base-url') ?? '',
+        description: shownUrl(store.get(value, 'base-url') ?? ''),
       }));
     }
     ctx.flags.timeout = LOOKUP_TIMEOUT_SECONDS;
