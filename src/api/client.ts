@@ -430,7 +430,7 @@ export class PlantStoreClient {
       const lower = name.toLowerCase();
       const text = lower === 'location' || lower === 'content-location' ? maskUrl(String(value)) : String(value);
       const shown = lower === 'authorization' ? 'Bearer ***' : excerpt(text, 300, this.#redact);
-      write(`  ${name}: ${this.#redact(shown)}`);
+      write(this.#redact(`  ${name}: ${shown}`));
     }
   }
 }

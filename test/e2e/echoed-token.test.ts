@@ -79,3 +79,10 @@ describe.each([8, TOKEN.length - 1])('an echoed token, an excerpt cut %i charact
     expectNoPieceOfToken(r.stderr, 'stderr');
   });
 });
+
+it('an echoed token as a response header name is masked in --debug', async () => {
+  respond = (req, res) => res.writeHead(200, { [`x-${echoed(req)}`]: 'seen' }).end('[]');
+  const r = await plants(['list', '--debug']);
+  expect(r.code).toBe(0);
+  expect(r.stderr).toContain('plants: debug:   x-***: seen\n');
+});
