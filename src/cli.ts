@@ -12,7 +12,7 @@ import { createContext, type Context, type ContextOptions, type GlobalFlags } fr
 import { CliError, errorCode, ExitCode, ExitStatus, type ErrorCode } from './errors.js';
 import { systemIOStreams, writeToFd } from './output/iostreams.js';
 import { failure } from './output/messages.js';
-import { excerpt } from './output/text.js';
+import { excerpt, printable } from './output/text.js';
 import { VERSION } from './version.js';
 
 const FOOTER = `
@@ -150,20 +150,21 @@ async function report(err: unknown, ctx: Context, json: boolean): Promise<number
     if (err.exitCode === 0) return ExitCode.ok;
     exitCode = ExitCode.usage;
     code = 'usage';
-    message = err.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ');
+    message = printable(err.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' '));
     if (err.code === 'commander.help') message = 'a command is required';
     else await failure(ctx.io, /Did you mean/.test(message) ? message : `${message} (see --help)`);
   } else if (err instanceof CliError) {
     exitCode = err.exitCode;
     code = errorCode(err);
     status = err.status;
-    message = ctx.redact(err instanceof ExitStatus ? err.summary : err.message);
+    // Printable for the JSON error line too, which a terminal may show.
+    message = printable(ctx.redact(err instanceof ExitStatus ? err.summary : err.message));
     if (err.message) await failure(ctx.io, message);
   } else {
     // A bug: say so in one line; the stack helps nobody at the terminal.
     exitCode = ExitCode.failure;
     code = 'internal';
-    message = `unexpected error: ${ctx.redact(excerpt(err instanceof Error ? err.message : String(err), 500))}`;
+    message = `unexpected error: ${excerpt(err instanceof Error ? err.message : String(err), 500, ctx.redact)}`;
     await failure(ctx.io, message);
   }
   if (json) ctx.io.stderr.write(`${JSON.stringify({ error: { code, status, message } })}\n`);

@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { Dispatcher } from 'undici';
 import { redactToken } from '../config/settings.js';
 import { BadResponseError, HttpError, NetworkError, type ServiceError } from '../errors.js';
-import { excerpt } from '../output/text.js';
+import { excerpt, type Redact } from '../output/text.js';
 import { readText, ReadTimeoutError, TooLargeError } from '../read-text.js';
 import { causeCode, describeNetworkFailure } from './network.js';
 import { streamPlantList, type PlantBatch } from './plant-stream.js';
@@ -17,7 +17,7 @@ import {
   retryAfterMs,
   statusText,
 } from './retry.js';
-import { endpoint, formatBaseUrl } from './url.js';
+import { endpoint, formatBaseUrl, maskUrl } from './url.js';
 
 export interface PlantStoreClientOptions {
   baseUrl: URL;
@@ -154,7 +154,7 @@ export class PlantStoreClient {
       throw new BadResponseError(`${where}: ${this.#redact(refusal)}`, response.statusCode);
     }
     try {
-      yield* streamPlantList(this.#timedBody(response), headerValue(response.headers['content-type']), limit, options.limit);
+      yield* streamPlantList(this.#timedBody(response), headerValue(response.headers['content-type']), limit, this.#redact, options.limit);
     } catch (err) {
       if (err instanceof TooLargeError) {
         throw new BadResponseError(
@@ -168,7 +168,7 @@ export class PlantStoreClient {
       if (err instanceof ReadTimeoutError || response.deadline.aborted) {
         throw new NetworkError(`${label} failed: the response body did not arrive ${this.#timeoutText()}${attempts.suffix()}`, true);
       }
-      const failure = describeNetworkFailure(err, this.baseUrl.host);
+      const failure = describeNetworkFailure(err, this.baseUrl.host, this.#redact);
       throw new BadResponseError(
         `${where}: the response body was cut short (${failure.message})${attempts.suffix()}`,
         response.statusCode,
@@ -199,7 +199,8 @@ export class PlantStoreClient {
   ): Promise<{ response: Response; label: string; attempts: Attempts }> {
     let target = first;
     for (let redirects = 0; ; redirects += 1) {
-      const label = `${method} ${target.href}`;
+      // A redirect's target is the service's: its userinfo, query and fragment may be secrets.
+      const label = `${method} ${redirects === 0 ? target.href : maskUrl(target.href)}`;
       const { response, attempts } = await this.#withRetries(method, target, label, signal);
       const status = response.statusCode;
       if (status >= 200 && status < 300) return { response, label, attempts };
@@ -212,7 +213,7 @@ export class PlantStoreClient {
         // Not read: a redirect's body says nothing, and a slow one would only cost time.
         response.body.on('error', () => {}).destroy();
         response.stopDeadline();
-        if (this.#options.debug) this.#debug(`following ${statusText(status)} to ${this.#redact(next.href)}`);
+        if (this.#options.debug) this.#debug(`following ${statusText(status)} to ${maskUrl(next.href)}`);
         target = next;
         continue;
       }
@@ -254,7 +255,7 @@ export class PlantStoreClient {
         continue;
       }
       const code = causeCode(outcome.error);
-      const failure = describeNetworkFailure(outcome.error, this.baseUrl.host, this.#options.proxy);
+      const failure = describeNetworkFailure(outcome.error, this.baseUrl.host, this.#redact, this.#options.proxy);
       const message = failure.timeout ? `${failure.message} ${this.#timeoutText()}` : failure.message;
       this.#debug(`✗ ${message} after ${Date.now() - started} ms`);
       const retry = RETRY_ERROR_CODES.has(code) && more;
@@ -410,7 +411,7 @@ export class PlantStoreClient {
     redirects: number,
   ): ServiceError {
     if (status >= 300 && status < 400) {
-      const location = excerpt(headerValue(headers.location) ?? '');
+      const location = excerpt(maskUrl(headerValue(headers.location) ?? ''), 200, this.#redact);
       let message: string;
       if (!REDIRECT_STATUSES.has(status)) {
         message = describeOtherThreeHundred(status, location);
@@ -425,8 +426,8 @@ export class PlantStoreClient {
     }
     const encoded = unaskedEncoding(headers['content-encoding'], 'error body');
     if (encoded) return { error: null, message: this.#redact(`${encoded}; not shown`) };
-    const described = describeErrorBody(text, headerValue(headers['content-type']));
     // Some gateways echo the Authorization header back in their error text.
+    const described = describeErrorBody(text, headerValue(headers['content-type']), this.#redact);
     return { ...described, message: this.#redact(described.message) };
   }
 
@@ -435,17 +436,18 @@ export class PlantStoreClient {
     return `within ${seconds} s (--timeout ${seconds}; raise it with --timeout or PLANTS_TIMEOUT)`;
   }
 
-  #redact(text: string): string {
-    return redactToken(text, this.#token);
-  }
+  /** Masks the token; a function value, since excerpts take it to mask before they cut. */
+  readonly #redact: Redact = (text) => redactToken(text, this.#token);
 
   #debug(line: string, headers?: Record<string, string | string[] | undefined>): void {
     const write = this.#options.debug;
     if (!write) return;
     write(this.#redact(line));
     for (const [name, value] of Object.entries(headers ?? {})) {
-      const shown = name.toLowerCase() === 'authorization' ? 'Bearer ***' : excerpt(String(value), 300);
-      write(`  ${name}: ${this.#redact(shown)}`);
+      const lower = name.toLowerCase();
+      const text = lower === 'location' || lower === 'content-location' ? maskUrl(String(value)) : String(value);
+      const shown = lower === 'authorization' ? 'Bearer ***' : excerpt(text, 300, this.#redact);
+      write(this.#redact(`  ${name}: ${shown}`));
     }
   }
 }

@@ -1,4 +1,4 @@
-import { excerpt } from '../output/text.js';
+import { excerpt, type Redact } from '../output/text.js';
 
 /**
  * Turn what undici or the socket layer threw into one line a person can act on.
@@ -40,24 +40,24 @@ const MAX_NAMES_SHOWN = 5;
  * The host names and addresses a certificate is for, from its
  * subjectAltName (`DNS:a, IP Address:10.0.0.1`), else its common name.
  */
-function certificateNames(cert: ErrorLike['cert']): string[] {
+function certificateNames(cert: ErrorLike['cert'], redact: Redact): string[] {
   const altNames = typeof cert?.subjectaltname === 'string' ? cert.subjectaltname : '';
   const names = altNames
     .split(', ')
     .map((entry) => /^(?:DNS|IP Address):(.+)$/.exec(entry)?.[1])
     .filter((name): name is string => Boolean(name));
   if (names.length === 0 && typeof cert?.subject?.CN === 'string') names.push(cert.subject.CN);
-  return names.map((name) => excerpt(name, 100));
+  return names.map((name) => excerpt(name, 100, redact));
 }
 
 /** The certificate is valid, but for other names: the base URL's host name is the thing to change. */
-function wrongNameMessage(cause: ErrorLike, host: string): string {
+function wrongNameMessage(cause: ErrorLike, host: string, redact: Redact): string {
   const checked = typeof cause.host === 'string' ? cause.host : host;
-  const names = certificateNames(cause.cert);
+  const names = certificateNames(cause.cert, redact);
   const more = names.length > MAX_NAMES_SHOWN ? ` and ${names.length - MAX_NAMES_SHOWN} more` : '';
   const forWhat = names.length ? names.slice(0, MAX_NAMES_SHOWN).join(', ') + more : 'other names';
   return (
-    `TLS error talking to ${host}: its certificate is for ${forWhat}, not ${excerpt(checked, 100)} ` +
+    `TLS error talking to ${host}: its certificate is for ${forWhat}, not ${excerpt(checked, 100, redact)} ` +
     '(ERR_TLS_CERT_ALTNAME_INVALID); use a name it lists in the base URL'
   );
 }
@@ -120,13 +120,14 @@ export interface NetworkFailure {
 
 /**
  * `proxy` names the variable of the proxy the request went through, if any:
- * a refused or unresolvable connection may then be the proxy's.
+ * a refused or unresolvable connection may then be the proxy's. `redact`
+ * masks the token in the error's own text.
  */
-export function describeNetworkFailure(err: unknown, host: string, proxy?: string): NetworkFailure {
+export function describeNetworkFailure(err: unknown, host: string, redact: Redact, proxy?: string): NetworkFailure {
   const cause = rootCause(err);
   const code = causeCode(err);
   // One line, printable: OpenSSL messages end in a newline.
-  const text = excerpt(typeof cause.message === 'string' ? cause.message : String(err), 300);
+  const text = excerpt(typeof cause.message === 'string' ? cause.message : String(err), 300, redact);
   const tunnel = /Proxy response \((\d+)\)/.exec(text);
   if (tunnel) {
     return { message: `the proxy in ${proxy ?? 'HTTPS_PROXY/HTTP_PROXY'} answered ${tunnel[1]} when asked to connect to ${host}`, timeout: false };
@@ -160,7 +161,7 @@ export function describeNetworkFailure(err: unknown, host: string, proxy?: strin
         timeout: false,
       };
     case 'ERR_TLS_CERT_ALTNAME_INVALID':
-      return { message: wrongNameMessage(cause, host), timeout: false };
+      return { message: wrongNameMessage(cause, host, redact), timeout: false };
     case 'UND_ERR_HEADERS_OVERFLOW':
       return { message: `${host} sent response headers larger than ${RESPONSE_HEADER_LIMIT / 1024} KiB, the most this client accepts (${code})`, timeout: false };
     default:

@@ -1,7 +1,7 @@
 import { StringDecoder } from 'node:string_decoder';
 import { BadResponseError } from '../errors.js';
 import { parseJson } from '../json.js';
-import { excerpt } from '../output/text.js';
+import { excerpt, type Redact } from '../output/text.js';
 import { TooLargeError } from '../read-text.js';
 import { checkPlant, parsePlantList, type Plant } from './responses.js';
 
@@ -135,12 +135,14 @@ export type PlantBatch = Plant[] & { overflow?: true };
  * The plants of a list response, validated as they arrive (the same checks
  * as parsePlantList), in batches (those completed by each piece of the
  * body), without holding the whole body. A body that is not an array is
- * read whole (up to `limit`) so the error can say what it is.
+ * read whole (up to `limit`) so the error can say what it is. `redact`
+ * masks the token in the excerpts of errors.
  */
 export async function* streamPlantList(
   body: AsyncIterable<Buffer>,
   contentType: string | undefined,
   limit: number,
+  redact: Redact,
   cap = Infinity,
 ): AsyncGenerator<PlantBatch> {
   const decoder = new StringDecoder('utf8');
@@ -169,7 +171,7 @@ export async function* streamPlantList(
           if (size > limit) throw new TooLargeError(`larger than ${limit} bytes`);
           pending += decoder.write(rest);
         }
-        parsePlantList(pending + decoder.end(), contentType);
+        parsePlantList(pending + decoder.end(), contentType, redact);
       }
       text = pending;
     }
@@ -178,7 +180,7 @@ export async function* streamPlantList(
     if (batch.overflow) return;
   }
   const rest = decoder.end();
-  if (!started) parsePlantList(rest, contentType); // empty, or only blanks: says so
+  if (!started) parsePlantList(rest, contentType, redact); // empty, or only blanks: says so
   const batch = items(rest);
   if (batch.length || batch.overflow) yield batch;
   if (batch.overflow) return;
@@ -193,7 +195,7 @@ export async function* streamPlantList(
     try {
       texts = splitter.push(text);
     } catch (err) {
-      throw new BadResponseError(`${WHAT}, but received ${contentType || 'a body'} that is not JSON (${(err as Error).message}) near: ${excerpt(text.slice(0, 200))}`);
+      throw new BadResponseError(`${WHAT}, but received ${contentType || 'a body'} that is not JSON (${(err as Error).message}) near: ${excerpt(text, 200, redact)}`);
     }
     // Past the cap (--limit) nothing is checked: the same plants pass however the body was cut up.
     const overflow = index + texts.length > cap;
@@ -208,12 +210,12 @@ export async function* streamPlantList(
         try {
           return parseJson(itemText);
         } catch {
-          throw new BadResponseError(`item ${index + offset} of the plant list is not valid JSON: ${excerpt(itemText)}`);
+          throw new BadResponseError(`item ${index + offset} of the plant list is not valid JSON: ${excerpt(itemText, 200, redact)}`);
         }
       });
     }
     for (const item of parsed) {
-      checkPlant(item, index);
+      checkPlant(item, index, redact);
       index += 1;
     }
     return Object.assign(parsed as Plant[], overflow ? { overflow } : {});

@@ -1,6 +1,6 @@
 import { BadResponseError, type ServiceError } from '../errors.js';
 import { JsonNumber, parseJson, stringifyJson } from '../json.js';
-import { excerpt } from '../output/text.js';
+import { excerpt, NO_SECRETS, type Redact } from '../output/text.js';
 
 /**
  * A plant as the service sends it: `name` and optional `tag`, plus any fields
@@ -40,39 +40,40 @@ function tryJson(text: string): { value: unknown } | undefined {
 }
 
 /** HTML error pages: their <title> says more than their markup. */
-function htmlSummary(text: string): string {
+function htmlSummary(text: string, redact: Redact): string {
   const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(text)?.[1];
-  if (title?.trim()) return excerpt(title);
-  return excerpt(text.replace(/<[^>]*>/g, ' '));
+  if (title?.trim()) return excerpt(title, 200, redact);
+  return excerpt(text.replace(/<[^>]*>/g, ' '), 200, redact);
 }
 
 /**
  * Normalise an error response body to `{error, message}`: the interface's
  * Error object, an RFC 9457 problem document, a bare `{message}`/`{error: "…"}`,
- * an HTML page, or any text.
+ * an HTML page, or any text. `redact` masks the token in what is shown,
+ * before it is cut to an excerpt.
  */
-export function describeErrorBody(text: string, contentType: string | undefined): ServiceError {
+export function describeErrorBody(text: string, contentType: string | undefined, redact: Redact): ServiceError {
   const type = mediaType(contentType);
   const parsed = text.trim() ? tryJson(text) : undefined;
   if (parsed && typeof parsed.value === 'object' && parsed.value !== null && !Array.isArray(parsed.value)) {
     const body = parsed.value as Record<string, unknown>;
     const code = typeof body.error === 'number' && Number.isInteger(body.error) ? body.error : null;
     if (typeof body.message === 'string' && body.message.trim()) {
-      return { error: code, message: excerpt(body.message, 500) };
+      return { error: code, message: excerpt(body.message, 500, redact) };
     }
     // application/problem+json (RFC 9457): title and detail.
     const detail = typeof body.detail === 'string' ? body.detail : undefined;
     const title = typeof body.title === 'string' ? body.title : undefined;
     if (detail || title) {
-      return { error: code, message: excerpt([title, detail].filter(Boolean).join(': '), 500) };
+      return { error: code, message: excerpt([title, detail].filter(Boolean).join(': '), 500, redact) };
     }
     if (typeof body.error === 'string' && body.error.trim()) {
-      return { error: null, message: excerpt(body.error, 500) };
+      return { error: null, message: excerpt(body.error, 500, redact) };
     }
   }
   if (!text.trim()) return { error: null, message: '(empty body)' };
-  if (looksLikeHtml(text, type)) return { error: null, message: htmlSummary(text) };
-  return { error: null, message: excerpt(text) };
+  if (looksLikeHtml(text, type)) return { error: null, message: htmlSummary(text, redact) };
+  return { error: null, message: excerpt(text, 200, redact) };
 }
 
 /**
@@ -88,7 +89,8 @@ export function unaskedEncoding(header: string | string[] | undefined, what: 're
     .map((coding) => coding.trim().toLowerCase())
     .filter((coding) => coding && coding !== 'identity');
   if (codings.length === 0) return undefined;
-  const shown = excerpt(codings.join(', '), 60);
+  // Header text, not a body: it cannot carry the token a body might echo.
+  const shown = excerpt(codings.join(', '), 60, NO_SECRETS);
   const encoded = codings.length === 1 ? `${shown}-encoded` : `encoded with ${shown}`;
   return `the ${what} is ${encoded}, which plants did not ask for (it sends Accept-Encoding: identity)`;
 }
@@ -115,37 +117,38 @@ export function describeOtherThreeHundred(status: number, location: string): str
 /**
  * Check a list response against the interface: a JSON array of objects, each
  * with a string `name` and, where present, a string `tag`. Every field is kept.
+ * `redact` masks the token in the excerpts of errors.
  */
-export function parsePlantList(text: string, contentType: string | undefined): Plant[] {
+export function parsePlantList(text: string, contentType: string | undefined, redact: Redact): Plant[] {
   const what = 'expected a JSON array of plants';
   if (!text.trim()) throw new BadResponseError(`${what}, but the response body was empty`);
   const parsed = tryJson(text);
   if (!parsed) {
     const type = mediaType(contentType) || 'no content type';
-    const shown = looksLikeHtml(text, mediaType(contentType)) ? htmlSummary(text) : excerpt(text);
+    const shown = looksLikeHtml(text, mediaType(contentType)) ? htmlSummary(text, redact) : excerpt(text, 200, redact);
     throw new BadResponseError(`${what}, but received ${type} that is not JSON: ${shown}`);
   }
   const items = parsed.value;
   if (!Array.isArray(items)) {
-    throw new BadResponseError(`${what}, but received ${kindOf(items)}: ${excerpt(text)}`);
+    throw new BadResponseError(`${what}, but received ${kindOf(items)}: ${excerpt(text, 200, redact)}`);
   }
-  items.forEach((item: unknown, index) => checkPlant(item, index));
+  items.forEach((item: unknown, index) => checkPlant(item, index, redact));
   return items as Plant[];
 }
 
-export function checkPlant(item: unknown, index: number): void {
+export function checkPlant(item: unknown, index: number, redact: Redact): void {
   const where = `item ${index} of the plant list`;
   if (typeof item !== 'object' || item === null || Array.isArray(item)) {
-    throw new BadResponseError(`${where} is ${kindOf(item)}, expected a plant object: ${excerpt(stringifyJson(item))}`);
+    throw new BadResponseError(`${where} is ${kindOf(item)}, expected a plant object: ${excerpt(stringifyJson(item), 200, redact)}`);
   }
   const plant = item as Record<string, unknown>;
   if (typeof plant.name !== 'string') {
     const problem = 'name' in plant ? `its "name" is ${kindOf(plant.name)}` : 'it has no "name"';
-    throw new BadResponseError(`${where} is not a plant: ${problem}, expected a string: ${excerpt(stringifyJson(item))}`);
+    throw new BadResponseError(`${where} is not a plant: ${problem}, expected a string: ${excerpt(stringifyJson(item), 200, redact)}`);
   }
   if (plant.tag !== undefined && plant.tag !== null && typeof plant.tag !== 'string') {
     throw new BadResponseError(
-      `${where} is not a plant: its "tag" is ${kindOf(plant.tag)}, expected a string: ${excerpt(stringifyJson(item))}`,
+      `${where} is not a plant: its "tag" is ${kindOf(plant.tag)}, expected a string: ${excerpt(stringifyJson(item), 200, redact)}`,
     );
   }
 }

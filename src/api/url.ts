@@ -1,40 +1,68 @@
 import { UsageError } from '../errors.js';
+import { quoted } from '../output/text.js';
 
 /**
  * Parse and check a base URL: absolute http(s), no credentials, query or
  * fragment. A path prefix (`https://host/api`) is kept, without its trailing
  * slash, so requests go to `/api/plants`.
  *
- * `source` names where the value came from, for the error message.
+ * `source` names where the value came from, for the error message, which
+ * shows the value masked (maskUrl) and printable.
  */
 export function parseBaseUrl(raw: string, source?: string): URL {
   const value = raw.trim();
-  const from = source ? ` (${source})` : '';
+  const invalid = `invalid base URL ${quoted(maskUrl(value))}${source ? ` (${source})` : ''}`;
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    throw new UsageError(
-      `invalid base URL ${JSON.stringify(value)}${from}: expected an absolute URL such as https://plants.example.com`,
-    );
+    throw new UsageError(`${invalid}: expected an absolute URL such as https://plants.example.com`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new UsageError(
-      `invalid base URL ${JSON.stringify(value)}${from}: the scheme must be http or https`,
-    );
+    throw new UsageError(`${invalid}: the scheme must be http or https`);
   }
   if (url.username || url.password) {
-    throw new UsageError(
-      `invalid base URL${from}: it must not contain credentials; store the token with 'plants auth login'`,
-    );
+    throw new UsageError(`${invalid}: it must not contain credentials; store the token with 'plants auth login'`);
   }
   if (url.search || url.hash || value.includes('?') || value.includes('#')) {
-    throw new UsageError(
-      `invalid base URL ${JSON.stringify(value)}${from}: it must not contain a query (?) or fragment (#)`,
-    );
+    throw new UsageError(`${invalid}: it must not contain a query (?) or fragment (#)`);
   }
   url.pathname = url.pathname.replace(/\/+$/, '');
   return url;
+}
+
+/** Query parameters plants sends itself: their values are no secret. */
+const OWN_PARAMETERS = new Set(['limit']);
+/** The userinfo of an absolute or scheme-relative URL (`\\` counts as `/`, as URL parsers take it). */
+const USERINFO = /^([a-z][a-z\d+.-]*:[/\\]*|[/\\]{2,})[^/\\?#]*@/i;
+
+/**
+ * A URL, or text meant as one, with whatever may be a secret masked: the
+ * userinfo as `***@`, and each value of the query and fragment as `***`
+ * (`?token=***`, `#***`), except plants' own `limit`. Text, not a URL
+ * object: an invalid URL is echoed too.
+ */
+export function maskUrl(text: string): string {
+  const masked = text.replace(USERINFO, '$1***@');
+  const query = masked.search(/[?#]/);
+  if (query === -1) return masked;
+  // The query up to the fragment, then the fragment: each its mark, then parameters.
+  const fragment = masked.indexOf('#', query);
+  const parts = fragment === -1 ? [masked.slice(query)] : [masked.slice(query, fragment), masked.slice(fragment)];
+  return masked.slice(0, query) + parts.map((part) => part.slice(0, 1) + maskParameters(part.slice(1))).join('');
+}
+
+function maskParameters(text: string): string {
+  return text
+    .split('&')
+    .map((parameter) => {
+      if (parameter === '') return parameter;
+      const equals = parameter.indexOf('=');
+      if (equals === -1) return '***';
+      const name = parameter.slice(0, equals);
+      return OWN_PARAMETERS.has(name) ? parameter : `${name}=***`;
+    })
+    .join('&');
 }
 
 /** The base URL as people write it: no trailing slash. */
@@ -53,7 +81,7 @@ export function encodePathSegment(id: string): string {
     encoded = encodeURIComponent(id);
   } catch {
     throw new UsageError(
-      `invalid plant id ${JSON.stringify(id)}: it contains an unpaired UTF-16 surrogate`,
+      `invalid plant id ${quoted(id)}: it contains an unpaired UTF-16 surrogate`,
     );
   }
   return /^\.+$/.test(encoded) ? encoded.replaceAll('.', '%2E') : encoded;

@@ -4,6 +4,7 @@ import { completionScript, INSTALL, SHELLS, type Shell } from '../completion/scr
 import { parseProfileName } from '../config/store.js';
 import type { Context } from '../context.js';
 import { printable } from '../output/text.js';
+import { shownUrl } from './config.js';
 import { plantId } from './ids.js';
 import { examples } from './options.js';
 
@@ -58,7 +59,7 @@ function lookUp(ctx: Context): ValueSource {
       const store = await ctx.config();
       return [...new Set([...store.profileNames(), 'default'])].sort().map((value) => ({
         value,
-        description: store.get(value, 'base-url') ?? '',
+        description: shownUrl(store.get(value, 'base-url') ?? ''),
       }));
     }
     ctx.flags.timeout = LOOKUP_TIMEOUT_SECONDS;
@@ -66,7 +67,8 @@ function lookUp(ctx: Context): ValueSource {
     const plants = await (await ctx.client()).listPlants();
     return plants.flatMap((plant) => {
       const id = plantId(plant);
-      return id === undefined ? [] : [{ value: id, description: plant.name }];
+      // The shell shows the description on the terminal; the value is inserted as the id, exact.
+      return id === undefined ? [] : [{ value: id, description: printable(plant.name) }];
     });
   };
 }

@@ -1,11 +1,12 @@
 import { join } from 'node:path';
 import { Argument, Command } from 'commander';
 import { completeWith } from '../completion/hints.js';
-import { formatBaseUrl, parseBaseUrl } from '../api/url.js';
+import { formatBaseUrl, maskUrl, parseBaseUrl } from '../api/url.js';
 import { configDir, parseProfileName, type ConfigStore } from '../config/store.js';
 import type { Context } from '../context.js';
 import { ExitCode, ExitStatus, UsageError } from '../errors.js';
 import { failure, success } from '../output/messages.js';
+import { printable } from '../output/text.js';
 import { examples } from './options.js';
 
 /** Keys `config set/get/unset` accept. The token has its own commands (`auth`). */
@@ -27,6 +28,20 @@ function parseKey(raw: string): Key {
 /** `<key>`: completion offers the keys; parseKey explains a wrong one (and the token). */
 function keyArgument(description: string): Argument {
   return new Argument('<key>', description).choices(CONFIG_KEYS).argParser(parseKey);
+}
+
+/**
+ * A stored base URL as shown. `config set` stores only valid ones, which
+ * this leaves as they are; but the file may have been edited: credentials,
+ * query and fragment values are masked, and what would act on a terminal
+ * escaped (every command refuses such a value anyway).
+ */
+export function shownUrl(value: string): string {
+  return printable(maskUrl(value));
+}
+
+function shownOr(value: string | undefined, unset: string): string {
+  return value === undefined ? unset : shownUrl(value);
 }
 
 function existingProfile(store: ConfigStore, raw: string): string {
@@ -80,7 +95,8 @@ export function configCommand(ctx: Context): Command {
         await failure(ctx.io, `${key} is not set for profile ${profile}`);
         throw new ExitStatus(ExitCode.failure, 'config', `${key} is not set for profile ${profile}`);
       }
-      ctx.io.stdout.write(`${value}\n`);
+      // Masking leaves any base URL plants can use as it is: scripts still read back what they stored.
+      ctx.io.stdout.write(`${shownUrl(value)}\n`);
     });
 
   config
@@ -102,7 +118,7 @@ export function configCommand(ctx: Context): Command {
       const [store, profile] = await selected();
       const lines = [
         `profile=${profile}`,
-        `base-url=${store.get(profile, 'base-url') ?? '(not set)'}`,
+        `base-url=${shownOr(store.get(profile, 'base-url'), '(not set)')}`,
         `token=${store.get(profile, 'token') === undefined ? '(not set)' : '(set)'}`,
       ];
       ctx.io.stdout.write(`${lines.join('\n')}\n`);
@@ -117,7 +133,7 @@ export function configCommand(ctx: Context): Command {
       const names = [...new Set([...store.profileNames(), profile])].sort();
       const width = Math.max(...names.map((name) => name.length));
       const lines = names.map((name) => {
-        const url = store.get(name, 'base-url') ?? '(no base-url)';
+        const url = shownOr(store.get(name, 'base-url'), '(no base-url)');
         const token = store.get(name, 'token') === undefined ? 'no token' : 'token set';
         return `${name === profile ? '*' : ' '} ${name.padEnd(width)}  ${url}  ${token}`;
       });

@@ -57,7 +57,7 @@ export async function report(
     await writeOut(io.stdout, formatJson(results, io.stdoutIsTTY));
   } else if (options.dryRun && !io.stdoutIsTTY) {
     // Ids come from the service: escaped like any TSV field, one per line.
-    await writeAll(io.stdout, results.map((r) => tsvLine([r.id])));
+    await writeAll(io.stdout, results.map((r) => tsvLine([r.id], io.stdoutIsTTY)));
   }
 
   const problems = outcomes.filter((o) => isProblem(o, options));

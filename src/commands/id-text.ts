@@ -1,6 +1,6 @@
 import { parseCsv } from '../csv.js';
 import { UsageError } from '../errors.js';
-import { excerpt, printable } from '../output/text.js';
+import { excerpt, NO_SECRETS, printable } from '../output/text.js';
 
 /**
  * Ids from text that is not JSON: CSV with an id column, or ids separated
@@ -49,7 +49,7 @@ export function idsFromText(text: string): string[] {
     const endsInCrlf = text.startsWith(`${firstLine}\r\n`);
     if (KNOWN_COLUMNS.has(word.toLowerCase()) || (TABLE_HEADER_WORD.test(word) && word.includes('.')) || (endsInCrlf && COLUMN_PATH.test(word))) {
       throw new UsageError(
-        `standard input starts with the header ${printable(excerpt(word, 60))} and has no id column; its values are not ids: ${INSTEAD}; ${NOTHING}`,
+        `standard input starts with the header ${printable(excerpt(word, 60, NO_SECRETS))} and has no id column; its values are not ids: ${INSTEAD}; ${NOTHING}`,
       );
     }
   } else if (
@@ -57,7 +57,7 @@ export function idsFromText(text: string): string[] {
     (words.some((word) => KNOWN_COLUMNS.has(word.toLowerCase()) || word.includes('.')) || / {2}/.test(firstLine))
   ) {
     throw new UsageError(
-      `standard input looks like a table (its first line is the header ${printable(excerpt(firstLine, 60))}); its cells are not ids: ${INSTEAD}; ${NOTHING}`,
+      `standard input looks like a table (its first line is the header ${printable(excerpt(firstLine, 60, NO_SECRETS))}); its cells are not ids: ${INSTEAD}; ${NOTHING}`,
     );
   }
   if (text.includes('\t')) throw tabSeparated();
@@ -95,7 +95,7 @@ function idsFromCsv(text: string): string[] {
   const column = header.findIndex((name) => name.toLowerCase() === 'id');
   if (column === -1) {
     throw new UsageError(
-      `standard input is CSV without an id column (its header is ${printable(excerpt(header.join(','), 60))}); add id to --columns, or pipe plants list --json; ${NOTHING}`,
+      `standard input is CSV without an id column (its header is ${printable(excerpt(header.join(','), 60, NO_SECRETS))}); add id to --columns, or pipe plants list --json; ${NOTHING}`,
     );
   }
   return records.slice(1).flatMap((record, index) => {

@@ -1,5 +1,6 @@
 import { UsageError } from '../errors.js';
 import { JsonNumber, parseJson } from '../json.js';
+import { printable } from '../output/text.js';
 import { idsFromText, trimAsciiSpace } from './id-text.js';
 
 /**
@@ -49,7 +50,8 @@ export function parseIdInput(text: string): string[] {
     try {
       items = parseJson(trimmed);
     } catch (err) {
-      throw new UsageError(`standard input starts like a JSON array but is not valid JSON: ${(err as Error).message}`);
+      // JSON.parse's message quotes the input: printable, like any text that may come from the service.
+      throw new UsageError(`standard input starts like a JSON array but is not valid JSON: ${printable((err as Error).message)}`);
     }
     if (!Array.isArray(items)) throw new UsageError('standard input is JSON but not an array');
     return items.map((item: unknown, index) => idFromItem(item, `item ${index} of the JSON on standard input`));

@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { hasFilter, plantMatcher, type PlantFilter } from '../filters.js';
+import { quoted } from '../output/text.js';
 import { addDeletionOptions, deletePlants, pickDeletionOptions, type DeletionFlags, type DeletionOptions } from './deletion.js';
 import { requirePlantId } from './ids.js';
 import { addFilterOptions, fetchPlants } from './list.js';
@@ -54,7 +55,7 @@ export async function runPrune(options: PruneOptions, ctx: Context): Promise<voi
       const matches = plantMatcher(options.filter);
       const plants = (await fetchPlants(ctx, options.limit)).filter(matches);
       return plants.map((plant, index) => ({
-        id: requirePlantId(plant, `matching plant ${index} (${JSON.stringify(plant.name)})`),
+        id: requirePlantId(plant, `matching plant ${index} (${quoted(plant.name)})`),
         plant,
       }));
     },

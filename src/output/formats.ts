@@ -1,28 +1,40 @@
 import { stringifyJson } from '../json.js';
-import { cellText, printable } from './text.js';
+import { cellText, escapeCharacter, printable, singleLine } from './text.js';
 
 /**
  * JSON for scripts: one line in a pipe, pretty for a person at a terminal.
- * On a terminal, DEL and C1 controls are escaped too: JSON.stringify escapes
- * only those below U+0020, and C1 controls act on terminals.
+ * On a terminal, what printable() escapes is escaped here too (see
+ * escapeForTerminal); in a pipe the JSON is the data, exact.
  */
 export function formatJson(value: unknown, pretty: boolean, terminal = pretty): string {
   const text = stringifyJson(value, pretty ? 2 : undefined);
   return `${terminal ? escapeForTerminal(text) : text}\n`;
 }
 
-/** JSON text with DEL and C1 controls escaped too (they can only occur inside strings). */
+// JSON.stringify escapes C0 controls; these are the rest of what printable() escapes.
+const JSON_TERMINAL_UNSAFE = /[\u007f-\u009f\u2028\u2029\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]/g;
+const JSON_HAS_TERMINAL_UNSAFE = /[\u007f-\u009f\u2028\u2029\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]/;
+
+/**
+ * JSON text with DEL, C1 controls, U+2028/U+2029 and the bidi and zero-width
+ * characters written as `\u202e`-style JSON escapes: they can only occur
+ * inside strings, so the JSON still reads back as the same data.
+ */
 export function escapeForTerminal(json: string): string {
-  return json.replace(/[\u007f-\u009f]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  if (!JSON_HAS_TERMINAL_UNSAFE.test(json)) return json;
+  return json.replace(JSON_TERMINAL_UNSAFE, escapeCharacter);
 }
 
 /**
- * One TSV line. A backslash becomes `\\`, and control characters become
- * `\t`, `\n`, `\r` or `\u001b`-style escapes, so each record stays one line
- * with a fixed number of fields and never carries terminal escape sequences.
+ * One TSV line. A backslash becomes `\\`, and control characters, U+2028 and
+ * U+2029 become `\t`, `\n`, `\r` or `\u001b`-style escapes, so each record
+ * stays one line with a fixed number of fields and never carries terminal
+ * escape sequences. On a terminal, bidi and zero-width characters are
+ * escaped too (printable); piped, they are kept (singleLine).
  */
-export function tsvLine(values: readonly unknown[]): string {
-  return `${values.map((value) => printable(escapeBackslashes(cellText(value)))).join('\t')}\n`;
+export function tsvLine(values: readonly unknown[], terminal: boolean): string {
+  const escape = terminal ? printable : singleLine;
+  return `${values.map((value) => escape(escapeBackslashes(cellText(value)))).join('\t')}\n`;
 }
 
 function escapeBackslashes(text: string): string {

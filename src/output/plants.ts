@@ -109,7 +109,7 @@ export async function writePlants(
   // (or the list has ended): a run that fails early leaves no half-made JSON or
   // bare CSV header behind.
   const opening = format === 'json' ? '[' : format === 'csv' ? csvLine(columns, terminal) : '';
-  const line = format === 'csv' ? (values: unknown[]) => csvLine(values, terminal) : tsvLine;
+  const line = (values: unknown[]) => (format === 'csv' ? csvLine(values, terminal) : tsvLine(values, terminal));
   try {
     for await (const batch of batches) {
       if (batch.length === 0) continue;

@@ -5,27 +5,69 @@ import { JsonNumber, stringifyJson } from '../json.js';
  * escape sequences. These helpers make it safe to show.
  */
 
-// C0 controls, DEL and C1 controls.
+/*
+ * Never shown raw on a terminal: C0 controls, DEL and C1 controls (they
+ * start escape sequences); U+2028 and U+2029 (line breaks to JavaScript and
+ * Python's splitlines); and the invisible characters that reorder or hide
+ * text, which can make `Delete plant 42?` name another id: bidi controls
+ * (U+061C, U+200E-U+200F, U+202A-U+202E, U+2066-U+2069), zero-width
+ * characters (U+180E, U+200B-U+200D, U+2060-U+2064, U+FEFF), the deprecated
+ * format controls U+206A-U+206F and the annotation marks U+FFF9-U+FFFB.
+ * Piped records escape only the first two groups (see singleLine).
+ * Each pattern is tested before it replaces: most text has none, and a test
+ * is cheaper than a replace that finds nothing (100,000-row output).
+ */
 // eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+const TERMINAL_UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]/g;
 // eslint-disable-next-line no-control-regex
-const HAS_CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+const HAS_TERMINAL_UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]/;
+// eslint-disable-next-line no-control-regex
+const RECORD_BREAKING = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+// eslint-disable-next-line no-control-regex
+const HAS_RECORD_BREAKING = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 
-/** Replace control characters with visible escapes (`\n`, `\u001b`). */
-export function printable(text: string): string {
-  // Most text has none: a test is cheaper than a replace that finds nothing.
-  if (!HAS_CONTROL.test(text)) return text;
-  return text.replace(CONTROL, (ch) => {
-    if (ch === '\n') return '\\n';
-    if (ch === '\r') return '\\r';
-    if (ch === '\t') return '\\t';
-    return `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;
-  });
+/** `\n`, `\r`, `\t`, or a `\u001b`-style escape (every such character is in the BMP). */
+export function escapeCharacter(ch: string): string {
+  if (ch === '\n') return '\\n';
+  if (ch === '\r') return '\\r';
+  if (ch === '\t') return '\\t';
+  return `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;
 }
 
-/** A short, single-line, printable excerpt of a body for error messages. */
-export function excerpt(text: string, max = 200): string {
-  const flat = printable(text.replace(/\s+/g, ' ').trim());
+/** Text for a terminal: control, separator, bidi and zero-width characters shown as escapes (`\n`, `\u202e`). */
+export function printable(text: string): string {
+  if (!HAS_TERMINAL_UNSAFE.test(text)) return text;
+  return text.replace(TERMINAL_UNSAFE, escapeCharacter);
+}
+
+/**
+ * Text for one record of piped output: only what could break the line
+ * (controls, U+2028, U+2029) escaped; bidi and zero-width characters are
+ * data and stay exact, so an id read back from `cut -f1` is the same id.
+ */
+export function singleLine(text: string): string {
+  if (!HAS_RECORD_BREAKING.test(text)) return text;
+  return text.replace(RECORD_BREAKING, escapeCharacter);
+}
+
+/** Text quoted for a message: a JSON string, with whatever a terminal would act on escaped too. */
+export function quoted(text: string): string {
+  return printable(JSON.stringify(text));
+}
+
+/** Masks the secrets (the token) in text about to be shown. */
+export type Redact = (text: string) => string;
+
+/** For text that no secret can be in (tests, text the CLI made itself). */
+export const NO_SECRETS: Redact = (text) => text;
+
+/**
+ * A short, single-line, printable excerpt of a body for error messages.
+ * `redact` runs on the whole text, before the cut: a token cut in two is no
+ * longer found, and its first part would show.
+ */
+export function excerpt(text: string, max: number, redact: Redact): string {
+  const flat = printable(redact(text).replace(/\s+/g, ' ').trim());
   return flat.length > max ? `${flat.slice(0, max)}…` : flat;
 }
 

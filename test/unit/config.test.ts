@@ -183,6 +183,15 @@ describe('redactToken', () => {
     expect(redactToken('got Bearer abcdefgh12 and abcdefgh12', 'abcdefgh12')).toBe('got Bearer *** and ***');
     expect(redactToken('DELETE http://x/plants/T: Bearer T rejected', 'T')).toBe('DELETE http://x/plants/T: Bearer *** rejected');
   });
+
+  it('masks a token with a quote, backslash or slash as JSON text writes it too', () => {
+    // An item that is not a plant is shown as JSON: the token's quote and backslash then come escaped.
+    const token = 'ab"c\\d/ef+gh';
+    expect(redactToken(`{"x":${JSON.stringify(token)}}`, token)).toBe('{"x":"***"}');
+    // Some services (PHP's json_encode) escape the slash as well.
+    expect(redactToken('{"x":"ab\\"c\\\\d\\/ef+gh"}', token)).toBe('{"x":"***"}');
+    expect(redactToken(`Bearer ${JSON.stringify(token).slice(1, -1)}`, token)).toBe('Bearer ***');
+  });
 });
 
 describe('checkToken', () => {

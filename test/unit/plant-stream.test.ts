@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { JsonArraySplitter, streamPlantList } from '../../src/api/plant-stream.js';
 import { parsePlantList } from '../../src/api/responses.js';
 import { BadResponseError } from '../../src/errors.js';
+import { NO_SECRETS } from '../../src/output/text.js';
 
 async function* chunks(text: string, sizes: number[]): AsyncGenerator<Buffer> {
   const bytes = Buffer.from(text);
@@ -17,7 +18,7 @@ async function* chunks(text: string, sizes: number[]): AsyncGenerator<Buffer> {
 
 async function collect(text: string, sizes: number[] = [text.length]): Promise<unknown[]> {
   const out: unknown[] = [];
-  for await (const batch of streamPlantList(chunks(text, sizes), 'application/json', 1e9)) out.push(...batch);
+  for await (const batch of streamPlantList(chunks(text, sizes), 'application/json', 1e9, NO_SECRETS)) out.push(...batch);
   return out;
 }
 
@@ -35,7 +36,7 @@ describe('streamPlantList', () => {
     await fc.assert(
       fc.asyncProperty(fc.array(plant, { maxLength: 8 }), fc.boolean(), fc.array(fc.integer({ min: 1, max: 7 })), async (plants, pretty, sizes) => {
         const text = JSON.stringify(plants, null, pretty ? 2 : undefined);
-        expect(await collect(text, sizes)).toEqual(parsePlantList(text, 'application/json'));
+        expect(await collect(text, sizes)).toEqual(parsePlantList(text, 'application/json', NO_SECRETS));
       }),
       { numRuns: 300 },
     );
@@ -66,7 +67,7 @@ describe('streamPlantList', () => {
     const seen: unknown[] = [];
     await expect(
       (async () => {
-        for await (const batch of streamPlantList(chunks('[{"name":"a"},{"name":2}]', [5, 9]), undefined, 1e9)) seen.push(...batch);
+        for await (const batch of streamPlantList(chunks('[{"name":"a"},{"name":2}]', [5, 9]), undefined, 1e9, NO_SECRETS)) seen.push(...batch);
       })(),
     ).rejects.toThrow(/item 1/);
     expect(seen).toEqual([{ name: 'a' }]);
@@ -95,7 +96,7 @@ describe('streamPlantList edges found in review', () => {
     const text = '[{"name":"a"},{"name":"b"},{"nope":1}]';
     for (const sizes of [[1000], [1], [14], [27]]) {
       const batches: { plants: unknown[]; overflow?: true }[] = [];
-      for await (const batch of streamPlantList(chunks(text, sizes), undefined, 1e9, 1)) {
+      for await (const batch of streamPlantList(chunks(text, sizes), undefined, 1e9, NO_SECRETS, 1)) {
         batches.push({ plants: [...batch], ...(batch.overflow ? { overflow: batch.overflow } : {}) });
       }
       expect(batches.flatMap((b) => b.plants)).toEqual([{ name: 'a' }]);

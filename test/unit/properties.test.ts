@@ -6,6 +6,7 @@ import { encodePathSegment, endpoint, parseBaseUrl } from '../../src/api/url.js'
 import { INT32_MAX, parseLimit } from '../../src/commands/options.js';
 import { BadResponseError, UsageError } from '../../src/errors.js';
 import { JsonNumber, parseJson, stringifyJson } from '../../src/json.js';
+import { NO_SECRETS } from '../../src/output/text.js';
 
 /** Strings that are well-formed UTF-16 (lone surrogates cannot be sent in a URL at all). */
 const wellFormed = fc.string({ unit: 'grapheme', maxLength: 40 });
@@ -99,7 +100,7 @@ describe('response validation', () => {
     fc.assert(
       fc.property(body, (text) => {
         try {
-          const plants = parsePlantList(text, 'application/json');
+          const plants = parsePlantList(text, 'application/json', NO_SECRETS);
           for (const plant of plants) {
             expect(typeof plant.name).toBe('string');
             expect(plant.tag === undefined || plant.tag === null || typeof plant.tag === 'string').toBe(true);

@@ -1,19 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { describeErrorBody, parsePlantList, unaskedEncoding } from '../../src/api/responses.js';
 import { BadResponseError } from '../../src/errors.js';
+import { NO_SECRETS } from '../../src/output/text.js';
 
 describe('parsePlantList', () => {
   it('keeps every field of every item, including ones the interface does not show', () => {
     const text = '[{"id":7,"name":"Fern","tag":"green","extra":{"height":3}},{"name":"Cactus"}]';
-    expect(parsePlantList(text, 'application/json')).toEqual([
+    expect(parsePlantList(text, 'application/json', NO_SECRETS)).toEqual([
       { id: 7, name: 'Fern', tag: 'green', extra: { height: 3 } },
       { name: 'Cactus' },
     ]);
   });
 
   it('accepts an empty array and a null tag', () => {
-    expect(parsePlantList('[]', 'application/json')).toEqual([]);
-    expect(parsePlantList('[{"name":"A","tag":null}]', undefined)).toEqual([{ name: 'A', tag: null }]);
+    expect(parsePlantList('[]', 'application/json', NO_SECRETS)).toEqual([]);
+    expect(parsePlantList('[{"name":"A","tag":null}]', undefined, NO_SECRETS)).toEqual([{ name: 'A', tag: null }]);
   });
 
   it.each([
@@ -32,15 +33,15 @@ describe('parsePlantList', () => {
     ['[{"name":5}]', 'application/json', /item 0 .*its "name" is a number/],
     ['[{"name":"A","tag":3}]', 'application/json', /item 0 .*its "tag" is a number/],
   ])('rejects %j (%s)', (text, type, message) => {
-    expect(() => parsePlantList(text, type)).toThrow(BadResponseError);
-    expect(() => parsePlantList(text, type)).toThrow(message);
+    expect(() => parsePlantList(text, type, NO_SECRETS)).toThrow(BadResponseError);
+    expect(() => parsePlantList(text, type, NO_SECRETS)).toThrow(message);
   });
 
   it('keeps excerpts short and free of control characters', () => {
     const long = `{"x":"${'a'.repeat(5000)}\u001b[31m"}`;
     let message = '';
     try {
-      parsePlantList(long, 'application/json');
+      parsePlantList(long, 'application/json', NO_SECRETS);
     } catch (err) {
       message = (err as Error).message;
     }
@@ -51,7 +52,7 @@ describe('parsePlantList', () => {
 
 describe('describeErrorBody', () => {
   it('reads the interface Error object', () => {
-    expect(describeErrorBody('{"error":17,"message":"database unavailable"}', 'application/json')).toEqual({
+    expect(describeErrorBody('{"error":17,"message":"database unavailable"}', 'application/json', NO_SECRETS)).toEqual({
       error: 17,
       message: 'database unavailable',
     });
@@ -59,36 +60,36 @@ describe('describeErrorBody', () => {
 
   it('reads an RFC 9457 problem document', () => {
     const body = '{"type":"about:blank","title":"Not Found","status":404,"detail":"no plant 9"}';
-    expect(describeErrorBody(body, 'application/problem+json')).toEqual({
+    expect(describeErrorBody(body, 'application/problem+json', NO_SECRETS)).toEqual({
       error: null,
       message: 'Not Found: no plant 9',
     });
   });
 
   it('reads {"error": "text"} bodies', () => {
-    expect(describeErrorBody('{"error":"forbidden"}', 'application/json')).toEqual({ error: null, message: 'forbidden' });
+    expect(describeErrorBody('{"error":"forbidden"}', 'application/json', NO_SECRETS)).toEqual({ error: null, message: 'forbidden' });
   });
 
   it('summarises HTML pages by their title', () => {
     const html = '<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body><h1>nginx</h1></body></html>';
-    expect(describeErrorBody(html, 'text/html')).toEqual({ error: null, message: '502 Bad Gateway' });
+    expect(describeErrorBody(html, 'text/html', NO_SECRETS)).toEqual({ error: null, message: '502 Bad Gateway' });
   });
 
   it('strips tags from HTML without a title', () => {
-    expect(describeErrorBody('<html><body><h1>Oops</h1> broken</body></html>', 'text/html').message).toBe('Oops broken');
+    expect(describeErrorBody('<html><body><h1>Oops</h1> broken</body></html>', 'text/html', NO_SECRETS).message).toBe('Oops broken');
   });
 
   it('shows plain text as a printable excerpt', () => {
-    expect(describeErrorBody('upstream\tconnect error\u0007', 'text/plain').message).toBe('upstream connect error\\u0007');
+    expect(describeErrorBody('upstream\tconnect error\u0007', 'text/plain', NO_SECRETS).message).toBe('upstream connect error\\u0007');
   });
 
   it('says when the body is empty', () => {
-    expect(describeErrorBody('', undefined).message).toBe('(empty body)');
+    expect(describeErrorBody('', undefined, NO_SECRETS).message).toBe('(empty body)');
   });
 
   it('ignores a non-integer error field', () => {
-    expect(describeErrorBody('{"error":"x1","message":"m"}', 'application/json')).toEqual({ error: null, message: 'm' });
-    expect(describeErrorBody('{"error":1.5,"message":"m"}', 'application/json')).toEqual({ error: null, message: 'm' });
+    expect(describeErrorBody('{"error":"x1","message":"m"}', 'application/json', NO_SECRETS)).toEqual({ error: null, message: 'm' });
+    expect(describeErrorBody('{"error":1.5,"message":"m"}', 'application/json', NO_SECRETS)).toEqual({ error: null, message: 'm' });
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { encodePathSegment, endpoint, formatBaseUrl, parseBaseUrl } from '../../src/api/url.js';
+import { encodePathSegment, endpoint, formatBaseUrl, maskUrl, parseBaseUrl } from '../../src/api/url.js';
 import { UsageError } from '../../src/errors.js';
 
 describe('parseBaseUrl', () => {
@@ -33,6 +33,37 @@ describe('parseBaseUrl', () => {
     expect(() => parseBaseUrl('https://user:s3cret@host', 'x')).toThrow(
       expect.objectContaining({ message: expect.not.stringContaining('s3cret') }),
     );
+  });
+
+  it.each([
+    ['https://user:s3cret@plants.example.com/api', 'invalid base URL "https://***@plants.example.com/api" (x): it must not contain credentials'],
+    ['https://plants.example.com/api?token=s3cret', 'invalid base URL "https://plants.example.com/api?token=***" (x): it must not contain a query (?) or fragment (#)'],
+    ['https://plants.example.com/#access_token=s3cret', 'invalid base URL "https://plants.example.com/#access_token=***" (x): it must not contain a query (?) or fragment (#)'],
+    ['ftp://user:s3cret@plants.example.com', 'invalid base URL "ftp://***@plants.example.com" (x): the scheme must be http or https'],
+    ['https://user:s3cret@', 'invalid base URL "https://***@" (x): expected an absolute URL such as https://plants.example.com'],
+    ['https://plants.example.com/\u202e?s3cret', 'invalid base URL "https://plants.example.com/\\u202e?***" (x): it must not contain a query (?) or fragment (#)'],
+  ])('masks what may be a secret when it echoes %j', (raw, message) => {
+    expect(() => parseBaseUrl(raw, 'x')).toThrow(message);
+  });
+});
+
+describe('maskUrl', () => {
+  it.each([
+    ['https://plants.example.com/api', 'https://plants.example.com/api'],
+    ['https://user:pass@plants.example.com/api', 'https://***@plants.example.com/api'],
+    ['https://user@plants.example.com', 'https://***@plants.example.com'],
+    ['https://a@b:c@plants.example.com/x@y', 'https://***@plants.example.com/x@y'],
+    ['HTTPS:\\\\user:pass@host', 'HTTPS:\\\\***@host'],
+    ['https:user:pass@host', 'https:***@host'],
+    ['//user:pass@host/p', '//***@host/p'],
+    ['/plants/a@b?token=x', '/plants/a@b?token=***'],
+    ['https://host/p?token=abc&limit=5&flag&=v', 'https://host/p?token=***&limit=5&***&=***'],
+    ['https://host/p?limit=5#access_token=abc&state=1', 'https://host/p?limit=5#access_token=***&state=***'],
+    ['https://host/p#section', 'https://host/p#***'],
+    ['https://us?er:pass@host', 'https://us?***'],
+    ['https://host/p?', 'https://host/p?'],
+  ])('%j as %j', (raw, masked) => {
+    expect(maskUrl(raw)).toBe(masked);
   });
 });
 

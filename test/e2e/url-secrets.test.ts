@@ -1,0 +1,131 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { runCli, tempDir, type RunOptions } from '../helpers/cli.js';
+import { rawServer, TOKEN, type RawServer } from '../helpers/servers.js';
+
+/** A password, query token or fragment token in a URL: never to be shown. */
+const SECRET = 's3cret-pw-91xq';
+
+let respond: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => res.end('[]');
+let server: RawServer;
+let dir: ReturnType<typeof tempDir>;
+beforeAll(async () => {
+  server = await rawServer((req, res) => respond(req, res));
+});
+afterAll(() => server.close());
+beforeEach(() => {
+  dir = tempDir();
+  server.requests.length = 0;
+});
+afterEach(() => dir.remove());
+
+const plants = (args: string[], options: Omit<RunOptions, 'configDir'> = {}) =>
+  runCli(args, { ...options, configDir: dir.path, env: { PLANTS_BASE_URL: server.url, PLANTS_TOKEN: TOKEN, ...options.env } });
+
+function expectNoSecret(r: { stdout: string; stderr: string }): void {
+  expect(r.stdout).not.toContain(SECRET);
+  expect(r.stderr).not.toContain(SECRET);
+}
+
+/** Base URLs that carry a secret, for an origin, and how each is shown. */
+const BASE_URLS: [string, (origin: string) => [string, string]][] = [
+  ['credentials', (origin) => [origin.replace('//', `//user:${SECRET}@`), origin.replace('//', '//***@')]],
+  ['a query token', (origin) => [`${origin}/api?token=${SECRET}`, `${origin}/api?token=***`]],
+  ['a fragment token', (origin) => [`${origin}/#access_token=${SECRET}`, `${origin}/#access_token=***`]],
+  ['credentials and another scheme', (origin) => [origin.replace('http://', `ftp://user:${SECRET}@`), origin.replace('http://', 'ftp://***@')]],
+  ['credentials and no host', () => [`http://user:${SECRET}@`, 'http://***@']],
+];
+
+/** Each way a base URL reaches a message, and the server or address behind it. */
+const PATHS: [string, string[], 'refused' | number][] = [
+  ['a 404', ['list'], 404],
+  ['a 500', ['list'], 500],
+  ['a refused connection', ['list'], 'refused'],
+  ['--debug', ['--debug', 'list'], 200],
+  ['auth status', ['auth', 'status'], 200],
+];
+
+describe.each(BASE_URLS)('a base URL with %s', (_kind, make) => {
+  it.each(PATHS)('is refused, masked, before any request: %s', async (_path, args, answer) => {
+    respond = (_req, res) => res.writeHead(answer === 'refused' ? 200 : answer).end('[]');
+    const [url, masked] = make(answer === 'refused' ? 'http://127.0.0.1:9' : server.url);
+    const r = await plants(args, { env: { PLANTS_BASE_URL: url } });
+    expect(r.code).toBe(2);
+    expectNoSecret(r);
+    expect(r.stderr).toContain(`plants: invalid base URL "${masked}" (PLANTS_BASE_URL): `);
+    expect(server.requests).toEqual([]);
+  });
+
+  it('is refused, masked, as --base-url and by config set', async () => {
+    const [url, masked] = make(server.url);
+    for (const args of [['--base-url', url, 'list'], ['config', 'set', 'base-url', url]]) {
+      const r = await plants(args);
+      expect(r.code).toBe(2);
+      expectNoSecret(r);
+      expect(r.stderr).toContain(`invalid base URL "${masked}"`);
+    }
+    expect(server.requests).toEqual([]);
+  });
+
+  it('stored by hand in the config file, is masked by config get, list and profiles', async () => {
+    const [url, masked] = make(server.url);
+    writeFileSync(join(dir.path, 'config.json'), JSON.stringify({ profiles: { default: { 'base-url': url } } }), { mode: 0o600 });
+    for (const args of [['config', 'get', 'base-url'], ['config', 'list'], ['config', 'profiles']]) {
+      const r = await plants(args, { env: { PLANTS_BASE_URL: undefined } });
+      expect(r.code).toBe(0);
+      expectNoSecret(r);
+      expect(r.stdout).toContain(masked);
+    }
+    const inTerminal = await plants(['config', 'get', 'base-url'], { tty: true, env: { PLANTS_BASE_URL: undefined } });
+    expect(inTerminal.stdout).toBe(`${masked}\r\n`);
+  });
+});
+
+describe('a redirect to a URL with secrets in it', () => {
+  const target = () => `${server.url.replace('//', `//user:${SECRET}@`)}/v2/plants?limit=1&sig=${SECRET}#t=${SECRET}`;
+  const shown = () => `${server.url.replace('//', '//***@')}/v2/plants?limit=1&sig=***#t=***`;
+  const redirectThen = (status: number) => (req: IncomingMessage, res: ServerResponse) => {
+    if (!req.url?.startsWith('/v2/')) res.writeHead(req.method === 'DELETE' ? 307 : 302, { location: target() }).end();
+    else res.writeHead(status, { 'content-type': 'application/json' }).end('{"error":1,"message":"nope"}');
+  };
+
+  it.each([
+    [404, 'Not Found'],
+    [500, 'Internal Server Error'],
+  ])('is followed within the origin, and masked in the error of a %i', async (status, text) => {
+    respond = redirectThen(status);
+    const r = await plants(['list', '--limit', '1']);
+    expect(r.code).toBe(1);
+    expectNoSecret(r);
+    const hint = status === 404 ? `; check the base URL (${server.url})` : '';
+    expect(r.stderr).toBe(`plants: GET ${shown()} → ${status} ${text}: nope (error 1)${hint}\n`);
+    expect(server.requests.map((q) => q.path)).toEqual(['/plants?limit=1', `/v2/plants?limit=1&sig=${SECRET}`]);
+  });
+
+  it('is masked in the --debug log', async () => {
+    respond = redirectThen(200);
+    const r = await plants(['--debug', 'list', '--limit', '1']);
+    expectNoSecret(r);
+    expect(r.stderr).toContain(`plants: debug: following 302 Found to ${shown()}\n`);
+    expect(r.stderr).toContain(`plants: debug: → GET ${shown()}\n`);
+    expect(r.stderr).toContain(`plants: debug:   location: ${shown()}\n`);
+  });
+
+  it('of a DELETE is masked in the message, and delete --json carries what the service said', async () => {
+    respond = redirectThen(500);
+    const r = await plants(['delete', '7', '--yes', '--json']);
+    expectNoSecret(r);
+    expect(r.stderr).toContain(`plants: DELETE ${shown()} → 500 Internal Server Error: nope (error 1)\n`);
+    expect(JSON.parse(r.stdout)).toEqual([{ id: '7', result: 'failed', status: 500, error: { error: 1, message: 'nope' } }]);
+  });
+
+  it('to another origin is not followed, and its Location is masked', async () => {
+    respond = (_req, res) => res.writeHead(302, { location: `http://user:${SECRET}@elsewhere.invalid/?token=${SECRET}` }).end();
+    const r = await plants(['list']);
+    expect(r.code).toBe(1);
+    expectNoSecret(r);
+    expect(r.stderr).toContain('redirected to http://***@elsewhere.invalid/?token=***, another origin; not followed');
+  });
+});
