@@ -96,9 +96,11 @@ describe('bidi, zero-width and separator characters from the service', () => {
     }
   });
 
-  it('are escaped in the plant names completion shows beside the ids, which stay exact', async () => {
+  it('are escaped in the plant names completion shows; an id holding them is not offered at all', async () => {
+    list = JSON.stringify([{ id: `id${HOSTILE}`, name: HOSTILE }, { id: 'plain', name: HOSTILE }]);
     const r = await plants(['__complete', '--', 'delete', '']);
-    expect(r.stdout).toBe(`id${HOSTILE}\t${SHOWN}\n`);
+    // Inserted, such an id would look like another one on the command line.
+    expect(r.stdout).toBe(`plain\t${SHOWN}\n`);
   });
 
   it('are escaped when standard input is not valid JSON and the error quotes it', async () => {
