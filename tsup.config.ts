@@ -60,8 +60,8 @@ export const HTTP2_CONSTANTS = {
   HTTP2_HEADER_EXPECT: 'expect',
   HTTP2_HEADER_STATUS: ':status',
   HTTP2_HEADER_PROTOCOL: ':protocol',
+  NGHTTP2_NO_ERROR: 0,
   NGHTTP2_REFUSED_STREAM: 7,
-  NGHTTP2_CANCEL: 8,
 };
 
 /**
@@ -144,7 +144,7 @@ module.exports = stand(${known}, load);`;
 
 const common: Options = {
   platform: 'node',
-  target: 'node20',
+  target: 'node22',
   sourcemap: false,
   // Dependencies are bundled: one file loads faster than a tree of
   // node_modules to resolve, and the installed package needs no others.

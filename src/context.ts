@@ -113,7 +113,8 @@ function proxyAwareDispatcher(env: Env) {
     const httpsProxy = env.https_proxy ?? env.HTTPS_PROXY ?? '';
     if (!httpProxy && !httpsProxy) return new undici.Agent(options);
     const EnvHttpProxyAgent = await undici.envHttpProxyAgent();
-    return new EnvHttpProxyAgent({ ...options, httpProxy, httpsProxy, noProxy: env.no_proxy ?? env.NO_PROXY ?? '' });
+    // Tunnelled with CONNECT for http targets too (undici 8 would send them to the proxy in the clear).
+    return new EnvHttpProxyAgent({ ...options, httpProxy, httpsProxy, noProxy: env.no_proxy ?? env.NO_PROXY ?? '', proxyTunnel: true });
   };
 }
 

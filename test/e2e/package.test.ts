@@ -82,7 +82,7 @@ describe('the npm package', () => {
     expect(pkg).toMatchObject({
       name: 'plants',
       license: 'MIT',
-      engines: { node: '>=20.18.1' },
+      engines: { node: '>=22.19' },
       bin: { plants: 'bin/plants.js', 'plant-store-server': 'bin/plant-store-server.js' },
       man: ['./dist/plants.1'],
       files: ['bin/', 'dist/', 'completions/'],
