@@ -1,2 +1,2 @@
 #!/usr/bin/env node
-require('../dist/plants.cjs').start();
+if (require('./node-version.js')('plants')) require('../dist/plants.cjs').start();
