@@ -57,6 +57,7 @@ describe('the npm package', () => {
       [
         'LICENSE',
         'README.md',
+        'bin/node-version.js',
         'bin/package.json',
         'bin/plant-store-server.js',
         'bin/plants.js',
