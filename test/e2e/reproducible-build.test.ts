@@ -46,9 +46,14 @@ describe('the build', () => {
   it('is reproducible: `npm run build` in two directories gives byte-identical dist/', async () => {
     // Different names and lengths: no absolute path may leak into the output.
     const trees = [copyOfTree('a'), copyOfTree('second-checkout')];
+    // Nor the builder's locale (Lithuanian sorts "y" between "i" and "j") or time zone.
+    const elsewhere = [{}, { LC_ALL: 'lt_LT.UTF-8', TZ: 'Pacific/Kiritimati' }];
     await Promise.all(
-      trees.map((cwd) =>
-        run('npm', ['run', 'build', '--silent'], { cwd, env: { ...process.env, npm_config_update_notifier: 'false' } }),
+      trees.map((cwd, i) =>
+        run('npm', ['run', 'build', '--silent'], {
+          cwd,
+          env: { ...process.env, npm_config_update_notifier: 'false', ...elsewhere[i] },
+        }),
       ),
     );
     const [a, b] = trees.map((tree) => join(tree, 'dist')) as [string, string];
