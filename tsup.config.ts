@@ -1,4 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { PluginBuild } from 'esbuild';
 import { defineConfig, type Options } from 'tsup';
 import { RESPONSE_HEADER_LIMIT } from './src/api/network.js';
@@ -142,6 +145,32 @@ const stand = (known, get) => new Proxy(known, {
 module.exports = stand(${known}, load);`;
 }
 
+/**
+ * Names a build's code cache files (see src/code-cache.ts), which V8 tells
+ * apart by the source's length only: a hash of what the bundles are made
+ * from, so that a change to any of it names new files, and two builds of
+ * the same tree are byte for byte the same (no time, no randomness).
+ * node_modules is not read: package-lock.json pins it.
+ */
+export function buildId(root: string): string {
+  const files = [
+    'package.json',
+    'package-lock.json',
+    'tsconfig.json',
+    'tsup.config.ts',
+    ...readdirSync(join(root, 'src'), { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => relative(root, join(entry.parentPath, entry.name)).split(sep).join('/')),
+  ].sort();
+  const hash = createHash('sha256');
+  for (const file of files) {
+    const contents = readFileSync(join(root, file));
+    // Name and length first: no two different trees hash the same bytes.
+    hash.update(`${file}\0${contents.length}\0`).update(contents);
+  }
+  return hash.digest('hex').slice(0, 16);
+}
+
 const common: Options = {
   platform: 'node',
   target: 'node22',
@@ -155,8 +184,7 @@ const common: Options = {
   removeNodeProtocol: false,
   define: {
     __PLANTS_VERSION__: JSON.stringify(pkg.version),
-    // Names this build's code cache files (see src/code-cache.ts).
-    __PLANTS_BUILD_ID__: JSON.stringify(`${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`),
+    __PLANTS_BUILD_ID__: JSON.stringify(buildId(fileURLToPath(new URL('.', import.meta.url)))),
   },
 };
 

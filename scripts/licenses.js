@@ -11,6 +11,8 @@ const metafile = join(root, 'dist', 'metafile-cjs.json');
 const { inputs } = JSON.parse(readFileSync(metafile, 'utf8'));
 rmSync(metafile);
 
+const compare = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+
 const packages = new Set();
 for (const input of Object.keys(inputs)) {
   // The innermost node_modules/<name> (or <@scope/name>) holding the file.
@@ -27,7 +29,8 @@ const sections = [...packages]
     if (!file) throw new Error(`${pkg.name} is bundled but ships no license file`);
     return { name: pkg.name, version: pkg.version, license: pkg.license, text: readFileSync(join(root, dir, file), 'utf8').trim() };
   })
-  .sort((a, b) => a.name.localeCompare(b.name));
+  // By code point, not localeCompare: the order must not depend on the builder's locale.
+  .sort((a, b) => compare(a.name, b.name) || compare(a.version, b.version));
 
 const out = [
   '# Third-party licenses',

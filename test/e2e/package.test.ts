@@ -1,6 +1,6 @@
 import { execFile, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, tempDir } from '../helpers/cli.js';
@@ -52,6 +52,11 @@ function installed(args: string[], env: Record<string, string> = {}) {
 }
 
 describe('the npm package', () => {
+  it('is plant-store-cli-<version>.tgz (the name `plants` on npm is another package)', () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    expect(basename(tarball)).toBe(`plant-store-cli-${pkg.version}.tgz`);
+  });
+
   it('holds only what users need', () => {
     expect(files).toEqual(
       [
@@ -81,7 +86,7 @@ describe('the npm package', () => {
   it('declares what a publisher and npm need, and depends on nothing at run time', () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as Record<string, unknown>;
     expect(pkg).toMatchObject({
-      name: 'plants',
+      name: 'plant-store-cli',
       license: 'MIT',
       engines: { node: '>=22.19' },
       bin: { plants: 'bin/plants.js', 'plant-store-server': 'bin/plant-store-server.js' },
@@ -99,7 +104,8 @@ describe('the npm package', () => {
   });
 
   it('installs globally with nothing but the tarball, executables and man page linked', () => {
-    const root = join(prefix, 'lib', 'node_modules', 'plants');
+    // Installed under the package's name; the command keeps its own.
+    const root = join(prefix, 'lib', 'node_modules', 'plant-store-cli');
     expect(existsSync(join(root, 'node_modules'))).toBe(false);
     expect(realpathSync(join(prefix, 'bin', 'plants'))).toBe(join(root, 'bin', 'plants.js'));
     expect(realpathSync(join(prefix, 'bin', 'plant-store-server'))).toBe(join(root, 'bin', 'plant-store-server.js'));
@@ -146,6 +152,14 @@ describe('the man page', () => {
     for (const section of ['NAME', 'SYNOPSIS', 'OPTIONS', 'COMMANDS', 'EXAMPLES', 'EXIT STATUS', 'ENVIRONMENT']) {
       expect(text).toContain(`.SH ${section}`);
     }
+  });
+
+  it('names the command, and the package it comes from where that is meant', () => {
+    const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    const text = page().replaceAll('\\-', '-');
+    expect(text).toContain(`.TH PLANTS 1 "" "plant-store-cli ${version}" "User Commands"`);
+    expect(text).toMatch(/^\.SH NAME\nplants - /m);
+    expect(text).toContain('$(npm root -g)/plant-store-cli/README.md');
   });
 
   it('is valid roff: groff reports no warnings', () => {
