@@ -5,12 +5,12 @@ import { constants as http2Constants } from 'node:http2';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { HTTP1_STAND_INS, HTTP2_CONSTANTS, LAZY_ASSERT, standIn } from '../../tsup.config.js';
+import { HTTP1_STAND_INS, HTTP2_CONSTANTS, LAZY_ASSERT, standIn } from '../../build/start-up.js';
 import { RESPONSE_HEADER_LIMIT } from '../../src/api/network.js';
 import { ROOT } from '../helpers/cli.js';
 import { againstStore } from '../helpers/against-store.js';
 
-// What the build does to start fast (see tsup.config.ts and src/code-cache.ts).
+// What the build does to start fast (see build/start-up.ts and src/code-cache.ts).
 
 const setup = againstStore({ seed: 5 });
 const plants = (args: string[], env: Record<string, string | undefined> = {}) => setup.plants(args, { env });
