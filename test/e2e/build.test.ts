@@ -22,9 +22,11 @@ describe('the code cache', () => {
     const first = await plants(['list', '--json']);
     expect(first.code).toBe(0);
     const files = cacheFiles();
-    // The command tree (before the flags change), then undici (after).
-    expect(files.some((name) => /^cli-.*-default\.v8$/.test(name))).toBe(true);
-    expect(files.some((name) => /^undici-.*-liftoff\.v8$/.test(name))).toBe(true);
+    // The command tree, then undici: one file each for this build and node.
+    expect(files).toEqual([
+      expect.stringMatching(new RegExp(`^cli-.*-${process.version}-${process.arch}\\.v8$`)),
+      expect.stringMatching(new RegExp(`^undici-.*-${process.version}-${process.arch}\\.v8$`)),
+    ]);
     expect(statSync(cacheDir()).mode & 0o777).toBe(0o700);
     for (const name of files) expect(statSync(join(cacheDir(), name)).mode & 0o777).toBe(0o600);
     // Compiled code only: nothing the service sent.
@@ -47,6 +49,16 @@ describe('the code cache', () => {
     const r = await plants(['list', '--json'], { PLANTS_CODE_CACHE: '0' });
     expect(r.code).toBe(0);
     expect(existsSync(join(setup.dir.path, '.cache'))).toBe(false);
+  });
+
+  it("leaves the bundles to node's own compile cache with PLANTS_CODE_CACHE=0 and NODE_COMPILE_CACHE", async () => {
+    const nodeCache = join(setup.dir.path, 'node-compile-cache');
+    const r = await plants(['list', '--json'], { PLANTS_CODE_CACHE: '0', NODE_COMPILE_CACHE: nodeCache });
+    expect(r.code).toBe(0);
+    expect(existsSync(join(setup.dir.path, '.cache'))).toBe(false);
+    // One directory per node version, one file per module compiled: the entry point, the command tree, undici.
+    const [versionDir] = readdirSync(nodeCache);
+    expect(readdirSync(join(nodeCache, versionDir!)).length).toBeGreaterThanOrEqual(3);
   });
 
   it('data that V8 rejects is compiled afresh and replaced', async () => {
