@@ -8,7 +8,9 @@ import type { Script } from 'node:vm';
  * (build/start-up.ts is the build half). A short run spends much of its
  * time compiling JavaScript: the command tree, then undici. The first run
  * of a build keeps what V8 compiled, saved at exit; later runs load it
- * instead of compiling again.
+ * instead of compiling again. What a run compiles depends on the command
+ * it runs (--help compiles little of what `list` needs), so each command
+ * keeps its own data (COMMANDS).
  *
  * Node's own compile cache (module.enableCompileCache) does the same, but
  * saves each file's code as it is compiled, before it runs: the functions
@@ -33,6 +35,14 @@ interface Loaded {
   /** The data was missing or rejected: save it at exit. */
   save: boolean;
 }
+
+/**
+ * The commands of the command tree (src/cli.ts; a test checks the two
+ * agree). A run's data is named after the first of its arguments that is
+ * one; `main` for the rest (--help, a usage error). Any name is safe: V8
+ * checks the data against the source, whichever run made it.
+ */
+export const COMMANDS = ['list', 'delete', 'prune', 'config', 'auth', 'completion', '__complete', 'help'];
 
 const loaded = new Map<string, Loaded>();
 let directory: string | null | undefined;
@@ -78,7 +88,9 @@ export function requireBundle(file: string): unknown {
   }
   const source = readFileSync(file, 'utf8');
   // The build id tells builds apart: V8 compares only the length of the source.
-  const cacheFile = join(dir, `${basename(file, '.cjs')}-${__PLANTS_BUILD_ID__}-${process.version}-${process.arch}.v8`);
+  const command = process.argv.slice(2).find((arg) => COMMANDS.includes(arg)) ?? 'main';
+  const name = `${basename(file, '.cjs')}-${__PLANTS_BUILD_ID__}-${process.version}-${process.arch}-${command}.v8`;
+  const cacheFile = join(dir, name);
   let cachedData: Buffer | undefined;
   try {
     cachedData = readFileSync(cacheFile);

@@ -22,10 +22,10 @@ describe('the code cache', () => {
     const first = await plants(['list', '--json']);
     expect(first.code).toBe(0);
     const files = cacheFiles();
-    // The command tree, then undici: one file each for this build and node.
+    // The command tree, then undici: one file each for this build, node and command.
     expect(files).toEqual([
-      expect.stringMatching(new RegExp(`^cli-.*-${process.version}-${process.arch}\\.v8$`)),
-      expect.stringMatching(new RegExp(`^undici-.*-${process.version}-${process.arch}\\.v8$`)),
+      expect.stringMatching(new RegExp(`^cli-.*-${process.version}-${process.arch}-list\\.v8$`)),
+      expect.stringMatching(new RegExp(`^undici-.*-${process.version}-${process.arch}-list\\.v8$`)),
     ]);
     expect(statSync(cacheDir()).mode & 0o777).toBe(0o700);
     for (const name of files) expect(statSync(join(cacheDir(), name)).mode & 0o777).toBe(0o600);
@@ -35,6 +35,18 @@ describe('the code cache', () => {
     const second = await plants(['list', '--json']);
     expect(second).toEqual(first);
     expect(cacheFiles()).toEqual(files);
+  });
+
+  it('keeps data per command: what --help compiles is not what a list needs', async () => {
+    await plants(['--help']);
+    await plants(['list', '--json']);
+    await plants(['config', 'path']);
+    expect(cacheFiles().map((name) => name.replace(/-.*-/, '-'))).toEqual([
+      'cli-config.v8',
+      'cli-list.v8',
+      'cli-main.v8',
+      'undici-list.v8',
+    ]);
   });
 
   it('follows XDG_CACHE_HOME', async () => {
