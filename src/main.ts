@@ -1,3 +1,4 @@
+import { writeToFd } from './output/write-now.js';
 import { VERSION } from './version.js';
 
 // The first bundle a run loads (bin/plants.js calls start()). It also
@@ -8,10 +9,11 @@ export { requireBundle } from './code-cache.js';
 /** Run the CLI with process.argv. Loading this bundle does nothing by itself. */
 export function start(): void {
   // `plants --version` is run by scripts to check what is installed: answer
-  // before loading the command tree.
+  // before loading the command tree, and without process.stdout (which loads
+  // node's streams).
   const args = process.argv.slice(2);
   if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
-    process.stdout.write(`${VERSION}\n`);
+    writeToFd(1, `${VERSION}\n`);
     return;
   }
   // The command tree loads through the code cache (see build/start-up.ts).
