@@ -1,10 +1,16 @@
-// npm run bench: time plants against baselines measured in the same run, and
-// fail (exit 1) when a target from the performance issue is missed.
+// npm run bench: time plants against baselines measured in the same run, on
+// Node 24 (the reference, whose figures the targets apply to) and on Node 22
+// and 26, and fail (exit 1) when a target is missed.
+//
+// The Node binaries: PLANTS_BENCH_NODE24, PLANTS_BENCH_NODE22 and
+// PLANTS_BENCH_NODE26, else node24, node22 and node26 on PATH, else the node
+// running the bench when it has that major version. A missing Node 22 or 26
+// is said and its column left out; a missing Node 24 stops the bench.
 //
 // Every command runs under /usr/bin/time for its peak RSS; wall time is
 // measured around it, the same way for a case and its baseline. Each case
-// runs after a warm-up, in rounds with its baseline (see sideBySide); the
-// median is reported.
+// runs after a warm-up, in rounds with its baselines, on the same Node (see
+// sideBySide); the median is reported.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
@@ -24,6 +30,39 @@ for (const tool of ['curl', 'jq', 'xargs', '/usr/bin/time']) {
     process.exit(2);
   }
 }
+
+/** The node binary of a major version (see the top of this file), or undefined. */
+function findNode(major) {
+  const candidates = [
+    process.env[`PLANTS_BENCH_NODE${major}`],
+    spawnSync('sh', ['-c', `command -v node${major}`], { encoding: 'utf8' }).stdout.trim(),
+    process.execPath,
+  ];
+  for (const candidate of candidates) {
+    if (!candidate) continue;
+    const version = spawnSync(candidate, ['-p', 'process.version'], { encoding: 'utf8' }).stdout?.trim();
+    if (version?.startsWith(`v${major}.`)) return { major, bin: candidate, version };
+    if (candidate === process.env[`PLANTS_BENCH_NODE${major}`]) {
+      console.error(`bench: PLANTS_BENCH_NODE${major}=${candidate} is ${version || 'not a node binary'}`);
+      process.exit(2);
+    }
+  }
+  return undefined;
+}
+
+const reference = findNode(24);
+if (!reference) {
+  console.error('bench: Node 24, the reference, is needed: set PLANTS_BENCH_NODE24 to its node binary');
+  process.exit(2);
+}
+const nodes = [reference];
+const missing = [];
+for (const major of [22, 26]) {
+  const found = findNode(major);
+  if (found) nodes.push(found);
+  else missing.push(`Node ${major} not found (set PLANTS_BENCH_NODE${major} to its node binary): its column is left out`);
+}
+for (const line of missing) console.error(`bench: ${line}`);
 
 /** Run a command once: wall milliseconds and peak RSS in MB. */
 function once(argv, env = {}) {
@@ -68,10 +107,10 @@ function sideBySide(commands, { runs = RUNS } = {}) {
   return samples.map(summary);
 }
 
-/** Start the local plant store with `seed` plants; resolves to its URL and a stop function. */
+/** Start the local plant store (on the reference Node) with `seed` plants; resolves to its URL and a stop function. */
 function startStore(seed) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [storeBin, '--port', '0', '--seed', String(seed), '--token', TOKEN], {
+    const child = spawn(reference.bin, [storeBin, '--port', '0', '--seed', String(seed), '--token', TOKEN], {
       stdio: ['ignore', 'pipe', 'ignore'],
     });
     let out = '';
@@ -111,48 +150,87 @@ server.listen(0, '127.0.0.1', () => console.log('http://127.0.0.1:' + server.add
 `,
   );
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script], { stdio: ['ignore', 'pipe', 'ignore'] });
+    const child = spawn(reference.bin, [script], { stdio: ['ignore', 'pipe', 'ignore'] });
     child.stdout.setEncoding('utf8').once('data', (chunk) => resolve({ url: chunk.trim(), stop: () => child.kill() }));
     child.on('error', reject);
   });
 }
 
-const rows = [];
-function record(name, result, baseline, ratio, target, ok) {
-  rows.push({ name, ms: result.ms, rssMb: result.rssMb, baseline, ratio, target, ok });
+/**
+ * A copy of the build whose undici bundle is undici's public index
+ * (PLANTS_BUILD_UNDICI=index, see build/start-up.ts): what importing
+ * undici's own modules saves. Started like bin/plants.js.
+ */
+function buildWithUndiciIndex() {
+  const dist = join(work, 'dist-undici-index');
+  const built = spawnSync(reference.bin, [join(root, 'node_modules/tsup/dist/cli-default.js'), '--silent', '--out-dir', dist], {
+    cwd: root,
+    env: { ...process.env, PLANTS_BUILD_UNDICI: 'index' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  if (built.status !== 0) throw new Error('bench: the build with undici\'s index failed');
+  const bin = join(work, 'plants-undici-index.cjs');
+  writeFileSync(bin, `require(${JSON.stringify(join(dist, 'plants.cjs'))}).start();\n`);
+  return bin;
+}
+
+/** One row per case and baseline; each Node's column holds its median, peak RSS, ratio and verdict. */
+const rows = new Map();
+function record(node, name, result, { baseline = '', ratio = '', target = '', ok = true } = {}) {
+  const key = `${name}\n${baseline}`;
+  const row = rows.get(key) ?? { name, baseline, target, results: new Map() };
+  rows.set(key, row);
+  row.results.set(node.major, { ...result, ratio, ok });
 }
 
 const sh = (command) => ['bash', '-c', command];
-// The code cache (src/code-cache.ts) goes in the bench's own directory; each
-// case's warm-up run makes it, as a user's first run would.
-const cache = { XDG_CACHE_HOME: join(work, 'cache') };
-const noCache = { PLANTS_CODE_CACHE: '0' };
-const env = (url) => ({ PLANTS_BASE_URL: url, PLANTS_TOKEN: TOKEN, PLANTS_CONFIG_DIR: work, PLANTS_RETRIES: '0', ...cache });
+const quote = (text) => `'${text.replaceAll("'", "'\\''")}'`;
 
-try {
+/** Every case on one Node, each with its baselines measured on that Node, side by side. */
+async function benchOn(node, undiciIndexBin) {
+  const nodeBin = node.bin;
+  const at = (...args) => [nodeBin, ...args];
+  const inShell = (args) => `${quote(nodeBin)} ${args.map(quote).join(' ')}`;
+  // The code cache (src/code-cache.ts) goes in the bench's own directory; each
+  // case's warm-up run makes it, as a user's first run would. Node's own
+  // compile cache, for comparison, goes next to it.
+  const cache = { XDG_CACHE_HOME: join(work, 'cache') };
+  const noCache = { PLANTS_CODE_CACHE: '0' };
+  const nodeCache = { PLANTS_CODE_CACHE: '0', NODE_COMPILE_CACHE: join(work, 'node-compile-cache') };
+  const env = (url) => ({ PLANTS_BASE_URL: url, PLANTS_TOKEN: TOKEN, PLANTS_CONFIG_DIR: work, PLANTS_RETRIES: '0', ...cache });
+  const ratioRow = (name, result, baselineName, baseline, target, limit) => {
+    const ratio = result.ms / baseline.ms;
+    record(node, name, result, { baseline: baselineName, ratio, target, ok: limit === undefined || ratio <= limit });
+  };
+
   // Start-up and a small list, side by side with `node -e 0`.
   const small = await startStore(20);
-  const [node, version, help, helpCold, listSmall, listCold] = sideBySide(
+  const list = ['list', '--json'];
+  const [bare, version, help, helpNodeCache, helpNoCache, listSmall, listNodeCache, listNoCache, listIndex] = sideBySide(
     [
-      { argv: [process.execPath, '-e', '0'] },
-      { argv: [process.execPath, plants, '--version'], env: cache },
-      { argv: [process.execPath, plants, '--help'], env: cache },
-      // For reference: what a first run, or PLANTS_CODE_CACHE=0, costs.
-      { argv: [process.execPath, plants, '--help'], env: noCache },
-      { argv: [process.execPath, plants, 'list', '--json'], env: env(small.url) },
-      { argv: [process.execPath, plants, 'list', '--json'], env: { ...env(small.url), ...noCache } },
+      { argv: at('-e', '0') },
+      { argv: at(plants, '--version'), env: cache },
+      { argv: at(plants, '--help'), env: cache },
+      { argv: at(plants, '--help'), env: nodeCache },
+      { argv: at(plants, '--help'), env: noCache },
+      { argv: at(plants, ...list), env: env(small.url) },
+      { argv: at(plants, ...list), env: { ...env(small.url), ...nodeCache } },
+      { argv: at(plants, ...list), env: { ...env(small.url), ...noCache } },
+      // A cache directory of its own: each build removes the other's data (src/code-cache.ts).
+      { argv: at(undiciIndexBin, ...list), env: { ...env(small.url), XDG_CACHE_HOME: join(work, 'cache-undici-index') } },
     ],
     { runs: RUNS * 3 },
   );
   small.stop();
-  record('node -e 0', node, '', '', '', true);
-  for (const [name, result] of [['plants --version', version], ['plants --help', help]]) {
-    const ratio = result.ms / node.ms;
-    record(name, result, 'node -e 0', ratio, '≤ 1.2x', ratio <= 1.2);
-  }
-  record('plants --help, no code cache', helpCold, 'node -e 0', helpCold.ms / node.ms, '', true);
-  record('plants list --json (20 plants)', listSmall, 'node -e 0', listSmall.ms / node.ms, '≤ 1.5x', listSmall.ms / node.ms <= 1.5);
-  record('plants list --json (20), no code cache', listCold, 'node -e 0', listCold.ms / node.ms, '', true);
+  record(node, 'node -e 0', bare);
+  ratioRow('plants --version', version, 'node -e 0', bare, '≤ 1.15x', 1.15);
+  ratioRow('plants --help', help, 'node -e 0', bare, '≤ 1.35x', 1.35);
+  ratioRow("plants --help, node's compile cache instead", helpNodeCache, 'plants --help', help);
+  ratioRow('plants --help, no code cache', helpNoCache, 'plants --help', help);
+  ratioRow('plants list --json (20 plants)', listSmall, 'node -e 0', bare, '≤ 1.8x', 1.8);
+  ratioRow("plants list --json (20), node's compile cache instead", listNodeCache, 'plants list (20)', listSmall);
+  ratioRow('plants list --json (20), no code cache', listNoCache, 'plants list (20)', listSmall);
+  ratioRow("plants list --json (20), undici's index instead of its modules", listIndex, 'plants list (20)', listSmall);
 
   // A large list: 100,000 plants.
   const large = await startStore(100_000);
@@ -160,21 +238,25 @@ try {
   const formats = ['json', 'ndjson', 'tsv', 'table'];
   const [jq, ...results] = sideBySide([
     { argv: sh(`curl -s -H 'Authorization: Bearer ${TOKEN}' '${url}' | jq -c . > /dev/null`) },
-    ...formats.map((format) => ({ argv: sh(`node ${plants} list --limit 100000 -o ${format} > /dev/null`), env: env(large.url) })),
+    ...formats.map((format) => ({ argv: sh(`${inShell([plants, 'list', '--limit', '100000', '-o', format])} > /dev/null`), env: env(large.url) })),
   ]);
-  record('curl | jq -c . (100,000 plants)', jq, '', '', '', true);
+  large.stop();
+  record(node, 'curl | jq -c . (100,000 plants)', jq);
   const json = results[0];
   formats.forEach((format, index) => {
     const result = results[index];
     if (format === 'table') {
-      record('plants list -o table (100,000)', result, 'plants list -o json', result.ms / json.ms, '< 3x', result.ms / json.ms < 3);
+      ratioRow('plants list -o table (100,000)', result, 'plants list -o json', json, '≤ 3x', 3);
       return;
     }
     const ratio = result.ms / jq.ms;
-    const ok = ratio < 0.8 && result.rssMb < 250;
-    record(`plants list -o ${format} (100,000)`, result, 'curl | jq -c .', ratio, '< 0.8x, < 250 MB', ok);
+    record(node, `plants list -o ${format} (100,000)`, result, {
+      baseline: 'curl | jq -c .',
+      ratio,
+      target: '≤ 0.8x, < 250 MB',
+      ok: ratio <= 0.8 && result.rssMb < 250,
+    });
   });
-  large.stop();
 
   // Streaming a list of several hundred MB.
   const huge = await startHugeList(300);
@@ -183,23 +265,31 @@ try {
     [
       { argv: sh(`curl -s '${huge.url}/plants' > /dev/null`) },
       // Larger than the default --max-response-size (256 MiB), which stays a deliberate cap.
-      ...streamed.map((format) => ({ argv: sh(`node ${plants} list -o ${format} --max-response-size 1G > /dev/null`), env: env(huge.url) })),
+      ...streamed.map((format) => ({
+        argv: sh(`${inShell([plants, 'list', '-o', format, '--max-response-size', '1G'])} > /dev/null`),
+        env: env(huge.url),
+      })),
     ],
     { runs: 3 },
   );
-  record('curl > /dev/null (300 MB list)', curlHuge, '', '', '', true);
+  huge.stop();
+  record(node, 'curl > /dev/null (300 MB list)', curlHuge);
   streamed.forEach((format, index) => {
     const result = hugeResults[index];
-    record(`plants list -o ${format} (300 MB)`, result, 'curl', result.ms / curlHuge.ms, '< 250 MB', result.rssMb < 250);
+    record(node, `plants list -o ${format} (300 MB)`, result, {
+      baseline: 'curl',
+      ratio: result.ms / curlHuge.ms,
+      target: '< 250 MB',
+      ok: result.rssMb < 250,
+    });
   });
-  huge.stop();
 
   // Bulk delete of 2,000 plants, each run against a fresh store.
   const ids = join(work, 'ids.txt');
   writeFileSync(ids, Array.from({ length: 2000 }, (_, i) => i + 1).join('\n'));
-  const bare = join(work, 'bare-undici.mjs');
+  const bareUndiciScript = join(work, 'bare-undici.mjs');
   writeFileSync(
-    bare,
+    bareUndiciScript,
     `import { Agent } from ${JSON.stringify(join(root, 'node_modules/undici/index.js'))};
 const [base] = process.argv.slice(2);
 const agent = new Agent();
@@ -239,30 +329,52 @@ await agent.close();
     (storeUrl) => ({
       argv: sh(`xargs -P 8 -n 1 -I{} curl -s -o /dev/null -X DELETE -H 'Authorization: Bearer ${TOKEN}' '${storeUrl}/plants/{}' < ${ids}`),
     }),
-    (storeUrl) => ({ argv: [process.execPath, bare, storeUrl] }),
-    (storeUrl) => ({ argv: sh(`node ${plants} delete --stdin --yes < ${ids}`), env: env(storeUrl) }),
+    (storeUrl) => ({ argv: at(bareUndiciScript, storeUrl) }),
+    (storeUrl) => ({ argv: sh(`${inShell([plants, 'delete', '--stdin', '--yes'])} < ${ids}`), env: env(storeUrl) }),
   ]);
-  record('xargs -P 8 curl -X DELETE (2,000)', xargs, '', '', '', true);
-  record('bare undici, 8 in flight (2,000)', bareUndici, '', '', '', true);
-  const speedup = xargs.ms / del.ms;
-  // This ratio is a speed-up: the baseline's time over plants'.
-  record('plants delete --stdin --yes (2,000)', del, 'xargs curl (speed-up)', speedup, '≥ 10x faster', speedup >= 10);
-  const vsBare = del.ms / bareUndici.ms;
-  record('plants delete --stdin --yes (2,000)', del, 'bare undici', vsBare, '≤ 2x', vsBare <= 2);
+  record(node, 'xargs -P 8 curl -X DELETE (2,000)', xargs);
+  record(node, 'bare undici, 8 in flight (2,000)', bareUndici);
+  ratioRow('plants delete --stdin --yes (2,000)', del, 'xargs -P 8 curl', xargs, '≤ 0.1x', 0.1);
+  ratioRow('plants delete --stdin --yes (2,000)', del, 'bare undici', bareUndici, '≤ 2x', 2);
+}
+
+try {
+  const undiciIndexBin = buildWithUndiciIndex();
+  for (const node of nodes) {
+    console.error(`bench: ${node.version} (${node.bin})`);
+    await benchOn(node, undiciIndexBin);
+  }
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
 
+// Only the reference's figures are held to the targets.
 const fmt = (n, digits = 0) => (typeof n === 'number' ? n.toFixed(digits) : n);
-const header = ['case', 'median ms', 'peak RSS MB', 'baseline', 'ratio', 'target', ''];
-const table = rows.map((r) => [r.name, fmt(r.ms), fmt(r.rssMb), r.baseline, r.ratio === '' ? '' : `${fmt(r.ratio, 2)}x`, r.target, r.target ? (r.ok ? 'ok' : 'MISSED') : '']);
+const header = ['case', 'baseline', 'target'];
+for (const node of nodes) {
+  header.push(`${node.version} ms`, 'MB', 'ratio');
+  if (node === reference) header.push('');
+}
+const table = [...rows.values()].map((row) => {
+  const cells = [row.name, row.baseline, row.target];
+  for (const node of nodes) {
+    const result = row.results.get(node.major);
+    cells.push(fmt(result?.ms), fmt(result?.rssMb), result?.ratio === '' ? '' : `${fmt(result?.ratio, 2)}x`);
+    if (node === reference) cells.push(row.target ? (result?.ok ? 'ok' : 'MISSED') : '');
+  }
+  return cells;
+});
 const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => String(row[i]).length)));
 // Markdown, so the table can go into the README as it is: a | inside a cell is escaped.
 const line = (cells) => `| ${cells.map((c, i) => String(c).replaceAll('|', '\\|').padEnd(widths[i])).join(' | ')} |`;
-console.log(`plants bench, ${new Date().toISOString().slice(0, 10)}, node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown CPU'}), ${RUNS} rounds per case (${RUNS * 3} for start-up)`);
+const cpu = `${cpus().length} cores (${cpus()[0]?.model ?? 'unknown CPU'})`;
+console.log(
+  `plants bench, ${new Date().toISOString().slice(0, 10)}, reference node ${reference.version}, ${cpu}, ${RUNS} rounds per case (${RUNS * 3} for start-up)`,
+);
+for (const note of missing) console.log(`${note}.`);
 console.log(line(header));
 console.log(line(widths.map((w) => '-'.repeat(w))));
 for (const row of table) console.log(line(row));
-const missed = rows.filter((r) => r.target && !r.ok).length;
-console.log(missed ? `\n${missed} target(s) missed` : '\nall targets met');
+const missed = [...rows.values()].filter((row) => row.target && !row.results.get(reference.major)?.ok).length;
+console.log(missed ? `\n${missed} target(s) missed on ${reference.version}` : `\nall targets met on ${reference.version}`);
 process.exit(missed ? 1 : 0);

@@ -4,35 +4,48 @@ import { basename, dirname, join } from 'node:path';
 import type { Script } from 'node:vm';
 
 /**
- * Loading the built bundles with a V8 code cache, as `node` itself does
- * from version 22 when asked (module.enableCompileCache). A short run
- * spends most of its time compiling JavaScript: the command tree, then
- * undici. The first run of a build saves what V8 compiled; later runs load
- * it instead of compiling again (about 4 ms of a 47 ms `plants --help`,
- * 15 ms of a 77 ms `plants list`).
+ * How the built bundles load: the run-time half of the start-up machinery
+ * (build/start-up.ts is the build half). A short run spends much of its
+ * time compiling JavaScript: the command tree, then undici. The first run
+ * of a build keeps what V8 compiled, saved at exit; later runs load it
+ * instead of compiling again. What a run compiles depends on the command
+ * it runs (--help compiles little of what `list` needs), so each command
+ * keeps its own data (COMMANDS).
+ *
+ * Node's own compile cache (module.enableCompileCache) does the same, but
+ * saves each file's code as it is compiled, before it runs: the functions
+ * a run then calls, most of the command tree and of undici, are compiled
+ * again by every run. `npm run bench` prints both.
  *
  * Only compiled code is kept, never anything a command read or fetched.
  * The cache lives in $XDG_CACHE_HOME/plants (else ~/.cache/plants), a
  * directory only its owner may write to; anything else there is ignored.
- * PLANTS_CODE_CACHE=0 turns it off. Any failure to read or write it just
+ * PLANTS_CODE_CACHE=0 turns it off: the bundles are then required as usual
+ * (and NODE_COMPILE_CACHE applies). Any failure to read or write it just
  * means compiling as usual: V8 checks the data and rejects what does not
- * fit this node, these flags or this source.
+ * fit this node, its flags or this source.
  */
 
 declare const __PLANTS_BUILD_ID__: string;
 
 interface Loaded {
   exports: unknown;
-  script: Script;
+  script: Script | undefined;
   cacheFile: string | undefined;
   /** The data was missing or rejected: save it at exit. */
   save: boolean;
 }
 
+/**
+ * The commands of the command tree (src/cli.ts; a test checks the two
+ * agree). A run's data is named after the first of its arguments that is
+ * one; `main` for the rest (--help, a usage error). Any name is safe: V8
+ * checks the data against the source, whichever run made it.
+ */
+export const COMMANDS = ['list', 'delete', 'prune', 'config', 'auth', 'completion', '__complete', 'help'];
+
 const loaded = new Map<string, Loaded>();
 let directory: string | null | undefined;
-/** Part of each cache file's name: V8 rejects data made under other flags. */
-let flags = 'default';
 let savingAtExit = false;
 
 function cacheDirectory(): string | null {
@@ -67,18 +80,22 @@ function cacheDirectory(): string | null {
 export function requireBundle(file: string): unknown {
   const known = loaded.get(file);
   if (known) return known.exports;
-  const source = readFileSync(file, 'utf8');
   const dir = cacheDirectory();
+  if (!dir) {
+    const exports: unknown = Module.createRequire(file)(file);
+    loaded.set(file, { exports, script: undefined, cacheFile: undefined, save: false });
+    return exports;
+  }
+  const source = readFileSync(file, 'utf8');
   // The build id tells builds apart: V8 compares only the length of the source.
-  const name = `${basename(file, '.cjs')}-${__PLANTS_BUILD_ID__}-${process.version}-${process.arch}-${flags}.v8`;
-  const cacheFile = dir ? join(dir, name) : undefined;
+  const command = process.argv.slice(2).find((arg) => COMMANDS.includes(arg)) ?? 'main';
+  const name = `${basename(file, '.cjs')}-${__PLANTS_BUILD_ID__}-${process.version}-${process.arch}-${command}.v8`;
+  const cacheFile = join(dir, name);
   let cachedData: Buffer | undefined;
-  if (cacheFile) {
-    try {
-      cachedData = readFileSync(cacheFile);
-    } catch {
-      // Not made yet.
-    }
+  try {
+    cachedData = readFileSync(cacheFile);
+  } catch {
+    // Not made yet.
   }
   const { Script } = process.getBuiltinModule('node:vm');
   const script = new Script(Module.wrap(source), { filename: file, cachedData });
@@ -86,7 +103,7 @@ export function requireBundle(file: string): unknown {
     exports: undefined,
     script,
     cacheFile,
-    save: cacheFile !== undefined && (cachedData === undefined || script.cachedDataRejected === true),
+    save: cachedData === undefined || script.cachedDataRejected === true,
   };
   if (entry.save && !savingAtExit) {
     savingAtExit = true;
@@ -110,27 +127,12 @@ export function requireBundle(file: string): unknown {
 }
 
 /**
- * Compile WebAssembly with V8's baseline compiler only. undici parses HTTP
- * with a WebAssembly module; V8 would optimise it on background threads
- * that a short-lived process then waits for at exit (45 ms of a 120 ms
- * `plants list`). The baseline code is plenty here.
- */
-export function wasmBaselineOnly(): void {
-  if (flags === 'liftoff') return;
-  // Data for the bundles loaded so far must be made under the flags they were compiled with.
-  saveCodeCache();
-  process.getBuiltinModule('node:v8').setFlagsFromString('--liftoff-only');
-  flags = 'liftoff';
-}
-
-/**
- * Save the code compiled so far for bundles whose cache is missing. Done at
- * exit (the functions a run called are compiled by then), and before the V8
- * flags change.
+ * Save the code compiled so far for bundles whose cache is missing or was
+ * rejected. Done at exit: the functions the run called are compiled by then.
  */
 function saveCodeCache(): void {
   for (const entry of loaded.values()) {
-    if (!entry.save || !entry.cacheFile) continue;
+    if (!entry.save || !entry.script || !entry.cacheFile) continue;
     entry.save = false;
     try {
       const temporary = `${entry.cacheFile}.${process.pid}.tmp`;

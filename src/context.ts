@@ -15,7 +15,6 @@ import type { IOStreams } from './output/iostreams.js';
 import { warning } from './output/messages.js';
 import { terminalPrompter, type Prompter } from './output/prompt.js';
 import { VERSION } from './version.js';
-import { wasmBaselineOnly } from './code-cache.js';
 import { RESPONSE_HEADER_LIMIT } from './api/network.js';
 
 /** Flags that apply to every command. */
@@ -105,7 +104,6 @@ function proxyVariable(url: URL, env: Env): string | undefined {
  */
 function proxyAwareDispatcher(env: Env) {
   return async (settings: RequestSettings): Promise<Dispatcher> => {
-    wasmBaselineOnly();
     const undici = await import('./vendor/undici.js');
     const options = { connect: { timeout: connectTimeoutMs(settings.timeoutMs) }, maxHeaderSize: RESPONSE_HEADER_LIMIT };
     // '' rather than undefined: undici would otherwise read process.env itself.

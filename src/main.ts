@@ -1,20 +1,22 @@
+import { writeToFd } from './output/write-now.js';
 import { VERSION } from './version.js';
 
 // The first bundle a run loads (bin/plants.js calls start()). It also
 // carries the code cache, through which it and the command tree load the
-// other bundles (see tsup.config.ts): one file fewer to load.
-export { requireBundle, wasmBaselineOnly } from './code-cache.js';
+// other bundles (see build/start-up.ts): one file fewer to load.
+export { requireBundle } from './code-cache.js';
 
 /** Run the CLI with process.argv. Loading this bundle does nothing by itself. */
 export function start(): void {
   // `plants --version` is run by scripts to check what is installed: answer
-  // before loading the command tree.
+  // before loading the command tree, and without process.stdout (which loads
+  // node's streams).
   const args = process.argv.slice(2);
   if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
-    process.stdout.write(`${VERSION}\n`);
+    writeToFd(1, `${VERSION}\n`);
     return;
   }
-  // The command tree loads through the code cache (see tsup.config.ts).
+  // The command tree loads through the code cache (see build/start-up.ts).
   // run() reports every error itself; nothing reaches this promise.
   void import('./cli.js').then(({ run }) => run());
 }

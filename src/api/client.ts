@@ -5,6 +5,7 @@ import { excerpt, type Redact } from '../output/text.js';
 import { readText, ReadTimeoutError, TooLargeError } from '../read-text.js';
 import { causeCode, describeNetworkFailure } from './network.js';
 import { streamPlantList, type PlantBatch } from './plant-stream.js';
+import { boundYoungGeneration } from './young-generation.js';
 import { describeErrorBody, describeOtherThreeHundred, unaskedEncoding, type Plant } from './responses.js';
 import {
   Attempts,
@@ -154,7 +155,8 @@ export class PlantStoreClient {
       throw new BadResponseError(`${where}: ${this.#redact(refusal)}`, response.statusCode);
     }
     try {
-      yield* streamPlantList(this.#timedBody(response), headerValue(response.headers['content-type']), limit, this.#redact, options.limit);
+      const body = boundYoungGeneration(this.#timedBody(response));
+      yield* streamPlantList(body, headerValue(response.headers['content-type']), limit, this.#redact, options.limit);
     } catch (err) {
       if (err instanceof TooLargeError) {
         throw new BadResponseError(

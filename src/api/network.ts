@@ -108,7 +108,7 @@ function rootCause(err: unknown): ErrorLike {
 /**
  * The most response-header bytes accepted: Node's default, whatever
  * --max-http-header-size says. Given to the agent (src/context.ts) and to
- * undici's stand-in for node:http (tsup.config.ts), so that undici need not
+ * undici's stand-in for node:http (build/start-up.ts), so that undici need not
  * load node:http to ask for Node's.
  */
 export const RESPONSE_HEADER_LIMIT = 16 * 1024;

@@ -1,6 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { isatty } from 'node:tty';
 import type { Env } from '../env.js';
+import { writeToFd } from './write-now.js';
 
 /**
  * The one object that knows where output goes and what kind of streams they
@@ -55,29 +56,6 @@ export function systemIOStreams(env: Env = process.env, noColorFlag = false): IO
     stderrColor: colorWanted(stderrIsTTY, env, noColorFlag),
     writeNow: (stream, text) => writeToFd(stream === 'stdout' ? 1 : 2, text),
   };
-}
-
-/** How long a last write waits for a reader that has stopped reading. */
-const WRITE_NOW_PATIENCE_MS = 10_000;
-
-/**
- * Write all of `text` to a file descriptor synchronously. Node makes pipes
- * non-blocking, and process.stdout queues what a full pipe cannot take; a
- * process that exits right after would lose the queue. Here a full pipe is
- * waited for (up to 10 s); a reader that has gone ends the write.
- */
-export function writeToFd(fd: number, text: string): void {
-  const { writeSync } = process.getBuiltinModule('node:fs');
-  let rest = Buffer.from(text);
-  const giveUp = Date.now() + WRITE_NOW_PATIENCE_MS;
-  while (rest.length > 0) {
-    try {
-      rest = rest.subarray(writeSync(fd, rest));
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EAGAIN' || Date.now() > giveUp) return;
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
-    }
-  }
 }
 
 /** The reader went away (`plants list | head -1`): not an error, just nobody left to tell. */

@@ -1,4 +1,4 @@
-// undici's own modules, imported one by one (see src/api/undici.ts); they
+// undici's own modules, imported one by one (see src/vendor/undici.ts); they
 // ship no declarations of their own, so these borrow the package's.
 declare module 'undici/lib/dispatcher/dispatcher.js' {
   import type { Dispatcher } from 'undici';

@@ -1,2 +1,2 @@
-/** conf, for the config file (see src/config/store.ts). A bundle of its own: see README.md. */
+/** conf, for the config file (see src/config/store.ts). A bundle of its own: see build/start-up.ts. */
 export { default as Conf } from 'conf';

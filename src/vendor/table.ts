@@ -1,4 +1,4 @@
-/** cli-table3, for tables on a terminal (see src/output/table.ts). A bundle of its own: see README.md. */
+/** cli-table3, for tables on a terminal (see src/output/table.ts). A bundle of its own: see build/start-up.ts. */
 import Table from 'cli-table3';
 // Its width measure (wide characters count double), used to pad rows past
 // the ones cli-table3 lays out itself. It ships no declarations: see src/types.

@@ -1,10 +1,11 @@
 /**
- * undici, for requests (see src/context.ts). A bundle of its own: see README.md.
+ * undici, for requests (see src/context.ts). A bundle of its own: see build/start-up.ts.
  *
  * The parts of undici this client uses, imported from undici's own modules
- * rather than its index. The index also loads fetch, WebSocket, cookies,
- * caches and mocks: about 25 of the 40 ms that `import('undici')` costs a
- * short `plants list`. Imported only when a request is about to be sent.
+ * rather than its index, which also loads fetch, WebSocket, cookies, caches
+ * and mocks (`npm run bench` prints the difference). These paths are not
+ * undici's public API: test/unit/undici-modules.test.ts pins each of them.
+ * Imported only when a request is about to be sent.
  */
 import type { EnvHttpProxyAgent } from 'undici';
 import Agent from 'undici/lib/dispatcher/agent.js';

@@ -5,12 +5,12 @@ import { constants as http2Constants } from 'node:http2';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { HTTP1_STAND_INS, HTTP2_CONSTANTS, LAZY_ASSERT, standIn } from '../../tsup.config.js';
+import { HTTP1_STAND_INS, HTTP2_CONSTANTS, LAZY_ASSERT, standIn } from '../../build/start-up.js';
 import { RESPONSE_HEADER_LIMIT } from '../../src/api/network.js';
 import { ROOT } from '../helpers/cli.js';
 import { againstStore } from '../helpers/against-store.js';
 
-// What the build does to start fast (see tsup.config.ts and src/code-cache.ts).
+// What the build does to start fast (see build/start-up.ts and src/code-cache.ts).
 
 const setup = againstStore({ seed: 5 });
 const plants = (args: string[], env: Record<string, string | undefined> = {}) => setup.plants(args, { env });
@@ -22,9 +22,11 @@ describe('the code cache', () => {
     const first = await plants(['list', '--json']);
     expect(first.code).toBe(0);
     const files = cacheFiles();
-    // The command tree (before the flags change), then undici (after).
-    expect(files.some((name) => /^cli-.*-default\.v8$/.test(name))).toBe(true);
-    expect(files.some((name) => /^undici-.*-liftoff\.v8$/.test(name))).toBe(true);
+    // The command tree, then undici: one file each for this build, node and command.
+    expect(files).toEqual([
+      expect.stringMatching(new RegExp(`^cli-.*-${process.version}-${process.arch}-list\\.v8$`)),
+      expect.stringMatching(new RegExp(`^undici-.*-${process.version}-${process.arch}-list\\.v8$`)),
+    ]);
     expect(statSync(cacheDir()).mode & 0o777).toBe(0o700);
     for (const name of files) expect(statSync(join(cacheDir(), name)).mode & 0o777).toBe(0o600);
     // Compiled code only: nothing the service sent.
@@ -33,6 +35,18 @@ describe('the code cache', () => {
     const second = await plants(['list', '--json']);
     expect(second).toEqual(first);
     expect(cacheFiles()).toEqual(files);
+  });
+
+  it('keeps data per command: what --help compiles is not what a list needs', async () => {
+    await plants(['--help']);
+    await plants(['list', '--json']);
+    await plants(['config', 'path']);
+    expect(cacheFiles().map((name) => name.replace(/-.*-/, '-'))).toEqual([
+      'cli-config.v8',
+      'cli-list.v8',
+      'cli-main.v8',
+      'undici-list.v8',
+    ]);
   });
 
   it('follows XDG_CACHE_HOME', async () => {
@@ -47,6 +61,16 @@ describe('the code cache', () => {
     const r = await plants(['list', '--json'], { PLANTS_CODE_CACHE: '0' });
     expect(r.code).toBe(0);
     expect(existsSync(join(setup.dir.path, '.cache'))).toBe(false);
+  });
+
+  it("leaves the bundles to node's own compile cache with PLANTS_CODE_CACHE=0 and NODE_COMPILE_CACHE", async () => {
+    const nodeCache = join(setup.dir.path, 'node-compile-cache');
+    const r = await plants(['list', '--json'], { PLANTS_CODE_CACHE: '0', NODE_COMPILE_CACHE: nodeCache });
+    expect(r.code).toBe(0);
+    expect(existsSync(join(setup.dir.path, '.cache'))).toBe(false);
+    // One directory per node version, one file per module compiled: the entry point, the command tree, undici.
+    const [versionDir] = readdirSync(nodeCache);
+    expect(readdirSync(join(nodeCache, versionDir!)).length).toBeGreaterThanOrEqual(3);
   });
 
   it('data that V8 rejects is compiled afresh and replaced', async () => {

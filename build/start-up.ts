@@ -1,0 +1,165 @@
+/**
+ * How the build makes `plants` start fast: the build half of its start-up
+ * machinery (src/code-cache.ts is the run-time half). tsup.config.ts takes
+ * the bundles and plugins from here; `npm run bench` prints what they buy.
+ *
+ * - One CommonJS bundle per stage of a run (BUNDLES), each loaded only when
+ *   a run reaches it: CommonJS starts without the ES module loader.
+ *   `plants.cjs` answers --version alone and carries the code cache, through
+ *   which the others load (separateBundles).
+ * - undici is bundled from its own modules, not its index, which also loads
+ *   fetch, WebSocket, caches and mocks (src/vendor/undici.ts;
+ *   test/unit/undici-modules.test.ts pins the paths).
+ * - Built-in modules that dependencies load but this CLI does not use get
+ *   stand-ins, which load the real module on first use (lazyBuiltins).
+ */
+import type { PluginBuild } from 'esbuild';
+import { RESPONSE_HEADER_LIMIT } from '../src/api/network.js';
+
+/**
+ * The bundles, by name in dist/. `npm run bench` builds a copy whose undici
+ * bundle is undici's index (PLANTS_BUILD_UNDICI=index), to show what its own
+ * modules save.
+ */
+export const BUNDLES = {
+  plants: 'src/main.ts',
+  cli: 'src/cli.ts',
+  'vendor/undici': process.env.PLANTS_BUILD_UNDICI === 'index' ? 'build/undici-index.ts' : 'src/vendor/undici.ts',
+  'vendor/conf': 'src/vendor/conf.ts',
+  'vendor/chalk': 'src/vendor/chalk.ts',
+  'vendor/table': 'src/vendor/table.ts',
+};
+
+/**
+ * Imports that stay out of the bundle being built and come at run time from
+ * a bundle of their own, through the code cache (src/code-cache.ts, part of
+ * plants.cjs, which the others share): `./cli.js` from the entry point, and
+ * `src/vendor/*` from the command tree.
+ *
+ * Each becomes a one-line module. Marked external instead, an `import()`
+ * would stay an `import()` and start the ES module loader.
+ */
+export const separateBundles = {
+  name: 'separate-bundles',
+  setup(build: PluginBuild) {
+    const oneLine = (path: string, contents: string) => ({ path, namespace: 'separate-bundle', pluginData: contents });
+    const viaCodeCache = (bundle: string) =>
+      oneLine(bundle, `module.exports = require('./plants.cjs').requireBundle(require.resolve(${JSON.stringify(bundle)}));`);
+    build.onResolve({ filter: /^\.\/cli\.js$/ }, ({ importer }) =>
+      importer.endsWith('/src/main.ts') ? viaCodeCache('./cli.cjs') : undefined,
+    );
+    build.onResolve({ filter: /\/vendor\/[a-z0-9-]+\.js$/ }, ({ path, importer }) =>
+      importer.includes('/src/') && !importer.includes('/src/vendor/')
+        ? viaCodeCache(`./vendor/${path.slice(path.lastIndexOf('/') + 1, -'.js'.length)}.cjs`)
+        : undefined,
+    );
+    // In the entry point itself the code cache is bundled; elsewhere it is the entry point's.
+    build.onResolve({ filter: /\/code-cache\.js$/ }, ({ importer }) =>
+      importer.endsWith('/src/main.ts') ? undefined : oneLine('./plants.cjs', "module.exports = require('./plants.cjs');"),
+    );
+    build.onLoad({ filter: /.*/, namespace: 'separate-bundle' }, ({ pluginData }) => ({
+      contents: pluginData as string,
+      loader: 'js',
+    }));
+    // What those modules require is found next to the bundle at run time.
+    build.onResolve({ filter: /\.cjs$/, namespace: 'separate-bundle' }, ({ path }) => ({ path, external: true }));
+  },
+};
+
+/**
+ * The HTTP/2 constants undici reads when it loads. Its HTTP/2 client is only
+ * used when allowH2 is set, which this CLI never does; node:http2 would
+ * bring node:tls with it. The values are fixed by RFC 9113; a test compares
+ * them with node's own.
+ */
+export const HTTP2_CONSTANTS = {
+  HTTP2_HEADER_AUTHORITY: ':authority',
+  HTTP2_HEADER_METHOD: ':method',
+  HTTP2_HEADER_PATH: ':path',
+  HTTP2_HEADER_SCHEME: ':scheme',
+  HTTP2_HEADER_CONTENT_LENGTH: 'content-length',
+  HTTP2_HEADER_EXPECT: 'expect',
+  HTTP2_HEADER_STATUS: ':status',
+  HTTP2_HEADER_PROTOCOL: ':protocol',
+  NGHTTP2_NO_ERROR: 0,
+  NGHTTP2_REFUSED_STREAM: 7,
+};
+
+/**
+ * What undici reads from node:http, answered without loading it (with its
+ * HTTP/1 server and client):
+ * - `maxHeaderSize`, Node's limit on response headers, which undici checks
+ *   when it loads and uses when an agent is not given one. This CLI's limit
+ *   is RESPONSE_HEADER_LIMIT (src/api/network.ts), Node's default: its agent
+ *   is given it, and a proxy agent's own client reads it here.
+ * - `IncomingMessage`, a class that undici compares the class of each
+ *   stream it destroys with. Nothing undici gets from this CLI is one (and
+ *   while node:http is not loaded nothing can be); a class of its own
+ *   matches nothing.
+ */
+export const HTTP1_STAND_INS = `{ maxHeaderSize: ${RESPONSE_HEADER_LIMIT}, IncomingMessage: class IncomingMessage {} }`;
+
+/**
+ * Built-in modules that a dependency loads when it loads, but uses only on
+ * paths this CLI does not take, or only when something fails. Each gets a
+ * stand-in: `known` (JavaScript source of an object) answers without the
+ * real module, which is loaded for anything else, on first use.
+ */
+const LAZY_BUILTINS: { importer: string; module: string; known?: string }[] = [
+  // commander: for stand-alone executable subcommands.
+  { importer: '/node_modules/commander/', module: 'node:child_process' },
+  // undici: for HTTP/2, see HTTP2_CONSTANTS.
+  { importer: '/node_modules/undici/', module: 'node:http2', known: `{ constants: ${JSON.stringify(HTTP2_CONSTANTS)} }` },
+  // undici: see HTTP1_STAND_INS.
+  { importer: '/node_modules/undici/', module: 'node:http', known: HTTP1_STAND_INS },
+];
+
+/**
+ * undici calls node:assert as `assert(value[, message])` only, to check its
+ * own invariants, several times per request. The stand-in is a plain
+ * function (a call V8 can inline), which loads the real one when a check
+ * fails; it then throws its usual AssertionError. Anything else
+ * (`assert.strictEqual`, …) is found on the real module, through the
+ * stand-in's prototype.
+ */
+export const LAZY_ASSERT = {
+  importer: '/node_modules/undici/',
+  contents: `let real;
+const load = () => (real ??= require('node:assert'));
+function assert(value, message) {
+  if (!value) load()(value, message);
+}
+Object.setPrototypeOf(assert, new Proxy({}, { get: (_target, key) => load()[key] }));
+module.exports = assert;`,
+};
+
+/** Needs `removeNodeProtocol: false`: it sees the names as the dependencies wrote them. */
+export const lazyBuiltins = {
+  name: 'lazy-builtins',
+  setup(build: PluginBuild) {
+    build.onResolve({ filter: /^node:/ }, ({ path, importer }) => {
+      if (path === 'node:assert' && importer.includes(LAZY_ASSERT.importer)) {
+        return { path, namespace: 'lazy-builtin', pluginData: { contents: LAZY_ASSERT.contents } };
+      }
+      const lazy = LAZY_BUILTINS.find((entry) => entry.module === path && importer.includes(entry.importer));
+      return lazy ? { path, namespace: 'lazy-builtin', pluginData: { contents: standIn(lazy.module, lazy.known) } } : undefined;
+    });
+    build.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, ({ pluginData }) => ({
+      contents: (pluginData as { contents: string }).contents,
+      loader: 'js',
+    }));
+  },
+};
+
+/** The source of a CommonJS stand-in for `module`, with `known` answers. */
+export function standIn(module: string, known = '{}'): string {
+  return `let real;
+const load = () => (real ??= require(${JSON.stringify(module)}));
+// Known values first (objects among them fall back to the real module's), then the real module.
+const stand = (known, get) => new Proxy(known, {
+  get: (target, key) => key in target
+    ? (typeof target[key] === 'object' ? stand(target[key], () => get()[key]) : target[key])
+    : get()[key],
+});
+module.exports = stand(${known}, load);`;
+}
