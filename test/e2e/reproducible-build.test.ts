@@ -87,6 +87,7 @@ describe('the build id (names the code cache files)', () => {
     'tsup.config.ts': 'export default {};',
     'src/main.ts': 'main();',
     'src/api/client.ts': 'client();',
+    'build/start-up.ts': 'plugins();',
   };
 
   it('depends on the contents only, not on where the tree is', () => {
@@ -101,6 +102,7 @@ describe('the build id (names the code cache files)', () => {
     const changed = [
       { ...base, 'src/api/client.ts': 'client(1);' },
       { ...base, 'src/new.ts': '' },
+      { ...base, 'build/start-up.ts': 'plugins(1);' },
       { ...base, 'package-lock.json': '{"lockfileVersion":3}' },
       { ...base, 'tsconfig.json': '{"compilerOptions":{}}' },
       { ...base, 'tsup.config.ts': 'export default [];' },
