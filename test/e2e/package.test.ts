@@ -69,6 +69,11 @@ describe('the npm package', () => {
         'completions/_plants',
         'completions/plants.bash',
         'completions/plants.fish',
+        'docs/architecture.md',
+        'docs/choices.md',
+        'docs/commands.md',
+        'docs/performance.md',
+        'docs/testing.md',
         'dist/THIRD-PARTY-LICENSES.md',
         'dist/cli.cjs',
         'dist/plant-store-server.js',
@@ -91,7 +96,7 @@ describe('the npm package', () => {
       engines: { node: '>=22.19' },
       bin: { plants: 'bin/plants.js', 'plant-store-server': 'bin/plant-store-server.js' },
       man: ['./dist/plants.1'],
-      files: ['bin/', 'dist/', 'completions/'],
+      files: ['bin/', 'dist/', 'completions/', 'docs/'],
     });
     expect(pkg.private).toBeUndefined();
     expect((pkg.keywords as string[]).length).toBeGreaterThan(0);
