@@ -64,9 +64,9 @@ function wrongNameMessage(cause: ErrorLike, host: string, redact: Redact): strin
 
 /**
  * The code of the innermost error that has one (undici wraps socket errors
- * in `cause`). The attempt's own deadline (a TimeoutError, see Deadline in
- * client.ts) counts as
- * a headers timeout: the request was sent and no answer came.
+ * in `cause`). The attempt's own deadline (a TimeoutError, see Attempt in
+ * attempt.ts) counts as a headers timeout: the request was sent and no
+ * answer came.
  */
 export function causeCode(err: unknown): string {
   if ((err as { name?: unknown } | null)?.name === 'TimeoutError') return 'UND_ERR_HEADERS_TIMEOUT';

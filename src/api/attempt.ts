@@ -1,0 +1,146 @@
+import type { Dispatcher } from 'undici';
+import { readText, ReadTimeoutError } from '../read-text.js';
+
+export type Method = 'GET' | 'DELETE';
+/** Where a request goes: origin and path as undici takes them, and the whole URL for messages. */
+export type Target = { origin: string; path: string; href: string };
+export type Headers = Dispatcher.ResponseData['headers'];
+
+/** Error bodies are only shown as an excerpt; more than this is never needed. */
+const MAX_ERROR_BODY_BYTES = 64 * 1024;
+
+export function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+export interface AttemptRequest {
+  /** The one shared dispatcher (an undici Agent; a MockAgent in unit tests). */
+  dispatcher: Dispatcher;
+  method: Method;
+  target: Target;
+  headers: Record<string, string>;
+  /** Bound on the whole attempt: connecting, waiting for the response, reading the body. */
+  timeoutMs: number;
+}
+
+/**
+ * One request attempt and its response, its whole life (headers and body)
+ * bounded by a deadline: a standard AbortController whose signal undici
+ * takes, aborted with a TimeoutError when the time is up, so the request or
+ * its body fails. (AbortSignal.timeout would do, but cannot be stopped once
+ * the attempt is over, and costs more per request in a bulk delete.)
+ *
+ * `close()` ends the attempt however it went: it stops the deadline and
+ * closes a body nobody read. Calling it again does nothing.
+ */
+export class Attempt {
+  readonly statusCode: number;
+  readonly headers: Headers;
+  readonly #body: Dispatcher.ResponseData['body'];
+  readonly #deadline: AbortController;
+  readonly #timer: NodeJS.Timeout;
+  readonly #started: number;
+  readonly #timeoutMs: number;
+  #closed = false;
+
+  private constructor(response: Dispatcher.ResponseData, deadline: AbortController, timer: NodeJS.Timeout, started: number, timeoutMs: number) {
+    this.statusCode = response.statusCode;
+    this.headers = response.headers;
+    this.#body = response.body;
+    this.#deadline = deadline;
+    this.#timer = timer;
+    this.#started = started;
+    this.#timeoutMs = timeoutMs;
+  }
+
+  /** Send the request; resolves once the response's headers have arrived. */
+  static async send({ dispatcher, method, target, headers, timeoutMs }: AttemptRequest): Promise<Attempt> {
+    const started = Date.now();
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(new DOMException('attempt timed out', 'TimeoutError')), timeoutMs);
+    timer.unref();
+    try {
+      // dispatcher.request takes origin and path as they are; undici's
+      // top-level request() would re-parse the URL and resolve %2E%2E.
+      const response = await dispatcher.request({
+        origin: target.origin,
+        path: target.path,
+        method,
+        headers,
+        headersTimeout: timeoutMs,
+        // The attempt's deadline bounds the body (see timedBody); undici's idle
+        // timer would also fire while a slow reader of the output holds it back.
+        bodyTimeout: 0,
+        signal: deadline.signal,
+      });
+      return new Attempt(response, deadline, timer, started, timeoutMs);
+    } catch (err) {
+      clearTimeout(timer);
+      throw err;
+    }
+  }
+
+  /** The deadline passed before the attempt was over (or before timedBody took it over). */
+  get timedOut(): boolean {
+    return this.#deadline.signal.aborted;
+  }
+
+  /** What remains of the attempt's time. */
+  networkTimeLeft(): number {
+    return this.#timeoutMs - (Date.now() - this.#started);
+  }
+
+  /**
+   * The body, with the rest of the attempt's time spent only on waiting for
+   * the network: a list streamed into a slow reader (`| less`) is not cut
+   * off, a service that trickles its body still is. It takes the deadline over.
+   */
+  async *timedBody(): AsyncGenerator<Buffer> {
+    let left = this.networkTimeLeft();
+    clearTimeout(this.#timer);
+    const chunks = this.#body[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+    for (;;) {
+      const started = Date.now();
+      let timer: NodeJS.Timeout | undefined;
+      const expired = new Promise<never>((_resolve, reject) => {
+        timer = setTimeout(() => reject(new ReadTimeoutError('the body did not arrive in time')), Math.max(0, left));
+      });
+      let next: IteratorResult<Buffer>;
+      try {
+        next = await Promise.race([chunks.next(), expired]);
+      } finally {
+        clearTimeout(timer);
+      }
+      left -= Date.now() - started;
+      if (next.done) return;
+      yield next.value;
+    }
+  }
+
+  /** Throw the body away, within the deadline (its signal aborts a stalled one). */
+  async discard(): Promise<void> {
+    try {
+      await this.#body.dump({ limit: MAX_ERROR_BODY_BYTES });
+    } catch {
+      // Nothing in it was wanted.
+    }
+  }
+
+  /** An error response's body, as much as an excerpt needs, within the deadline. */
+  async errorText(): Promise<string> {
+    try {
+      return await readText(this.#body, MAX_ERROR_BODY_BYTES, { truncate: true });
+    } catch {
+      return this.timedOut ? '(the error body did not arrive in time)' : '';
+    }
+  }
+
+  /** Stop the deadline and close the body unless it was read to its end. Idempotent. */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    clearTimeout(this.#timer);
+    // Not read: the error the destroyed body may emit is no news.
+    if (!this.#body.readableEnded) this.#body.on('error', () => {}).destroy();
+  }
+}

@@ -1,0 +1,57 @@
+import { HttpError, type ServiceError } from '../errors.js';
+import { excerpt, type Redact } from '../output/text.js';
+import { headerValue, type Headers, type Target } from './attempt.js';
+import { describeUnfollowedRedirect } from './redirects.js';
+import { describeErrorBody, unaskedEncoding } from './responses.js';
+import { LOST_RESPONSE_STATUSES, statusText, type Attempts } from './retry.js';
+import { formatBaseUrl, maskUrl } from './url.js';
+
+const AUTH_HINT = "run 'plants auth login' or set PLANTS_TOKEN";
+
+/** Everything an error response's description is made from. */
+export interface HttpErrorFacts {
+  response: { statusCode: number; headers: Headers };
+  /** `METHOD url`, as the request is named in messages. */
+  label: string;
+  attempts: Attempts;
+  /** The error body, as much as an excerpt needs. */
+  text: string;
+  /** The client's base URL: named when a 404 suggests it is wrong. */
+  baseUrl: URL;
+  /** Masks the token: some gateways echo the Authorization header back. */
+  redact: Redact;
+  /** The request named one plant (a DELETE): a 404 is about the plant, not the base URL. */
+  addressedPlant?: boolean;
+  /** For a 3xx: where it pointed, when it is a redirect that is followed. */
+  redirect?: Target;
+  /** For a 3xx: how many redirects were followed before it. */
+  redirects?: number;
+}
+
+/** An error response as an HttpError: what the service said, the request, the attempts, a hint. */
+export function describeHttpError(facts: HttpErrorFacts): HttpError {
+  const { response, label, attempts, baseUrl, addressedPlant = false } = facts;
+  const status = response.statusCode;
+  const serviceError = describeServiceError(facts);
+  const code = serviceError.error === null ? '' : ` (error ${serviceError.error})`;
+  let message = `${label} → ${statusText(status)}: ${serviceError.message}${code}${attempts.suffix()}`;
+  if (status === 401 || status === 403) message += `; ${AUTH_HINT}`;
+  if (status === 404 && !addressedPlant) message += `; check the base URL (${formatBaseUrl(baseUrl)})`;
+  const error = new HttpError(message, status, serviceError, addressedPlant);
+  error.responseLost = attempts.responseMayBeLost || LOST_RESPONSE_STATUSES.has(status);
+  return error;
+}
+
+/** What the service said, normalised, with the token masked (it goes to stdout in delete --json). */
+function describeServiceError({ response, text, baseUrl, redact, redirect, redirects = 0 }: HttpErrorFacts): ServiceError {
+  const { statusCode: status, headers } = response;
+  if (status >= 300 && status < 400) {
+    const location = excerpt(maskUrl(headerValue(headers.location) ?? ''), 200, redact);
+    return { error: null, message: redact(describeUnfollowedRedirect(status, location, redirect, baseUrl.origin, redirects)) };
+  }
+  const encoded = unaskedEncoding(headers['content-encoding'], 'error body');
+  if (encoded) return { error: null, message: redact(`${encoded}; not shown`) };
+  // Some gateways echo the Authorization header back in their error text.
+  const described = describeErrorBody(text, headerValue(headers['content-type']), redact);
+  return { ...described, message: redact(described.message) };
+}

@@ -1,0 +1,48 @@
+import { headerValue, type Headers, type Method, type Target } from './attempt.js';
+import { describeOtherThreeHundred } from './responses.js';
+
+/**
+ * Which redirects are followed: only to the base URL's own origin (the
+ * request carries the token), at most MAX_REDIRECTS of them.
+ */
+const MAX_REDIRECTS = 5;
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+/** A DELETE is only sent on to where 307 and 308 point: the others may change the method or the meaning. */
+const DELETE_REDIRECT_STATUSES = new Set([307, 308]);
+
+/** Where a redirect points, when it is one this method follows and its Location is a URL. */
+export function redirectTarget(method: Method, response: { statusCode: number; headers: Headers }, current: Target): Target | undefined {
+  const location = headerValue(response.headers.location);
+  const followed = method === 'DELETE' ? DELETE_REDIRECT_STATUSES : REDIRECT_STATUSES;
+  if (!followed.has(response.statusCode) || !location) return undefined;
+  try {
+    const url = new URL(location, current.href);
+    return { origin: url.origin, path: url.pathname + url.search, href: url.href };
+  } catch {
+    return undefined;
+  }
+}
+
+/** A redirect to `next` is followed: same origin, and not one too many. */
+export function mayFollow(next: Target | undefined, origin: string, redirects: number): next is Target {
+  return next !== undefined && next.origin === origin && redirects < MAX_REDIRECTS;
+}
+
+/**
+ * Why a 3xx was not followed. `location` is already masked and cut;
+ * `redirect` is its target when the redirect was one that is followed.
+ */
+export function describeUnfollowedRedirect(
+  status: number,
+  location: string,
+  redirect: Target | undefined,
+  origin: string,
+  redirects: number,
+): string {
+  if (!REDIRECT_STATUSES.has(status)) return describeOtherThreeHundred(status, location);
+  if (!redirect) return location ? `redirect to ${location} not followed` : 'redirect without a Location header';
+  if (redirect.origin !== origin) {
+    return `redirected to ${location}, another origin; not followed, since the request carries the token (point the base URL at the final address)`;
+  }
+  return `more than ${MAX_REDIRECTS} redirects (${redirects} followed); last to ${location}`;
+}
