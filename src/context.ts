@@ -9,7 +9,8 @@ import {
   type RequestSettings,
   type Resolved,
 } from './config/settings.js';
-import { openConfigStore, type ConfigStore } from './config/store.js';
+import { openConfigStore } from './config/open.js';
+import type { ConfigStore } from './config/store.js';
 import type { Env } from './env.js';
 import type { IOStreams } from './output/iostreams.js';
 import { warning } from './output/messages.js';

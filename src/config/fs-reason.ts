@@ -23,3 +23,8 @@ export function fsReason(err: unknown): string {
   }
   return typeof message === 'string' && message !== '' ? message.split('\n')[0]! : String(err);
 }
+
+/** The code of a file operation's error (`ENOENT`), if it has one. */
+export function errorCode(err: unknown): string | undefined {
+  return (err as NodeJS.ErrnoException | undefined)?.code;
+}

@@ -1,10 +1,11 @@
-import { closeSync, mkdirSync, openSync, statSync, unlinkSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Env } from '../env.js';
 import { ConfigError, UsageError } from '../errors.js';
 import { writeFileAtomically, type WriteFs } from './atomic-write.js';
-import { fsReason } from './fs-reason.js';
+import { errorCode, fsReason } from './fs-reason.js';
+import { withLock } from './lock.js';
 
 /** One profile's settings. */
 export interface ProfileSettings {
@@ -52,7 +53,7 @@ export function configDir(env: Env): string {
  * The subset of conf's API the CLI uses: it finds and reads the file.
  * Writes go through writeFileAtomically instead of conf's store setter.
  */
-interface ConfLike {
+export interface ConfLike {
   readonly path: string;
   readonly store: Record<string, unknown>;
 }
@@ -61,14 +62,10 @@ interface ConfLike {
 export const MAX_CONFIG_BYTES = 1024 * 1024;
 
 /** As conf writes it, so files stay the same shape. */
-const serialize = (value: Record<string, unknown>) => JSON.stringify(value, undefined, '\t');
-
-function errorCode(err: unknown): string | undefined {
-  return (err as NodeJS.ErrnoException | undefined)?.code;
-}
+export const serialize = (value: Record<string, unknown>) => JSON.stringify(value, undefined, '\t');
 
 /** Why the config file cannot be read, one line, with how to get going again. */
-function readError(path: string, err: unknown): ConfigError {
+export function readError(path: string, err: unknown): ConfigError {
   const reason = err instanceof SyntaxError ? 'it is not valid JSON' : fsReason(err);
   return new ConfigError(`cannot read the config file ${path}: ${reason}; fix it, or remove it and configure again`);
 }
@@ -78,7 +75,7 @@ function readError(path: string, err: unknown): ConfigError {
  * file (a directory; a FIFO would block the read forever) or is larger than
  * MAX_CONFIG_BYTES. A missing file is fine: it means an empty config.
  */
-function checkConfigFile(path: string): void {
+export function checkConfigFile(path: string): void {
   let stats;
   try {
     stats = statSync(path);
@@ -93,7 +90,7 @@ function checkConfigFile(path: string): void {
   }
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
+export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
@@ -235,162 +232,4 @@ export class ConfigStore {
       }
     });
   }
-}
-
-const LOCK_WAIT_MS = 5_000;
-/** A lock older than this was left by a run that died. */
-const STALE_LOCK_MS = 10_000;
-
-/**
- * Run `fn` holding `<path>.lock` (created exclusively), waiting for another
- * run's. A lock that cannot be made or cleared (read-only or full file
- * system, no permission) is a ConfigError: nothing was written.
- */
-function withLock(path: string, fn: () => void): void {
-  const lock = `${path}.lock`;
-  const cannot = (what: string, err: unknown) =>
-    new ConfigError(`cannot write the config file ${path}: cannot ${what} ${lock}: ${fsReason(err)}; nothing was changed`);
-  const giveUp = Date.now() + LOCK_WAIT_MS;
-  for (;;) {
-    try {
-      closeSync(openSync(lock, 'wx', 0o600));
-      break;
-    } catch (err) {
-      if (errorCode(err) !== 'EEXIST') throw cannot('create its lock file', err);
-    }
-    try {
-      if (Date.now() - statSync(lock).mtimeMs > STALE_LOCK_MS) {
-        unlinkSync(lock);
-        continue;
-      }
-    } catch (err) {
-      if (errorCode(err) === 'ENOENT') continue; // released meanwhile
-      // Retrying would spin here for ever (a directory of that name, say).
-      throw cannot('remove the stale lock file', err);
-    }
-    if (Date.now() > giveUp) {
-      throw new ConfigError(`the config file is locked by another plants run (${lock}); if none is running, remove that file`);
-    }
-    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
-  }
-  try {
-    fn();
-  } finally {
-    try {
-      unlinkSync(lock);
-    } catch {
-      // Already gone: nothing to release.
-    }
-  }
-}
-
-/**
- * conf, without the signal handlers its file writer brings along: atomically's
- * when-exit re-raises SIGINT/SIGTERM at once, which would turn a graceful
- * Ctrl-C (finish the requests in flight) into an abrupt exit. Its exit hook,
- * which removes temporary files, stays.
- */
-async function importConf(): Promise<typeof import('conf').default> {
-  const events: NodeJS.EventEmitter = process;
-  const before = new Map(events.eventNames().map((name) => [name, events.listeners(name)]));
-  const { Conf } = await import('../vendor/conf.js');
-  for (const name of events.eventNames()) {
-    if (typeof name !== 'string' || !name.startsWith('SIG')) continue;
-    const existing = before.get(name) ?? [];
-    for (const listener of events.listeners(name)) {
-      if (!existing.includes(listener)) events.off(name, listener as (...args: unknown[]) => void);
-    }
-  }
-  return Conf;
-}
-
-/** conf would quietly read a JSON array or number as an empty config, then overwrite it. */
-function parseConfigObject(text: string): Record<string, unknown> {
-  const value: unknown = JSON.parse(text);
-  if (!isObject(value)) throw new Error('it is not a JSON object');
-  return value;
-}
-
-/** Where group or others may read or write what should be the owner's alone. */
-function tooOpen(path: string, wanted: number): string | undefined {
-  try {
-    const mode = statSync(path).mode & 0o777;
-    return (mode & 0o077) !== 0 ? `${path} has mode ${mode.toString(8).padStart(4, '0')}; run chmod ${wanted.toString(8)} ${path}` : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * `mkdir -p`, each directory made 0700. By hand because node's recursive
- * mkdir reports a read-only file system as ENOENT ("no such file or
- * directory"), which sends people looking for the wrong problem.
- */
-function makeDirectory(dir: string): void {
-  try {
-    mkdirSync(dir, { mode: 0o700 });
-  } catch (err) {
-    if (errorCode(err) !== 'ENOENT' || dirname(dir) === dir) return alreadyThere(dir, err);
-    makeDirectory(dirname(dir));
-    try {
-      mkdirSync(dir, { mode: 0o700 });
-    } catch (again) {
-      alreadyThere(dir, again);
-    }
-  }
-}
-
-/** After mkdir failed with `err`: fine when the directory exists (EEXIST comes first even on a read-only file system). */
-function alreadyThere(dir: string, err: unknown): void {
-  if (errorCode(err) !== 'EEXIST') throw err;
-  if (!statSync(dir).isDirectory()) throw new Error('something that is not a directory is in its place');
-}
-
-/** Open options; see openConfigStore. */
-export interface OpenConfigOptions {
-  /** File-system calls for the config writer to use instead of node:fs's. Default: node:fs. */
-  fs?: Partial<WriteFs>;
-}
-
-/**
- * Open the config file (created 0600 in a 0700 directory). Existing files
- * or directories that others can read are used, with a warning: the file
- * holds the token. Writes are atomic and checked (writeFileAtomically), so
- * neither concurrent runs nor a full disk leave a corrupted file. Every
- * failure to make the directory, read, lock or write is a ConfigError.
- */
-export async function openConfigStore(
-  env: Env,
-  warn: (text: string) => Promise<void> | void = () => {},
-  options: OpenConfigOptions = {},
-): Promise<ConfigStore> {
-  const dir = configDir(env);
-  const path = join(dir, 'config.json');
-  try {
-    makeDirectory(dir);
-  } catch (err) {
-    throw new ConfigError(`cannot create the config directory ${dir}: ${fsReason(err)}`);
-  }
-  const Conf = await importConf();
-  let conf: ConfLike;
-  try {
-    // conf reads the file as it starts: refuse what it must not read first.
-    checkConfigFile(path);
-    conf = new Conf<Record<string, unknown>>({
-      cwd: dir,
-      configName: 'config',
-      configFileMode: 0o600,
-      // Keys contain dashes, not paths.
-      accessPropertiesByDotNotation: false,
-      deserialize: parseConfigObject,
-    });
-  } catch (err) {
-    throw readError(path, err);
-  }
-  if (process.platform !== 'win32') {
-    for (const problem of [tooOpen(dir, 0o700), tooOpen(path, 0o600)]) {
-      if (problem) await warn(`the config holds the token, but ${problem}`);
-    }
-  }
-  return new ConfigStore(conf, options.fs);
 }

@@ -16,7 +16,7 @@ import { constants } from 'node:os';
 import { getSystemErrorMap, getSystemErrorName } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { WriteFs } from '../../src/config/atomic-write.js';
-import { openConfigStore } from '../../src/config/store.js';
+import { openConfigStore } from '../../src/config/open.js';
 import { ConfigError } from '../../src/errors.js';
 import { tempDir } from '../helpers/cli.js';
 

@@ -2,7 +2,8 @@ import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { checkToken, redactToken, resolveBaseUrl, resolveProfile, resolveToken } from '../../src/config/settings.js';
-import { configDir, openConfigStore } from '../../src/config/store.js';
+import { openConfigStore } from '../../src/config/open.js';
+import { configDir } from '../../src/config/store.js';
 import { AuthError, ConfigError, UsageError } from '../../src/errors.js';
 import { tempDir } from '../helpers/cli.js';
 

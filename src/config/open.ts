@@ -1,0 +1,118 @@
+import { mkdirSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { Env } from '../env.js';
+import { ConfigError } from '../errors.js';
+import type { WriteFs } from './atomic-write.js';
+import { errorCode, fsReason } from './fs-reason.js';
+import { checkConfigFile, configDir, ConfigStore, isObject, readError, type ConfLike } from './store.js';
+
+/**
+ * conf, without the signal handlers its file writer brings along: atomically's
+ * when-exit re-raises SIGINT/SIGTERM at once, which would turn a graceful
+ * Ctrl-C (finish the requests in flight) into an abrupt exit. Its exit hook,
+ * which removes temporary files, stays.
+ */
+async function importConf(): Promise<typeof import('conf').default> {
+  const events: NodeJS.EventEmitter = process;
+  const before = new Map(events.eventNames().map((name) => [name, events.listeners(name)]));
+  const { Conf } = await import('../vendor/conf.js');
+  for (const name of events.eventNames()) {
+    if (typeof name !== 'string' || !name.startsWith('SIG')) continue;
+    const existing = before.get(name) ?? [];
+    for (const listener of events.listeners(name)) {
+      if (!existing.includes(listener)) events.off(name, listener as (...args: unknown[]) => void);
+    }
+  }
+  return Conf;
+}
+
+/** conf would quietly read a JSON array or number as an empty config, then overwrite it. */
+function parseConfigObject(text: string): Record<string, unknown> {
+  const value: unknown = JSON.parse(text);
+  if (!isObject(value)) throw new Error('it is not a JSON object');
+  return value;
+}
+
+/** Where group or others may read or write what should be the owner's alone. */
+function tooOpen(path: string, wanted: number): string | undefined {
+  try {
+    const mode = statSync(path).mode & 0o777;
+    return (mode & 0o077) !== 0 ? `${path} has mode ${mode.toString(8).padStart(4, '0')}; run chmod ${wanted.toString(8)} ${path}` : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * `mkdir -p`, each directory made 0700. By hand because node's recursive
+ * mkdir reports a read-only file system as ENOENT ("no such file or
+ * directory"), which sends people looking for the wrong problem.
+ */
+function makeDirectory(dir: string): void {
+  try {
+    mkdirSync(dir, { mode: 0o700 });
+  } catch (err) {
+    if (errorCode(err) !== 'ENOENT' || dirname(dir) === dir) return alreadyThere(dir, err);
+    makeDirectory(dirname(dir));
+    try {
+      mkdirSync(dir, { mode: 0o700 });
+    } catch (again) {
+      alreadyThere(dir, again);
+    }
+  }
+}
+
+/** After mkdir failed with `err`: fine when the directory exists (EEXIST comes first even on a read-only file system). */
+function alreadyThere(dir: string, err: unknown): void {
+  if (errorCode(err) !== 'EEXIST') throw err;
+  if (!statSync(dir).isDirectory()) throw new Error('something that is not a directory is in its place');
+}
+
+/** Open options; see openConfigStore. */
+export interface OpenConfigOptions {
+  /** File-system calls for the config writer to use instead of node:fs's. Default: node:fs. */
+  fs?: Partial<WriteFs>;
+}
+
+/**
+ * Open the config file (created 0600 in a 0700 directory). Existing files
+ * or directories that others can read are used, with a warning: the file
+ * holds the token. Writes are atomic and checked (writeFileAtomically), so
+ * neither concurrent runs nor a full disk leave a corrupted file. Every
+ * failure to make the directory, read, lock or write is a ConfigError.
+ */
+export async function openConfigStore(
+  env: Env,
+  warn: (text: string) => Promise<void> | void = () => {},
+  options: OpenConfigOptions = {},
+): Promise<ConfigStore> {
+  const dir = configDir(env);
+  const path = join(dir, 'config.json');
+  try {
+    makeDirectory(dir);
+  } catch (err) {
+    throw new ConfigError(`cannot create the config directory ${dir}: ${fsReason(err)}`);
+  }
+  const Conf = await importConf();
+  let conf: ConfLike;
+  try {
+    // conf reads the file as it starts: refuse what it must not read first.
+    checkConfigFile(path);
+    conf = new Conf<Record<string, unknown>>({
+      cwd: dir,
+      configName: 'config',
+      configFileMode: 0o600,
+      // Keys contain dashes, not paths.
+      accessPropertiesByDotNotation: false,
+      deserialize: parseConfigObject,
+    });
+  } catch (err) {
+    throw readError(path, err);
+  }
+  if (process.platform !== 'win32') {
+    for (const problem of [tooOpen(dir, 0o700), tooOpen(path, 0o600)]) {
+      if (problem) await warn(`the config holds the token, but ${problem}`);
+    }
+  }
+  return new ConfigStore(conf, options.fs);
+}
