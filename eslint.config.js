@@ -1,6 +1,33 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+const LAYERS = ['api', 'config', 'output', 'shared'];
+const ABOVE = ['commands', 'completion', 'context', 'cli', 'main', 'server'];
+
+/** One rule per layer: no imports from the other layers or from above (import type allowed). */
+function layerRules() {
+  return LAYERS.map((layer) => {
+    const forbidden = [...LAYERS.filter((other) => other !== layer && other !== 'shared'), ...ABOVE];
+    return {
+      files: [`src/${layer}/**/*.ts`],
+      rules: {
+        '@typescript-eslint/no-restricted-imports': [
+          'error',
+          {
+            patterns: [
+              {
+                regex: `^\\.\\./(${forbidden.join('|')})(/|\\.js$)`,
+                allowTypeImports: true,
+                message: `src/${layer} imports only from itself, src/shared and the top-level helpers (import type aside); see docs/architecture.md.`,
+              },
+            ],
+          },
+        ],
+      },
+    };
+  });
+}
+
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'coverage/'] },
   js.configs.recommended,
@@ -15,6 +42,10 @@ export default tseslint.config(
       'no-console': 'error',
     },
   },
+  // Layers (docs/architecture.md): dependencies point down. api, config and
+  // output know nothing of each other, of commands or of the context (types
+  // aside); shared helpers know no layer at all.
+  ...layerRules(),
   {
     // Scripts and the server's entry point are allowed to talk to the console.
     files: ['scripts/**', 'bin/**', 'src/server/main.ts'],

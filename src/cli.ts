@@ -6,14 +6,15 @@ import { completeWith } from './completion/hints.js';
 import { deleteCommand } from './commands/delete.js';
 import { listCommand } from './commands/list.js';
 import { pruneCommand } from './commands/prune.js';
-import { parseRetries, parseSize, parseTimeout } from './commands/options.js';
+import { parseSize } from './commands/options.js';
+import { parseRetries, parseTimeout } from './shared/values.js';
 import { parseProfileName } from './config/store.js';
 import { createContext, type Context, type ContextOptions, type GlobalFlags } from './context.js';
 import { CliError, errorCode, ExitCode, ExitStatus, type ErrorCode } from './errors.js';
 import { systemIOStreams } from './output/iostreams.js';
 import { writeToFd } from './output/write-now.js';
 import { failure } from './output/messages.js';
-import { excerpt, printable } from './output/text.js';
+import { excerpt, printable } from './shared/text.js';
 import { VERSION } from './version.js';
 
 const FOOTER = `

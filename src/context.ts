@@ -1,7 +1,6 @@
 import type { Dispatcher } from 'undici';
 import type { PlantStoreClient } from './api/client.js';
 import {
-  redactToken,
   resolveBaseUrl,
   resolveProfile,
   resolveRequestSettings,
@@ -10,6 +9,7 @@ import {
   type Resolved,
 } from './config/settings.js';
 import { openConfigStore } from './config/open.js';
+import { redactToken } from './shared/redact.js';
 import type { ConfigStore } from './config/store.js';
 import type { Env } from './env.js';
 import type { IOStreams } from './output/iostreams.js';

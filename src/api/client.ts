@@ -1,7 +1,7 @@
 import type { Dispatcher } from 'undici';
-import { redactToken } from '../config/settings.js';
+import { redactToken } from '../shared/redact.js';
 import { BadResponseError, NetworkError } from '../errors.js';
-import type { Redact } from '../output/text.js';
+import type { Redact } from '../shared/text.js';
 import { ReadTimeoutError, TooLargeError } from '../read-text.js';
 import { Attempt, headerValue, type Method, type Target } from './attempt.js';
 import { DebugLog } from './debug-log.js';
@@ -12,7 +12,7 @@ import { mayFollow, redirectTarget } from './redirects.js';
 import { unaskedEncoding, type Plant } from './responses.js';
 import { sendWithRetries } from './retrying.js';
 import { type Attempts, statusText } from './retry.js';
-import { endpoint, maskUrl } from './url.js';
+import { endpoint, maskUrl } from '../shared/url.js';
 import { boundYoungGeneration } from './young-generation.js';
 
 export interface PlantStoreClientOptions {

@@ -1,5 +1,5 @@
-import { excerpt, type Redact } from '../output/text.js';
-import { maskUrl } from './url.js';
+import { excerpt, type Redact } from '../shared/text.js';
+import { maskUrl } from '../shared/url.js';
 
 /**
  * The --debug lines of a client: the token masked in every line, the

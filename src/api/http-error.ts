@@ -1,10 +1,10 @@
 import { HttpError, type ServiceError } from '../errors.js';
-import { excerpt, type Redact } from '../output/text.js';
+import { excerpt, type Redact } from '../shared/text.js';
 import { headerValue, type Headers, type Target } from './attempt.js';
 import { describeUnfollowedRedirect } from './redirects.js';
 import { describeErrorBody, unaskedEncoding } from './responses.js';
 import { LOST_RESPONSE_STATUSES, statusText, type Attempts } from './retry.js';
-import { formatBaseUrl, maskUrl } from './url.js';
+import { formatBaseUrl, maskUrl } from '../shared/url.js';
 
 const AUTH_HINT = "run 'plants auth login' or set PLANTS_TOKEN";
 

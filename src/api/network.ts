@@ -1,4 +1,4 @@
-import { excerpt, type Redact } from '../output/text.js';
+import { excerpt, type Redact } from '../shared/text.js';
 
 /**
  * Turn what undici or the socket layer threw into one line a person can act on.

@@ -1,7 +1,7 @@
 import { StringDecoder } from 'node:string_decoder';
 import { BadResponseError } from '../errors.js';
 import { parseJson } from '../json.js';
-import { excerpt, type Redact } from '../output/text.js';
+import { excerpt, type Redact } from '../shared/text.js';
 import { TooLargeError } from '../read-text.js';
 import { checkPlant, parsePlantList, type Plant } from './responses.js';
 

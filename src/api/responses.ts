@@ -1,6 +1,6 @@
 import { BadResponseError, type ServiceError } from '../errors.js';
 import { JsonNumber, parseJson, stringifyJson } from '../json.js';
-import { excerpt, NO_SECRETS, type Redact } from '../output/text.js';
+import { excerpt, NO_SECRETS, type Redact } from '../shared/text.js';
 
 /**
  * A plant as the service sends it: `name` and optional `tag`, plus any fields

@@ -3,7 +3,7 @@ import { complete, type Candidate, type ValueSource } from '../completion/comple
 import { completionScript, INSTALL, SHELLS, type Shell } from '../completion/scripts.js';
 import { parseProfileName } from '../config/store.js';
 import type { Context } from '../context.js';
-import { printable } from '../output/text.js';
+import { printable } from '../shared/text.js';
 import { shownUrl } from './config.js';
 import { plantId } from './ids.js';
 import { examples } from './options.js';

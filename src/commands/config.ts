@@ -1,12 +1,12 @@
 import { join } from 'node:path';
 import { Argument, Command } from 'commander';
 import { completeWith } from '../completion/hints.js';
-import { formatBaseUrl, maskUrl, parseBaseUrl } from '../api/url.js';
+import { formatBaseUrl, maskUrl, parseBaseUrl } from '../shared/url.js';
 import { configDir, parseProfileName, type ConfigStore } from '../config/store.js';
 import type { Context } from '../context.js';
 import { ExitCode, ExitStatus, UsageError } from '../errors.js';
 import { failure, success } from '../output/messages.js';
-import { printable } from '../output/text.js';
+import { printable } from '../shared/text.js';
 import { examples } from './options.js';
 
 /** Keys `config set/get/unset` accept. The token has its own commands (`auth`). */

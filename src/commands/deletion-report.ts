@@ -4,7 +4,7 @@ import { ExitCode, ExitStatus, errorCode } from '../errors.js';
 import { formatJson, tsvLine } from '../output/formats.js';
 import { writeAll, writeOut } from '../output/iostreams.js';
 import { failure, info, success, warning } from '../output/messages.js';
-import { printable } from '../output/text.js';
+import { printable } from '../shared/text.js';
 import type { DeletionOptions } from './deletion.js';
 
 type Counts = Record<DeleteResultKind, number>;

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { deleteMany, type DeleteOutcome } from '../api/delete-many.js';
 import type { Plant } from '../api/responses.js';
-import { encodePathSegment } from '../api/url.js';
+import { encodePathSegment } from '../shared/url.js';
 import type { Context } from '../context.js';
 import { CancelledError, UsageError } from '../errors.js';
 import { formatJson } from '../output/formats.js';
@@ -9,7 +9,7 @@ import { writeOut } from '../output/iostreams.js';
 import { info, warning } from '../output/messages.js';
 import { PREVIEW_ROWS, renderPreview, type PreviewRow } from '../output/preview.js';
 import { progressBar, type Progress } from '../output/progress.js';
-import { printable } from '../output/text.js';
+import { printable } from '../shared/text.js';
 import { quitReport, report } from './deletion-report.js';
 import { plantId } from './ids.js';
 import { parseConcurrency, parseMaxDeletes } from './options.js';

@@ -1,6 +1,6 @@
 import { UsageError } from '../errors.js';
 import { JsonNumber, parseJson } from '../json.js';
-import { printable } from '../output/text.js';
+import { printable } from '../shared/text.js';
 import { idsFromText, trimAsciiSpace } from './id-text.js';
 
 /**

@@ -1,11 +1,11 @@
 import { Command, Option } from 'commander';
-import type { Plant } from '../api/responses.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { filterPlants, type PlantFilter } from '../filters.js';
 import { warning } from '../output/messages.js';
 import { OUTPUT_FORMATS, writePlants, type OutputFormat } from '../output/plants.js';
-import { collect, examples, parseColumns, parseLimit, parseOutputFormat } from './options.js';
+import { addFilterOptions, plantsUpTo } from './listing.js';
+import { examples, parseColumns, parseLimit, parseOutputFormat } from './options.js';
 
 export interface ListOptions {
   limit?: number;
@@ -26,12 +26,6 @@ interface ListFlags {
   name?: string;
 }
 
-/** `--tag` and `--name`, shared by `list` and `prune`. */
-export function addFilterOptions(command: Command): Command {
-  return command
-    .option('--tag <tag>', 'only plants with this tag (repeat for any of several)', collect)
-    .option('--name <glob>', 'only plants whose name matches this glob (* any text, ? one character)');
-}
 
 /** `--json` is `-o json`; asking for both JSON and another format is a mistake worth naming. */
 export function outputFormat(flags: { output?: OutputFormat; json?: boolean }): OutputFormat | undefined {
@@ -94,24 +88,4 @@ export async function runList(options: ListOptions, ctx: Context): Promise<void>
   });
 }
 
-/**
- * GET /plants as the plants arrive, with the limit enforced here too for
- * services that return more than asked: the rest is not read.
- */
-export async function* plantsUpTo(ctx: Context, limit: number | undefined): AsyncGenerator<Plant[]> {
-  const client = await ctx.client();
-  for await (const batch of client.streamPlants({ limit })) {
-    if (batch.length) yield batch;
-    if (batch.overflow) {
-      await warning(ctx.io, `the service returned more plants than --limit ${limit}; showing the first ${limit}`);
-      return;
-    }
-  }
-}
 
-/** The whole list (up to the limit), for commands that need all of it at once. */
-export async function fetchPlants(ctx: Context, limit: number | undefined): Promise<Plant[]> {
-  const plants: Plant[] = [];
-  for await (const batch of plantsUpTo(ctx, limit)) plants.push(...batch);
-  return plants;
-}

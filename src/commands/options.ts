@@ -68,24 +68,7 @@ export function collect(value: string, previous: string[] | undefined): string[]
   return [...(previous ?? []), value];
 }
 
-/** `--timeout <seconds>`: a positive number of seconds, fractions allowed, at most an hour. */
-export function parseTimeout(raw: string, source = '--timeout'): number {
-  const text = raw.trim();
-  const seconds = Number(text);
-  if (!/^\d+(\.\d+)?$/.test(text) || seconds <= 0 || seconds > 3600) {
-    throw new UsageError(`invalid ${source} ${JSON.stringify(raw)}: expected seconds, more than 0 and at most 3600`);
-  }
-  return seconds;
-}
 
-/** `--retries <n>`: 0 (no retries) to 10. */
-export function parseRetries(raw: string, source = '--retries'): number {
-  const text = raw.trim();
-  if (!/^\d+$/.test(text) || Number(text) > 10) {
-    throw new UsageError(`invalid ${source} ${JSON.stringify(raw)}: expected a whole number from 0 to 10`);
-  }
-  return Number(text);
-}
 
 const SIZE_UNITS: Record<string, number> = { '': 1, b: 1, k: 1024, kib: 1024, m: 1024 ** 2, mib: 1024 ** 2, g: 1024 ** 3, gib: 1024 ** 3 };
 

@@ -2,10 +2,10 @@ import { Command } from 'commander';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { hasFilter, plantMatcher, type PlantFilter } from '../filters.js';
-import { quoted } from '../output/text.js';
+import { quoted } from '../shared/text.js';
 import { addDeletionOptions, deletePlants, pickDeletionOptions, type DeletionFlags, type DeletionOptions } from './deletion.js';
 import { requirePlantId } from './ids.js';
-import { addFilterOptions, fetchPlants } from './list.js';
+import { addFilterOptions, fetchPlants } from './listing.js';
 import { examples, parseLimit } from './options.js';
 
 export interface PruneOptions extends DeletionOptions {

@@ -1,7 +1,7 @@
-import { parseBaseUrl } from '../api/url.js';
+import { parseBaseUrl } from '../shared/url.js';
 import type { Env } from '../env.js';
 import { AuthError, ConfigError, UsageError } from '../errors.js';
-import { parseRetries, parseTimeout } from '../commands/options.js';
+import { parseRetries, parseTimeout } from '../shared/values.js';
 import { DEFAULT_PROFILE, parseProfileName, type ConfigStore } from './store.js';
 
 export interface Resolved<T> {
@@ -121,28 +121,6 @@ export function checkToken(token: string, source: string, fix: string): void {
   }
 }
 
-/**
- * Hide a token in text about to be shown. `Bearer <token>` is always masked;
- * a bare occurrence only for tokens of 8 or more characters, since masking a
- * short token would garble ordinary words (and a short token is no secret).
- * A token with `"`, `\` or `/` is also masked as JSON text writes it
- * (`\"`, `\\`, and `\/` as some services write a slash): excerpts of JSON
- * show it so.
- */
-export function redactToken(text: string, token: string): string {
-  let masked = text;
-  for (const form of tokenForms(token)) {
-    masked = masked.replaceAll(`Bearer ${form}`, 'Bearer ***');
-    if (token.length >= 8) masked = masked.replaceAll(form, '***');
-  }
-  return masked;
-}
-
-function tokenForms(token: string): string[] {
-  if (!/["\\/]/.test(token)) return [token];
-  const json = JSON.stringify(token).slice(1, -1);
-  return [...new Set([token, json, json.replaceAll('/', '\\/')])];
-}
 
 /** How requests are made: per-attempt timeout, retries, response cap, debug log. */
 export interface RequestSettings {

@@ -1,5 +1,5 @@
 import { stringifyJson } from '../json.js';
-import { cellText, escapeCharacter, printable, singleLine } from './text.js';
+import { cellText, escapeCharacter, printable, singleLine } from '../shared/text.js';
 
 /**
  * JSON for scripts: one line in a pipe, pretty for a person at a terminal.

@@ -1,6 +1,6 @@
 import type { IOStreams } from './iostreams.js';
 import { palette } from './color.js';
-import { printable } from './text.js';
+import { printable } from '../shared/text.js';
 
 /**
  * Messages for people, always on stderr so stdout stays data. Success marks

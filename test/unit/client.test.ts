@@ -1,7 +1,7 @@
 import { MockAgent } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PlantStoreClient, type PlantStoreClientOptions } from '../../src/api/client.js';
-import { parseBaseUrl } from '../../src/api/url.js';
+import { parseBaseUrl } from '../../src/shared/url.js';
 import { BadResponseError, ExitCode, HttpError, NetworkError } from '../../src/errors.js';
 
 const ORIGIN = 'http://plants.test';

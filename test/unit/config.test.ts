@@ -1,7 +1,8 @@
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { checkToken, redactToken, resolveBaseUrl, resolveProfile, resolveToken } from '../../src/config/settings.js';
+import { checkToken, resolveBaseUrl, resolveProfile, resolveToken } from '../../src/config/settings.js';
+import { redactToken } from '../../src/shared/redact.js';
 import { openConfigStore } from '../../src/config/open.js';
 import { configDir } from '../../src/config/store.js';
 import { AuthError, ConfigError, UsageError } from '../../src/errors.js';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { JsonArraySplitter, streamPlantList } from '../../src/api/plant-stream.js';
 import { parsePlantList } from '../../src/api/responses.js';
 import { BadResponseError } from '../../src/errors.js';
-import { NO_SECRETS } from '../../src/output/text.js';
+import { NO_SECRETS } from '../../src/shared/text.js';
 
 async function* chunks(text: string, sizes: number[]): AsyncGenerator<Buffer> {
   const bytes = Buffer.from(text);

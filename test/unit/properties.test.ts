@@ -2,11 +2,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { JsonArraySplitter } from '../../src/api/plant-stream.js';
 import { parsePlantList } from '../../src/api/responses.js';
-import { encodePathSegment, endpoint, parseBaseUrl } from '../../src/api/url.js';
+import { encodePathSegment, endpoint, parseBaseUrl } from '../../src/shared/url.js';
 import { INT32_MAX, parseLimit } from '../../src/commands/options.js';
 import { BadResponseError, UsageError } from '../../src/errors.js';
 import { JsonNumber, parseJson, stringifyJson } from '../../src/json.js';
-import { NO_SECRETS } from '../../src/output/text.js';
+import { NO_SECRETS } from '../../src/shared/text.js';
 
 /** Strings that are well-formed UTF-16 (lone surrogates cannot be sent in a URL at all). */
 const wellFormed = fc.string({ unit: 'grapheme', maxLength: 40 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { describeErrorBody, parsePlantList, unaskedEncoding } from '../../src/api/responses.js';
 import { BadResponseError } from '../../src/errors.js';
-import { NO_SECRETS } from '../../src/output/text.js';
+import { NO_SECRETS } from '../../src/shared/text.js';
 
 describe('parsePlantList', () => {
   it('keeps every field of every item, including ones the interface does not show', () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { describeErrorBody } from '../../src/api/responses.js';
-import { redactToken } from '../../src/config/settings.js';
+import { redactToken } from '../../src/shared/redact.js';
 import { escapeForTerminal } from '../../src/output/formats.js';
-import { excerpt, printable, quoted, singleLine } from '../../src/output/text.js';
+import { excerpt, printable, quoted, singleLine } from '../../src/shared/text.js';
 
 const TOKEN = 'canary-7f3a9c1e-token';
 const redact = (text: string) => redactToken(text, TOKEN);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { encodePathSegment, endpoint, formatBaseUrl, maskUrl, parseBaseUrl } from '../../src/api/url.js';
+import { encodePathSegment, endpoint, formatBaseUrl, maskUrl, parseBaseUrl } from '../../src/shared/url.js';
 import { UsageError } from '../../src/errors.js';
 
 describe('parseBaseUrl', () => {

@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { formatBaseUrl, parseBaseUrl } from '../../api/url.js';
+import { formatBaseUrl, parseBaseUrl } from '../../shared/url.js';
 import { lookupBaseUrl, lookupToken } from '../../config/settings.js';
 import type { Context } from '../../context.js';
 import { examples } from '../options.js';

@@ -1,5 +1,5 @@
 import { UsageError } from '../errors.js';
-import { quoted } from '../output/text.js';
+import { quoted } from './text.js';
 
 /**
  * Parse and check a base URL: absolute http(s), no credentials, query or

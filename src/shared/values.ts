@@ -1,0 +1,22 @@
+import { UsageError } from '../errors.js';
+
+/** Values that flags and environment variables share, parsed the same way wherever they come from. */
+
+/** `--timeout <seconds>`: a positive number of seconds, fractions allowed, at most an hour. */
+export function parseTimeout(raw: string, source = '--timeout'): number {
+  const text = raw.trim();
+  const seconds = Number(text);
+  if (!/^\d+(\.\d+)?$/.test(text) || seconds <= 0 || seconds > 3600) {
+    throw new UsageError(`invalid ${source} ${JSON.stringify(raw)}: expected seconds, more than 0 and at most 3600`);
+  }
+  return seconds;
+}
+
+/** `--retries <n>`: 0 (no retries) to 10. */
+export function parseRetries(raw: string, source = '--retries'): number {
+  const text = raw.trim();
+  if (!/^\d+$/.test(text) || Number(text) > 10) {
+    throw new UsageError(`invalid ${source} ${JSON.stringify(raw)}: expected a whole number from 0 to 10`);
+  }
+  return Number(text);
+}
