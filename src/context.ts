@@ -152,7 +152,7 @@ export function createContext(options: ContextOptions): Context {
     const url = await baseUrl();
     const auth = await token();
     if (url.value.protocol === 'http:' && !isLoopback(url.value.hostname)) {
-      await warning(io, `the base URL uses plain http to ${url.value.host}: the token travels unencrypted; use https`);
+      warning(io, `the base URL uses plain http to ${url.value.host}: the token travels unencrypted; use https`);
     }
     const [{ PlantStoreClient }, made] = await Promise.all([
       import('./api/client.js'),

@@ -4,7 +4,7 @@ import { completionScript, INSTALL, SHELLS, type Shell } from '../completion/scr
 import { parseProfileName } from '../config/store.js';
 import type { Context } from '../context.js';
 import { printable } from '../output/text.js';
-import { shownUrl } from './config.js';
+import { shownUrl } from './config/shared.js';
 import { plantId } from './ids.js';
 import { examples } from './options.js';
 

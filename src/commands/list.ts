@@ -86,7 +86,7 @@ export async function runList(options: ListOptions, ctx: Context): Promise<void>
   const { io } = ctx;
   const format = options.output ?? (io.stdoutIsTTY ? 'table' : 'tsv');
   if (options.columns && (format === 'json' || format === 'ndjson')) {
-    await warning(io, `--columns applies to table, tsv and csv; -o ${format} keeps whole objects`);
+    warning(io, `--columns applies to table, tsv and csv; -o ${format} keeps whole objects`);
   }
   await writePlants(io, filterPlants(plantsUpTo(ctx, options.limit), options.filter), {
     format,
@@ -103,7 +103,7 @@ export async function* plantsUpTo(ctx: Context, limit: number | undefined): Asyn
   for await (const batch of client.streamPlants({ limit })) {
     if (batch.length) yield batch;
     if (batch.overflow) {
-      await warning(ctx.io, `the service returned more plants than --limit ${limit}; showing the first ${limit}`);
+      warning(ctx.io, `the service returned more plants than --limit ${limit}; showing the first ${limit}`);
       return;
     }
   }

@@ -14,10 +14,10 @@ export function logoutCommand(ctx: Context): Command {
         info(io, `No token is stored for profile ${profile} in ${store.path}`);
       } else {
         store.delete(profile, 'token');
-        await success(io, `Removed the token of profile ${profile} from ${store.path}`);
+        success(io, `Removed the token of profile ${profile} from ${store.path}`);
       }
       if (ctx.env.PLANTS_TOKEN) {
-        await warning(io, 'PLANTS_TOKEN is still set in the environment and will be used');
+        warning(io, 'PLANTS_TOKEN is still set in the environment and will be used');
       }
     });
 }
