@@ -84,9 +84,7 @@ export function buildProgram(ctx: Context): Command {
     .addCommand(completeCommand(ctx, () => program), { hidden: true })
     .addHelpText('after', FOOTER)
     .hook('preAction', (thisCommand) => {
-      const { color, ...flags } = thisCommand.opts<GlobalFlags & { color: boolean }>();
-      Object.assign(ctx.flags, flags);
-      if (!color) ctx.io.disableColor();
+      if (!thisCommand.opts<{ color: boolean }>().color) ctx.io.disableColor();
     });
   configureAll(program, ctx);
   return program;
@@ -110,7 +108,8 @@ function configureAll(command: Command, ctx: Context): void {
 
 /** Run the CLI with the given arguments; returns the exit code. The only place errors become exit codes. */
 export async function main(argv: readonly string[], options: ContextOptions): Promise<number> {
-  const ctx = createContext(options);
+  // The context reads the global flags once, when a command first needs them: after parsing.
+  const ctx = createContext({ ...options, flags: () => globalFlags(program) });
   const program = buildProgram(ctx);
   try {
     await program.parseAsync([...argv], { from: 'user' });
@@ -120,6 +119,12 @@ export async function main(argv: readonly string[], options: ContextOptions): Pr
   } finally {
     await ctx.close();
   }
+}
+
+/** The global options as parsed, --no-color aside (the io object has it). */
+function globalFlags(program: Command): GlobalFlags {
+  const { color: _color, ...flags } = program.opts<GlobalFlags & { color: boolean }>();
+  return flags;
 }
 
 /** Whether the run asked for JSON output, so a failure also gets a JSON error line. */
