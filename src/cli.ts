@@ -1,7 +1,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { authCommand } from './commands/auth/index.js';
 import { completeCommand, completionCommand } from './commands/completion.js';
-import { configCommand } from './commands/config.js';
+import { configCommand } from './commands/config/index.js';
 import { completeWith } from './completion/hints.js';
 import { deleteCommand } from './commands/delete.js';
 import { listCommand } from './commands/list.js';
@@ -10,7 +10,7 @@ import { parseSize } from './commands/options.js';
 import { parseRetries, parseTimeout } from './shared/values.js';
 import { parseProfileName } from './config/store.js';
 import { createContext, type Context, type ContextOptions, type GlobalFlags } from './context.js';
-import { CliError, errorCode, ExitCode, ExitStatus, type ErrorCode } from './errors.js';
+import { CliError, ExitCode, type ErrorCode } from './errors.js';
 import { systemIOStreams } from './output/iostreams.js';
 import { writeToFd } from './output/write-now.js';
 import { failure } from './output/messages.js';
@@ -85,12 +85,7 @@ export function buildProgram(ctx: Context): Command {
     .addCommand(completeCommand(ctx, () => program), { hidden: true })
     .addHelpText('after', FOOTER)
     .hook('preAction', (thisCommand) => {
-      const { color, ...flags } = thisCommand.opts<GlobalFlags & { color: boolean }>();
-      Object.assign(ctx.flags, flags);
-      if (!color) {
-        ctx.io.stdoutColor = false;
-        ctx.io.stderrColor = false;
-      }
+      if (!thisCommand.opts<{ color: boolean }>().color) ctx.io.disableColor();
     });
   configureAll(program, ctx);
   return program;
@@ -114,7 +109,8 @@ function configureAll(command: Command, ctx: Context): void {
 
 /** Run the CLI with the given arguments; returns the exit code. The only place errors become exit codes. */
 export async function main(argv: readonly string[], options: ContextOptions): Promise<number> {
-  const ctx = createContext(options);
+  // The context reads the global flags once, when a command first needs them: after parsing.
+  const ctx = createContext({ ...options, flags: () => globalFlags(program) });
   const program = buildProgram(ctx);
   try {
     await program.parseAsync([...argv], { from: 'user' });
@@ -124,6 +120,12 @@ export async function main(argv: readonly string[], options: ContextOptions): Pr
   } finally {
     await ctx.close();
   }
+}
+
+/** The global options as parsed, --no-color aside (the io object has it). */
+function globalFlags(program: Command): GlobalFlags {
+  const { color: _color, ...flags } = program.opts<GlobalFlags & { color: boolean }>();
+  return flags;
 }
 
 /** Whether the run asked for JSON output, so a failure also gets a JSON error line. */
@@ -142,7 +144,7 @@ function jsonRequested(argv: readonly string[]): boolean {
   return false;
 }
 
-async function report(err: unknown, ctx: Context, json: boolean): Promise<number> {
+function report(err: unknown, ctx: Context, json: boolean): number {
   let exitCode: number;
   let code: ErrorCode;
   let status: number | null = null;
@@ -154,20 +156,20 @@ async function report(err: unknown, ctx: Context, json: boolean): Promise<number
     code = 'usage';
     message = printable(err.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' '));
     if (err.code === 'commander.help') message = 'a command is required';
-    else await failure(ctx.io, /Did you mean/.test(message) ? message : `${message} (see --help)`);
+    else failure(ctx.io, /Did you mean/.test(message) ? message : `${message} (see --help)`);
   } else if (err instanceof CliError) {
     exitCode = err.exitCode;
-    code = errorCode(err);
+    code = err.code;
     status = err.status;
     // Printable for the JSON error line too, which a terminal may show.
-    message = printable(ctx.redact(err instanceof ExitStatus ? err.summary : err.message));
-    if (err.message) await failure(ctx.io, message);
+    message = printable(ctx.redact(err.summary));
+    if (err.message) failure(ctx.io, message);
   } else {
     // A bug: say so in one line; the stack helps nobody at the terminal.
     exitCode = ExitCode.failure;
     code = 'internal';
     message = `unexpected error: ${excerpt(err instanceof Error ? err.message : String(err), 500, ctx.redact)}`;
-    await failure(ctx.io, message);
+    failure(ctx.io, message);
   }
   if (json) ctx.io.stderr.write(`${JSON.stringify({ error: { code, status, message } })}\n`);
   return exitCode;

@@ -36,7 +36,8 @@ export interface GlobalFlags {
 export interface Context {
   io: IOStreams;
   env: Env;
-  flags: GlobalFlags;
+  /** The global flags as parsed; read only once parsing is done (by a command's run). */
+  readonly flags: Readonly<GlobalFlags>;
   prompter: Prompter;
   config(): Promise<ConfigStore>;
   /** The selected profile: --profile, PLANTS_PROFILE, `config use`, or `default`. */
@@ -53,6 +54,11 @@ export interface Context {
   onInterrupt(onFirst: () => void, onQuit?: () => string): () => void;
   /** Hide the token, once known, in text about to be shown: the last line of defence. */
   redact(text: string): string;
+  /**
+   * A context like this one with other global flags, and its own config and
+   * client (completion looks up with a short timeout). Close it too.
+   */
+  withFlags(flags: GlobalFlags): Context;
   /** Release sockets so the process can exit promptly. */
   close(): Promise<void>;
 }
@@ -60,6 +66,8 @@ export interface Context {
 export interface ContextOptions {
   io: IOStreams;
   env: Env;
+  /** The global flags, asked for once, on first use: after parsing. Default: none. */
+  flags?: () => GlobalFlags;
   prompter?: Prompter;
   /** Process signals; tests pass their own trigger. Default: never fires. */
   onInterrupt?: (onFirst: () => void, onQuit?: () => string) => () => void;
@@ -128,19 +136,19 @@ export function connectTimeoutMs(attemptMs: number): number {
   return attemptMs >= 2000 ? attemptMs - 1000 : Math.max(1, Math.min(Math.round(attemptMs * 0.9), 999));
 }
 
-function once<T>(make: () => Promise<T>): () => Promise<T> {
-  let value: Promise<T> | undefined;
-  return () => (value ??= make());
+function once<T>(make: () => T): () => T {
+  let made: { value: T } | undefined;
+  return () => (made ??= { value: make() }).value;
 }
 
 export function createContext(options: ContextOptions): Context {
   const { io, env } = options;
-  const flags: GlobalFlags = {};
+  const flags = once((): Readonly<GlobalFlags> => Object.freeze({ ...options.flags?.() }));
   let dispatcher: Dispatcher | undefined;
   const config = once(() => openConfigStore(env, (text) => warning(io, text)));
-  const profile = once(() => resolveProfile(flags.profile, env, config));
+  const profile = once(() => resolveProfile(flags().profile, env, config));
   const profileName = async () => (await profile()).value;
-  const baseUrl = once(() => resolveBaseUrl(flags.baseUrl, env, config, profileName));
+  const baseUrl = once(() => resolveBaseUrl(flags().baseUrl, env, config, profileName));
   let knownToken: string | undefined;
   const token = once(async () => {
     const resolved = await resolveToken(env, config, profileName);
@@ -148,12 +156,12 @@ export function createContext(options: ContextOptions): Context {
     return resolved;
   });
   const client = once(async () => {
-    const settings = resolveRequestSettings(flags, env);
+    const settings = resolveRequestSettings(flags(), env);
     // Base URL first: a missing URL is a usage error (2), a missing token an auth error (4).
     const url = await baseUrl();
     const auth = await token();
     if (url.value.protocol === 'http:' && !isLoopback(url.value.hostname)) {
-      await warning(io, `the base URL uses plain http to ${url.value.host}: the token travels unencrypted; use https`);
+      warning(io, `the base URL uses plain http to ${url.value.host}: the token travels unencrypted; use https`);
     }
     const [{ PlantStoreClient }, made] = await Promise.all([
       import('./api/client.js'),
@@ -176,7 +184,9 @@ export function createContext(options: ContextOptions): Context {
   return {
     io,
     env,
-    flags,
+    get flags() {
+      return flags();
+    },
     prompter: options.prompter ?? terminalPrompter(io),
     config,
     profile,
@@ -185,6 +195,7 @@ export function createContext(options: ContextOptions): Context {
     client,
     onInterrupt: options.onInterrupt ?? (() => () => {}),
     redact: (text) => (knownToken ? redactToken(text, knownToken) : text),
+    withFlags: (others) => createContext({ ...options, flags: () => others }),
     async close() {
       // Everything has been read by now: drop the idle keep-alive sockets instead of
       // waiting for a graceful close.

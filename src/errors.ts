@@ -20,6 +20,8 @@ export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 
 export abstract class CliError extends Error {
   abstract readonly exitCode: ExitCodeValue;
+  /** The stable name scripts branch on (the JSON error line; see README). */
+  abstract readonly code: ErrorCode;
   /** HTTP status of the response behind the error, when there was one. */
   readonly status: number | null;
   /**
@@ -32,29 +34,38 @@ export abstract class CliError extends Error {
     super(message);
     this.status = status;
   }
+
+  /** The message of the JSON error line. */
+  get summary(): string {
+    return this.message;
+  }
 }
 
 /** The user can fix it: a bad flag, argument or missing setting. */
 export class UsageError extends CliError {
   readonly exitCode = ExitCode.usage;
+  readonly code = 'usage';
   override name = 'UsageError';
 }
 
 /** The configuration file or a configured value is unusable. */
 export class ConfigError extends CliError {
   readonly exitCode = ExitCode.usage;
+  readonly code = 'config';
   override name = 'ConfigError';
 }
 
 /** The person answered "no" (or nothing) to a confirmation prompt. */
 export class CancelledError extends CliError {
   readonly exitCode = ExitCode.usage;
+  readonly code = 'cancelled';
   override name = 'CancelledError';
 }
 
 /** Ctrl-C at a prompt or during work. */
 export class InterruptedError extends CliError {
   readonly exitCode = ExitCode.interrupted;
+  readonly code = 'interrupted';
   override name = 'InterruptedError';
   constructor(message = 'interrupted') {
     super(message);
@@ -64,6 +75,7 @@ export class InterruptedError extends CliError {
 /** No token, or the service refused it (401/403). */
 export class AuthError extends CliError {
   readonly exitCode = ExitCode.auth;
+  readonly code = 'auth';
   override name = 'AuthError';
 }
 
@@ -76,6 +88,7 @@ export interface ServiceError {
 /** The service answered with a status outside 2xx. */
 export class HttpError extends CliError {
   readonly exitCode: ExitCodeValue;
+  readonly code: ErrorCode;
   override name = 'HttpError';
   declare readonly status: number;
   /** What the service said, normalised to `{error, message}`. */
@@ -87,9 +100,9 @@ export class HttpError extends CliError {
   constructor(message: string, status: number, serviceError: ServiceError, addressedPlant = false) {
     super(message, status);
     this.serviceError = serviceError;
-    if (status === 401 || status === 403) this.exitCode = ExitCode.auth;
-    else if (status === 404 && addressedPlant) this.exitCode = ExitCode.notFound;
-    else this.exitCode = ExitCode.failure;
+    if (status === 401 || status === 403) [this.exitCode, this.code] = [ExitCode.auth, 'auth'];
+    else if (status === 404 && addressedPlant) [this.exitCode, this.code] = [ExitCode.notFound, 'not_found'];
+    else [this.exitCode, this.code] = [ExitCode.failure, 'http_error'];
   }
 }
 
@@ -97,16 +110,19 @@ export class HttpError extends CliError {
 export class NetworkError extends CliError {
   readonly exitCode = ExitCode.failure;
   override name = 'NetworkError';
+  readonly code: ErrorCode;
   readonly timeout: boolean;
   constructor(message: string, timeout = false) {
     super(message);
     this.timeout = timeout;
+    this.code = timeout ? 'timeout' : 'network';
   }
 }
 
 /** A response arrived but is not what the interface promises. */
 export class BadResponseError extends CliError {
   readonly exitCode = ExitCode.failure;
+  readonly code = 'bad_response';
   override name = 'BadResponseError';
 }
 
@@ -118,14 +134,25 @@ export class ExitStatus extends CliError {
   readonly exitCode: ExitCodeValue;
   override name = 'ExitStatus';
   readonly code: ErrorCode;
+  readonly #summary: string;
   /** `summary`: for the JSON error line only; the person has seen the details already. */
-  readonly summary: string;
   constructor(exitCode: ExitCodeValue, code: ErrorCode, summary = '', status: number | null = null) {
     super('', status);
     this.exitCode = exitCode;
     this.code = code;
-    this.summary = summary;
+    this.#summary = summary;
   }
+
+  override get summary(): string {
+    return this.#summary;
+  }
+}
+
+/** `config get` of a key the selected profile does not set: exit 1, as scripts that test for a value expect. */
+export class NotSetError extends CliError {
+  readonly exitCode = ExitCode.failure;
+  readonly code = 'config';
+  override name = 'NotSetError';
 }
 
 /** Stable names for error classes, for the JSON error line scripts branch on (see README). */
@@ -142,19 +169,3 @@ export type ErrorCode =
   | 'bad_response'
   | 'partial_failure'
   | 'internal';
-
-export function errorCode(err: unknown): ErrorCode {
-  if (err instanceof HttpError) {
-    if (err.exitCode === ExitCode.auth) return 'auth';
-    return err.exitCode === ExitCode.notFound ? 'not_found' : 'http_error';
-  }
-  if (err instanceof NetworkError) return err.timeout ? 'timeout' : 'network';
-  if (err instanceof BadResponseError) return 'bad_response';
-  if (err instanceof AuthError) return 'auth';
-  if (err instanceof ConfigError) return 'config';
-  if (err instanceof CancelledError) return 'cancelled';
-  if (err instanceof InterruptedError) return 'interrupted';
-  if (err instanceof UsageError) return 'usage';
-  if (err instanceof ExitStatus) return err.code;
-  return 'internal';
-}

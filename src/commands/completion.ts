@@ -4,18 +4,28 @@ import { completionScript, INSTALL, SHELLS, type Shell } from '../completion/scr
 import { parseProfileName } from '../config/store.js';
 import type { Context } from '../context.js';
 import { printable } from '../shared/text.js';
-import { shownUrl } from './config.js';
+import { shownUrl } from './config/shared.js';
 import { plantId } from './ids.js';
 import { examples } from './options.js';
 
-export function completionCommand(ctx: Context): Command {
+export interface CompletionOptions {
+  shell: Shell;
+}
+
+export type CompletionRunner = (options: CompletionOptions, ctx: Context) => Promise<void> | void;
+
+export function completionCommand(ctx: Context, run: CompletionRunner = runCompletion): Command {
   return new Command('completion')
     .description('Print the shell completion script for bash, zsh or fish')
     .addArgument(new Argument('<shell>', 'the shell').choices(SHELLS))
     .addHelpText('after', `\n${INSTALL}${examples('plants completion bash > ~/.local/share/bash-completion/completions/plants')}`)
-    .action((shell: Shell) => {
-      ctx.io.stdout.write(completionScript(shell));
+    .action(async (shell: Shell) => {
+      await run({ shell }, ctx);
     });
+}
+
+export function runCompletion(options: CompletionOptions, ctx: Context): void {
+  ctx.io.stdout.write(completionScript(options.shell));
 }
 
 /** Completion is a convenience: it must answer fast and say nothing when it cannot. */
@@ -25,19 +35,35 @@ const LOOKUP_TIMEOUT_SECONDS = 2;
  * `plants __complete -- <words>`: what the completion scripts call. Prints
  * one candidate per line, `value<TAB>description`. Hidden from help.
  */
-export function completeCommand(ctx: Context, program: () => Command): Command {
+export interface CompleteOptions {
+  /** The whole command tree, whose commands and options are offered. */
+  program: Command;
+  /** The words typed so far, the last one being completed. */
+  words: string[];
+}
+
+export type CompleteRunner = (options: CompleteOptions, ctx: Context) => Promise<void>;
+
+export function completeCommand(ctx: Context, program: () => Command, run: CompleteRunner = runComplete): Command {
   return new Command('__complete')
     .argument('[words...]')
     .helpOption(false)
     .action(async (words: string[]) => {
-      let candidates: Candidate[] = [];
-      try {
-        candidates = await complete(program(), words.length ? words : [''], lookUp(ctx));
-      } catch {
-        // Silent on any failure: a shell prompt is no place for an error.
-      }
-      ctx.io.stdout.write(candidates.flatMap(completionLine).join(''));
+      await run({ program: program(), words: words.length ? words : [''] }, ctx);
     });
+}
+
+export async function runComplete(options: CompleteOptions, ctx: Context): Promise<void> {
+  let candidates: Candidate[] = [];
+  let used: Context | undefined;
+  try {
+    candidates = await complete(options.program, options.words, lookUp(ctx, (lookup) => (used = lookup)));
+  } catch {
+    // Silent on any failure: a shell prompt is no place for an error.
+  } finally {
+    await used?.close().catch(() => {});
+  }
+  ctx.io.stdout.write(candidates.flatMap(completionLine).join(''));
 }
 
 /**
@@ -51,10 +77,18 @@ function completionLine({ value, description }: Candidate): string[] {
   return [`${value}\t${printable(description)}\n`];
 }
 
-function lookUp(ctx: Context): ValueSource {
+/**
+ * Values come from a context of their own: the flags on the command line
+ * being completed, and a short bound on the request. `onContext` receives it,
+ * to be closed.
+ */
+function lookUp(ctx: Context, onContext: (lookup: Context) => void): ValueSource {
   return async (kind, globals) => {
-    if (globals.profile) ctx.flags.profile = parseProfileName(globals.profile);
-    if (globals.baseUrl) ctx.flags.baseUrl = globals.baseUrl;
+    const flags = {
+      ...ctx.flags,
+      ...(globals.profile ? { profile: parseProfileName(globals.profile) } : {}),
+      ...(globals.baseUrl ? { baseUrl: globals.baseUrl } : {}),
+    };
     if (kind === 'profiles') {
       const store = await ctx.config();
       return [...new Set([...store.profileNames(), 'default'])].sort().map((value) => ({
@@ -62,9 +96,9 @@ function lookUp(ctx: Context): ValueSource {
         description: shownUrl(store.get(value, 'base-url') ?? ''),
       }));
     }
-    ctx.flags.timeout = LOOKUP_TIMEOUT_SECONDS;
-    ctx.flags.retries = 0;
-    const plants = await (await ctx.client()).listPlants();
+    const lookup = ctx.withFlags({ ...flags, timeout: LOOKUP_TIMEOUT_SECONDS, retries: 0 });
+    onContext(lookup);
+    const plants = await (await lookup.client()).listPlants();
     return plants.flatMap((plant) => {
       const id = plantId(plant);
       // The shell shows the description on the terminal; the value is inserted as the id, exact.

@@ -65,7 +65,7 @@ export async function runDelete(options: DeleteOptions, ctx: Context): Promise<v
 }
 
 async function readIds(ctx: Context): Promise<string> {
-  if (ctx.io.stdinIsTTY) {
+  if (ctx.io.canPrompt()) {
     throw new UsageError('--stdin reads ids from a pipe or file (plants list --json | plants delete --stdin --yes)');
   }
   try {

@@ -1,6 +1,6 @@
 import type { DeleteOutcome, DeleteResult, DeleteResultKind } from '../api/delete-many.js';
 import type { Context } from '../context.js';
-import { ExitCode, ExitStatus, errorCode } from '../errors.js';
+import { ExitCode, ExitStatus } from '../errors.js';
 import { formatJson, tsvLine } from '../output/formats.js';
 import { writeAll, writeOut } from '../output/iostreams.js';
 import { failure, info, success, warning } from '../output/messages.js';
@@ -62,15 +62,15 @@ export async function report(
 
   const problems = outcomes.filter((o) => isProblem(o, options));
   // Each failure in one line: for a single id this is the whole story.
-  for (const { error } of problems) await failure(io, ctx.redact(error!.message));
-  for (const { result } of outcomes) if (result.result === 'gone') await warning(io, gone(result.id));
+  for (const { error } of problems) failure(io, ctx.redact(error!.message));
+  for (const { result } of outcomes) if (result.result === 'gone') warning(io, gone(result.id));
 
   const counts = countResults(results);
   if (options.dryRun) {
     info(io, `Would delete ${results.length} plant${results.length === 1 ? '' : 's'} (dry run: nothing was sent)`);
   } else if (results.length === 1 && counts.deleted === 1) {
-    await success(io, `Deleted plant ${printable(results[0]!.id)}`);
-  } else if (results.length > 1 && (io.stderrIsTTY || problems.length > 0 || interrupted || counts.gone > 0)) {
+    success(io, `Deleted plant ${printable(results[0]!.id)}`);
+  } else if (results.length > 1 && (io.interactive() || problems.length > 0 || interrupted || counts.gone > 0)) {
     info(io, summary(counts));
   }
 
@@ -78,7 +78,7 @@ export async function report(
   if (problems.length === 0) return;
   if (outcomes.length === 1) {
     const error = problems[0]!.error!;
-    throw new ExitStatus(error.exitCode, errorCode(error), ctx.redact(error.message), error.status);
+    throw new ExitStatus(error.exitCode, error.code, ctx.redact(error.message), error.status);
   }
   // A refused token outranks everything: the rest of the run never happened.
   if (problems.some((o) => o.error!.exitCode === ExitCode.auth)) {

@@ -70,7 +70,7 @@ export async function deletePlants(
   ctx: Context,
 ): Promise<void> {
   const { io } = ctx;
-  if (!options.yes && !options.dryRun && !io.stdinIsTTY) {
+  if (!options.yes && !options.dryRun && !io.canPrompt()) {
     throw new UsageError('--yes is required when not running interactively');
   }
   const targets = uniqueTargets(await findTargets());
@@ -92,19 +92,19 @@ export async function deletePlants(
   if (options.dryRun) {
     if (io.stdoutIsTTY && !options.json) {
       // A dry run is there to be read: every row.
-      await writeOut(io.stdout, await renderPreview(await previewRows(targets, ctx, targets.length), io.stdoutColor, Infinity));
+      await writeOut(io.stdout, await renderPreview(await previewRows(targets, ctx, targets.length), io.colorEnabled('stdout'), Infinity));
     }
     const outcomes = ids.map((id): DeleteOutcome => ({ result: { id, result: 'would_delete', status: null } }));
     await report(outcomes, options, ctx, false);
     return;
   }
   if (!options.yes) {
-    io.stderr.write(await renderPreview(await previewRows(targets, ctx, PREVIEW_ROWS), io.stderrColor));
+    io.stderr.write(await renderPreview(await previewRows(targets, ctx, PREVIEW_ROWS), io.colorEnabled('stderr')));
     if (!(await ctx.prompter.confirm(question(targets)))) throw new CancelledError('cancelled; nothing was deleted');
   }
 
   let progress: Progress | undefined =
-    io.stderrIsTTY && ids.length > PROGRESS_ABOVE ? progressBar(io, 'Deleting', ids.length) : undefined;
+    io.interactive() && ids.length > PROGRESS_ABOVE ? progressBar(io, 'Deleting', ids.length) : undefined;
   const stop = new AbortController();
   const run = deleteMany(client, ids, {
     concurrency: options.concurrency,
@@ -159,7 +159,7 @@ async function previewRows(targets: readonly DeletionTarget[], ctx: Context, sho
       if (found.size === wanted.size) break;
     }
   } catch (err) {
-    await warning(ctx.io, `could not look up the plants' names: ${ctx.redact((err as Error).message)}`);
+    warning(ctx.io, `could not look up the plants' names: ${ctx.redact((err as Error).message)}`);
     return targets.map(({ id }) => ({ id }));
   }
   return targets.map(({ id, plant }) => ({ id, plant: plant ?? found.get(id) ?? null }));

@@ -80,7 +80,7 @@ export async function runList(options: ListOptions, ctx: Context): Promise<void>
   const { io } = ctx;
   const format = options.output ?? (io.stdoutIsTTY ? 'table' : 'tsv');
   if (options.columns && (format === 'json' || format === 'ndjson')) {
-    await warning(io, `--columns applies to table, tsv and csv; -o ${format} keeps whole objects`);
+    warning(io, `--columns applies to table, tsv and csv; -o ${format} keeps whole objects`);
   }
   await writePlants(io, filterPlants(plantsUpTo(ctx, options.limit), options.filter), {
     format,

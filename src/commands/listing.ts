@@ -22,7 +22,7 @@ export async function* plantsUpTo(ctx: Context, limit: number | undefined): Asyn
   for await (const batch of client.streamPlants({ limit })) {
     if (batch.length) yield batch;
     if (batch.overflow) {
-      await warning(ctx.io, `the service returned more plants than --limit ${limit}; showing the first ${limit}`);
+      warning(ctx.io, `the service returned more plants than --limit ${limit}; showing the first ${limit}`);
       return;
     }
   }

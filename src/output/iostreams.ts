@@ -5,24 +5,38 @@ import { writeToFd } from './write-now.js';
 
 /**
  * The one object that knows where output goes and what kind of streams they
- * are. Commands write through it; tests swap in buffers with TTY switches.
+ * are, and answers for them: may a person be asked, is colour on. Commands
+ * write through it; tests swap in buffers with TTY switches.
  */
 export interface IOStreams {
-  stdin: Readable;
-  stdout: Writable;
-  stderr: Writable;
-  stdinIsTTY: boolean;
-  stdoutIsTTY: boolean;
-  stderrIsTTY: boolean;
-  /** Colour for stdout (tables). */
-  stdoutColor: boolean;
-  /** Colour for stderr (messages, ✓ marks, errors). */
-  stderrColor: boolean;
+  readonly stdin: Readable;
+  readonly stdout: Writable;
+  readonly stderr: Writable;
+  /** stdout is a terminal: tables with a header rather than TSV, pretty JSON. */
+  readonly stdoutIsTTY: boolean;
+  /**
+   * stdin is a terminal, so a person can answer a question; then it carries
+   * no piped data (ids, a token) either.
+   */
+  canPrompt(): boolean;
+  /** stderr is a terminal a person watches: ✓ marks, progress bars, summaries. */
+  interactive(): boolean;
+  /** Colour for a stream: stdout (tables), stderr (messages, ✓ marks, errors). */
+  colorEnabled(stream: 'stdout' | 'stderr'): boolean;
+  /** --no-color, as commander parsed it. */
+  disableColor(): void;
   /**
    * Write at once, before anything asynchronous can run: for the last words
    * of a run that is about to end (a second Ctrl-C).
    */
   writeNow(stream: 'stdout' | 'stderr', text: string): void;
+}
+
+/** Which of the three streams are terminals. */
+export interface Terminals {
+  stdin: boolean;
+  stdout: boolean;
+  stderr: boolean;
 }
 
 /**
@@ -38,24 +52,48 @@ export function colorWanted(isTTY: boolean, env: Env, noColorFlag = false): bool
   return isTTY;
 }
 
-export function systemIOStreams(env: Env = process.env, noColorFlag = false): IOStreams {
-  const stdoutIsTTY = process.stdout.isTTY === true;
-  const stderrIsTTY = process.stderr.isTTY === true;
+/** IOStreams over given streams; `streams.stdin` is read only when used (it may be a getter). */
+export function createIOStreams(
+  streams: { readonly stdin: Readable; stdout: Writable; stderr: Writable },
+  tty: Terminals,
+  color: { stdout: boolean; stderr: boolean },
+  writeNow: IOStreams['writeNow'],
+): IOStreams {
+  const colour = { ...color };
   return {
-    // process.stdin is made on first use (a file's costs a short run 1 ms);
-    // most commands never read it.
     get stdin() {
-      return process.stdin;
+      return streams.stdin;
     },
-    stdout: process.stdout,
-    stderr: process.stderr,
-    stdinIsTTY: isatty(0),
-    stdoutIsTTY,
-    stderrIsTTY,
-    stdoutColor: colorWanted(stdoutIsTTY, env, noColorFlag),
-    stderrColor: colorWanted(stderrIsTTY, env, noColorFlag),
-    writeNow: (stream, text) => writeToFd(stream === 'stdout' ? 1 : 2, text),
+    stdout: streams.stdout,
+    stderr: streams.stderr,
+    stdoutIsTTY: tty.stdout,
+    canPrompt: () => tty.stdin,
+    interactive: () => tty.stderr,
+    colorEnabled: (stream) => colour[stream],
+    disableColor() {
+      colour.stdout = false;
+      colour.stderr = false;
+    },
+    writeNow,
   };
+}
+
+export function systemIOStreams(env: Env = process.env, noColorFlag = false): IOStreams {
+  const tty = { stdin: isatty(0), stdout: process.stdout.isTTY === true, stderr: process.stderr.isTTY === true };
+  return createIOStreams(
+    {
+      // process.stdin is made on first use (a file's costs a short run 1 ms);
+      // most commands never read it.
+      get stdin() {
+        return process.stdin;
+      },
+      stdout: process.stdout,
+      stderr: process.stderr,
+    },
+    tty,
+    { stdout: colorWanted(tty.stdout, env, noColorFlag), stderr: colorWanted(tty.stderr, env, noColorFlag) },
+    (stream, text) => writeToFd(stream === 'stdout' ? 1 : 2, text),
+  );
 }
 
 /** The reader went away (`plants list | head -1`): not an error, just nobody left to tell. */

@@ -21,7 +21,7 @@ function confirm(io: IOStreams, question: string): Promise<boolean> {
   // Loaded only when a question is asked: most runs never ask one.
   const { createInterface } = process.getBuiltinModule('node:readline');
   return new Promise((resolve, reject) => {
-    const rl = createInterface({ input: io.stdin, output: io.stderr, terminal: io.stderrIsTTY });
+    const rl = createInterface({ input: io.stdin, output: io.stderr, terminal: io.interactive() });
     let settled = false;
     const finish = (fn: () => void) => {
       if (settled) return;

@@ -1,5 +1,5 @@
 import { PassThrough, Writable } from 'node:stream';
-import type { IOStreams } from '../../src/output/iostreams.js';
+import { createIOStreams, type IOStreams } from '../../src/output/iostreams.js';
 import type { Prompter } from '../../src/output/prompt.js';
 
 class Buffered extends Writable {
@@ -24,17 +24,12 @@ export function fakeIO(options: { tty?: boolean; stdinTTY?: boolean; stdin?: str
   stdin.end(options.stdin ?? '');
   const tty = options.tty ?? false;
   return {
-    io: {
-      stdin,
-      stdout,
-      stderr,
-      stdinIsTTY: options.stdinTTY ?? tty,
-      stdoutIsTTY: tty,
-      stderrIsTTY: tty,
-      stdoutColor: false,
-      stderrColor: false,
-      writeNow: (stream, text) => (stream === 'stdout' ? stdout : stderr).write(text),
-    },
+    io: createIOStreams(
+      { stdin, stdout, stderr },
+      { stdin: options.stdinTTY ?? tty, stdout: tty, stderr: tty },
+      { stdout: false, stderr: false },
+      (stream, text) => (stream === 'stdout' ? stdout : stderr).write(text),
+    ),
     stdout: () => stdout.text,
     stderr: () => stderr.text,
   };

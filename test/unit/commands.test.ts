@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import { MockAgent } from 'undici';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli.js';
+import { getCommand, type GetOptions } from '../../src/commands/config/get.js';
+import { setCommand, type SetOptions } from '../../src/commands/config/set.js';
 import { deleteCommand, type DeleteOptions } from '../../src/commands/delete.js';
 import { listCommand, type ListOptions } from '../../src/commands/list.js';
 import { createContext } from '../../src/context.js';
@@ -98,6 +100,21 @@ describe('argument parsing (the run function is replaced)', () => {
   it('list: a bad --limit never reaches run', async () => {
     const { run, done } = parse<ListOptions>((r) => listCommand(ctx, r), ['--limit', '-1']);
     await expect(done).rejects.toThrow(/--limit/);
+    expect(run).not.toHaveBeenCalled();
+  });
+
+  it('config set: checks and normalises the base URL before run', async () => {
+    const { run, done } = parse<SetOptions>((r) => setCommand(ctx, r), ['base-url', 'https://plants.example.com/api']);
+    await done;
+    expect(run).toHaveBeenCalledWith({ key: 'base-url', value: 'https://plants.example.com/api' }, ctx);
+    const bad = parse<SetOptions>((r) => setCommand(ctx, r), ['base-url', 'not a url']);
+    await expect(bad.done).rejects.toThrow();
+    expect(bad.run).not.toHaveBeenCalled();
+  });
+
+  it('config get: the token is not a key, and never reaches run', async () => {
+    const { run, done } = parse<GetOptions>((r) => getCommand(ctx, r), ['token']);
+    await expect(done).rejects.toThrow(/plants auth login/);
     expect(run).not.toHaveBeenCalled();
   });
 
@@ -341,6 +358,25 @@ describe('configuration errors', () => {
   it('accepts --base-url after the command too', async () => {
     agent.get('http://flag.test').intercept({ path: '/plants', method: 'GET' }).reply(200, [], json);
     expect((await plants(['list', '--base-url', 'http://flag.test'])).code).toBe(0);
+  });
+});
+
+describe('config get', () => {
+  it('of an unset key exits 1 with one line', async () => {
+    const r = await plants(['config', 'get', 'base-url']);
+    expect(r.code).toBe(1);
+    expect(r.stderr()).toBe('plants: base-url is not set for profile default\n');
+    expect(r.stdout()).toBe('');
+  });
+});
+
+describe('the context', () => {
+  it('reads the global flags once, frozen; a derived context has its own', () => {
+    const ctx = createContext({ io: fakeIO().io, env: {}, flags: () => ({ profile: 'staging' }) });
+    expect(ctx.flags).toEqual({ profile: 'staging' });
+    expect(Object.isFrozen(ctx.flags)).toBe(true);
+    expect(ctx.withFlags({ timeout: 2 }).flags).toEqual({ timeout: 2 });
+    expect(ctx.flags).toEqual({ profile: 'staging' });
   });
 });
 

@@ -34,14 +34,14 @@ export async function runLogin(options: LoginOptions, ctx: Context): Promise<voi
   const { io } = ctx;
   let token: string;
   if (options.withToken) {
-    if (io.stdinIsTTY) {
+    if (io.canPrompt()) {
       // Typed at a terminal, the token would be echoed; the hidden prompt is for that.
       throw new UsageError(
         "--with-token reads the token from a pipe (printenv PLANTS_CI_TOKEN | plants auth login --with-token); at a terminal, run 'plants auth login' without it",
       );
     }
     token = (await readStdin(io.stdin)).trim();
-  } else if (io.stdinIsTTY) {
+  } else if (io.canPrompt()) {
     token = (await ctx.prompter.secret('Paste your token: ')).trim();
   } else {
     throw new UsageError(
@@ -53,9 +53,9 @@ export async function runLogin(options: LoginOptions, ctx: Context): Promise<voi
 
   const [store, { value: profile }] = await Promise.all([ctx.config(), ctx.profile()]);
   store.set(profile, 'token', token);
-  await success(io, `Token stored for profile ${profile} in ${store.path}`);
+  success(io, `Token stored for profile ${profile} in ${store.path}`);
   if (ctx.env.PLANTS_TOKEN) {
-    await warning(io, 'PLANTS_TOKEN is set in the environment and takes precedence over the stored token');
+    warning(io, 'PLANTS_TOKEN is set in the environment and takes precedence over the stored token');
   }
 }
 

@@ -3,21 +3,30 @@ import type { Context } from '../../context.js';
 import { info, success, warning } from '../../output/messages.js';
 import { examples } from '../options.js';
 
-export function logoutCommand(ctx: Context): Command {
+/** `auth logout` takes no flags: the profile is the selected one (--profile). */
+export type LogoutOptions = Record<string, never>;
+
+export type LogoutRunner = (options: LogoutOptions, ctx: Context) => Promise<void>;
+
+export function logoutCommand(ctx: Context, run: LogoutRunner = runLogout): Command {
   return new Command('logout')
     .description("Remove the selected profile's token from the config file")
     .addHelpText('after', examples('plants auth logout', 'plants --profile staging auth logout'))
     .action(async () => {
-      const { io } = ctx;
-      const [store, { value: profile }] = await Promise.all([ctx.config(), ctx.profile()]);
-      if (store.get(profile, 'token') === undefined) {
-        info(io, `No token is stored for profile ${profile} in ${store.path}`);
-      } else {
-        store.delete(profile, 'token');
-        await success(io, `Removed the token of profile ${profile} from ${store.path}`);
-      }
-      if (ctx.env.PLANTS_TOKEN) {
-        await warning(io, 'PLANTS_TOKEN is still set in the environment and will be used');
-      }
+      await run({}, ctx);
     });
+}
+
+export async function runLogout(_options: LogoutOptions, ctx: Context): Promise<void> {
+  const { io } = ctx;
+  const [store, { value: profile }] = await Promise.all([ctx.config(), ctx.profile()]);
+  if (store.get(profile, 'token') === undefined) {
+    info(io, `No token is stored for profile ${profile} in ${store.path}`);
+  } else {
+    store.delete(profile, 'token');
+    success(io, `Removed the token of profile ${profile} from ${store.path}`);
+  }
+  if (ctx.env.PLANTS_TOKEN) {
+    warning(io, 'PLANTS_TOKEN is still set in the environment and will be used');
+  }
 }

@@ -4,12 +4,17 @@ import { lookupBaseUrl, lookupToken } from '../../config/settings.js';
 import type { Context } from '../../context.js';
 import { examples } from '../options.js';
 
-export function statusCommand(ctx: Context): Command {
+/** `auth status` takes no flags: what it checks comes from the global ones (--profile, --base-url). */
+export type StatusOptions = Record<string, never>;
+
+export type StatusRunner = (options: StatusOptions, ctx: Context) => Promise<void>;
+
+export function statusCommand(ctx: Context, run: StatusRunner = runStatus): Command {
   return new Command('status')
     .description('Show the base URL and token in effect, and check them against the service')
     .addHelpText('after', examples('plants auth status', 'plants --base-url https://staging.example.com auth status'))
     .action(async () => {
-      await runStatus(ctx);
+      await run({}, ctx);
     });
 }
 
@@ -18,7 +23,7 @@ export function statusCommand(ctx: Context): Command {
  * checking them (and any error for a missing or invalid one) is left to the
  * same code every command uses.
  */
-export async function runStatus(ctx: Context): Promise<void> {
+export async function runStatus(_options: StatusOptions, ctx: Context): Promise<void> {
   const { io } = ctx;
   const profile = await ctx.profile();
   const name = async () => profile.value;

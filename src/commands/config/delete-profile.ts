@@ -1,0 +1,31 @@
+import { Argument, Command } from 'commander';
+import { completeWith } from '../../completion/hints.js';
+import type { Context } from '../../context.js';
+import { success } from '../../output/messages.js';
+import { examples } from '../options.js';
+import { existingProfile } from './shared.js';
+
+export interface DeleteProfileOptions {
+  /** As given: whether it exists is known only once the config file is read. */
+  name: string;
+}
+
+export type DeleteProfileRunner = (options: DeleteProfileOptions, ctx: Context) => Promise<void>;
+
+export function deleteProfileCommand(ctx: Context, run: DeleteProfileRunner = runDeleteProfile): Command {
+  return new Command('delete-profile')
+    .description('Remove a profile and its settings, token included')
+    .addArgument(completeWith(new Argument('<name>', 'an existing profile'), 'profiles'))
+    .addHelpText('after', examples('plants config delete-profile staging'))
+    .action(async (name: string) => {
+      await run({ name }, ctx);
+    });
+}
+
+export async function runDeleteProfile(options: DeleteProfileOptions, ctx: Context): Promise<void> {
+  const store = await ctx.config();
+  const name = existingProfile(store, options.name);
+  const wasCurrent = store.currentProfile === name;
+  store.deleteProfile(name);
+  success(ctx.io, `Deleted profile ${name}${wasCurrent ? '; using profile default' : ''}`);
+}

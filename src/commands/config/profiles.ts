@@ -1,0 +1,30 @@
+import { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { examples } from '../options.js';
+import { selectedProfile, shownOr } from './shared.js';
+
+/** `config profiles` takes no flags. */
+export type ProfilesOptions = Record<string, never>;
+
+export type ProfilesRunner = (options: ProfilesOptions, ctx: Context) => Promise<void>;
+
+export function profilesCommand(ctx: Context, run: ProfilesRunner = runProfiles): Command {
+  return new Command('profiles')
+    .description('List the profiles; * marks the one in use (tokens only as set or not set)')
+    .addHelpText('after', examples('plants config profiles'))
+    .action(async () => {
+      await run({}, ctx);
+    });
+}
+
+export async function runProfiles(_options: ProfilesOptions, ctx: Context): Promise<void> {
+  const [store, profile] = await selectedProfile(ctx);
+  const names = [...new Set([...store.profileNames(), profile])].sort();
+  const width = Math.max(...names.map((name) => name.length));
+  const lines = names.map((name) => {
+    const url = shownOr(store.get(name, 'base-url'), '(no base-url)');
+    const token = store.get(name, 'token') === undefined ? 'no token' : 'token set';
+    return `${name === profile ? '*' : ' '} ${name.padEnd(width)}  ${url}  ${token}`;
+  });
+  ctx.io.stdout.write(`${lines.join('\n')}\n`);
+}

@@ -1,0 +1,58 @@
+import { Argument } from 'commander';
+import { maskUrl } from '../../shared/url.js';
+import { parseProfileName, type ConfigStore } from '../../config/store.js';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { printable } from '../../shared/text.js';
+
+/** Keys `config set/get/unset` accept. The token has its own commands (`auth`). */
+export const CONFIG_KEYS = ['base-url'] as const;
+export type ConfigKey = (typeof CONFIG_KEYS)[number];
+
+function parseKey(raw: string): ConfigKey {
+  if (raw === 'token') {
+    throw new UsageError(
+      "the token is not a config key: store it with 'plants auth login', remove it with 'plants auth logout', check it with 'plants auth status'",
+    );
+  }
+  if (!(CONFIG_KEYS as readonly string[]).includes(raw)) {
+    throw new UsageError(`unknown config key ${JSON.stringify(raw)}; known keys: ${CONFIG_KEYS.join(', ')}`);
+  }
+  return raw as ConfigKey;
+}
+
+/** `<key>`: completion offers the keys; parseKey explains a wrong one (and the token). */
+export function keyArgument(description: string): Argument {
+  return new Argument('<key>', description).choices(CONFIG_KEYS).argParser(parseKey);
+}
+
+/**
+ * A stored base URL as shown. `config set` stores only valid ones, which
+ * this leaves as they are; but the file may have been edited: credentials,
+ * query and fragment values are masked, and what would act on a terminal
+ * escaped (every command refuses such a value anyway).
+ */
+export function shownUrl(value: string): string {
+  return printable(maskUrl(value));
+}
+
+export function shownOr(value: string | undefined, unset: string): string {
+  return value === undefined ? unset : shownUrl(value);
+}
+
+/** The config store and the name of the selected profile. */
+export async function selectedProfile(ctx: Context): Promise<[ConfigStore, string]> {
+  return Promise.all([ctx.config(), ctx.profile().then((p) => p.value)]);
+}
+
+/** A profile named as an argument, which must exist. */
+export function existingProfile(store: ConfigStore, raw: string): string {
+  const name = parseProfileName(raw, 'the argument');
+  if (!store.hasProfile(name)) {
+    const known = store.profileNames();
+    throw new UsageError(
+      `no profile named ${name}${known.length ? ` (profiles: ${known.join(', ')})` : ''}; create one with 'plants --profile ${name} config set base-url <url>'`,
+    );
+  }
+  return name;
+}

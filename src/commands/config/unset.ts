@@ -1,0 +1,27 @@
+import { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { success } from '../../output/messages.js';
+import { examples } from '../options.js';
+import { keyArgument, selectedProfile, type ConfigKey } from './shared.js';
+
+export interface UnsetOptions {
+  key: ConfigKey;
+}
+
+export type UnsetRunner = (options: UnsetOptions, ctx: Context) => Promise<void>;
+
+export function unsetCommand(ctx: Context, run: UnsetRunner = runUnset): Command {
+  return new Command('unset')
+    .description('Remove a value from the selected profile')
+    .addArgument(keyArgument('the key to remove'))
+    .addHelpText('after', examples('plants config unset base-url'))
+    .action(async (key: ConfigKey) => {
+      await run({ key }, ctx);
+    });
+}
+
+export async function runUnset(options: UnsetOptions, ctx: Context): Promise<void> {
+  const [store, profile] = await selectedProfile(ctx);
+  store.delete(profile, options.key);
+  success(ctx.io, `Unset ${options.key} of profile ${profile}`);
+}
