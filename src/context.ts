@@ -75,7 +75,7 @@ export interface ContextOptions {
   dispatcher?: (settings: RequestSettings) => Dispatcher | Promise<Dispatcher>;
 }
 
-export const USER_AGENT = `plants/${VERSION} node/${process.versions.node}`;
+const USER_AGENT = `plants/${VERSION} node/${process.versions.node}`;
 
 /** Hosts where plain http never leaves the machine. */
 function isLoopback(hostname: string): boolean {
@@ -132,7 +132,7 @@ function proxyAwareDispatcher(env: Env) {
  * plant. A second ahead, or under 1 s for short timeouts, where undici's
  * timers are exact (its coarse timers, for 1 s and more, may run late).
  */
-export function connectTimeoutMs(attemptMs: number): number {
+function connectTimeoutMs(attemptMs: number): number {
   return attemptMs >= 2000 ? attemptMs - 1000 : Math.max(1, Math.min(Math.round(attemptMs * 0.9), 999));
 }
 

@@ -16,7 +16,7 @@ export const ExitCode = {
   interrupted: 130,
 } as const;
 
-export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
+type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 
 export abstract class CliError extends Error {
   abstract readonly exitCode: ExitCodeValue;

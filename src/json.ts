@@ -22,7 +22,7 @@ export class JsonNumber {
 // Private-use character plus a per-process nonce: cannot collide with real data by accident.
 // Made on first use: nothing runs at import time.
 let marker: string | undefined;
-// Web Crypto's global rather than node:crypto, whose import costs a short run 2 ms.
+// Web Crypto's global rather than node:crypto, which a short run would otherwise have to load.
 const MARKER = () =>
   (marker ??= `\ue000${Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(8))).toString('hex')}:`);
 /**

@@ -13,7 +13,7 @@ export function headerValue(value: string | string[] | undefined): string | unde
   return Array.isArray(value) ? value[0] : value;
 }
 
-export interface AttemptRequest {
+interface AttemptRequest {
   /** The one shared dispatcher (an undici Agent; a MockAgent in unit tests). */
   dispatcher: Dispatcher;
   method: Method;

@@ -34,12 +34,12 @@ export interface PlantStoreClientOptions {
 }
 
 /** Per request: `signal` stops retries (Ctrl-C); the attempt in flight still finishes. */
-export interface RequestOptions {
+interface RequestOptions {
   signal?: AbortSignal;
 }
 
 /** What a successful DELETE answered. */
-export interface DeleteResponse {
+interface DeleteResponse {
   status: number;
   /**
    * The response to an earlier attempt was lost, so this one answers a

@@ -31,7 +31,7 @@ export interface DeleteOutcome {
   error?: CliError;
 }
 
-export interface DeleteManyOptions {
+interface DeleteManyOptions {
   /** Requests in flight at once. */
   concurrency: number;
   /** Aborted at Ctrl-C: no new request starts, and no retry; those in flight finish. */
@@ -44,7 +44,7 @@ export interface DeleteManyOptions {
 const MAY_HAVE_BEEN_DELETED = 'the plant may have been deleted';
 
 /** Delete one id and describe what happened; request failures are returned, not thrown. */
-export async function deleteOne(client: PlantStoreClient, id: string, signal?: AbortSignal): Promise<DeleteOutcome> {
+async function deleteOne(client: PlantStoreClient, id: string, signal?: AbortSignal): Promise<DeleteOutcome> {
   try {
     const { status, afterLostResponse } = await client.deletePlant(id, { signal });
     return { result: { id, result: afterLostResponse && status === 404 ? 'gone' : 'deleted', status } };
@@ -69,7 +69,7 @@ export async function deleteOne(client: PlantStoreClient, id: string, signal?: A
 }
 
 /** A bulk delete under way: its outcomes so far can be read at any moment. */
-export interface BulkDelete {
+interface BulkDelete {
   /** Every outcome, once every request has settled. */
   readonly done: Promise<DeleteOutcome[]>;
   /**

@@ -14,7 +14,7 @@ import {
 } from './retry.js';
 
 /** One logical request, as the retry loop sees it. */
-export interface RetryingRequest {
+interface RetryingRequest {
   /** `METHOD url`, as the request is named in messages. */
   label: string;
   /** Further attempts after a transient failure (0: none). */

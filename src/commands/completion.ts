@@ -8,11 +8,11 @@ import { shownUrl } from './config/shared.js';
 import { plantId } from './ids.js';
 import { examples } from './options.js';
 
-export interface CompletionOptions {
+interface CompletionOptions {
   shell: Shell;
 }
 
-export type CompletionRunner = (options: CompletionOptions, ctx: Context) => Promise<void> | void;
+type CompletionRunner = (options: CompletionOptions, ctx: Context) => Promise<void> | void;
 
 export function completionCommand(ctx: Context, run: CompletionRunner = runCompletion): Command {
   return new Command('completion')
@@ -24,7 +24,7 @@ export function completionCommand(ctx: Context, run: CompletionRunner = runCompl
     });
 }
 
-export function runCompletion(options: CompletionOptions, ctx: Context): void {
+function runCompletion(options: CompletionOptions, ctx: Context): void {
   ctx.io.stdout.write(completionScript(options.shell));
 }
 
@@ -35,14 +35,14 @@ const LOOKUP_TIMEOUT_SECONDS = 2;
  * `plants __complete -- <words>`: what the completion scripts call. Prints
  * one candidate per line, `value<TAB>description`. Hidden from help.
  */
-export interface CompleteOptions {
+interface CompleteOptions {
   /** The whole command tree, whose commands and options are offered. */
   program: Command;
   /** The words typed so far, the last one being completed. */
   words: string[];
 }
 
-export type CompleteRunner = (options: CompleteOptions, ctx: Context) => Promise<void>;
+type CompleteRunner = (options: CompleteOptions, ctx: Context) => Promise<void>;
 
 export function completeCommand(ctx: Context, program: () => Command, run: CompleteRunner = runComplete): Command {
   return new Command('__complete')
@@ -53,7 +53,7 @@ export function completeCommand(ctx: Context, program: () => Command, run: Compl
     });
 }
 
-export async function runComplete(options: CompleteOptions, ctx: Context): Promise<void> {
+async function runComplete(options: CompleteOptions, ctx: Context): Promise<void> {
   let candidates: Candidate[] = [];
   let used: Context | undefined;
   try {

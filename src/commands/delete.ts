@@ -13,7 +13,7 @@ export interface DeleteOptions extends DeletionOptions {
   stdin: boolean;
 }
 
-export type DeleteRunner = (options: DeleteOptions, ctx: Context) => Promise<void>;
+type DeleteRunner = (options: DeleteOptions, ctx: Context) => Promise<void>;
 
 /** Ids on standard input are small; this bounds a runaway producer. */
 const MAX_ID_INPUT = 256 * 1024 * 1024;
@@ -53,7 +53,7 @@ export function deleteCommand(ctx: Context, run: DeleteRunner = runDelete): Comm
     });
 }
 
-export async function runDelete(options: DeleteOptions, ctx: Context): Promise<void> {
+async function runDelete(options: DeleteOptions, ctx: Context): Promise<void> {
   await deletePlants(
     async () => {
       const ids = options.stdin ? [...options.ids, ...parseIdInput(await readIds(ctx))] : options.ids;

@@ -51,7 +51,7 @@ export function pickDeletionOptions(flags: DeletionFlags): DeletionOptions {
 }
 
 /** A plant to delete: its id, and the plant itself when the caller listed it (prune). */
-export interface DeletionTarget {
+interface DeletionTarget {
   id: string;
   plant?: Plant;
 }

@@ -15,7 +15,7 @@ export interface ListOptions {
   filter: PlantFilter;
 }
 
-export type ListRunner = (options: ListOptions, ctx: Context) => Promise<void>;
+type ListRunner = (options: ListOptions, ctx: Context) => Promise<void>;
 
 interface ListFlags {
   limit?: number;
@@ -28,7 +28,7 @@ interface ListFlags {
 
 
 /** `--json` is `-o json`; asking for both JSON and another format is a mistake worth naming. */
-export function outputFormat(flags: { output?: OutputFormat; json?: boolean }): OutputFormat | undefined {
+function outputFormat(flags: { output?: OutputFormat; json?: boolean }): OutputFormat | undefined {
   if (flags.json && flags.output !== undefined && flags.output !== 'json') {
     throw new UsageError(`--json conflicts with --output ${flags.output}; use one of them`);
   }
@@ -76,7 +76,7 @@ export function listCommand(ctx: Context, run: ListRunner = runList): Command {
     });
 }
 
-export async function runList(options: ListOptions, ctx: Context): Promise<void> {
+async function runList(options: ListOptions, ctx: Context): Promise<void> {
   const { io } = ctx;
   const format = options.output ?? (io.stdoutIsTTY ? 'table' : 'tsv');
   if (options.columns && (format === 'json' || format === 'ndjson')) {

@@ -8,13 +8,13 @@ import { requirePlantId } from './ids.js';
 import { addFilterOptions, fetchPlants } from './listing.js';
 import { examples, parseLimit } from './options.js';
 
-export interface PruneOptions extends DeletionOptions {
+interface PruneOptions extends DeletionOptions {
   limit?: number;
   filter: PlantFilter;
   all: boolean;
 }
 
-export type PruneRunner = (options: PruneOptions, ctx: Context) => Promise<void>;
+type PruneRunner = (options: PruneOptions, ctx: Context) => Promise<void>;
 
 export function pruneCommand(ctx: Context, run: PruneRunner = runPrune): Command {
   const command = addFilterOptions(
@@ -46,7 +46,7 @@ export function pruneCommand(ctx: Context, run: PruneRunner = runPrune): Command
     });
 }
 
-export async function runPrune(options: PruneOptions, ctx: Context): Promise<void> {
+async function runPrune(options: PruneOptions, ctx: Context): Promise<void> {
   if (!hasFilter(options.filter) && !options.all) {
     throw new UsageError('prune needs a filter (--tag or --name), or --all to delete every plant listed');
   }

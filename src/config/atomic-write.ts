@@ -16,7 +16,7 @@ export interface WriteFs {
   realpathSync(path: string): string;
 }
 
-export interface AtomicWriteOptions {
+interface AtomicWriteOptions {
   /** Mode of a new file (before the umask). Default: 0o600. */
   mode?: number;
   /** Calls to use instead of node:fs's. Default: none. */

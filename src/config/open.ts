@@ -69,7 +69,7 @@ function alreadyThere(dir: string, err: unknown): void {
 }
 
 /** Open options; see openConfigStore. */
-export interface OpenConfigOptions {
+interface OpenConfigOptions {
   /** File-system calls for the config writer to use instead of node:fs's. Default: node:fs. */
   fs?: Partial<WriteFs>;
 }

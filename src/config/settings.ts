@@ -69,7 +69,7 @@ export async function lookupToken(
 }
 
 /** `plants --profile x ` for the commands a message suggests, when x is not the default. */
-export function profileFlag(profile: string): string {
+function profileFlag(profile: string): string {
   return profile === DEFAULT_PROFILE ? '' : `--profile ${profile} `;
 }
 
@@ -130,9 +130,9 @@ export interface RequestSettings {
   debug: boolean;
 }
 
-export const DEFAULT_TIMEOUT_SECONDS = 30;
-export const DEFAULT_RETRIES = 2;
-export const DEFAULT_MAX_RESPONSE_BYTES = 256 * 1024 * 1024;
+const DEFAULT_TIMEOUT_SECONDS = 30;
+const DEFAULT_RETRIES = 2;
+const DEFAULT_MAX_RESPONSE_BYTES = 256 * 1024 * 1024;
 
 /**
  * Flags win over PLANTS_TIMEOUT, PLANTS_RETRIES and PLANTS_DEBUG. A bad

@@ -8,22 +8,14 @@ import { errorCode, fsReason } from './fs-reason.js';
 import { withLock } from './lock.js';
 
 /** One profile's settings. */
-export interface ProfileSettings {
+interface ProfileSettings {
   /** Base URL of the service, e.g. `https://plants.example.com/api`. Default: unset. */
   'base-url'?: string;
   /** Bearer token, written only by `plants auth login`. Default: unset. */
   token?: string;
 }
 
-export type ProfileKey = keyof ProfileSettings;
-
-/** What the config file holds. */
-export interface StoredConfig {
-  /** The profile `plants config use` chose. Default: `default`. */
-  profile?: string;
-  /** Settings by profile name. Default: none. */
-  profiles?: Record<string, ProfileSettings>;
-}
+type ProfileKey = keyof ProfileSettings;
 
 export const DEFAULT_PROFILE = 'default';
 
@@ -59,10 +51,10 @@ export interface ConfLike {
 }
 
 /** Larger than any real config (a few profiles, each a URL and a token); anything bigger is refused unread. */
-export const MAX_CONFIG_BYTES = 1024 * 1024;
+const MAX_CONFIG_BYTES = 1024 * 1024;
 
 /** As conf writes it, so files stay the same shape. */
-export const serialize = (value: Record<string, unknown>) => JSON.stringify(value, undefined, '\t');
+const serialize = (value: Record<string, unknown>) => JSON.stringify(value, undefined, '\t');
 
 /** Why the config file cannot be read, one line, with how to get going again. */
 export function readError(path: string, err: unknown): ConfigError {

@@ -33,7 +33,7 @@ export interface IOStreams {
 }
 
 /** Which of the three streams are terminals. */
-export interface Terminals {
+interface Terminals {
   stdin: boolean;
   stdout: boolean;
   stderr: boolean;
@@ -82,7 +82,7 @@ export function systemIOStreams(env: Env = process.env, noColorFlag = false): IO
   const tty = { stdin: isatty(0), stdout: process.stdout.isTTY === true, stderr: process.stderr.isTTY === true };
   return createIOStreams(
     {
-      // process.stdin is made on first use (a file's costs a short run 1 ms);
+      // process.stdin is made on first use, and setting it up is not free;
       // most commands never read it.
       get stdin() {
         return process.stdin;

@@ -44,7 +44,7 @@ function rowReader(columns: readonly string[]): (plant: Plant) => unknown[] {
   return (plant) => readers.map((read) => read(plant));
 }
 
-export interface PlantOutputOptions {
+interface PlantOutputOptions {
   format: OutputFormat;
   /** Columns for table, tsv and csv; JSON formats keep whole objects. */
   columns?: string[];

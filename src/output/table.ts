@@ -25,8 +25,8 @@ const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
  *
  * cli-table3 lays out the header and the first rows; the rest are padded
  * to the same column widths with cli-table3's own width measure, so the
- * look is the same and the cost stays linear (cli-table3 alone takes
- * seconds for 10,000 rows and overflows the stack past about 120,000).
+ * look is the same and the cost stays linear (cli-table3 alone slows down
+ * more than linearly with rows, and overflows the stack on very large tables).
  * A table with a cell longer than CLI_TABLE_MAX_CELL is laid out here
  * whole, header included, the same way.
  */

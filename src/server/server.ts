@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { PlantStore } from './store.js';
 
-export interface PlantStoreServerOptions {
+interface PlantStoreServerOptions {
   /** The bearer token every request must carry. */
   token: string;
   store?: PlantStore;
@@ -127,7 +127,7 @@ export function plantStoreHandler(
   };
 }
 
-export function createPlantStoreServer(options: PlantStoreServerOptions): { server: Server; store: PlantStore } {
+function createPlantStoreServer(options: PlantStoreServerOptions): { server: Server; store: PlantStore } {
   const store = options.store ?? new PlantStore();
   return { server: createServer(plantStoreHandler({ ...options, store })), store };
 }

@@ -4,7 +4,7 @@ import { plantStore, TOKEN } from './servers.js';
 
 type Store = Awaited<ReturnType<typeof plantStore>>;
 
-export interface AgainstStore {
+interface AgainstStore {
   /** The local plant store (started by the hooks; read it inside tests). */
   readonly store: Store;
   /** This test's config directory, which is also HOME. */

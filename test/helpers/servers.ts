@@ -5,7 +5,7 @@ import { PlantStore, type StoredPlant } from '../../src/server/store.js';
 
 export const TOKEN = 'canary-7f3a9c1e-token';
 
-export interface RecordedRequest {
+interface RecordedRequest {
   method: string;
   path: string;
   status: number;

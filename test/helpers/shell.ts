@@ -61,14 +61,14 @@ function startup(shell: ShellName, home: string): { argv: string[]; env: Record<
 }
 
 /** What a terminal shows, without the escape sequences that move the cursor or set colours. */
-export function visible(output: string): string {
+function visible(output: string): string {
   // eslint-disable-next-line no-control-regex -- escape sequences are what is being removed
   return output.replace(/\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b[()][0-9A-Za-z]|\u001b[=>]|[\r\b]/g, '');
 }
 
 const quote = (arg: string) => `'${arg.replaceAll("'", "'\\''")}'`;
 
-export interface InteractiveShell {
+interface InteractiveShell {
   /** Everything the terminal received, escape sequences and all. */
   readonly output: string;
   /** Type keys (`\t` is Tab); later waits look only at what the terminal shows after this. */

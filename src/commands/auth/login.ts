@@ -7,11 +7,11 @@ import { success, warning } from '../../output/messages.js';
 import { readText, TooLargeError } from '../../read-text.js';
 import { examples } from '../options.js';
 
-export interface LoginOptions {
+interface LoginOptions {
   withToken: boolean;
 }
 
-export type LoginRunner = (options: LoginOptions, ctx: Context) => Promise<void>;
+type LoginRunner = (options: LoginOptions, ctx: Context) => Promise<void>;
 
 export function loginCommand(ctx: Context, run: LoginRunner = runLogin): Command {
   return new Command('login')
@@ -30,7 +30,7 @@ export function loginCommand(ctx: Context, run: LoginRunner = runLogin): Command
     });
 }
 
-export async function runLogin(options: LoginOptions, ctx: Context): Promise<void> {
+async function runLogin(options: LoginOptions, ctx: Context): Promise<void> {
   const { io } = ctx;
   let token: string;
   if (options.withToken) {

@@ -4,9 +4,9 @@ import { info, success, warning } from '../../output/messages.js';
 import { examples } from '../options.js';
 
 /** `auth logout` takes no flags: the profile is the selected one (--profile). */
-export type LogoutOptions = Record<string, never>;
+type LogoutOptions = Record<string, never>;
 
-export type LogoutRunner = (options: LogoutOptions, ctx: Context) => Promise<void>;
+type LogoutRunner = (options: LogoutOptions, ctx: Context) => Promise<void>;
 
 export function logoutCommand(ctx: Context, run: LogoutRunner = runLogout): Command {
   return new Command('logout')
@@ -17,7 +17,7 @@ export function logoutCommand(ctx: Context, run: LogoutRunner = runLogout): Comm
     });
 }
 
-export async function runLogout(_options: LogoutOptions, ctx: Context): Promise<void> {
+async function runLogout(_options: LogoutOptions, ctx: Context): Promise<void> {
   const { io } = ctx;
   const [store, { value: profile }] = await Promise.all([ctx.config(), ctx.profile()]);
   if (store.get(profile, 'token') === undefined) {

@@ -5,9 +5,9 @@ import type { Context } from '../../context.js';
 import { examples } from '../options.js';
 
 /** `auth status` takes no flags: what it checks comes from the global ones (--profile, --base-url). */
-export type StatusOptions = Record<string, never>;
+type StatusOptions = Record<string, never>;
 
-export type StatusRunner = (options: StatusOptions, ctx: Context) => Promise<void>;
+type StatusRunner = (options: StatusOptions, ctx: Context) => Promise<void>;
 
 export function statusCommand(ctx: Context, run: StatusRunner = runStatus): Command {
   return new Command('status')
@@ -23,7 +23,7 @@ export function statusCommand(ctx: Context, run: StatusRunner = runStatus): Comm
  * checking them (and any error for a missing or invalid one) is left to the
  * same code every command uses.
  */
-export async function runStatus(_options: StatusOptions, ctx: Context): Promise<void> {
+async function runStatus(_options: StatusOptions, ctx: Context): Promise<void> {
   const { io } = ctx;
   const profile = await ctx.profile();
   const name = async () => profile.value;

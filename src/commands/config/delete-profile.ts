@@ -5,12 +5,12 @@ import { success } from '../../output/messages.js';
 import { examples } from '../options.js';
 import { existingProfile } from './shared.js';
 
-export interface DeleteProfileOptions {
+interface DeleteProfileOptions {
   /** As given: whether it exists is known only once the config file is read. */
   name: string;
 }
 
-export type DeleteProfileRunner = (options: DeleteProfileOptions, ctx: Context) => Promise<void>;
+type DeleteProfileRunner = (options: DeleteProfileOptions, ctx: Context) => Promise<void>;
 
 export function deleteProfileCommand(ctx: Context, run: DeleteProfileRunner = runDeleteProfile): Command {
   return new Command('delete-profile')
@@ -22,7 +22,7 @@ export function deleteProfileCommand(ctx: Context, run: DeleteProfileRunner = ru
     });
 }
 
-export async function runDeleteProfile(options: DeleteProfileOptions, ctx: Context): Promise<void> {
+async function runDeleteProfile(options: DeleteProfileOptions, ctx: Context): Promise<void> {
   const store = await ctx.config();
   const name = existingProfile(store, options.name);
   const wasCurrent = store.currentProfile === name;

@@ -8,7 +8,7 @@ export interface GetOptions {
   key: ConfigKey;
 }
 
-export type GetRunner = (options: GetOptions, ctx: Context) => Promise<void>;
+type GetRunner = (options: GetOptions, ctx: Context) => Promise<void>;
 
 export function getCommand(ctx: Context, run: GetRunner = runGet): Command {
   return new Command('get')
@@ -20,7 +20,7 @@ export function getCommand(ctx: Context, run: GetRunner = runGet): Command {
     });
 }
 
-export async function runGet(options: GetOptions, ctx: Context): Promise<void> {
+async function runGet(options: GetOptions, ctx: Context): Promise<void> {
   const [store, profile] = await selectedProfile(ctx);
   const value = store.get(profile, options.key);
   if (value === undefined) throw new NotSetError(`${options.key} is not set for profile ${profile}`);

@@ -4,9 +4,9 @@ import { examples } from '../options.js';
 import { selectedProfile, shownOr } from './shared.js';
 
 /** `config list` takes no flags: its settings come from the global ones (--profile). */
-export type ConfigListOptions = Record<string, never>;
+type ConfigListOptions = Record<string, never>;
 
-export type ConfigListRunner = (options: ConfigListOptions, ctx: Context) => Promise<void>;
+type ConfigListRunner = (options: ConfigListOptions, ctx: Context) => Promise<void>;
 
 export function listCommand(ctx: Context, run: ConfigListRunner = runConfigList): Command {
   return new Command('list')
@@ -17,7 +17,7 @@ export function listCommand(ctx: Context, run: ConfigListRunner = runConfigList)
     });
 }
 
-export async function runConfigList(_options: ConfigListOptions, ctx: Context): Promise<void> {
+async function runConfigList(_options: ConfigListOptions, ctx: Context): Promise<void> {
   const [store, profile] = await selectedProfile(ctx);
   const lines = [
     `profile=${profile}`,

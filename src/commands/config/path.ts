@@ -5,9 +5,9 @@ import type { Context } from '../../context.js';
 import { examples } from '../options.js';
 
 /** `config path` takes no flags. */
-export type PathOptions = Record<string, never>;
+type PathOptions = Record<string, never>;
 
-export type PathRunner = (options: PathOptions, ctx: Context) => Promise<void> | void;
+type PathRunner = (options: PathOptions, ctx: Context) => Promise<void> | void;
 
 export function pathCommand(ctx: Context, run: PathRunner = runPath): Command {
   return new Command('path')
@@ -18,6 +18,6 @@ export function pathCommand(ctx: Context, run: PathRunner = runPath): Command {
     });
 }
 
-export function runPath(_options: PathOptions, ctx: Context): void {
+function runPath(_options: PathOptions, ctx: Context): void {
   ctx.io.stdout.write(`${join(configDir(ctx.env), 'config.json')}\n`);
 }

@@ -4,9 +4,9 @@ import { examples } from '../options.js';
 import { selectedProfile, shownOr } from './shared.js';
 
 /** `config profiles` takes no flags. */
-export type ProfilesOptions = Record<string, never>;
+type ProfilesOptions = Record<string, never>;
 
-export type ProfilesRunner = (options: ProfilesOptions, ctx: Context) => Promise<void>;
+type ProfilesRunner = (options: ProfilesOptions, ctx: Context) => Promise<void>;
 
 export function profilesCommand(ctx: Context, run: ProfilesRunner = runProfiles): Command {
   return new Command('profiles')
@@ -17,7 +17,7 @@ export function profilesCommand(ctx: Context, run: ProfilesRunner = runProfiles)
     });
 }
 
-export async function runProfiles(_options: ProfilesOptions, ctx: Context): Promise<void> {
+async function runProfiles(_options: ProfilesOptions, ctx: Context): Promise<void> {
   const [store, profile] = await selectedProfile(ctx);
   const names = [...new Set([...store.profileNames(), profile])].sort();
   const width = Math.max(...names.map((name) => name.length));

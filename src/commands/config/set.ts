@@ -11,7 +11,7 @@ export interface SetOptions {
   value: string;
 }
 
-export type SetRunner = (options: SetOptions, ctx: Context) => Promise<void>;
+type SetRunner = (options: SetOptions, ctx: Context) => Promise<void>;
 
 export function setCommand(ctx: Context, run: SetRunner = runSet): Command {
   return new Command('set')
@@ -24,7 +24,7 @@ export function setCommand(ctx: Context, run: SetRunner = runSet): Command {
     });
 }
 
-export async function runSet(options: SetOptions, ctx: Context): Promise<void> {
+async function runSet(options: SetOptions, ctx: Context): Promise<void> {
   const [store, profile] = await selectedProfile(ctx);
   store.set(profile, options.key, options.value);
   success(ctx.io, `Set ${options.key} of profile ${profile} to ${options.value}`);

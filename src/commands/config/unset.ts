@@ -4,11 +4,11 @@ import { success } from '../../output/messages.js';
 import { examples } from '../options.js';
 import { keyArgument, selectedProfile, type ConfigKey } from './shared.js';
 
-export interface UnsetOptions {
+interface UnsetOptions {
   key: ConfigKey;
 }
 
-export type UnsetRunner = (options: UnsetOptions, ctx: Context) => Promise<void>;
+type UnsetRunner = (options: UnsetOptions, ctx: Context) => Promise<void>;
 
 export function unsetCommand(ctx: Context, run: UnsetRunner = runUnset): Command {
   return new Command('unset')
@@ -20,7 +20,7 @@ export function unsetCommand(ctx: Context, run: UnsetRunner = runUnset): Command
     });
 }
 
-export async function runUnset(options: UnsetOptions, ctx: Context): Promise<void> {
+async function runUnset(options: UnsetOptions, ctx: Context): Promise<void> {
   const [store, profile] = await selectedProfile(ctx);
   store.delete(profile, options.key);
   success(ctx.io, `Unset ${options.key} of profile ${profile}`);

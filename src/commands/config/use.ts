@@ -5,12 +5,12 @@ import { success } from '../../output/messages.js';
 import { examples } from '../options.js';
 import { existingProfile } from './shared.js';
 
-export interface UseOptions {
+interface UseOptions {
   /** As given: whether it exists is known only once the config file is read. */
   name: string;
 }
 
-export type UseRunner = (options: UseOptions, ctx: Context) => Promise<void>;
+type UseRunner = (options: UseOptions, ctx: Context) => Promise<void>;
 
 export function useCommand(ctx: Context, run: UseRunner = runUse): Command {
   return new Command('use')
@@ -22,7 +22,7 @@ export function useCommand(ctx: Context, run: UseRunner = runUse): Command {
     });
 }
 
-export async function runUse(options: UseOptions, ctx: Context): Promise<void> {
+async function runUse(options: UseOptions, ctx: Context): Promise<void> {
   const store = await ctx.config();
   const name = options.name === 'default' ? options.name : existingProfile(store, options.name);
   store.use(name);
