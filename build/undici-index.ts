@@ -7,6 +7,6 @@ import { Agent, EnvHttpProxyAgent } from 'undici';
 
 export { Agent };
 
-export async function envHttpProxyAgent(): Promise<typeof EnvHttpProxyAgent> {
-  return EnvHttpProxyAgent;
+export function envHttpProxyAgent(): Promise<typeof EnvHttpProxyAgent> {
+  return Promise.resolve(EnvHttpProxyAgent);
 }

@@ -208,7 +208,7 @@ export async function run(): Promise<void> {
  * io.writeNow), then `stopNow` ends the run.
  */
 function handleSignals(stopNow: (summary?: string) => void): {
-  register(onFirst: () => void, onQuit?: () => string): () => void;
+  register(this: void, onFirst: () => void, onQuit?: () => string): () => void;
   dispose(): void;
 } {
   const listeners = new Map<() => void, (() => string) | undefined>();

@@ -39,7 +39,7 @@ export interface Context {
   /** The global flags as parsed; read only once parsing is done (by a command's run). */
   readonly flags: Readonly<GlobalFlags>;
   prompter: Prompter;
-  config(): Promise<ConfigStore>;
+  config(this: void): Promise<ConfigStore>;
   /** The selected profile: --profile, PLANTS_PROFILE, `config use`, or `default`. */
   profile(): Promise<Resolved<string>>;
   baseUrl(): Promise<Resolved<URL>>;
@@ -53,7 +53,7 @@ export interface Context {
    */
   onInterrupt(onFirst: () => void, onQuit?: () => string): () => void;
   /** Hide the token, once known, in text about to be shown: the last line of defence. */
-  redact(text: string): string;
+  redact(this: void, text: string): string;
   /**
    * A context like this one with other global flags, and its own config and
    * client (completion looks up with a short timeout). Close it too.

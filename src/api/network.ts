@@ -100,9 +100,9 @@ function rootCause(err: unknown): ErrorLike {
   for (let depth = 0; depth < 5; depth += 1) {
     if (typeof current.code === 'string' && !current.code.startsWith('UND_ERR')) return current;
     if (!current.cause || typeof current.cause !== 'object') break;
-    current = current.cause as ErrorLike;
+    current = current.cause;
   }
-  return (err ?? {}) as ErrorLike;
+  return err ?? {};
 }
 
 /**

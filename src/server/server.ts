@@ -17,7 +17,7 @@ export interface RunningPlantStore {
   url: string;
   server: Server;
   store: PlantStore;
-  close(): Promise<void>;
+  close(this: void): Promise<void>;
 }
 
 const INT32_MAX = 2_147_483_647;

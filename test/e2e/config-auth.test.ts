@@ -1,7 +1,7 @@
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { runCli, tempDir } from '../helpers/cli.js';
+import { runCli, tempDir, type SavedConfig } from '../helpers/cli.js';
 import { plantStore, TOKEN } from '../helpers/servers.js';
 
 type Store = Awaited<ReturnType<typeof plantStore>>;
@@ -90,7 +90,7 @@ describe('plants auth', () => {
     const login = await plants(['auth', 'login', '--with-token'], { input: `  ${TOKEN}\n` });
     expect(login.code).toBe(0);
     expect(statSync(configFile()).mode & 0o777).toBe(0o600);
-    expect(JSON.parse(readFileSync(configFile(), 'utf8')).profiles.default.token).toBe(TOKEN);
+    expect((JSON.parse(readFileSync(configFile(), 'utf8')) as SavedConfig).profiles.default.token).toBe(TOKEN);
     const list = await plants(['list']);
     expect(list.code).toBe(0);
     expect(list.stdout.split('\n')).toHaveLength(3);
@@ -125,7 +125,7 @@ describe('plants auth', () => {
   it('logout removes the stored token', async () => {
     await plants(['auth', 'login', '--with-token'], { input: TOKEN });
     expect((await plants(['auth', 'logout'])).code).toBe(0);
-    expect(JSON.parse(readFileSync(configFile(), 'utf8')).profiles.default.token).toBeUndefined();
+    expect((JSON.parse(readFileSync(configFile(), 'utf8')) as SavedConfig).profiles.default.token).toBeUndefined();
     const again = await plants(['auth', 'logout']);
     expect(again.code).toBe(0);
     expect(again.stderr).toMatch(/No token is stored/);

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { againstStore } from '../helpers/against-store.js';
+import type { DeleteOutcome } from '../helpers/cli.js';
 import { rawServer, type RawServer } from '../helpers/servers.js';
 
 const setup = againstStore(
@@ -104,7 +105,7 @@ describe('plants delete against services that answer differently', () => {
     const [message, errorLine] = r.stderr.trimEnd().split('\n');
     expect(message).toMatch(/500 Internal Server Error: Internal Error$/);
     expect(JSON.parse(errorLine!)).toEqual({
-      error: { code: 'http_error', status: 500, message: expect.stringMatching(/500 Internal Server Error/) },
+      error: { code: 'http_error', status: 500, message: expect.stringMatching(/500 Internal Server Error/) as string },
     });
   });
 
@@ -112,6 +113,6 @@ describe('plants delete against services that answer differently', () => {
     server = await rawServer((_req, res) => res.writeHead(404, { 'content-type': 'text/plain' }).end('Not Found'));
     const r = await plants(['delete', '5', '--yes', '--json'], { PLANTS_BASE_URL: server.url });
     expect(r.code).toBe(3);
-    expect(JSON.parse(r.stdout)[0]).toEqual({ id: '5', result: 'not_found', status: 404, error: { error: null, message: 'Not Found' } });
+    expect((JSON.parse(r.stdout) as DeleteOutcome[])[0]).toEqual({ id: '5', result: 'not_found', status: 404, error: { error: null, message: 'Not Found' } });
   });
 });

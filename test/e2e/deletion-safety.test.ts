@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { againstStore } from '../helpers/against-store.js';
-import { PLANTS_BIN, runCli, spawnCli, waitFor } from '../helpers/cli.js';
+import { PLANTS_BIN, runCli, spawnCli, waitFor, type DeleteOutcome, type JsonError } from '../helpers/cli.js';
 import { rawServer, TOKEN, type RawServer } from '../helpers/servers.js';
 
 /**
@@ -186,7 +186,7 @@ describe('--max-deletes caps unattended runs', () => {
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr.split('\n')[0]).toBe('plants: 3 plants would be deleted, more than --max-deletes 2; nothing was deleted');
-    expect(JSON.parse(lastLine(r.stderr)).error.code).toBe('usage');
+    expect((JSON.parse(lastLine(r.stderr)) as JsonError).error.code).toBe('usage');
     expect(setup.store.requests).toEqual([]);
   });
 
@@ -250,7 +250,7 @@ describe('interrupts and retries report the truth', () => {
       ['8', 'skipped', null],
     ]);
     expect(results[2]!.error!.message).toMatch(/may have been deleted/);
-    expect(JSON.parse(lastLine(out.stderr)).error).toEqual({
+    expect((JSON.parse(lastLine(out.stderr)) as JsonError).error).toEqual({
       code: 'interrupted',
       status: null,
       message: 'interrupted: 2 deleted, 4 unknown, 2 skipped',
@@ -282,7 +282,7 @@ describe('interrupts and retries report the truth', () => {
     expect(results).toHaveLength(30_000);
     expect(results.filter((x) => x.result === 'unknown')).toHaveLength(64);
     expect(results.filter((x) => x.result === 'skipped')).toHaveLength(30_000 - 64);
-    expect(JSON.parse(lastLine(stderr)).error.message).toBe('interrupted: 0 deleted, 64 unknown, 29936 skipped');
+    expect((JSON.parse(lastLine(stderr)) as JsonError).error.message).toBe('interrupted: 0 deleted, 64 unknown, 29936 skipped');
   });
 
   it('an interrupt that cancels the retry of a lost response reports "may have been deleted", and counts failures', async () => {
@@ -298,7 +298,7 @@ describe('interrupts and retries report the truth', () => {
     expect(results.map((x) => x.result)).toEqual(['unknown', 'failed']);
     expect(results[0]!.error!.message).toMatch(/closed by .* before a response arrived .*; the plant may have been deleted$/);
     expect(out.stderr).toMatch(/plants: DELETE .*\/plants\/1 failed: .*; the plant may have been deleted\n/);
-    expect(JSON.parse(lastLine(out.stderr)).error.message).toBe('interrupted: 0 deleted, 1 unknown, 1 failed');
+    expect((JSON.parse(lastLine(out.stderr)) as JsonError).error.message).toBe('interrupted: 0 deleted, 1 unknown, 1 failed');
   });
 
   it('a lost answer with no retry left is unknown too, and exits 1, not as a plain failure', async () => {
@@ -308,7 +308,7 @@ describe('interrupts and retries report the truth', () => {
       env: { PLANTS_BASE_URL: server.url, PLANTS_TOKEN: TOKEN },
     });
     expect(r.code).toBe(1);
-    expect(JSON.parse(r.stdout)[0]).toMatchObject({ id: '5', result: 'unknown', status: null });
+    expect((JSON.parse(r.stdout) as DeleteOutcome[])[0]).toMatchObject({ id: '5', result: 'unknown', status: null });
   });
 });
 
@@ -336,9 +336,9 @@ describe('a connection that never opens', () => {
         env: { PLANTS_BASE_URL: `http://127.0.0.1:${port.trim()}` },
       });
       expect(r.code).toBe(1);
-      const [result] = JSON.parse(r.stdout);
+      const [result] = JSON.parse(r.stdout) as DeleteOutcome[];
       expect(result).toMatchObject({ id: '5', result: 'failed', status: null });
-      expect(result.error.message).toMatch(/could not connect to 127\.0\.0\.1:\d+: timed out/);
+      expect(result?.error?.message).toMatch(/could not connect to 127\.0\.0\.1:\d+: timed out/);
     } finally {
       listener.kill();
     }

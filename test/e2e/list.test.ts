@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { againstStore } from '../helpers/against-store.js';
+import type { DeleteOutcome } from '../helpers/cli.js';
 import { plantStore, rawServer, TOKEN, type RawServer } from '../helpers/servers.js';
 
 const setup = againstStore({ seed: 12 });
@@ -168,7 +169,7 @@ describe('the token, when a service repeats it back', () => {
     expect(list.code).toBe(4);
     expect(list.stderr).toMatch(/401 Unauthorized: token rejected: Bearer \*\*\* \(error 401\)/);
     const del = await plants(['delete', '1', '--yes', '--json'], env);
-    expect(JSON.parse(del.stdout)[0].error).toEqual({ error: 401, message: 'token rejected: Bearer ***' });
+    expect((JSON.parse(del.stdout) as DeleteOutcome[])[0]?.error).toEqual({ error: 401, message: 'token rejected: Bearer ***' });
     // runCli itself asserts the token appears in neither stream.
   });
 });

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli, spawnCli, tempDir } from '../helpers/cli.js';
+import { runCli, spawnCli, tempDir, type SavedConfig } from '../helpers/cli.js';
 import { plantStore, rawServer, TOKEN } from '../helpers/servers.js';
 
 type Store = Awaited<ReturnType<typeof plantStore>>;
@@ -80,7 +80,7 @@ describe('profiles', () => {
     await twoProfiles();
     await plants(['config', 'use', 'staging']);
     expect((await plants(['config', 'delete-profile', 'staging'])).code).toBe(0);
-    const saved = JSON.parse(readFileSync(configFile(), 'utf8'));
+    const saved = JSON.parse(readFileSync(configFile(), 'utf8')) as SavedConfig;
     expect(Object.keys(saved.profiles)).toEqual(['default']);
     expect(saved.profile).toBeUndefined();
     expect(count((await plants(['list'])).stdout)).toBe(3);
@@ -104,7 +104,7 @@ describe('profiles', () => {
     await twoProfiles();
     await plants(['--profile', 'staging', 'auth', 'logout']);
     await plants(['--profile', 'staging', 'config', 'unset', 'base-url']);
-    const saved = JSON.parse(readFileSync(configFile(), 'utf8'));
+    const saved = JSON.parse(readFileSync(configFile(), 'utf8')) as SavedConfig;
     expect(saved.profiles.staging).toEqual({});
     expect(saved.profiles.default).toEqual({ 'base-url': prod.url, token: TOKEN });
   });

@@ -4,7 +4,7 @@ import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { plantStoreHandler } from '../../src/server/server.js';
 import { PlantStore } from '../../src/server/store.js';
-import { PLANTS_BIN, runCli, spawnCli, tempDir } from '../helpers/cli.js';
+import { PLANTS_BIN, runCli, spawnCli, tempDir, type DeleteOutcome } from '../helpers/cli.js';
 import { connectProxy, listenOnLoopback, plantStore, rawServer, rawTcpServer, TOKEN, type RawServer } from '../helpers/servers.js';
 import { selfSignedCertificate } from '../helpers/tls.js';
 
@@ -450,7 +450,7 @@ describe('every body is bounded by --timeout, and retries stop at Ctrl-C', () =>
     ['redirects whose bodies trickle', ['list'], trickle(302, { location: '/elsewhere' }), 1],
     ['a retryable 503 whose body trickles', ['list', '--retries', '1'], trickle(503, { 'retry-after': '0' }), 1],
   ])('%s: every attempt ends within the timeout', async (_what, args, answer, code) => {
-    await scripted([answer as (res: import('node:http').ServerResponse) => void]);
+    await scripted([answer]);
     const started = Date.now();
     const r = await plants([...args, '--timeout', '1']);
     expect(r.code).toBe(code);
@@ -512,14 +512,14 @@ describe('every body is bounded by --timeout, and retries stop at Ctrl-C', () =>
     await scripted([status(504, { 'retry-after': '0' }), status(404)]);
     const r = await plants(['delete', '7', '--yes', '--json', '--retries', '1']);
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)[0]).toMatchObject({ result: 'gone', status: 404 });
+    expect((JSON.parse(r.stdout) as DeleteOutcome[])[0]).toMatchObject({ result: 'gone', status: 404 });
   });
 
   it('a redirect Location carrying the token is masked, on stdout too', async () => {
     server = await rawServer((_req, res) => res.writeHead(302, { location: `http://127.0.0.2:1/steal?t=${TOKEN}` }).end());
     const r = await plants(['delete', '7', '--yes', '--json']);
     expect(r.code).toBe(1);
-    expect(JSON.parse(r.stdout)[0].error.message).toMatch(/steal\?t=\*\*\*/);
+    expect((JSON.parse(r.stdout) as DeleteOutcome[])[0]?.error?.message).toMatch(/steal\?t=\*\*\*/);
   });
 
   it('a refused connection through a proxy names the proxy too', async () => {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { spawnCli } from '../helpers/cli.js';
+import { spawnCli, type DeleteOutcome, type JsonError } from '../helpers/cli.js';
 import { againstStore } from '../helpers/against-store.js';
 import { plantStore, rawServer, TOKEN, type RawServer } from '../helpers/servers.js';
 
@@ -39,7 +39,7 @@ describe('list output formats', () => {
 
   it('ndjson: one whole object per line', async () => {
     const r = await plants(['list', '-o', 'ndjson']);
-    const lines = r.stdout.trimEnd().split('\n').map((line) => JSON.parse(line));
+    const lines = r.stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as unknown);
     expect(lines).toEqual(setup.store.store.list());
   });
 
@@ -78,7 +78,7 @@ describe('list output formats', () => {
 describe('list filters', () => {
   it('--tag is repeatable and matches any of the tags', async () => {
     const r = await plants(['list', '--tag', 'weed', '--tag', 'tree', '-o', 'ndjson']);
-    expect(r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l).id)).toEqual([2, 3, 4]);
+    expect(r.stdout.trimEnd().split('\n').map((l) => (JSON.parse(l) as { id: number }).id)).toEqual([2, 3, 4]);
   });
 
   it('--name takes * and ? globs over the whole name', async () => {
@@ -108,22 +108,22 @@ describe('the JSON error line', () => {
   ])('%j prints it as the last line of stderr', async (args, env, code, error) => {
     const r = await plants(args, { env });
     expect(r.code).toBe(code);
-    const parsed = JSON.parse(lastLine(r.stderr));
+    const parsed = JSON.parse(lastLine(r.stderr)) as JsonError;
     expect(parsed.error).toMatchObject(error);
     expect(typeof parsed.error.message).toBe('string');
   });
 
   it('follows -o JSON in any case', async () => {
     const r = await plants(['list', '-o', 'JSON'], { env: { PLANTS_TOKEN: 'wrong' } });
-    expect(JSON.parse(lastLine(r.stderr)).error.code).toBe('auth');
+    expect((JSON.parse(lastLine(r.stderr)) as JsonError).error.code).toBe('auth');
   });
 
   it('names configuration problems config', async () => {
     const r = await plants(['list', '--json'], { env: { PLANTS_BASE_URL: 'ftp://x.example' } });
     expect(r.code).toBe(2);
-    expect(JSON.parse(lastLine(r.stderr)).error).toMatchObject({ code: 'config', status: null });
+    expect((JSON.parse(lastLine(r.stderr)) as JsonError).error).toMatchObject({ code: 'config', status: null });
     const flag = await plants(['list', '--json', '--base-url', 'ftp://x.example']);
-    expect(JSON.parse(lastLine(flag.stderr)).error.code).toBe('usage');
+    expect((JSON.parse(lastLine(flag.stderr)) as JsonError).error.code).toBe('usage');
   });
 
   it('is not printed without JSON output', async () => {
@@ -135,7 +135,7 @@ describe('the JSON error line', () => {
     const broken = await rawServer((_req, res) => res.writeHead(200).end('<html>'));
     try {
       const r = await plants(['list', '--json'], { env: { PLANTS_BASE_URL: broken.url } });
-      expect(JSON.parse(lastLine(r.stderr)).error).toMatchObject({ code: 'bad_response', status: 200 });
+      expect((JSON.parse(lastLine(r.stderr)) as JsonError).error).toMatchObject({ code: 'bad_response', status: 200 });
     } finally {
       await broken.close();
     }
@@ -159,7 +159,7 @@ describe('bulk delete', () => {
 
   it('deletes duplicate ids once, and reports in input order', async () => {
     const r = await plants(['delete', '5', '1', '5', '1', '--yes', '--json']);
-    expect(JSON.parse(r.stdout).map((x: { id: string }) => x.id)).toEqual(['5', '1']);
+    expect((JSON.parse(r.stdout) as { id: string }[]).map((x) => x.id)).toEqual(['5', '1']);
     expect(deletes()).toHaveLength(2);
   });
 
@@ -218,12 +218,12 @@ describe('bulk delete', () => {
   it('exits 3 when some ids are not found, and 0 with --ignore-missing', async () => {
     const r = await plants(['delete', '1', '77', '--yes', '--json']);
     expect(r.code).toBe(3);
-    expect(JSON.parse(r.stdout).map((x: { result: string }) => x.result)).toEqual(['deleted', 'not_found']);
+    expect((JSON.parse(r.stdout) as DeleteOutcome[]).map((x) => x.result)).toEqual(['deleted', 'not_found']);
     expect(r.stderr).toMatch(/404 Not Found: plant 77 not found[\s\S]*Deleted 1, not found 1/);
-    expect(JSON.parse(lastLine(r.stderr)).error.code).toBe('not_found');
+    expect((JSON.parse(lastLine(r.stderr)) as JsonError).error.code).toBe('not_found');
     const ignored = await plants(['delete', '2', '77', '--yes', '--ignore-missing', '--json']);
     expect(ignored.code).toBe(0);
-    expect(JSON.parse(ignored.stdout)[1]).toEqual({
+    expect((JSON.parse(ignored.stdout) as DeleteOutcome[])[1]).toEqual({
       id: '77',
       result: 'not_found',
       status: 404,
@@ -273,7 +273,7 @@ describe('bulk delete against a service that misbehaves', () => {
       { id: '4', result: 'deleted', status: 204 },
     ]);
     expect(r.stderr).toMatch(/Deleted 2, not found 1, failed 1\n/);
-    expect(JSON.parse(lastLine(r.stderr)).error).toEqual({
+    expect((JSON.parse(lastLine(r.stderr)) as JsonError).error).toEqual({
       code: 'partial_failure',
       status: null,
       message: '1 of 4 deletes failed',
@@ -304,7 +304,7 @@ describe('bulk delete against a service that misbehaves', () => {
       env: { PLANTS_BASE_URL: server.url },
     });
     expect(r.code).toBe(4);
-    expect(JSON.parse(lastLine(r.stderr)).error.code).toBe('auth');
+    expect((JSON.parse(lastLine(r.stderr)) as JsonError).error.code).toBe('auth');
   });
 
   it('prints dry-run ids from the service escaped, one per line', async () => {
@@ -358,7 +358,7 @@ describe('bulk delete against a service that misbehaves', () => {
     expect(deleted).toBeLessThan(20);
     expect(results.filter((x) => x.result === 'skipped')).toHaveLength(200 - deleted);
     expect(results.slice(0, deleted).every((x) => x.result === 'deleted')).toBe(true);
-    expect(JSON.parse(lastLine(stderr)).error.code).toBe('interrupted');
+    expect((JSON.parse(lastLine(stderr)) as JsonError).error.code).toBe('interrupted');
   });
 });
 
@@ -380,7 +380,7 @@ describe('signals outside the delete phase', () => {
     child.kill('SIGTERM');
     expect(await exit).toBe(130);
     expect(out.stdout).toBe('');
-    expect(JSON.parse(lastLine(out.stderr)).error.code).toBe('interrupted');
+    expect((JSON.parse(lastLine(out.stderr)) as JsonError).error.code).toBe('interrupted');
     expect(server.requests.filter((q) => q.method === 'DELETE')).toEqual([]);
   });
 
@@ -397,7 +397,7 @@ describe('signals outside the delete phase', () => {
     expect(out.stderr).toMatch(/Stopping: finishing the requests in flight/);
     child.kill('SIGINT');
     expect(await exit).toBe(130);
-    expect(JSON.parse(lastLine(out.stderr)).error.code).toBe('interrupted');
+    expect((JSON.parse(lastLine(out.stderr)) as JsonError).error.code).toBe('interrupted');
   });
 });
 
@@ -473,6 +473,6 @@ describe('prune passes the delete flags on', () => {
     expect(strict.code).toBe(3);
     const lenient = await plants(['prune', '--tag', 't', '--yes', '--json', '--ignore-missing', '--concurrency', '1'], { env });
     expect(lenient.code).toBe(0);
-    expect(JSON.parse(lenient.stdout).map((x: { result: string }) => x.result)).toEqual(['deleted', 'not_found']);
+    expect((JSON.parse(lenient.stdout) as DeleteOutcome[]).map((x) => x.result)).toEqual(['deleted', 'not_found']);
   });
 });

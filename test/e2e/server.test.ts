@@ -32,7 +32,7 @@ async function start(args: string[]): Promise<{ url: string; child: ChildProcess
   children.push(child);
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
-    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       out += chunk;
       if (out.includes('\n')) resolve(out.split('\n')[0]!);
     });
@@ -61,7 +61,7 @@ describe('plant-store-server', () => {
     for (const bad of ['-1', 'x', '2147483648', '1.5']) {
       const res = await fetch(`${url}/plants?limit=${bad}`, { headers: auth });
       expect(res.status).toBe(400);
-      expect(await res.json()).toEqual({ error: 400, message: expect.stringMatching(/^limit must be an integer from 0 to 2147483647/) });
+      expect(await res.json()).toEqual({ error: 400, message: expect.stringMatching(/^limit must be an integer from 0 to 2147483647/) as string });
     }
   });
 
@@ -144,7 +144,7 @@ describe('plant-store-server', () => {
     });
     let err = '';
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
-    const [code] = await once(child, 'exit');
+    const [code] = (await once(child, 'exit')) as [number | null];
     expect(code).toBe(2);
     expect(err).toBe('plant-store-server: --port must be a whole number from 0 to 65535\n');
   });

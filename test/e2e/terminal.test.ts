@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, type RunOptions } from '../helpers/cli.js';
+import { runCli, type RunOptions, type SavedConfig } from '../helpers/cli.js';
 import { againstStore } from '../helpers/against-store.js';
 import { plantStore, TOKEN } from '../helpers/servers.js';
 
@@ -83,7 +83,7 @@ describe('in a terminal', () => {
     });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/✓ Token stored for profile default in/);
-    expect(JSON.parse(readFileSync(join(setup.dir.path, 'config.json'), 'utf8')).profiles.default.token).toBe(TOKEN);
+    expect((JSON.parse(readFileSync(join(setup.dir.path, 'config.json'), 'utf8')) as SavedConfig).profiles.default.token).toBe(TOKEN);
   });
 });
 

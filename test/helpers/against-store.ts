@@ -10,7 +10,7 @@ interface AgainstStore {
   /** This test's config directory, which is also HOME. */
   readonly dir: ReturnType<typeof tempDir>;
   /** Run the CLI with this test's directory, pointed at the store with the token; `env` adds or overrides. */
-  plants(args: string[], options?: Omit<RunOptions, 'configDir'>): Promise<CliResult>;
+  plants(this: void, args: string[], options?: Omit<RunOptions, 'configDir'>): Promise<CliResult>;
 }
 
 /**

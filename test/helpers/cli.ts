@@ -9,6 +9,26 @@ import { TOKEN } from './servers.js';
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const PLANTS_BIN = join(ROOT, 'bin', 'plants.js');
 
+/** What --json writes last to stderr when a command fails. */
+export interface JsonError {
+  error: { code: string; status: number | null; message: string };
+}
+
+/** One plant's outcome in `delete --json` output; `error` when it was not deleted. */
+export interface DeleteOutcome {
+  id: string;
+  result: string;
+  status: number | null;
+  error?: { error: unknown; message: string };
+}
+
+/** A config file as written (config.json). */
+export interface SavedConfig {
+  profile?: string;
+  profiles: { default: SavedProfile; [name: string]: SavedProfile | undefined };
+}
+type SavedProfile = { 'base-url'?: string; token?: string };
+
 export interface CliResult {
   code: number | null;
   signal: NodeJS.Signals | null;

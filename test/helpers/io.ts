@@ -44,17 +44,17 @@ export function scriptedPrompter(answers: { confirm?: boolean[]; secret?: string
   const questions: string[] = [];
   return {
     questions,
-    async confirm(question) {
+    confirm(question) {
       questions.push(question);
       const answer = confirms.shift();
-      if (answer === undefined) throw new Error(`unexpected prompt: ${question}`);
-      return answer;
+      if (answer === undefined) return Promise.reject(new Error(`unexpected prompt: ${question}`));
+      return Promise.resolve(answer);
     },
-    async secret(question) {
+    secret(question) {
       questions.push(question);
       const answer = secrets.shift();
-      if (answer === undefined) throw new Error(`unexpected secret prompt: ${question}`);
-      return answer;
+      if (answer === undefined) return Promise.reject(new Error(`unexpected secret prompt: ${question}`));
+      return Promise.resolve(answer);
     },
   };
 }

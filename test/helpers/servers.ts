@@ -35,7 +35,7 @@ export async function plantStore(
 export interface RawServer {
   url: string;
   requests: { method: string; path: string; headers: IncomingMessage['headers'] }[];
-  close(): Promise<void>;
+  close(this: void): Promise<void>;
 }
 
 /** A server that answers however the test says: for responses the plant store would never send. */
@@ -56,7 +56,7 @@ export async function rawServer(
  * for what node:http will not send (an unsolicited `100 Continue`). Requests
  * without bodies only (GET, DELETE); the connection stays open for more.
  */
-export async function rawTcpServer(answer: (head: string) => string): Promise<{ url: string; requests: string[]; close(): Promise<void> }> {
+export async function rawTcpServer(answer: (head: string) => string): Promise<{ url: string; requests: string[]; close(this: void): Promise<void> }> {
   const requests: string[] = [];
   const sockets = new Set<Socket>();
   const server = createTcpServer((socket) => {
@@ -94,7 +94,7 @@ export async function rawTcpServer(answer: (head: string) => string): Promise<{ 
 export async function listenOnLoopback(
   server: Server,
   scheme: 'http' | 'https' = 'http',
-): Promise<{ url: string; close(): Promise<void> }> {
+): Promise<{ url: string; close(this: void): Promise<void> }> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
@@ -114,7 +114,7 @@ export async function listenOnLoopback(
  */
 export async function connectProxy(
   route: (host: string, port: number) => { host: string; port: number } = (host, port) => ({ host, port }),
-): Promise<{ url: string; tunnels: string[]; close(): Promise<void> }> {
+): Promise<{ url: string; tunnels: string[]; close(this: void): Promise<void> }> {
   const { createServer: createHttpServer } = await import('node:http');
   const { connect } = await import('node:net');
   const tunnels: string[] = [];

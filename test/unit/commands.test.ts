@@ -8,7 +8,7 @@ import { deleteCommand, type DeleteOptions } from '../../src/commands/delete.js'
 import { listCommand, type ListOptions } from '../../src/commands/list.js';
 import { createContext } from '../../src/context.js';
 import type { Prompter } from '../../src/output/prompt.js';
-import { tempDir } from '../helpers/cli.js';
+import { tempDir, type DeleteOutcome } from '../helpers/cli.js';
 import { fakeIO, scriptedPrompter, type FakeIO } from '../helpers/io.js';
 
 const ORIGIN = 'https://plants.test';
@@ -299,9 +299,9 @@ describe('plants delete', () => {
       .replyWithError(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }));
     const r = await plants(['delete', '7', '--yes', '--json']);
     expect(r.code).toBe(1);
-    const [result] = JSON.parse(r.stdout());
+    const [result] = JSON.parse(r.stdout()) as DeleteOutcome[];
     expect(result).toMatchObject({ id: '7', result: 'failed', status: null, error: { error: null } });
-    expect(result.error.message).toMatch(/connection refused by plants.test/);
+    expect(result?.error?.message).toMatch(/connection refused by plants.test/);
   });
 
   it('--json reports a request whose answer was lost as unknown: it may have been deleted', async () => {
@@ -311,9 +311,9 @@ describe('plants delete', () => {
       .replyWithError(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
     const r = await plants(['delete', '7', '--yes', '--json']);
     expect(r.code).toBe(1);
-    const [result] = JSON.parse(r.stdout());
+    const [result] = JSON.parse(r.stdout()) as DeleteOutcome[];
     expect(result).toMatchObject({ id: '7', result: 'unknown', status: null, error: { error: null } });
-    expect(result.error.message).toMatch(/closed by plants.test .*; the plant may have been deleted$/);
+    expect(result?.error?.message).toMatch(/closed by plants.test .*; the plant may have been deleted$/);
     expect(r.stderr()).toMatch(/^plants: DELETE .* closed by plants.test .*; the plant may have been deleted\n/);
   });
 

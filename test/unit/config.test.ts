@@ -108,7 +108,7 @@ describe('ConfigStore', () => {
 });
 
 describe('precedence: flag > environment > config file', () => {
-  const profile = async () => 'default';
+  const profile = () => Promise.resolve('default');
 
   async function storeWith(values: Record<string, string>) {
     const store = await openConfigStore({ PLANTS_CONFIG_DIR: dir.path });

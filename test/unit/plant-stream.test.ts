@@ -5,6 +5,7 @@ import { parsePlantList } from '../../src/api/responses.js';
 import { BadResponseError } from '../../src/errors.js';
 import { NO_SECRETS } from '../../src/shared/text.js';
 
+// eslint-disable-next-line @typescript-eslint/require-await -- async on purpose: the code under test reads an async iterable.
 async function* chunks(text: string, sizes: number[]): AsyncGenerator<Buffer> {
   const bytes = Buffer.from(text);
   let at = 0;
@@ -44,7 +45,7 @@ describe('streamPlantList', () => {
 
   it('splits multi-byte characters across pieces correctly', async () => {
     const text = '[{"name":"🌱 ü ñ"}]';
-    expect(await collect(text, Array(40).fill(1))).toEqual([{ name: '🌱 ü ñ' }]);
+    expect(await collect(text, Array<number>(40).fill(1))).toEqual([{ name: '🌱 ü ñ' }]);
   });
 
   it.each([
@@ -110,6 +111,7 @@ describe('writePlants', () => {
     const { fakeIO } = await import('../helpers/io.js');
     const { writePlants } = await import('../../src/output/plants.js');
     const fake = fakeIO();
+    // eslint-disable-next-line @typescript-eslint/require-await -- async on purpose: the code under test reads an async iterable.
     async function* failing() {
       yield [{ id: 1, name: 'a' }];
       throw new BadResponseError('broken');

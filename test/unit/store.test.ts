@@ -23,7 +23,7 @@ describe('PlantStore.listJson', () => {
     changing.add({ name: 'New' });
     expect(changing.listJson().toString()).toBe(JSON.stringify(changing.list()));
     expect(changing.listJson(19).toString()).toBe(JSON.stringify(changing.list(19)));
-    expect(JSON.parse(changing.listJson(5).toString()).map((p: { id: number }) => p.id)).toEqual([1, 2, 4, 5, 6]);
+    expect((JSON.parse(changing.listJson(5).toString()) as { id: number }[]).map((p) => p.id)).toEqual([1, 2, 4, 5, 6]);
   });
 });
 

@@ -31,7 +31,7 @@ describe('parseBaseUrl', () => {
 
   it('never echoes credentials it refuses', () => {
     expect(() => parseBaseUrl('https://user:s3cret@host', 'x')).toThrow(
-      expect.objectContaining({ message: expect.not.stringContaining('s3cret') }),
+      expect.objectContaining({ message: expect.not.stringContaining('s3cret') as string }),
     );
   });
 

@@ -4,6 +4,7 @@ import { boundYoungGeneration } from '../../src/api/young-generation.js';
 const MB = 1024 * 1024;
 
 /** A body of `count` chunks of `size` bytes. */
+// eslint-disable-next-line @typescript-eslint/require-await -- async on purpose: the code under test reads an async iterable.
 async function* body(count: number, size: number): AsyncGenerator<Buffer> {
   for (let i = 0; i < count; i += 1) yield Buffer.alloc(size, i % 256);
 }
@@ -16,7 +17,7 @@ function fakeV8(youngMb: number) {
     setFlagsFromString: (flag: string) => flags.push(flag),
   };
   const real = process.getBuiltinModule.bind(process);
-  vi.spyOn(process, 'getBuiltinModule').mockImplementation(((id: string) => (id === 'node:v8' ? v8 : real(id))) as typeof process.getBuiltinModule);
+  vi.spyOn(process, 'getBuiltinModule').mockImplementation((id: string) => (id === 'node:v8' ? v8 : real(id)));
   return flags;
 }
 

@@ -26,7 +26,7 @@ export function statusCommand(ctx: Context, run: StatusRunner = runStatus): Comm
 async function runStatus(_options: StatusOptions, ctx: Context): Promise<void> {
   const { io } = ctx;
   const profile = await ctx.profile();
-  const name = async () => profile.value;
+  const name = () => Promise.resolve(profile.value);
   const base = await lookupBaseUrl(ctx.flags.baseUrl, ctx.env, ctx.config, name);
   const token = await lookupToken(ctx.env, ctx.config, name);
   const lines = [
