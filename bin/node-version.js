@@ -9,7 +9,9 @@ var REQUIRED = [22, 19];
 module.exports = function supported(program) {
   var parts = process.versions.node.split('.').map(Number);
   if (parts[0] > REQUIRED[0] || (parts[0] === REQUIRED[0] && parts[1] >= REQUIRED[1])) return true;
-  process.stderr.write(program + ' requires Node.js ' + REQUIRED.join('.') + ' or newer; this is ' + process.version + '\n');
+  process.stderr.write(
+    program + ' requires Node.js ' + REQUIRED.join('.') + ' or newer; this is ' + process.version + '\n',
+  );
   process.exitCode = 1;
   return false;
 };

@@ -44,7 +44,10 @@ export const separateBundles = {
   setup(build: PluginBuild) {
     const oneLine = (path: string, contents: string) => ({ path, namespace: 'separate-bundle', pluginData: contents });
     const viaCodeCache = (bundle: string) =>
-      oneLine(bundle, `module.exports = require('./plants.cjs').requireBundle(require.resolve(${JSON.stringify(bundle)}));`);
+      oneLine(
+        bundle,
+        `module.exports = require('./plants.cjs').requireBundle(require.resolve(${JSON.stringify(bundle)}));`,
+      );
     build.onResolve({ filter: /^\.\/cli\.js$/ }, ({ importer }) =>
       importer.endsWith('/src/main.ts') ? viaCodeCache('./cli.cjs') : undefined,
     );
@@ -55,7 +58,9 @@ export const separateBundles = {
     );
     // In the entry point itself the code cache is bundled; elsewhere it is the entry point's.
     build.onResolve({ filter: /\/code-cache\.js$/ }, ({ importer }) =>
-      importer.endsWith('/src/main.ts') ? undefined : oneLine('./plants.cjs', "module.exports = require('./plants.cjs');"),
+      importer.endsWith('/src/main.ts')
+        ? undefined
+        : oneLine('./plants.cjs', "module.exports = require('./plants.cjs');"),
     );
     build.onLoad({ filter: /.*/, namespace: 'separate-bundle' }, ({ pluginData }) => ({
       contents: pluginData as string,
@@ -109,7 +114,11 @@ const LAZY_BUILTINS: { importer: string; module: string; known?: string }[] = [
   // commander: for stand-alone executable subcommands.
   { importer: '/node_modules/commander/', module: 'node:child_process' },
   // undici: for HTTP/2, see HTTP2_CONSTANTS.
-  { importer: '/node_modules/undici/', module: 'node:http2', known: `{ constants: ${JSON.stringify(HTTP2_CONSTANTS)} }` },
+  {
+    importer: '/node_modules/undici/',
+    module: 'node:http2',
+    known: `{ constants: ${JSON.stringify(HTTP2_CONSTANTS)} }`,
+  },
   // undici: see HTTP1_STAND_INS.
   { importer: '/node_modules/undici/', module: 'node:http', known: HTTP1_STAND_INS },
 ];
@@ -142,7 +151,9 @@ export const lazyBuiltins = {
         return { path, namespace: 'lazy-builtin', pluginData: { contents: LAZY_ASSERT.contents } };
       }
       const lazy = LAZY_BUILTINS.find((entry) => entry.module === path && importer.includes(entry.importer));
-      return lazy ? { path, namespace: 'lazy-builtin', pluginData: { contents: standIn(lazy.module, lazy.known) } } : undefined;
+      return lazy
+        ? { path, namespace: 'lazy-builtin', pluginData: { contents: standIn(lazy.module, lazy.known) } }
+        : undefined;
     });
     build.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, ({ pluginData }) => ({
       contents: (pluginData as { contents: string }).contents,

@@ -60,7 +60,8 @@ const missing = [];
 for (const major of [22, 26]) {
   const found = findNode(major);
   if (found) nodes.push(found);
-  else missing.push(`Node ${major} not found (set PLANTS_BENCH_NODE${major} to its node binary): its column is left out`);
+  else
+    missing.push(`Node ${major} not found (set PLANTS_BENCH_NODE${major} to its node binary): its column is left out`);
 }
 for (const line of missing) console.error(`bench: ${line}`);
 
@@ -163,12 +164,16 @@ server.listen(0, '127.0.0.1', () => console.log('http://127.0.0.1:' + server.add
  */
 function buildWithUndiciIndex() {
   const dist = join(work, 'dist-undici-index');
-  const built = spawnSync(reference.bin, [join(root, 'node_modules/tsup/dist/cli-default.js'), '--silent', '--out-dir', dist], {
-    cwd: root,
-    env: { ...process.env, PLANTS_BUILD_UNDICI: 'index' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  if (built.status !== 0) throw new Error('bench: the build with undici\'s index failed');
+  const built = spawnSync(
+    reference.bin,
+    [join(root, 'node_modules/tsup/dist/cli-default.js'), '--silent', '--out-dir', dist],
+    {
+      cwd: root,
+      env: { ...process.env, PLANTS_BUILD_UNDICI: 'index' },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
+  if (built.status !== 0) throw new Error("bench: the build with undici's index failed");
   const bin = join(work, 'plants-undici-index.cjs');
   writeFileSync(bin, `require(${JSON.stringify(join(dist, 'plants.cjs'))}).start();\n`);
   return bin;
@@ -197,7 +202,13 @@ async function benchOn(node, undiciIndexBin) {
   const cache = { XDG_CACHE_HOME: join(work, 'cache') };
   const noCache = { PLANTS_CODE_CACHE: '0' };
   const nodeCache = { PLANTS_CODE_CACHE: '0', NODE_COMPILE_CACHE: join(work, 'node-compile-cache') };
-  const env = (url) => ({ PLANTS_BASE_URL: url, PLANTS_TOKEN: TOKEN, PLANTS_CONFIG_DIR: work, PLANTS_RETRIES: '0', ...cache });
+  const env = (url) => ({
+    PLANTS_BASE_URL: url,
+    PLANTS_TOKEN: TOKEN,
+    PLANTS_CONFIG_DIR: work,
+    PLANTS_RETRIES: '0',
+    ...cache,
+  });
   const ratioRow = (name, result, baselineName, baseline, target, limit) => {
     const ratio = result.ms / baseline.ms;
     record(node, name, result, { baseline: baselineName, ratio, target, ok: limit === undefined || ratio <= limit });
@@ -206,21 +217,25 @@ async function benchOn(node, undiciIndexBin) {
   // Start-up and a small list, side by side with `node -e 0`.
   const small = await startStore(20);
   const list = ['list', '--json'];
-  const [bare, version, help, helpNodeCache, helpNoCache, listSmall, listNodeCache, listNoCache, listIndex] = sideBySide(
-    [
-      { argv: at('-e', '0') },
-      { argv: at(plants, '--version'), env: cache },
-      { argv: at(plants, '--help'), env: cache },
-      { argv: at(plants, '--help'), env: nodeCache },
-      { argv: at(plants, '--help'), env: noCache },
-      { argv: at(plants, ...list), env: env(small.url) },
-      { argv: at(plants, ...list), env: { ...env(small.url), ...nodeCache } },
-      { argv: at(plants, ...list), env: { ...env(small.url), ...noCache } },
-      // A cache directory of its own: each build removes the other's data (src/code-cache.ts).
-      { argv: at(undiciIndexBin, ...list), env: { ...env(small.url), XDG_CACHE_HOME: join(work, 'cache-undici-index') } },
-    ],
-    { runs: RUNS * 3 },
-  );
+  const [bare, version, help, helpNodeCache, helpNoCache, listSmall, listNodeCache, listNoCache, listIndex] =
+    sideBySide(
+      [
+        { argv: at('-e', '0') },
+        { argv: at(plants, '--version'), env: cache },
+        { argv: at(plants, '--help'), env: cache },
+        { argv: at(plants, '--help'), env: nodeCache },
+        { argv: at(plants, '--help'), env: noCache },
+        { argv: at(plants, ...list), env: env(small.url) },
+        { argv: at(plants, ...list), env: { ...env(small.url), ...nodeCache } },
+        { argv: at(plants, ...list), env: { ...env(small.url), ...noCache } },
+        // A cache directory of its own: each build removes the other's data (src/code-cache.ts).
+        {
+          argv: at(undiciIndexBin, ...list),
+          env: { ...env(small.url), XDG_CACHE_HOME: join(work, 'cache-undici-index') },
+        },
+      ],
+      { runs: RUNS * 3 },
+    );
   small.stop();
   record(node, 'node -e 0', bare);
   ratioRow('plants --version', version, 'node -e 0', bare, '≤ 1.15x', 1.15);
@@ -238,7 +253,10 @@ async function benchOn(node, undiciIndexBin) {
   const formats = ['json', 'ndjson', 'tsv', 'table'];
   const [jq, ...results] = sideBySide([
     { argv: sh(`curl -s -H 'Authorization: Bearer ${TOKEN}' '${url}' | jq -c . > /dev/null`) },
-    ...formats.map((format) => ({ argv: sh(`${inShell([plants, 'list', '--limit', '100000', '-o', format])} > /dev/null`), env: env(large.url) })),
+    ...formats.map((format) => ({
+      argv: sh(`${inShell([plants, 'list', '--limit', '100000', '-o', format])} > /dev/null`),
+      env: env(large.url),
+    })),
   ]);
   large.stop();
   record(node, 'curl | jq -c . (100,000 plants)', jq);
@@ -327,7 +345,9 @@ await agent.close();
   };
   const [xargs, bareUndici, del] = await againstFreshStores([
     (storeUrl) => ({
-      argv: sh(`xargs -P 8 -n 1 -I{} curl -s -o /dev/null -X DELETE -H 'Authorization: Bearer ${TOKEN}' '${storeUrl}/plants/{}' < ${ids}`),
+      argv: sh(
+        `xargs -P 8 -n 1 -I{} curl -s -o /dev/null -X DELETE -H 'Authorization: Bearer ${TOKEN}' '${storeUrl}/plants/{}' < ${ids}`,
+      ),
     }),
     (storeUrl) => ({ argv: at(bareUndiciScript, storeUrl) }),
     (storeUrl) => ({ argv: sh(`${inShell([plants, 'delete', '--stdin', '--yes'])} < ${ids}`), env: env(storeUrl) }),
@@ -376,5 +396,7 @@ console.log(line(header));
 console.log(line(widths.map((w) => '-'.repeat(w))));
 for (const row of table) console.log(line(row));
 const missed = [...rows.values()].filter((row) => row.target && !row.results.get(reference.major)?.ok).length;
-console.log(missed ? `\n${missed} target(s) missed on ${reference.version}` : `\nall targets met on ${reference.version}`);
+console.log(
+  missed ? `\n${missed} target(s) missed on ${reference.version}` : `\nall targets met on ${reference.version}`,
+);
 process.exit(missed ? 1 : 0);

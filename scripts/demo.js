@@ -49,7 +49,10 @@ function plants(args, { input, shown } = {}) {
 console.log(`Local plant store with 8 sample plants at ${url}`);
 console.log(`Config directory for this demo: ${configDir}`);
 plants(['config', 'set', 'base-url', url]);
-plants(['auth', 'login', '--with-token'], { input: `${token}\n`, shown: 'echo "$TOKEN" | plants auth login --with-token' });
+plants(['auth', 'login', '--with-token'], {
+  input: `${token}\n`,
+  shown: 'echo "$TOKEN" | plants auth login --with-token',
+});
 plants(['auth', 'status']);
 plants(['list']);
 plants(['list', '--limit', '2', '--json']);
@@ -59,4 +62,6 @@ plants(['list', '--limit', '4']);
 
 cleanUp();
 console.log('\nDone; the demo store and its config directory are gone.');
-console.log('Try it yourself: node bin/plant-store-server.js --seed 20 --token my-token, then point plants at the URL it prints.');
+console.log(
+  'Try it yourself: node bin/plant-store-server.js --seed 20 --token my-token, then point plants at the URL it prints.',
+);

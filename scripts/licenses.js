@@ -27,7 +27,12 @@ const sections = [...packages]
     const pkg = JSON.parse(readFileSync(join(root, dir, 'package.json'), 'utf8'));
     const file = readdirSync(join(root, dir)).find((name) => /^(licen[cs]e|copying)/i.test(name));
     if (!file) throw new Error(`${pkg.name} is bundled but ships no license file`);
-    return { name: pkg.name, version: pkg.version, license: pkg.license, text: readFileSync(join(root, dir, file), 'utf8').trim() };
+    return {
+      name: pkg.name,
+      version: pkg.version,
+      license: pkg.license,
+      text: readFileSync(join(root, dir, file), 'utf8').trim(),
+    };
   })
   // By code point, not localeCompare: the order must not depend on the builder's locale.
   .sort((a, b) => compare(a.name, b.name) || compare(a.version, b.version));

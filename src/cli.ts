@@ -60,9 +60,10 @@ export function buildProgram(ctx: Context): Command {
     .helpCommand('help [command]', 'show help for a command')
     .addOption(
       completeWith(
-        new Option('--profile <name>', "use this profile's settings (default: PLANTS_PROFILE, else as set by config use)").argParser(
-          (raw) => parseProfileName(raw),
-        ),
+        new Option(
+          '--profile <name>',
+          "use this profile's settings (default: PLANTS_PROFILE, else as set by config use)",
+        ).argParser((raw) => parseProfileName(raw)),
         'profiles',
       ),
     )
@@ -82,7 +83,10 @@ export function buildProgram(ctx: Context): Command {
     .addCommand(configCommand(ctx))
     .addCommand(authCommand(ctx))
     .addCommand(completionCommand(ctx))
-    .addCommand(completeCommand(ctx, () => program), { hidden: true })
+    .addCommand(
+      completeCommand(ctx, () => program),
+      { hidden: true },
+    )
     .addHelpText('after', FOOTER)
     .hook('preAction', (thisCommand) => {
       if (!thisCommand.opts<{ color: boolean }>().color) ctx.io.disableColor();

@@ -99,7 +99,10 @@ function proxyVariable(url: URL, env: Env): string | undefined {
     .split(/[,\s]+/)
     .filter(Boolean)
     .some((entry) => {
-      const name = entry.replace(/:\d+$/, '').replace(/^\*?\./, '').toLowerCase();
+      const name = entry
+        .replace(/:\d+$/, '')
+        .replace(/^\*?\./, '')
+        .toLowerCase();
       return entry === '*' || host === name || host.endsWith(`.${name}`);
     });
   return exempt ? undefined : variable;
@@ -114,14 +117,23 @@ function proxyVariable(url: URL, env: Env): string | undefined {
 function proxyAwareDispatcher(env: Env) {
   return async (settings: RequestSettings): Promise<Dispatcher> => {
     const undici = await import('./vendor/undici.js');
-    const options = { connect: { timeout: connectTimeoutMs(settings.timeoutMs) }, maxHeaderSize: RESPONSE_HEADER_LIMIT };
+    const options = {
+      connect: { timeout: connectTimeoutMs(settings.timeoutMs) },
+      maxHeaderSize: RESPONSE_HEADER_LIMIT,
+    };
     // '' rather than undefined: undici would otherwise read process.env itself.
     const httpProxy = env.http_proxy ?? env.HTTP_PROXY ?? '';
     const httpsProxy = env.https_proxy ?? env.HTTPS_PROXY ?? '';
     if (!httpProxy && !httpsProxy) return new undici.Agent(options);
     const EnvHttpProxyAgent = await undici.envHttpProxyAgent();
     // Tunnelled with CONNECT for http targets too (undici 8 would send them to the proxy in the clear).
-    return new EnvHttpProxyAgent({ ...options, httpProxy, httpsProxy, noProxy: env.no_proxy ?? env.NO_PROXY ?? '', proxyTunnel: true });
+    return new EnvHttpProxyAgent({
+      ...options,
+      httpProxy,
+      httpsProxy,
+      noProxy: env.no_proxy ?? env.NO_PROXY ?? '',
+      proxyTunnel: true,
+    });
   };
 }
 

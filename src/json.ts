@@ -1,4 +1,3 @@
-
 /**
  * A JSON number whose text would not survive a trip through a JavaScript
  * number: an integer id above 2^53, `1.50`, `1e2`, `-0`. It is kept as the

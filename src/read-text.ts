@@ -10,7 +10,10 @@ export class ReadTimeoutError extends Error {}
  * Reading stops as soon as the limit is passed, so memory stays bounded.
  */
 export async function readText(
-  stream: AsyncIterable<Buffer | string> & { destroy(err?: Error): unknown; on(event: 'error', listener: () => void): unknown },
+  stream: AsyncIterable<Buffer | string> & {
+    destroy(err?: Error): unknown;
+    on(event: 'error', listener: () => void): unknown;
+  },
   limit: number,
   options: { truncate?: boolean } = {},
 ): Promise<string> {

@@ -43,7 +43,13 @@ export class Attempt {
   readonly #timeoutMs: number;
   #closed = false;
 
-  private constructor(response: Dispatcher.ResponseData, deadline: AbortController, timer: NodeJS.Timeout, started: number, timeoutMs: number) {
+  private constructor(
+    response: Dispatcher.ResponseData,
+    deadline: AbortController,
+    timer: NodeJS.Timeout,
+    started: number,
+    timeoutMs: number,
+  ) {
     this.statusCode = response.statusCode;
     this.headers = response.headers;
     this.#body = response.body;

@@ -94,7 +94,9 @@ export class PlantStoreClient {
     const declared = Number(headerValue(attempt.headers['content-length']));
     const refusal =
       unaskedEncoding(attempt.headers['content-encoding'], 'response') ??
-      (declared > limit ? `the response is ${declared} bytes, more than --max-response-size (${limit} bytes); refusing it` : undefined);
+      (declared > limit
+        ? `the response is ${declared} bytes, more than --max-response-size (${limit} bytes); refusing it`
+        : undefined);
     if (refusal) {
       attempt.close();
       throw new BadResponseError(`${where}: ${this.#redact(refusal)}`, attempt.statusCode);
@@ -113,7 +115,10 @@ export class PlantStoreClient {
         throw new BadResponseError(`${where}: ${this.#redact(err.message)}`, attempt.statusCode);
       }
       if (err instanceof ReadTimeoutError || attempt.timedOut) {
-        throw new NetworkError(`${label} failed: the response body did not arrive ${this.#timeoutText()}${attempts.suffix()}`, true);
+        throw new NetworkError(
+          `${label} failed: the response body did not arrive ${this.#timeoutText()}${attempts.suffix()}`,
+          true,
+        );
       }
       const failure = describeNetworkFailure(err, this.baseUrl.host, this.#redact);
       throw new BadResponseError(
@@ -132,7 +137,12 @@ export class PlantStoreClient {
    * most likely deleted the plant.
    */
   async deletePlant(id: string, options: RequestOptions = {}): Promise<DeleteResponse> {
-    const { attempt, attempts } = await this.#send('DELETE', endpoint(this.#base, ['plants', id]), true, options.signal);
+    const { attempt, attempts } = await this.#send(
+      'DELETE',
+      endpoint(this.#base, ['plants', id]),
+      true,
+      options.signal,
+    );
     await attempt.discard();
     attempt.close();
     return { status: attempt.statusCode, afterLostResponse: attempts.responseMayBeLost };

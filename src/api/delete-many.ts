@@ -79,7 +79,10 @@ interface BulkDelete {
   snapshot(): DeleteOutcome[];
 }
 
-const IN_FLIGHT: ServiceError = { error: null, message: `stopped before the service answered; ${MAY_HAVE_BEEN_DELETED}` };
+const IN_FLIGHT: ServiceError = {
+  error: null,
+  message: `stopped before the service answered; ${MAY_HAVE_BEEN_DELETED}`,
+};
 
 /**
  * Delete ids with up to `concurrency` requests in flight over the client's
@@ -106,12 +109,16 @@ export function deleteMany(client: PlantStoreClient, ids: readonly string[], opt
       options.onSettled?.(settled);
     }
   };
-  const done = Promise.all(Array.from({ length: Math.min(options.concurrency, ids.length) }, worker)).then(() => outcomes);
+  const done = Promise.all(Array.from({ length: Math.min(options.concurrency, ids.length) }, worker)).then(
+    () => outcomes,
+  );
   return {
     done,
     snapshot: () =>
       outcomes.map((outcome, index) =>
-        inFlight.has(index) ? { result: { id: ids[index]!, result: 'unknown', status: null, error: IN_FLIGHT } } : outcome,
+        inFlight.has(index)
+          ? { result: { id: ids[index]!, result: 'unknown', status: null, error: IN_FLIGHT } }
+          : outcome,
       ),
   };
 }

@@ -43,11 +43,21 @@ export function describeHttpError(facts: HttpErrorFacts): HttpError {
 }
 
 /** What the service said, normalised, with the token masked (it goes to stdout in delete --json). */
-function describeServiceError({ response, text, baseUrl, redact, redirect, redirects = 0 }: HttpErrorFacts): ServiceError {
+function describeServiceError({
+  response,
+  text,
+  baseUrl,
+  redact,
+  redirect,
+  redirects = 0,
+}: HttpErrorFacts): ServiceError {
   const { statusCode: status, headers } = response;
   if (status >= 300 && status < 400) {
     const location = excerpt(maskUrl(headerValue(headers.location) ?? ''), 200, redact);
-    return { error: null, message: redact(describeUnfollowedRedirect(status, location, redirect, baseUrl.origin, redirects)) };
+    return {
+      error: null,
+      message: redact(describeUnfollowedRedirect(status, location, redirect, baseUrl.origin, redirects)),
+    };
   }
   const encoded = unaskedEncoding(headers['content-encoding'], 'error body');
   if (encoded) return { error: null, message: redact(`${encoded}; not shown`) };

@@ -130,7 +130,10 @@ export function describeNetworkFailure(err: unknown, host: string, redact: Redac
   const text = excerpt(typeof cause.message === 'string' ? cause.message : String(err), 300, redact);
   const tunnel = /Proxy response \((\d+)\)/.exec(text);
   if (tunnel) {
-    return { message: `the proxy in ${proxy ?? 'HTTPS_PROXY/HTTP_PROXY'} answered ${tunnel[1]} when asked to connect to ${host}`, timeout: false };
+    return {
+      message: `the proxy in ${proxy ?? 'HTTPS_PROXY/HTTP_PROXY'} answered ${tunnel[1]} when asked to connect to ${host}`,
+      timeout: false,
+    };
   }
   const orProxy = proxy ? ` or the proxy in ${proxy}` : '';
   switch (code) {
@@ -163,7 +166,10 @@ export function describeNetworkFailure(err: unknown, host: string, redact: Redac
     case 'ERR_TLS_CERT_ALTNAME_INVALID':
       return { message: wrongNameMessage(cause, host, redact), timeout: false };
     case 'UND_ERR_HEADERS_OVERFLOW':
-      return { message: `${host} sent response headers larger than ${RESPONSE_HEADER_LIMIT / 1024} KiB, the most this client accepts (${code})`, timeout: false };
+      return {
+        message: `${host} sent response headers larger than ${RESPONSE_HEADER_LIMIT / 1024} KiB, the most this client accepts (${code})`,
+        timeout: false,
+      };
     default:
       break;
   }

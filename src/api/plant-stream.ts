@@ -195,7 +195,9 @@ export async function* streamPlantList(
     try {
       texts = splitter.push(text);
     } catch (err) {
-      throw new BadResponseError(`${WHAT}, but received ${contentType || 'a body'} that is not JSON (${(err as Error).message}) near: ${excerpt(text, 200, redact)}`);
+      throw new BadResponseError(
+        `${WHAT}, but received ${contentType || 'a body'} that is not JSON (${(err as Error).message}) near: ${excerpt(text, 200, redact)}`,
+      );
     }
     // Past the cap (--limit) nothing is checked: the same plants pass however the body was cut up.
     const overflow = index + texts.length > cap;
@@ -210,7 +212,9 @@ export async function* streamPlantList(
         try {
           return parseJson(itemText);
         } catch {
-          throw new BadResponseError(`item ${index + offset} of the plant list is not valid JSON: ${excerpt(itemText, 200, redact)}`);
+          throw new BadResponseError(
+            `item ${index + offset} of the plant list is not valid JSON: ${excerpt(itemText, 200, redact)}`,
+          );
         }
       });
     }

@@ -11,7 +11,11 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 const DELETE_REDIRECT_STATUSES = new Set([307, 308]);
 
 /** Where a redirect points, when it is one this method follows and its Location is a URL. */
-export function redirectTarget(method: Method, response: { statusCode: number; headers: Headers }, current: Target): Target | undefined {
+export function redirectTarget(
+  method: Method,
+  response: { statusCode: number; headers: Headers },
+  current: Target,
+): Target | undefined {
   const location = headerValue(response.headers.location);
   const followed = method === 'DELETE' ? DELETE_REDIRECT_STATUSES : REDIRECT_STATUSES;
   if (!followed.has(response.statusCode) || !location) return undefined;

@@ -82,7 +82,10 @@ export function describeErrorBody(text: string, contentType: string | undefined,
  * hands bodies over as they arrive, so such a body cannot be read, and
  * its bytes are not worth showing. Undefined when the body is as sent.
  */
-export function unaskedEncoding(header: string | string[] | undefined, what: 'response' | 'error body'): string | undefined {
+export function unaskedEncoding(
+  header: string | string[] | undefined,
+  what: 'response' | 'error body',
+): string | undefined {
   const value = Array.isArray(header) ? header.join(',') : header;
   const codings = (value ?? '')
     .split(',')
@@ -139,12 +142,16 @@ export function parsePlantList(text: string, contentType: string | undefined, re
 export function checkPlant(item: unknown, index: number, redact: Redact): void {
   const where = `item ${index} of the plant list`;
   if (typeof item !== 'object' || item === null || Array.isArray(item)) {
-    throw new BadResponseError(`${where} is ${kindOf(item)}, expected a plant object: ${excerpt(stringifyJson(item), 200, redact)}`);
+    throw new BadResponseError(
+      `${where} is ${kindOf(item)}, expected a plant object: ${excerpt(stringifyJson(item), 200, redact)}`,
+    );
   }
   const plant = item as Record<string, unknown>;
   if (typeof plant.name !== 'string') {
     const problem = 'name' in plant ? `its "name" is ${kindOf(plant.name)}` : 'it has no "name"';
-    throw new BadResponseError(`${where} is not a plant: ${problem}, expected a string: ${excerpt(stringifyJson(item), 200, redact)}`);
+    throw new BadResponseError(
+      `${where} is not a plant: ${problem}, expected a string: ${excerpt(stringifyJson(item), 200, redact)}`,
+    );
   }
   if (plant.tag !== undefined && plant.tag !== null && typeof plant.tag !== 'string') {
     throw new BadResponseError(

@@ -88,7 +88,11 @@ export async function sendWithRetries(request: RetryingRequest): Promise<{ attem
  * Ctrl-C (the signal) ended the wait: no further attempt is sent, and the
  * last outcome stands.
  */
-async function wait(retryAfter: number | undefined, attempts: Attempts, { retries, signal, log }: RetryingRequest): Promise<boolean> {
+async function wait(
+  retryAfter: number | undefined,
+  attempts: Attempts,
+  { retries, signal, log }: RetryingRequest,
+): Promise<boolean> {
   const wait = retryAfter ?? backoffMs(attempts.count);
   log.line(`retrying in ${wait} ms after ${attempts.lastCause} (attempt ${attempts.count + 1} of ${retries + 1})`);
   try {

@@ -18,7 +18,10 @@ export function completionCommand(ctx: Context, run: CompletionRunner = runCompl
   return new Command('completion')
     .description('Print the shell completion script for bash, zsh or fish')
     .addArgument(new Argument('<shell>', 'the shell').choices(SHELLS))
-    .addHelpText('after', `\n${INSTALL}${examples('plants completion bash > ~/.local/share/bash-completion/completions/plants')}`)
+    .addHelpText(
+      'after',
+      `\n${INSTALL}${examples('plants completion bash > ~/.local/share/bash-completion/completions/plants')}`,
+    )
     .action(async (shell: Shell) => {
       await run({ shell }, ctx);
     });
@@ -57,7 +60,11 @@ async function runComplete(options: CompleteOptions, ctx: Context): Promise<void
   let candidates: Candidate[] = [];
   let used: Context | undefined;
   try {
-    candidates = await complete(options.program, options.words, lookUp(ctx, (lookup) => (used = lookup)));
+    candidates = await complete(
+      options.program,
+      options.words,
+      lookUp(ctx, (lookup) => (used = lookup)),
+    );
   } catch {
     // Silent on any failure: a shell prompt is no place for an error.
   } finally {

@@ -3,7 +3,13 @@ import { completeWith } from '../completion/hints.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { readText, TooLargeError } from '../read-text.js';
-import { addDeletionOptions, deletePlants, pickDeletionOptions, type DeletionFlags, type DeletionOptions } from './deletion.js';
+import {
+  addDeletionOptions,
+  deletePlants,
+  pickDeletionOptions,
+  type DeletionFlags,
+  type DeletionOptions,
+} from './deletion.js';
 import { parseIdInput } from './ids.js';
 import { examples, parsePlantId } from './options.js';
 

@@ -26,12 +26,18 @@ const NAMED: readonly [DeleteResultKind, string][] = [
 
 /** For a person: "Deleted 2, not found 1, skipped 3". */
 function summary(counts: Counts): string {
-  return [`Deleted ${counts.deleted}`, ...NAMED.filter(([kind]) => counts[kind]).map(([kind, label]) => `${label} ${counts[kind]}`)].join(', ');
+  return [
+    `Deleted ${counts.deleted}`,
+    ...NAMED.filter(([kind]) => counts[kind]).map(([kind, label]) => `${label} ${counts[kind]}`),
+  ].join(', ');
 }
 
 /** For the final error line: "interrupted: 2 deleted, 1 failed, 3 skipped". */
 function interruptedSummary(counts: Counts): string {
-  const parts = [`${counts.deleted} deleted`, ...NAMED.filter(([kind]) => counts[kind]).map(([kind, label]) => `${counts[kind]} ${label}`)];
+  const parts = [
+    `${counts.deleted} deleted`,
+    ...NAMED.filter(([kind]) => counts[kind]).map(([kind, label]) => `${counts[kind]} ${label}`),
+  ];
   return `interrupted: ${parts.join(', ')}`;
 }
 
@@ -57,7 +63,10 @@ export async function report(
     await writeOut(io.stdout, formatJson(results, io.stdoutIsTTY));
   } else if (options.dryRun && !io.stdoutIsTTY) {
     // Ids come from the service: escaped like any TSV field, one per line.
-    await writeAll(io.stdout, results.map((r) => tsvLine([r.id], io.stdoutIsTTY)));
+    await writeAll(
+      io.stdout,
+      results.map((r) => tsvLine([r.id], io.stdoutIsTTY)),
+    );
   }
 
   const problems = outcomes.filter((o) => isProblem(o, options));
@@ -82,11 +91,19 @@ export async function report(
   }
   // A refused token outranks everything: the rest of the run never happened.
   if (problems.some((o) => o.error!.exitCode === ExitCode.auth)) {
-    throw new ExitStatus(ExitCode.auth, 'auth', `the service refused the token; ${counts.skipped} plants were not attempted`);
+    throw new ExitStatus(
+      ExitCode.auth,
+      'auth',
+      `the service refused the token; ${counts.skipped} plants were not attempted`,
+    );
   }
   const failed = counts.failed + counts.unknown;
   if (failed === 0) {
-    throw new ExitStatus(ExitCode.notFound, 'not_found', `${counts.not_found} of ${results.length} plants were not found`);
+    throw new ExitStatus(
+      ExitCode.notFound,
+      'not_found',
+      `${counts.not_found} of ${results.length} plants were not found`,
+    );
   }
   const unknown = counts.unknown ? ` (${counts.unknown} of them may have been deleted)` : '';
   throw new ExitStatus(ExitCode.failure, 'partial_failure', `${failed} of ${results.length} deletes failed${unknown}`);

@@ -92,7 +92,10 @@ export async function deletePlants(
   if (options.dryRun) {
     if (io.stdoutIsTTY && !options.json) {
       // A dry run is there to be read: every row.
-      await writeOut(io.stdout, await renderPreview(await previewRows(targets, ctx, targets.length), io.colorEnabled('stdout'), Infinity));
+      await writeOut(
+        io.stdout,
+        await renderPreview(await previewRows(targets, ctx, targets.length), io.colorEnabled('stdout'), Infinity),
+      );
     }
     const outcomes = ids.map((id): DeleteOutcome => ({ result: { id, result: 'would_delete', status: null } }));
     await report(outcomes, options, ctx, false);
@@ -147,7 +150,12 @@ function question(targets: readonly DeletionTarget[]): string {
  * are found. A failed lookup costs only the names.
  */
 async function previewRows(targets: readonly DeletionTarget[], ctx: Context, shown: number): Promise<PreviewRow[]> {
-  const wanted = new Set(targets.slice(0, shown).filter((target) => target.plant === undefined).map((target) => target.id));
+  const wanted = new Set(
+    targets
+      .slice(0, shown)
+      .filter((target) => target.plant === undefined)
+      .map((target) => target.id),
+  );
   if (wanted.size === 0) return targets.map(({ id, plant }) => ({ id, plant }));
   const found = new Map<string, Plant>();
   try {

@@ -47,7 +47,11 @@ export function idsFromText(text: string): string[] {
     if (word.toLowerCase() === 'id') return idsFromCsv(text);
     // The header of a one-column table or CSV of something else: names, not ids.
     const endsInCrlf = text.startsWith(`${firstLine}\r\n`);
-    if (KNOWN_COLUMNS.has(word.toLowerCase()) || (TABLE_HEADER_WORD.test(word) && word.includes('.')) || (endsInCrlf && COLUMN_PATH.test(word))) {
+    if (
+      KNOWN_COLUMNS.has(word.toLowerCase()) ||
+      (TABLE_HEADER_WORD.test(word) && word.includes('.')) ||
+      (endsInCrlf && COLUMN_PATH.test(word))
+    ) {
       throw new UsageError(
         `standard input starts with the header ${printable(excerpt(word, 60, NO_SECRETS))} and has no id column; its values are not ids: ${INSTEAD}; ${NOTHING}`,
       );
@@ -62,7 +66,9 @@ export function idsFromText(text: string): string[] {
   }
   if (text.includes('\t')) throw tabSeparated();
   if (CONTROL_NOT_SPACE.test(text)) {
-    throw new UsageError(`standard input holds control characters (coloured or terminal output?); ${INSTEAD}; ${NOTHING}`);
+    throw new UsageError(
+      `standard input holds control characters (coloured or terminal output?); ${INSTEAD}; ${NOTHING}`,
+    );
   }
   const ids = text.split(SEPARATOR);
   const quoted = ids.find((id) => /^".*"$/.test(id));
@@ -72,11 +78,15 @@ export function idsFromText(text: string): string[] {
 
 /** plants list's piped output: its fields hold names and tags, not only ids. */
 function tabSeparated(): UsageError {
-  return new UsageError(`standard input holds tab-separated lines (plants list output?); ${INSTEAD}, or cut -f1 for the id column; ${NOTHING}`);
+  return new UsageError(
+    `standard input holds tab-separated lines (plants list output?); ${INSTEAD}, or cut -f1 for the id column; ${NOTHING}`,
+  );
 }
 
 function quotedId(id: string): UsageError {
-  return new UsageError(`standard input holds the quoted id ${printable(id)} (jq output without -r?); pass ids unquoted; ${NOTHING}`);
+  return new UsageError(
+    `standard input holds the quoted id ${printable(id)} (jq output without -r?); pass ids unquoted; ${NOTHING}`,
+  );
 }
 
 /**

@@ -51,7 +51,9 @@ export function parseIdInput(text: string): string[] {
       items = parseJson(trimmed);
     } catch (err) {
       // JSON.parse's message quotes the input: printable, like any text that may come from the service.
-      throw new UsageError(`standard input starts like a JSON array but is not valid JSON: ${printable((err as Error).message)}`);
+      throw new UsageError(
+        `standard input starts like a JSON array but is not valid JSON: ${printable((err as Error).message)}`,
+      );
     }
     if (!Array.isArray(items)) throw new UsageError('standard input is JSON but not an array');
     return items.map((item: unknown, index) => idFromItem(item, `item ${index} of the JSON on standard input`));

@@ -26,7 +26,6 @@ interface ListFlags {
   name?: string;
 }
 
-
 /** `--json` is `-o json`; asking for both JSON and another format is a mistake worth naming. */
 function outputFormat(flags: { output?: OutputFormat; json?: boolean }): OutputFormat | undefined {
   if (flags.json && flags.output !== undefined && flags.output !== 'json') {
@@ -87,5 +86,3 @@ async function runList(options: ListOptions, ctx: Context): Promise<void> {
     columns: options.columns,
   });
 }
-
-

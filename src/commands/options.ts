@@ -7,9 +7,7 @@ export const INT32_MAX = 2_147_483_647;
 export function parseLimit(raw: string): number {
   const text = raw.trim();
   if (!/^\d+$/.test(text) || Number(text) > INT32_MAX) {
-    throw new UsageError(
-      `invalid --limit ${JSON.stringify(raw)}: expected a whole number from 0 to ${INT32_MAX}`,
-    );
+    throw new UsageError(`invalid --limit ${JSON.stringify(raw)}: expected a whole number from 0 to ${INT32_MAX}`);
   }
   return Number(text);
 }
@@ -68,9 +66,16 @@ export function collect(value: string, previous: string[] | undefined): string[]
   return [...(previous ?? []), value];
 }
 
-
-
-const SIZE_UNITS: Record<string, number> = { '': 1, b: 1, k: 1024, kib: 1024, m: 1024 ** 2, mib: 1024 ** 2, g: 1024 ** 3, gib: 1024 ** 3 };
+const SIZE_UNITS: Record<string, number> = {
+  '': 1,
+  b: 1,
+  k: 1024,
+  kib: 1024,
+  m: 1024 ** 2,
+  mib: 1024 ** 2,
+  g: 1024 ** 3,
+  gib: 1024 ** 3,
+};
 
 /** `--max-response-size`: bytes, or with a binary unit: 512K, 256MiB, 1G. */
 export function parseSize(raw: string): number {

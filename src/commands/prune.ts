@@ -3,7 +3,13 @@ import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { hasFilter, plantMatcher, type PlantFilter } from '../filters.js';
 import { quoted } from '../shared/text.js';
-import { addDeletionOptions, deletePlants, pickDeletionOptions, type DeletionFlags, type DeletionOptions } from './deletion.js';
+import {
+  addDeletionOptions,
+  deletePlants,
+  pickDeletionOptions,
+  type DeletionFlags,
+  type DeletionOptions,
+} from './deletion.js';
 import { requirePlantId } from './ids.js';
 import { addFilterOptions, fetchPlants } from './listing.js';
 import { examples, parseLimit } from './options.js';

@@ -79,7 +79,10 @@ export async function complete(program: Command, words: readonly string[], value
       }
       continue;
     }
-    const sub = position === 0 ? visibleCommands(command).find((c) => c.name() === word || c.aliases().includes(word)) : undefined;
+    const sub =
+      position === 0
+        ? visibleCommands(command).find((c) => c.name() === word || c.aliases().includes(word))
+        : undefined;
     if (sub) {
       command = sub;
       continue;

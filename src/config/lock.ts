@@ -14,7 +14,9 @@ const STALE_LOCK_MS = 10_000;
 export function withLock(path: string, fn: () => void): void {
   const lock = `${path}.lock`;
   const cannot = (what: string, err: unknown) =>
-    new ConfigError(`cannot write the config file ${path}: cannot ${what} ${lock}: ${fsReason(err)}; nothing was changed`);
+    new ConfigError(
+      `cannot write the config file ${path}: cannot ${what} ${lock}: ${fsReason(err)}; nothing was changed`,
+    );
   const giveUp = Date.now() + LOCK_WAIT_MS;
   for (;;) {
     try {
@@ -34,7 +36,9 @@ export function withLock(path: string, fn: () => void): void {
       throw cannot('remove the stale lock file', err);
     }
     if (Date.now() > giveUp) {
-      throw new ConfigError(`the config file is locked by another plants run (${lock}); if none is running, remove that file`);
+      throw new ConfigError(
+        `the config file is locked by another plants run (${lock}); if none is running, remove that file`,
+      );
     }
     Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
   }

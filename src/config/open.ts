@@ -37,7 +37,9 @@ function parseConfigObject(text: string): Record<string, unknown> {
 function tooOpen(path: string, wanted: number): string | undefined {
   try {
     const mode = statSync(path).mode & 0o777;
-    return (mode & 0o077) !== 0 ? `${path} has mode ${mode.toString(8).padStart(4, '0')}; run chmod ${wanted.toString(8)} ${path}` : undefined;
+    return (mode & 0o077) !== 0
+      ? `${path} has mode ${mode.toString(8).padStart(4, '0')}; run chmod ${wanted.toString(8)} ${path}`
+      : undefined;
   } catch {
     return undefined;
   }

@@ -21,7 +21,11 @@ function fromEnv(env: Env, name: string): string | undefined {
 }
 
 /** Which profile's settings apply. Precedence: --profile > PLANTS_PROFILE > `config use` > `default`. */
-export async function resolveProfile(flag: string | undefined, env: Env, store: StoreOpener): Promise<Resolved<string>> {
+export async function resolveProfile(
+  flag: string | undefined,
+  env: Env,
+  store: StoreOpener,
+): Promise<Resolved<string>> {
   if (flag !== undefined) return { value: flag, source: '--profile' };
   const variable = fromEnv(env, 'PLANTS_PROFILE');
   if (variable !== undefined) {
@@ -120,7 +124,6 @@ export function checkToken(token: string, source: string, fix: string): void {
     throw new ConfigError(`the token from ${source} contains whitespace, control or non-ASCII characters; ${fix}`);
   }
 }
-
 
 /** How requests are made: per-attempt timeout, retries, response cap, debug log. */
 export interface RequestSettings {

@@ -78,7 +78,9 @@ export function checkConfigFile(path: string): void {
   if (stats.isDirectory()) throw new Error('it is a directory');
   if (!stats.isFile()) throw new Error('it is not a regular file');
   if (stats.size > MAX_CONFIG_BYTES) {
-    throw new Error(`it is ${stats.size} bytes, more than the 1 MiB (${MAX_CONFIG_BYTES} bytes) a config file may hold`);
+    throw new Error(
+      `it is ${stats.size} bytes, more than the 1 MiB (${MAX_CONFIG_BYTES} bytes) a config file may hold`,
+    );
   }
 }
 
@@ -188,7 +190,9 @@ export class ConfigStore {
 
   deleteProfile(name: string): void {
     this.#update((current) => {
-      const { [name]: _removed, ...profiles } = { ...(current.profiles as Record<string, ProfileSettings> | undefined) };
+      const { [name]: _removed, ...profiles } = {
+        ...(current.profiles as Record<string, ProfileSettings> | undefined),
+      };
       const { profile, ...rest } = current;
       return profile === name ? { ...rest, profiles } : { ...current, profiles };
     });

@@ -12,8 +12,10 @@ export function formatJson(value: unknown, pretty: boolean, terminal = pretty): 
 }
 
 // JSON.stringify escapes C0 controls; these are the rest of what printable() escapes.
-const JSON_TERMINAL_UNSAFE = /[\u007f-\u009f\u2028\u2029\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]/g;
-const JSON_HAS_TERMINAL_UNSAFE = /[\u007f-\u009f\u2028\u2029\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]/;
+const JSON_TERMINAL_UNSAFE =
+  /[\u007f-\u009f\u2028\u2029\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]/g;
+const JSON_HAS_TERMINAL_UNSAFE =
+  /[\u007f-\u009f\u2028\u2029\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]/;
 
 /**
  * JSON text with DEL, C1 controls, U+2028/U+2029 and the bidi and zero-width

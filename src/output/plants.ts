@@ -98,7 +98,12 @@ export async function writePlants(
     }
     const columns = options.columns ?? tableColumns(all);
     const rows = all.map(rowReader(columns));
-    for await (const block of renderTable(columns.map((c) => c.toUpperCase()), rows, io.colorEnabled('stdout'))) await out.add(block);
+    for await (const block of renderTable(
+      columns.map((c) => c.toUpperCase()),
+      rows,
+      io.colorEnabled('stdout'),
+    ))
+      await out.add(block);
     await out.flush();
     return all.length;
   }

@@ -2,10 +2,21 @@ import { palette } from './color.js';
 import { tableCell } from './formats.js';
 
 const BORDERLESS = {
-  top: '', 'top-mid': '', 'top-left': '', 'top-right': '',
-  bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '',
-  left: '', 'left-mid': '', mid: '', 'mid-mid': '',
-  right: '', 'right-mid': '', middle: '  ',
+  top: '',
+  'top-mid': '',
+  'top-left': '',
+  'top-right': '',
+  bottom: '',
+  'bottom-mid': '',
+  'bottom-left': '',
+  'bottom-right': '',
+  left: '',
+  'left-mid': '',
+  mid: '',
+  'mid-mid': '',
+  right: '',
+  'right-mid': '',
+  middle: '  ',
 };
 
 /** Rows cli-table3 itself lays out (with the header); it slows down more than linearly past a few thousand. */
@@ -70,10 +81,16 @@ export async function* renderTable(
     yield `${table.toString().split('\n').map(trimSpaces).join('\n')}\n`;
     start = ROWS_BY_CLI_TABLE;
   } else {
-    yield `${line(headers, headers.map((header) => c.bold(header)))}\n`;
+    yield `${line(
+      headers,
+      headers.map((header) => c.bold(header)),
+    )}\n`;
   }
   for (; start < cells.length; start += ROWS_PER_BLOCK) {
-    yield `${cells.slice(start, start + ROWS_PER_BLOCK).map((row) => line(row)).join('\n')}\n`;
+    yield `${cells
+      .slice(start, start + ROWS_PER_BLOCK)
+      .map((row) => line(row))
+      .join('\n')}\n`;
   }
 }
 

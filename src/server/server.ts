@@ -26,7 +26,12 @@ function sendJson(res: ServerResponse, status: number, body: unknown, headers: R
   sendJsonText(res, status, JSON.stringify(body), headers);
 }
 
-function sendJsonText(res: ServerResponse, status: number, text: string | Buffer, headers: Record<string, string> = {}): void {
+function sendJsonText(
+  res: ServerResponse,
+  status: number,
+  text: string | Buffer,
+  headers: Record<string, string> = {},
+): void {
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
     'content-length': Buffer.byteLength(text),

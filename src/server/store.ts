@@ -14,9 +14,21 @@ export interface StoredPlant {
 }
 
 const SAMPLE_NAMES = [
-  'Monstera deliciosa', 'Ficus lyrata', 'Sansevieria trifasciata', 'Pothos', 'Calathea orbifolia',
-  'Aloe vera', 'Echeveria elegans', 'Zamioculcas zamiifolia', 'Peperomia obtusifolia', 'Pilea peperomioides',
-  'Strelitzia nicolai', 'Spathiphyllum wallisii', 'Chlorophytum comosum', 'Hoya carnosa', 'Haworthia fasciata',
+  'Monstera deliciosa',
+  'Ficus lyrata',
+  'Sansevieria trifasciata',
+  'Pothos',
+  'Calathea orbifolia',
+  'Aloe vera',
+  'Echeveria elegans',
+  'Zamioculcas zamiifolia',
+  'Peperomia obtusifolia',
+  'Pilea peperomioides',
+  'Strelitzia nicolai',
+  'Spathiphyllum wallisii',
+  'Chlorophytum comosum',
+  'Hoya carnosa',
+  'Haworthia fasciata',
 ];
 const SAMPLE_TAGS = ['tropical', 'succulent', 'fern', 'seedling', undefined];
 
@@ -119,7 +131,8 @@ export class PlantStore {
     parsed.forEach((item: unknown, index) => {
       const plant = item as Partial<StoredPlant> | null;
       if (
-        typeof plant !== 'object' || plant === null ||
+        typeof plant !== 'object' ||
+        plant === null ||
         typeof plant.name !== 'string' ||
         (typeof plant.id !== 'string' && typeof plant.id !== 'number' && !(plant.id instanceof JsonNumber))
       ) {

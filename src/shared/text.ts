@@ -17,10 +17,12 @@ import { JsonNumber, stringifyJson } from '../json.js';
  * Each pattern is tested before it replaces: most text has none, and a test
  * is cheaper than a replace that finds nothing (100,000-row output).
  */
-// eslint-disable-next-line no-control-regex
-const TERMINAL_UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]/g;
-// eslint-disable-next-line no-control-regex
-const HAS_TERMINAL_UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]/;
+const TERMINAL_UNSAFE =
+  // eslint-disable-next-line no-control-regex
+  /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]/g;
+const HAS_TERMINAL_UNSAFE =
+  // eslint-disable-next-line no-control-regex
+  /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]/;
 // eslint-disable-next-line no-control-regex
 const RECORD_BREAKING = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
 // eslint-disable-next-line no-control-regex

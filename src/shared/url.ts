@@ -80,9 +80,7 @@ export function encodePathSegment(id: string): string {
   try {
     encoded = encodeURIComponent(id);
   } catch {
-    throw new UsageError(
-      `invalid plant id ${quoted(id)}: it contains an unpaired UTF-16 surrogate`,
-    );
+    throw new UsageError(`invalid plant id ${quoted(id)}: it contains an unpaired UTF-16 surrogate`);
   }
   return /^\.+$/.test(encoded) ? encoded.replaceAll('.', '%2E') : encoded;
 }

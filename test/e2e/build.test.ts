@@ -104,13 +104,19 @@ describe('the code cache', () => {
 });
 
 /** Evaluate a stand-in's source as CommonJS; `loads` lists what it required. */
-function evaluate(source: string): { exports: Record<string, unknown> & ((...args: unknown[]) => unknown); loads: string[] } {
+function evaluate(source: string): {
+  exports: Record<string, unknown> & ((...args: unknown[]) => unknown);
+  loads: string[];
+} {
   const loads: string[] = [];
   const realRequire = createRequire(import.meta.url);
   const module = { exports: {} as never };
   // Evaluating the built source is the point: it is what `require` would run.
   // eslint-disable-next-line @typescript-eslint/no-implied-eval
-  const wrapped = new Function('module', 'require', source) as (module: unknown, require: (id: string) => unknown) => void;
+  const wrapped = new Function('module', 'require', source) as (
+    module: unknown,
+    require: (id: string) => unknown,
+  ) => void;
   wrapped(module, (id: string): unknown => {
     loads.push(id);
     return realRequire(id);
@@ -130,7 +136,10 @@ describe('lazily loaded built-in modules', () => {
     expect(http.maxHeaderSize).toBe(RESPONSE_HEADER_LIMIT);
     expect(RESPONSE_HEADER_LIMIT).toBe(16 * 1024);
     // Node's own default, unless NODE_OPTIONS changed it for this test run.
-    if (!process.execArgv.join(' ').includes('max-http-header-size') && !process.env.NODE_OPTIONS?.includes('max-http-header-size')) {
+    if (
+      !process.execArgv.join(' ').includes('max-http-header-size') &&
+      !process.env.NODE_OPTIONS?.includes('max-http-header-size')
+    ) {
       expect(maxHeaderSize).toBe(RESPONSE_HEADER_LIMIT);
     }
     expect(http.IncomingMessage).not.toBe(IncomingMessage);

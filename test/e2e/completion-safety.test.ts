@@ -74,7 +74,9 @@ describe('plants __complete with hostile data', () => {
     expect((await complete(['delete', '--', ''])).stdout).toMatch(/^--yes\ta flag$/m);
     expect((await complete(['delete', '--', ''])).stdout).not.toMatch(/^-\t/m);
     // A flag's prefix still completes the flags.
-    expect((await complete(['delete', '--y'])).stdout).toBe('--yes\tdo not ask for confirmation (required when stdin is not a terminal)\n');
+    expect((await complete(['delete', '--y'])).stdout).toBe(
+      '--yes\tdo not ask for confirmation (required when stdin is not a terminal)\n',
+    );
   });
 });
 
@@ -83,27 +85,30 @@ const SHELLS: ShellName[] = ['bash', 'zsh', 'fish'];
 describe.each(SHELLS)('in an interactive %s', { timeout: 60_000 }, (shell) => {
   const start = () => interactiveShell(shell, { cwd: work, home: home.path, env });
 
-  it.skipIf(shellMissing(shell))('inserts hostile ids as one literal word each: Tab, Enter, and only plants runs', async () => {
-    const sh = await start();
-    try {
-      sh.type('plants delete --yes zz1\t');
-      await sh.waitFor(/zz1\\?;touch\\? x\\?;\\?# /, 'the completed id');
-      await sh.enter();
-      sh.type('plants delete --yes zz2\t');
-      await sh.waitFor(/zz2.*end /, 'the completed id');
-      await sh.enter();
-    } finally {
-      await sh.close();
-    }
-    expect(sh.output).not.toContain(TOKEN);
-    // No touch ran: no x, y, z or w.
-    expect(readdirSync(work)).toEqual([]);
-    expect(deletes()).toEqual([
-      { method: 'DELETE', path: '/plants/zz1%3Btouch%20x%3B%23', status: 204 },
-      { method: 'DELETE', path: expect.any(String) as string, status: 204 },
-    ]);
-    expect(decodeURIComponent(deletes()[1]!.path.slice('/plants/'.length))).toBe(EVERYTHING);
-  });
+  it.skipIf(shellMissing(shell))(
+    'inserts hostile ids as one literal word each: Tab, Enter, and only plants runs',
+    async () => {
+      const sh = await start();
+      try {
+        sh.type('plants delete --yes zz1\t');
+        await sh.waitFor(/zz1\\?;touch\\? x\\?;\\?# /, 'the completed id');
+        await sh.enter();
+        sh.type('plants delete --yes zz2\t');
+        await sh.waitFor(/zz2.*end /, 'the completed id');
+        await sh.enter();
+      } finally {
+        await sh.close();
+      }
+      expect(sh.output).not.toContain(TOKEN);
+      // No touch ran: no x, y, z or w.
+      expect(readdirSync(work)).toEqual([]);
+      expect(deletes()).toEqual([
+        { method: 'DELETE', path: '/plants/zz1%3Btouch%20x%3B%23', status: 204 },
+        { method: 'DELETE', path: expect.any(String) as string, status: 204 },
+      ]);
+      expect(decodeURIComponent(deletes()[1]!.path.slice('/plants/'.length))).toBe(EVERYTHING);
+    },
+  );
 
   it.skipIf(shellMissing(shell))('completes a word typed with its quoting, as completion inserts it', async () => {
     const sh = await start();

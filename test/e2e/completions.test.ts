@@ -33,11 +33,14 @@ afterAll(async () => {
 const FILES = { bash: 'plants.bash', zsh: '_plants', fish: 'plants.fish' } as const;
 
 describe('checked-in completion scripts', () => {
-  it.each(Object.entries(FILES))('completions/%s… is what `plants completion` prints (npm run completions)', async (shell, file) => {
-    const r = await runCli(['completion', shell], { configDir: dir.path });
-    expect(r.code).toBe(0);
-    expect(r.stdout).toBe(readFileSync(join(ROOT, 'completions', file), 'utf8'));
-  });
+  it.each(Object.entries(FILES))(
+    'completions/%s… is what `plants completion` prints (npm run completions)',
+    async (shell, file) => {
+      const r = await runCli(['completion', shell], { configDir: dir.path });
+      expect(r.code).toBe(0);
+      expect(r.stdout).toBe(readFileSync(join(ROOT, 'completions', file), 'utf8'));
+    },
+  );
 
   it('plants completion refuses an unknown shell', async () => {
     const r = await runCli(['completion', 'tcsh'], { configDir: dir.path });
@@ -66,7 +69,11 @@ const bash = (words: string[]) =>
 
 const fish = (line: string) =>
   run('fish', ['--no-config', '-c', `source completions/plants.fish; complete -C '${line}'`]).then((out) =>
-    out.trim().split('\n').filter(Boolean).map((l) => l.split('\t')[0]),
+    out
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => l.split('\t')[0]),
   );
 
 describe.skipIf(shellMissing('bash'))('in bash', () => {
@@ -102,7 +109,10 @@ describe.skipIf(shellMissing('zsh'))('in zsh', () => {
     try {
       await offers('plants de', [/plants delete/]);
       await offers('plants list --o', [/plants list --output/]);
-      await offers('plants list -o ', ['table', 'json', 'ndjson', 'tsv', 'csv'].map((format) => new RegExp(`\\b${format}\\b`)));
+      await offers(
+        'plants list -o ',
+        ['table', 'json', 'ndjson', 'tsv', 'csv'].map((format) => new RegExp(`\\b${format}\\b`)),
+      );
       await offers('plants delete ', [/1 +-- Monstera deliciosa/, /3 +-- Sansevieria trifasciata/]);
     } finally {
       await sh.close();
@@ -115,7 +125,9 @@ describe('plants __complete', () => {
     runCli(['__complete', '--', ...words], { configDir: dir.path, env: { ...env, ...extra } });
 
   it('offers profile names, for --profile and config use', async () => {
-    await runCli(['--profile', 'staging', 'config', 'set', 'base-url', 'https://staging.example.com'], { configDir: dir.path });
+    await runCli(['--profile', 'staging', 'config', 'set', 'base-url', 'https://staging.example.com'], {
+      configDir: dir.path,
+    });
     expect((await complete(['--profile', ''])).stdout).toBe('default\t\nstaging\thttps://staging.example.com\n');
     expect((await complete(['config', 'use', 'st'])).stdout).toBe('staging\thttps://staging.example.com\n');
   });

@@ -152,12 +152,16 @@ describe('plants auth', () => {
   it('status names the environment as the source and exits 4 on a refused token', async () => {
     const r = await plants(['auth', 'status'], { env: { PLANTS_BASE_URL: store.url, PLANTS_TOKEN: 'wrong' } });
     expect(r.code).toBe(4);
-    expect(r.stdout).toBe(`Profile:  default\nBase URL: ${store.url} (from PLANTS_BASE_URL)\nToken:    set (from PLANTS_TOKEN)\n`);
+    expect(r.stdout).toBe(
+      `Profile:  default\nBase URL: ${store.url} (from PLANTS_BASE_URL)\nToken:    set (from PLANTS_TOKEN)\n`,
+    );
     expect(r.stderr).toMatch(/401 Unauthorized/);
   });
 
   it('status shows an invalid base URL as invalid, without echoing it', async () => {
-    const r = await plants(['auth', 'status'], { env: { PLANTS_BASE_URL: 'https://user:hunter2@x.example', PLANTS_TOKEN: TOKEN } });
+    const r = await plants(['auth', 'status'], {
+      env: { PLANTS_BASE_URL: 'https://user:hunter2@x.example', PLANTS_TOKEN: TOKEN },
+    });
     expect(r.code).toBe(2);
     expect(r.stdout).toMatch(/^Profile: {2}default\nBase URL: invalid \(from PLANTS_BASE_URL\)\n/);
     expect(r.stdout + r.stderr).not.toContain('hunter2');

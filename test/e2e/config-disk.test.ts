@@ -39,7 +39,9 @@ function whyNoTmpfs(): string | undefined {
     execFileSync('umount', [probe], { stdio: 'pipe' });
     return undefined;
   } catch (err) {
-    const said = String((err as { stderr?: Buffer }).stderr ?? (err as Error).message).trim().split('\n')[0];
+    const said = String((err as { stderr?: Buffer }).stderr ?? (err as Error).message)
+      .trim()
+      .split('\n')[0];
     return `cannot mount a tmpfs here (needs root with CAP_SYS_ADMIN): ${said}`;
   } finally {
     rmSync(probe, { recursive: true, force: true });
@@ -102,34 +104,40 @@ describe('on a small tmpfs', () => {
   it.each([
     ['no page left', 0],
     ['one page left: the write is short, then the disk is full', 1],
-  ])('on a full disk (%s), config set and auth login fail with exit 2 and keep the file, tokens and all', async (_case, pagesLeft) => {
-    const { path: mount, page } = smallTmpfs();
-    const configDir = join(mount, 'plants');
-    const file = join(configDir, 'config.json');
-    const plants = (args: string[], input?: string) => runCli(args, { configDir, env: NO_CODE_CACHE, input });
-    // Longer than a page, so the one page left takes part of it.
-    const token = `tok-${'x'.repeat(Math.ceil(page * 1.5))}`;
-    expect((await plants(['config', 'set', 'base-url', 'https://plants.example.com/api'])).code).toBe(0);
-    expect((await plants(['auth', 'login', '--with-token'], token)).code).toBe(0);
-    expect((await plants(['--profile', 'staging', 'auth', 'login', '--with-token'], 'staging-token')).code).toBe(0);
-    const before = readFileSync(file);
-    expect(before.length).toBeGreaterThan(page);
+  ])(
+    'on a full disk (%s), config set and auth login fail with exit 2 and keep the file, tokens and all',
+    async (_case, pagesLeft) => {
+      const { path: mount, page } = smallTmpfs();
+      const configDir = join(mount, 'plants');
+      const file = join(configDir, 'config.json');
+      const plants = (args: string[], input?: string) => runCli(args, { configDir, env: NO_CODE_CACHE, input });
+      // Longer than a page, so the one page left takes part of it.
+      const token = `tok-${'x'.repeat(Math.ceil(page * 1.5))}`;
+      expect((await plants(['config', 'set', 'base-url', 'https://plants.example.com/api'])).code).toBe(0);
+      expect((await plants(['auth', 'login', '--with-token'], token)).code).toBe(0);
+      expect((await plants(['--profile', 'staging', 'auth', 'login', '--with-token'], 'staging-token')).code).toBe(0);
+      const before = readFileSync(file);
+      expect(before.length).toBeGreaterThan(page);
 
-    fill(mount, pagesLeft * page);
-    const noSpace = `plants: cannot write the config file ${file}: no space left on device (ENOSPC); nothing was changed\n`;
-    const set = await plants(['config', 'set', 'base-url', 'https://other.example.com']);
-    expect(set).toMatchObject({ code: 2, stdout: '', stderr: noSpace });
-    const login = await plants(['auth', 'login', '--with-token'], `new-${token}`);
-    expect(login).toMatchObject({ code: 2, stdout: '', stderr: noSpace });
+      fill(mount, pagesLeft * page);
+      const noSpace = `plants: cannot write the config file ${file}: no space left on device (ENOSPC); nothing was changed\n`;
+      const set = await plants(['config', 'set', 'base-url', 'https://other.example.com']);
+      expect(set).toMatchObject({ code: 2, stdout: '', stderr: noSpace });
+      const login = await plants(['auth', 'login', '--with-token'], `new-${token}`);
+      expect(login).toMatchObject({ code: 2, stdout: '', stderr: noSpace });
 
-    expect(readFileSync(file).equals(before), 'config.json changed').toBe(true);
-    expect(readdirSync(configDir)).toEqual(['config.json']);
-    // Reading needs no space.
-    const list = await plants(['config', 'list']);
-    expect(list).toMatchObject({ code: 0, stdout: 'profile=default\nbase-url=https://plants.example.com/api\ntoken=(set)\n' });
-    rmSync(join(mount, 'filler'));
-    expect((await plants(['config', 'set', 'base-url', 'https://other.example.com'])).code).toBe(0);
-  });
+      expect(readFileSync(file).equals(before), 'config.json changed').toBe(true);
+      expect(readdirSync(configDir)).toEqual(['config.json']);
+      // Reading needs no space.
+      const list = await plants(['config', 'list']);
+      expect(list).toMatchObject({
+        code: 0,
+        stdout: 'profile=default\nbase-url=https://plants.example.com/api\ntoken=(set)\n',
+      });
+      rmSync(join(mount, 'filler'));
+      expect((await plants(['config', 'set', 'base-url', 'https://other.example.com'])).code).toBe(0);
+    },
+  );
 
   it('on a read-only file system, changes fail with exit 2 naming the file; reading still works', async () => {
     const { path: mount } = smallTmpfs();
@@ -143,8 +151,15 @@ describe('on a small tmpfs', () => {
     execFileSync('mount', ['-o', 'remount,ro', mount], { stdio: 'pipe' });
 
     const readOnly = `plants: cannot write the config file ${file}: cannot create its lock file ${file}.lock: read-only file system (EROFS); nothing was changed\n`;
-    expect(await plants(['config', 'set', 'base-url', 'https://other.example.com'])).toMatchObject({ code: 2, stdout: '', stderr: readOnly });
-    expect(await plants(['auth', 'login', '--with-token'], { input: 'new-token' })).toMatchObject({ code: 2, stderr: readOnly });
+    expect(await plants(['config', 'set', 'base-url', 'https://other.example.com'])).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: readOnly,
+    });
+    expect(await plants(['auth', 'login', '--with-token'], { input: 'new-token' })).toMatchObject({
+      code: 2,
+      stderr: readOnly,
+    });
     expect(await plants(['auth', 'logout'])).toMatchObject({ code: 2, stderr: readOnly });
     expect(readFileSync(file).equals(before)).toBe(true);
     expect((await plants(['config', 'get', 'base-url'])).stdout).toBe('https://plants.example.com/api\n');
@@ -169,7 +184,11 @@ describe('a config.json plants must not read', () => {
   const file = () => join(dir.path, 'config.json');
 
   it.each([
-    ['2 MiB of valid JSON', () => writeFileSync(file(), `{"profile": "default"${' '.repeat(2 * 1024 * 1024 - 22)}}`), 2 * 1024 * 1024],
+    [
+      '2 MiB of valid JSON',
+      () => writeFileSync(file(), `{"profile": "default"${' '.repeat(2 * 1024 * 1024 - 22)}}`),
+      2 * 1024 * 1024,
+    ],
     ['8 GiB (sparse)', () => truncateSync((writeFileSync(file(), ''), file()), 8 * 1024 ** 3), 8 * 1024 ** 3],
   ])('refuses one of %s unread: exit 2, one line, JSON code config', async (_case, make, size) => {
     make();
@@ -177,13 +196,18 @@ describe('a config.json plants must not read', () => {
     const r = await plantsWithin(10_000, ['list', '--json'], dir.path);
     const message = `cannot read the config file ${file()}: it is ${size} bytes, more than the 1 MiB (1048576 bytes) a config file may hold; fix it, or remove it and configure again`;
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe(`plants: ${message}\n${JSON.stringify({ error: { code: 'config', status: null, message } })}\n`);
+    expect(r.stderr).toBe(
+      `plants: ${message}\n${JSON.stringify({ error: { code: 'config', status: null, message } })}\n`,
+    );
     expect(statSync(file()).size).toBe(size);
   });
 
   it('refuses a directory named config.json', async () => {
     mkdirSync(file());
-    const r = await runCli(['config', 'set', 'base-url', 'https://plants.example.com'], { configDir: dir.path, env: NO_CODE_CACHE });
+    const r = await runCli(['config', 'set', 'base-url', 'https://plants.example.com'], {
+      configDir: dir.path,
+      env: NO_CODE_CACHE,
+    });
     expect(r).toMatchObject({
       code: 2,
       stderr: `plants: cannot read the config file ${file()}: it is a directory; fix it, or remove it and configure again\n`,
@@ -200,7 +224,14 @@ describe('a config.json plants must not read', () => {
   });
 
   it('gives up on a stale lock it cannot remove instead of spinning for ever', async () => {
-    expect((await runCli(['config', 'set', 'base-url', 'https://plants.example.com'], { configDir: dir.path, env: NO_CODE_CACHE })).code).toBe(0);
+    expect(
+      (
+        await runCli(['config', 'set', 'base-url', 'https://plants.example.com'], {
+          configDir: dir.path,
+          env: NO_CODE_CACHE,
+        })
+      ).code,
+    ).toBe(0);
     const before = readFileSync(file());
     // A directory where the lock file goes: old, so taken for a dead run's lock, and unlink cannot remove it.
     mkdirSync(`${file()}.lock`);
@@ -209,7 +240,9 @@ describe('a config.json plants must not read', () => {
     const r = await plantsWithin(10_000, ['config', 'set', 'base-url', 'https://other.example.com'], dir.path);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(
-      new RegExp(`^plants: cannot write the config file ${file()}: cannot remove the stale lock file ${file()}\\.lock: [^\\n]+; nothing was changed\\n$`),
+      new RegExp(
+        `^plants: cannot write the config file ${file()}: cannot remove the stale lock file ${file()}\\.lock: [^\\n]+; nothing was changed\\n$`,
+      ),
     );
     expect(readFileSync(file()).equals(before)).toBe(true);
   });

@@ -38,7 +38,9 @@ describe('plants delete against the local plant store', () => {
   it('exits 3 for an id the service does not have, naming it', async () => {
     const r = await plants(['delete', '99', '-y']);
     expect(r.code).toBe(3);
-    expect(r.stderr).toBe(`plants: DELETE ${setup.store.url}/plants/99 → 404 Not Found: plant 99 not found (error 404)\n`);
+    expect(r.stderr).toBe(
+      `plants: DELETE ${setup.store.url}/plants/99 → 404 Not Found: plant 99 not found (error 404)\n`,
+    );
   });
 
   it('--json prints one result object per id', async () => {
@@ -113,6 +115,11 @@ describe('plants delete against services that answer differently', () => {
     server = await rawServer((_req, res) => res.writeHead(404, { 'content-type': 'text/plain' }).end('Not Found'));
     const r = await plants(['delete', '5', '--yes', '--json'], { PLANTS_BASE_URL: server.url });
     expect(r.code).toBe(3);
-    expect((JSON.parse(r.stdout) as DeleteOutcome[])[0]).toEqual({ id: '5', result: 'not_found', status: 404, error: { error: null, message: 'Not Found' } });
+    expect((JSON.parse(r.stdout) as DeleteOutcome[])[0]).toEqual({
+      id: '5',
+      result: 'not_found',
+      status: 404,
+      error: { error: null, message: 'Not Found' },
+    });
   });
 });

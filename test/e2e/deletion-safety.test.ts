@@ -34,11 +34,16 @@ afterEach(async () => {
 describe('pipelines never turn names into ids', () => {
   it('tsv keeps the id column when the service sends no ids, so cut -f1 gives no names', async () => {
     server = await rawServer((_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify([{ name: 'Ficus 7' }, { name: 'Rose', tag: 'x' }]));
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify([{ name: 'Ficus 7' }, { name: 'Rose', tag: 'x' }]));
     });
     const list = await plants(['list'], { env: { PLANTS_BASE_URL: server.url } });
     expect(list.stdout).toBe('\tFicus 7\t\n\tRose\tx\n');
-    const ids = list.stdout.split('\n').map((line) => line.split('\t')[0]).join('\n');
+    const ids = list.stdout
+      .split('\n')
+      .map((line) => line.split('\t')[0])
+      .join('\n');
     const r = await plants(['delete', '--stdin', '--yes'], { env: { PLANTS_BASE_URL: server.url }, input: ids });
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('No plants to delete\n');
@@ -54,14 +59,18 @@ describe('pipelines never turn names into ids', () => {
     expect(table.stdout).toContain('Ficus 7');
     const r = await plants(['delete', '--stdin', '--yes'], { input: table.stdout });
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^plants: standard input (looks like a table|holds control characters).*nothing was deleted\n$/);
+    expect(r.stderr).toMatch(
+      /^plants: standard input (looks like a table|holds control characters).*nothing was deleted\n$/,
+    );
     expect(setup.store.requests.filter((q) => q.method !== 'GET')).toEqual([]);
     expect(setup.store.store.size).toBe(5);
   });
 
   it('takes only the id column of CSV, quoted commas, quotes and line breaks included', async () => {
     const csv = await plants(['list', '-o', 'csv', '--tag', 'weed']);
-    expect(csv.stdout).toBe('id,name,tag\r\n2,"Weed, common",weed\r\n3,"Say ""cheese""",weed\r\n4,"Two\nlines",weed\r\n');
+    expect(csv.stdout).toBe(
+      'id,name,tag\r\n2,"Weed, common",weed\r\n3,"Say ""cheese""",weed\r\n4,"Two\nlines",weed\r\n',
+    );
     const r = await plants(['delete', '--stdin', '--yes', '--json'], { input: csv.stdout });
     expect(r.code).toBe(0);
     expect(deletes()).toEqual(['/plants/2', '/plants/3', '/plants/4']);
@@ -106,18 +115,21 @@ describe('pipelines never turn names into ids', () => {
 });
 
 describe('nothing on stdout until there is data', () => {
-  it.each([['--json'], ['-o', 'csv'], ['-o', 'ndjson'], ['-o', 'tsv']])('list %s writes nothing when the run fails', async (...format) => {
-    const noUrl = await plants(['list', ...format], { env: { PLANTS_BASE_URL: '' } });
-    expect(noUrl.code).toBe(2);
-    expect(noUrl.stdout).toBe('');
-    const refused = await plants(['list', ...format], { env: { PLANTS_TOKEN: 'wrong-token-1234' } });
-    expect(refused.code).toBe(4);
-    expect(refused.stdout).toBe('');
-    server = await rawServer((req) => req.socket.destroy());
-    const lost = await plants(['list', ...format], { env: { PLANTS_BASE_URL: server.url } });
-    expect(lost.code).toBe(1);
-    expect(lost.stdout).toBe('');
-  });
+  it.each([['--json'], ['-o', 'csv'], ['-o', 'ndjson'], ['-o', 'tsv']])(
+    'list %s writes nothing when the run fails',
+    async (...format) => {
+      const noUrl = await plants(['list', ...format], { env: { PLANTS_BASE_URL: '' } });
+      expect(noUrl.code).toBe(2);
+      expect(noUrl.stdout).toBe('');
+      const refused = await plants(['list', ...format], { env: { PLANTS_TOKEN: 'wrong-token-1234' } });
+      expect(refused.code).toBe(4);
+      expect(refused.stdout).toBe('');
+      server = await rawServer((req) => req.socket.destroy());
+      const lost = await plants(['list', ...format], { env: { PLANTS_BASE_URL: server.url } });
+      expect(lost.code).toBe(1);
+      expect(lost.stdout).toBe('');
+    },
+  );
 
   it('an empty list is still a whole document: [] and the CSV header', async () => {
     expect((await plants(['list', '--json', '--tag', 'none'])).stdout).toBe('[]\n');
@@ -185,7 +197,9 @@ describe('--max-deletes caps unattended runs', () => {
     const r = await plants(['delete', '1', '2', '7', '--yes', '--max-deletes', '2', '--json']);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr.split('\n')[0]).toBe('plants: 3 plants would be deleted, more than --max-deletes 2; nothing was deleted');
+    expect(r.stderr.split('\n')[0]).toBe(
+      'plants: 3 plants would be deleted, more than --max-deletes 2; nothing was deleted',
+    );
     expect((JSON.parse(lastLine(r.stderr)) as JsonError).error.code).toBe('usage');
     expect(setup.store.requests).toEqual([]);
   });
@@ -222,7 +236,10 @@ describe('--max-deletes caps unattended runs', () => {
 
 describe('interrupts and retries report the truth', () => {
   const run = (args: string[], url: string, env: Record<string, string> = {}) =>
-    spawnCli(args, { configDir: setup.dir.path, env: { PLANTS_BASE_URL: url, PLANTS_TOKEN: TOKEN, PLANTS_RETRIES: '0', ...env } });
+    spawnCli(args, {
+      configDir: setup.dir.path,
+      env: { PLANTS_BASE_URL: url, PLANTS_TOKEN: TOKEN, PLANTS_RETRIES: '0', ...env },
+    });
 
   it('a second Ctrl-C still prints what the service confirmed; requests in flight are unknown', async () => {
     server = await rawServer((req, res) => {
@@ -233,12 +250,20 @@ describe('interrupts and retries report the truth', () => {
       ['delete', '1', '2', '3', '4', '5', '6', '7', '8', '--yes', '--json', '--concurrency', '4', '--debug'],
       server.url,
     );
-    await waitFor(() => (out.stderr.match(/← 204/g) ?? []).length === 2 && server!.requests.length === 6, 'two deletes and four hanging requests');
+    await waitFor(
+      () => (out.stderr.match(/← 204/g) ?? []).length === 2 && server!.requests.length === 6,
+      'two deletes and four hanging requests',
+    );
     child.kill('SIGINT');
     await waitFor(() => out.stderr.includes('Stopping'), 'the first Ctrl-C to be taken');
     child.kill('SIGINT');
     expect(await exit).toBe(130);
-    const results = JSON.parse(out.stdout) as { id: string; result: string; status: number | null; error?: { message: string } }[];
+    const results = JSON.parse(out.stdout) as {
+      id: string;
+      result: string;
+      status: number | null;
+      error?: { message: string };
+    }[];
     expect(results.map((x) => [x.id, x.result, x.status])).toEqual([
       ['1', 'deleted', 204],
       ['2', 'deleted', 204],
@@ -264,7 +289,13 @@ describe('interrupts and retries report the truth', () => {
     });
     const ids = Array.from({ length: 30_000 }, (_, i) => `plant-${i + 1}`).join('\n');
     const child = spawn(process.execPath, [PLANTS_BIN, 'delete', '--stdin', '--yes', '--json', '--concurrency', '64'], {
-      env: { PATH: process.env.PATH, HOME: setup.dir.path, PLANTS_CONFIG_DIR: setup.dir.path, PLANTS_BASE_URL: server.url, PLANTS_TOKEN: TOKEN },
+      env: {
+        PATH: process.env.PATH,
+        HOME: setup.dir.path,
+        PLANTS_CONFIG_DIR: setup.dir.path,
+        PLANTS_BASE_URL: server.url,
+        PLANTS_TOKEN: TOKEN,
+      },
     });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
@@ -282,23 +313,32 @@ describe('interrupts and retries report the truth', () => {
     expect(results).toHaveLength(30_000);
     expect(results.filter((x) => x.result === 'unknown')).toHaveLength(64);
     expect(results.filter((x) => x.result === 'skipped')).toHaveLength(30_000 - 64);
-    expect((JSON.parse(lastLine(stderr)) as JsonError).error.message).toBe('interrupted: 0 deleted, 64 unknown, 29936 skipped');
+    expect((JSON.parse(lastLine(stderr)) as JsonError).error.message).toBe(
+      'interrupted: 0 deleted, 64 unknown, 29936 skipped',
+    );
   });
 
   it('an interrupt that cancels the retry of a lost response reports "may have been deleted", and counts failures', async () => {
     server = await rawServer((req, res) => {
-      if (req.url === '/plants/1') req.socket.destroy(); // the answer is lost
+      if (req.url === '/plants/1')
+        req.socket.destroy(); // the answer is lost
       else res.writeHead(400, { 'content-type': 'application/json' }).end('{"error":7,"message":"refused"}');
     });
-    const { child, out, exit } = run(['delete', '1', '2', '--yes', '--json', '--debug'], server.url, { PLANTS_RETRIES: '3' });
+    const { child, out, exit } = run(['delete', '1', '2', '--yes', '--json', '--debug'], server.url, {
+      PLANTS_RETRIES: '3',
+    });
     await waitFor(() => out.stderr.includes('retrying in') && out.stderr.includes('← 400'), 'a retry to be waiting');
     child.kill('SIGINT');
     expect(await exit).toBe(130);
     const results = JSON.parse(out.stdout) as { id: string; result: string; error?: { message: string } }[];
     expect(results.map((x) => x.result)).toEqual(['unknown', 'failed']);
-    expect(results[0]!.error!.message).toMatch(/closed by .* before a response arrived .*; the plant may have been deleted$/);
+    expect(results[0]!.error!.message).toMatch(
+      /closed by .* before a response arrived .*; the plant may have been deleted$/,
+    );
     expect(out.stderr).toMatch(/plants: DELETE .*\/plants\/1 failed: .*; the plant may have been deleted\n/);
-    expect((JSON.parse(lastLine(out.stderr)) as JsonError).error.message).toBe('interrupted: 0 deleted, 1 unknown, 1 failed');
+    expect((JSON.parse(lastLine(out.stderr)) as JsonError).error.message).toBe(
+      'interrupted: 0 deleted, 1 unknown, 1 failed',
+    );
   });
 
   it('a lost answer with no retry left is unknown too, and exits 1, not as a plain failure', async () => {

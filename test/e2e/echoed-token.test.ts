@@ -37,36 +37,98 @@ type Respond = (req: IncomingMessage, res: ServerResponse, into: number) => void
 
 /** Each way service text reaches the user as an excerpt: what the service sends, and what the start of the message looks like. */
 const CASES: [string, string[], string, Respond][] = [
-  ['a plain-text error body (cut at 200)', ['list', '--debug'], '→ 500 Internal Server Error: eeee', (req, res, into) =>
-    res.writeHead(500, { 'content-type': 'text/plain' }).end(`${'e'.repeat(200 - into)}${echoed(req)} tail`)],
-  ['a JSON message, the token written with a JSON escape (cut at 500)', ['list'], '→ 500 Internal Server Error: mmmm', (req, res, into) =>
-    res.writeHead(500, { 'content-type': 'application/json' })
-      .end(`{"message":"${'m'.repeat(500 - into)}${echoed(req).replace('-', '\\u002d')} tail"}`)],
-  ['a problem document (cut at 500)', ['list'], '→ 502 Bad Gateway: Bad: dddd', (req, res, into) =>
-    res.writeHead(502, { 'content-type': 'application/problem+json' })
-      .end(JSON.stringify({ title: 'Bad', detail: `${'d'.repeat(500 - 'Bad: '.length - into)}${echoed(req)}` }))],
-  ['an HTML title, Bearer and the token (cut at 200)', ['list'], '→ 502 Bad Gateway: tttt', (req, res, into) =>
-    res.writeHead(502, { 'content-type': 'text/html' })
-      .end(`<html><title>${'t'.repeat(200 - 'Bearer '.length - into)}Bearer ${echoed(req)}</title></html>`)],
-  ['a response header in --debug (cut at 300)', ['list', '--debug'], 'plants: debug:   x-echo: hhhh', (req, res, into) =>
-    res.writeHead(200, { 'x-echo': `${'h'.repeat(300 - into)}${echoed(req)}` }).end('[]')],
-  ['a list body that is not JSON (cut at 200)', ['list'], 'received text/plain that is not JSON: nnnn', (req, res, into) =>
-    res.writeHead(200, { 'content-type': 'text/plain' }).end(`${'n'.repeat(200 - into)}${echoed(req)}`)],
-  ['a list that breaks off into text (cut at 200)', ['list'], '(missing comma between items) near: [{"name":"a"} nnnn', (req, res, into) => {
-    const start = '[{"name":"a"} ';
-    res.writeHead(200, { 'content-type': 'application/json' }).end(`${start}${'n'.repeat(200 - start.length - into)}${echoed(req)}`);
-  }],
-  ['an item that is not JSON (cut at 200)', ['list'], 'item 0 of the plant list is not valid JSON: nnnn', (req, res, into) =>
-    res.writeHead(200, { 'content-type': 'application/json' }).end(`[${'n'.repeat(200 - into)}${echoed(req)}]`)],
-  ['an item that is not a plant (cut at 200)', ['list'], 'is not a plant: it has no "name", expected a string: {"x":"iiii', (req, res, into) =>
-    res.writeHead(200, { 'content-type': 'application/json' }).end(`[{"x":"${'i'.repeat(200 - '{"x":"'.length - into)}${echoed(req)}"}]`)],
-  ['the Location of a redirect elsewhere (cut at 200)', ['list'], 'redirected to http://elsewhere.invalid/rrrr', (req, res, into) => {
-    const location = 'http://elsewhere.invalid/';
-    res.writeHead(302, { location: `${location}${'r'.repeat(200 - location.length - into)}${echoed(req)}` }).end();
-  }],
-  ['the error of delete --json, on stdout (cut at 500)', ['delete', '7', '--yes', '--json', '--debug'], '[{"id":"7","result":"failed","status":500,"error":{"error":9,"message":"mmmm', (req, res, into) =>
-    res.writeHead(500, { 'content-type': 'application/json' })
-      .end(JSON.stringify({ error: 9, message: `${'m'.repeat(500 - into)}${echoed(req)}` }))],
+  [
+    'a plain-text error body (cut at 200)',
+    ['list', '--debug'],
+    '→ 500 Internal Server Error: eeee',
+    (req, res, into) =>
+      res.writeHead(500, { 'content-type': 'text/plain' }).end(`${'e'.repeat(200 - into)}${echoed(req)} tail`),
+  ],
+  [
+    'a JSON message, the token written with a JSON escape (cut at 500)',
+    ['list'],
+    '→ 500 Internal Server Error: mmmm',
+    (req, res, into) =>
+      res
+        .writeHead(500, { 'content-type': 'application/json' })
+        .end(`{"message":"${'m'.repeat(500 - into)}${echoed(req).replace('-', '\\u002d')} tail"}`),
+  ],
+  [
+    'a problem document (cut at 500)',
+    ['list'],
+    '→ 502 Bad Gateway: Bad: dddd',
+    (req, res, into) =>
+      res
+        .writeHead(502, { 'content-type': 'application/problem+json' })
+        .end(JSON.stringify({ title: 'Bad', detail: `${'d'.repeat(500 - 'Bad: '.length - into)}${echoed(req)}` })),
+  ],
+  [
+    'an HTML title, Bearer and the token (cut at 200)',
+    ['list'],
+    '→ 502 Bad Gateway: tttt',
+    (req, res, into) =>
+      res
+        .writeHead(502, { 'content-type': 'text/html' })
+        .end(`<html><title>${'t'.repeat(200 - 'Bearer '.length - into)}Bearer ${echoed(req)}</title></html>`),
+  ],
+  [
+    'a response header in --debug (cut at 300)',
+    ['list', '--debug'],
+    'plants: debug:   x-echo: hhhh',
+    (req, res, into) => res.writeHead(200, { 'x-echo': `${'h'.repeat(300 - into)}${echoed(req)}` }).end('[]'),
+  ],
+  [
+    'a list body that is not JSON (cut at 200)',
+    ['list'],
+    'received text/plain that is not JSON: nnnn',
+    (req, res, into) =>
+      res.writeHead(200, { 'content-type': 'text/plain' }).end(`${'n'.repeat(200 - into)}${echoed(req)}`),
+  ],
+  [
+    'a list that breaks off into text (cut at 200)',
+    ['list'],
+    '(missing comma between items) near: [{"name":"a"} nnnn',
+    (req, res, into) => {
+      const start = '[{"name":"a"} ';
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(`${start}${'n'.repeat(200 - start.length - into)}${echoed(req)}`);
+    },
+  ],
+  [
+    'an item that is not JSON (cut at 200)',
+    ['list'],
+    'item 0 of the plant list is not valid JSON: nnnn',
+    (req, res, into) =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end(`[${'n'.repeat(200 - into)}${echoed(req)}]`),
+  ],
+  [
+    'an item that is not a plant (cut at 200)',
+    ['list'],
+    'is not a plant: it has no "name", expected a string: {"x":"iiii',
+    (req, res, into) =>
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(`[{"x":"${'i'.repeat(200 - '{"x":"'.length - into)}${echoed(req)}"}]`),
+  ],
+  [
+    'the Location of a redirect elsewhere (cut at 200)',
+    ['list'],
+    'redirected to http://elsewhere.invalid/rrrr',
+    (req, res, into) => {
+      const location = 'http://elsewhere.invalid/';
+      res.writeHead(302, { location: `${location}${'r'.repeat(200 - location.length - into)}${echoed(req)}` }).end();
+    },
+  ],
+  [
+    'the error of delete --json, on stdout (cut at 500)',
+    ['delete', '7', '--yes', '--json', '--debug'],
+    '[{"id":"7","result":"failed","status":500,"error":{"error":9,"message":"mmmm',
+    (req, res, into) =>
+      res
+        .writeHead(500, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: 9, message: `${'m'.repeat(500 - into)}${echoed(req)}` })),
+  ],
 ];
 
 // How far into the token each cut falls: just past 8 characters, and one short of the whole.

@@ -16,13 +16,20 @@ beforeEach(() => {
 afterEach(() => dir.remove());
 
 const plants = (args: string[], options: Omit<RunOptions, 'configDir'> = {}) =>
-  runCli(args, { ...options, configDir: dir.path, env: { PLANTS_BASE_URL: server.url, PLANTS_TOKEN: TOKEN, ...options.env } });
+  runCli(args, {
+    ...options,
+    configDir: dir.path,
+    env: { PLANTS_BASE_URL: server.url, PLANTS_TOKEN: TOKEN, ...options.env },
+  });
 
 describe('a table with a huge name', () => {
   it('plants list -o table lays out a 1 MiB name (wide characters too) in time', async () => {
     const huge = 'Ficus 植物 '.repeat(Math.ceil(2 ** 20 / 9)).slice(0, 2 ** 20);
     const width = huge.length + (huge.match(/[植物]/g)?.length ?? 0);
-    list = JSON.stringify([{ id: 1, name: huge, tag: 'fern' }, { id: 2, name: 'Monstera', tag: 'tropical' }]);
+    list = JSON.stringify([
+      { id: 1, name: huge, tag: 'fern' },
+      { id: 2, name: 'Monstera', tag: 'tropical' },
+    ]);
     // Coloured, as on a terminal: the header goes through the same layout.
     const r = await plants(['list', '-o', 'table'], { env: { NO_COLOR: undefined, FORCE_COLOR: '1' } });
     expect(r.code).toBe(0);
@@ -81,23 +88,31 @@ describe('bidi, zero-width and separator characters from the service', () => {
     list = JSON.stringify([{ name: HOSTILE }]);
     const r = await plants(['prune', '--all', '--yes']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe(`plants: matching plant 0 ("${SHOWN}") has no usable "id" (a non-empty string or a number); plants without ids cannot be deleted by id; nothing was deleted\n`);
+    expect(r.stderr).toBe(
+      `plants: matching plant 0 ("${SHOWN}") has no usable "id" (a non-empty string or a number); plants without ids cannot be deleted by id; nothing was deleted\n`,
+    );
   });
 
   it('are escaped in an error message from the service', async () => {
     const failing = await rawServer((_req, res) =>
-      res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ message: HOSTILE })));
+      res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ message: HOSTILE })),
+    );
     try {
       const r = await plants(['list'], { env: { PLANTS_BASE_URL: failing.url } });
       // An excerpt is one line: what JavaScript counts as white space (U+FEFF, U+2028) is a space there.
-      expect(r.stderr).toBe(`plants: GET ${failing.url}/plants → 500 Internal Server Error: Fi\\u202ecus\\u2066 x\\u200by z w\\u061cv\\u180eu\\u009b31m\n`);
+      expect(r.stderr).toBe(
+        `plants: GET ${failing.url}/plants → 500 Internal Server Error: Fi\\u202ecus\\u2066 x\\u200by z w\\u061cv\\u180eu\\u009b31m\n`,
+      );
     } finally {
       await failing.close();
     }
   });
 
   it('are escaped in the plant names completion shows; an id holding them is not offered at all', async () => {
-    list = JSON.stringify([{ id: `id${HOSTILE}`, name: HOSTILE }, { id: 'plain', name: HOSTILE }]);
+    list = JSON.stringify([
+      { id: `id${HOSTILE}`, name: HOSTILE },
+      { id: 'plain', name: HOSTILE },
+    ]);
     const r = await plants(['__complete', '--', 'delete', '']);
     // Inserted, such an id would look like another one on the command line.
     expect(r.stdout).toBe(`plain\t${SHOWN}\n`);

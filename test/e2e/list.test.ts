@@ -59,7 +59,9 @@ describe('plants list against the local plant store', () => {
     await closed.close();
     const r = await plants(['list'], { PLANTS_BASE_URL: url });
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe(`plants: GET ${url}/plants failed: connection refused by ${new URL(url).host} (is the service running?)\n`);
+    expect(r.stderr).toBe(
+      `plants: GET ${url}/plants failed: connection refused by ${new URL(url).host} (is the service running?)\n`,
+    );
   });
 });
 
@@ -76,15 +78,55 @@ describe('plants list against services that answer differently', () => {
   }
 
   it.each([
-    [200, 'not json at all', { 'content-type': 'text/plain' }, /200: expected a JSON array of plants, but received text\/plain that is not JSON: not json at all/],
-    [200, '{"plants":[{"name":"A"}]}', { 'content-type': 'application/json' }, /200: expected a JSON array of plants, but received an object/],
-    [200, '[{"id":1}]', { 'content-type': 'application/json' }, /item 0 of the plant list is not a plant: it has no "name"/],
+    [
+      200,
+      'not json at all',
+      { 'content-type': 'text/plain' },
+      /200: expected a JSON array of plants, but received text\/plain that is not JSON: not json at all/,
+    ],
+    [
+      200,
+      '{"plants":[{"name":"A"}]}',
+      { 'content-type': 'application/json' },
+      /200: expected a JSON array of plants, but received an object/,
+    ],
+    [
+      200,
+      '[{"id":1}]',
+      { 'content-type': 'application/json' },
+      /item 0 of the plant list is not a plant: it has no "name"/,
+    ],
     [200, '', {}, /response body was empty/],
-    [500, '{"error":17,"message":"database unavailable"}', { 'content-type': 'application/json' }, /500 Internal Server Error: database unavailable \(error 17\)/],
-    [502, '<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>', { 'content-type': 'text/html' }, /502 Bad Gateway: 502 Bad Gateway$/m],
-    [503, '{"type":"about:blank","title":"Service Unavailable","detail":"maintenance"}', { 'content-type': 'application/problem+json' }, /503 Service Unavailable: Service Unavailable: maintenance/],
-    [400, '{"error":400,"message":"limit too large"}', { 'content-type': 'application/json' }, /400 Bad Request: limit too large \(error 400\)/],
-    [302, '', { location: 'https://login.example.com/' }, /302 Found: redirected to https:\/\/login\.example\.com\/, another origin; not followed, since the request carries the token/],
+    [
+      500,
+      '{"error":17,"message":"database unavailable"}',
+      { 'content-type': 'application/json' },
+      /500 Internal Server Error: database unavailable \(error 17\)/,
+    ],
+    [
+      502,
+      '<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>',
+      { 'content-type': 'text/html' },
+      /502 Bad Gateway: 502 Bad Gateway$/m,
+    ],
+    [
+      503,
+      '{"type":"about:blank","title":"Service Unavailable","detail":"maintenance"}',
+      { 'content-type': 'application/problem+json' },
+      /503 Service Unavailable: Service Unavailable: maintenance/,
+    ],
+    [
+      400,
+      '{"error":400,"message":"limit too large"}',
+      { 'content-type': 'application/json' },
+      /400 Bad Request: limit too large \(error 400\)/,
+    ],
+    [
+      302,
+      '',
+      { location: 'https://login.example.com/' },
+      /302 Found: redirected to https:\/\/login\.example\.com\/, another origin; not followed, since the request carries the token/,
+    ],
   ])('status %d with %j exits 1 and says what arrived', async (status, body, headers, message) => {
     const s = await serve(status, body, headers);
     const r = await plants(['list'], { PLANTS_BASE_URL: s.url });
@@ -106,7 +148,9 @@ describe('plants list against services that answer differently', () => {
   });
 
   it('enforces --limit when the service ignores it', async () => {
-    await serve(200, JSON.stringify([{ name: 'a' }, { name: 'b' }, { name: 'c' }]), { 'content-type': 'application/json' });
+    await serve(200, JSON.stringify([{ name: 'a' }, { name: 'b' }, { name: 'c' }]), {
+      'content-type': 'application/json',
+    });
     const r = await plants(['list', '--limit', '2'], { PLANTS_BASE_URL: server.url });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('\ta\t\n\tb\t\n');
@@ -125,7 +169,10 @@ describe('plants list against services that answer differently', () => {
   });
 
   it('keeps ids of any type and fields the interface does not show', async () => {
-    const body = [{ id: 'abc-1', name: 'A', tag: 'x', extra: { height: 3 } }, { id: 9, name: 'B', tag: null }];
+    const body = [
+      { id: 'abc-1', name: 'A', tag: 'x', extra: { height: 3 } },
+      { id: 9, name: 'B', tag: null },
+    ];
     await serve(200, JSON.stringify(body), { 'content-type': 'application/json' });
     const json = await plants(['list', '--json'], { PLANTS_BASE_URL: server.url });
     expect(JSON.parse(json.stdout)).toEqual(body);
@@ -169,7 +216,10 @@ describe('the token, when a service repeats it back', () => {
     expect(list.code).toBe(4);
     expect(list.stderr).toMatch(/401 Unauthorized: token rejected: Bearer \*\*\* \(error 401\)/);
     const del = await plants(['delete', '1', '--yes', '--json'], env);
-    expect((JSON.parse(del.stdout) as DeleteOutcome[])[0]?.error).toEqual({ error: 401, message: 'token rejected: Bearer ***' });
+    expect((JSON.parse(del.stdout) as DeleteOutcome[])[0]?.error).toEqual({
+      error: 401,
+      message: 'token rejected: Bearer ***',
+    });
     // runCli itself asserts the token appears in neither stream.
   });
 });
@@ -183,7 +233,12 @@ describe('a reader that goes away', () => {
       const run = (args: string[]) =>
         new Promise<{ code: number | null; stderr: string }>((resolve) => {
           const child = spawn(process.execPath, [PLANTS_BIN, ...args], {
-            env: { PATH: process.env.PATH, PLANTS_CONFIG_DIR: setup.dir.path, PLANTS_BASE_URL: big.url, PLANTS_TOKEN: TOKEN },
+            env: {
+              PATH: process.env.PATH,
+              PLANTS_CONFIG_DIR: setup.dir.path,
+              PLANTS_BASE_URL: big.url,
+              PLANTS_TOKEN: TOKEN,
+            },
           });
           let stderr = '';
           child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
@@ -212,7 +267,10 @@ describe('a reader that goes away while the list still streams', () => {
     });
     try {
       const { spawnCli } = await import('../helpers/cli.js');
-      const run = spawnCli(['list', '-o', 'ndjson'], { configDir: setup.dir.path, env: { PLANTS_BASE_URL: endless.url, PLANTS_TOKEN: TOKEN } });
+      const run = spawnCli(['list', '-o', 'ndjson'], {
+        configDir: setup.dir.path,
+        env: { PLANTS_BASE_URL: endless.url, PLANTS_TOKEN: TOKEN },
+      });
       run.child.stdout.once('data', () => run.child.stdout.destroy());
       const started = Date.now();
       expect(await run.exit).toBe(0);

@@ -26,12 +26,15 @@ const run = (bin: string, version: string, args: string[] = ['--version']) =>
   });
 
 describe('an older Node.js', () => {
-  it.each(['20.20.2', '22.18.0', '18.0.0', '21.99.0'])('%s gets one line and exit 1, loading nothing else', (version) => {
-    const r = run(PLANTS_BIN, version, ['list']);
-    expect(r.status).toBe(1);
-    expect(r.stdout).toBe('');
-    expect(r.stderr).toBe(`plants requires Node.js 22.19 or newer; this is v${version}\n`);
-  });
+  it.each(['20.20.2', '22.18.0', '18.0.0', '21.99.0'])(
+    '%s gets one line and exit 1, loading nothing else',
+    (version) => {
+      const r = run(PLANTS_BIN, version, ['list']);
+      expect(r.status).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe(`plants requires Node.js 22.19 or newer; this is v${version}\n`);
+    },
+  );
 
   it('the local plant store says the same', () => {
     const r = run(join(ROOT, 'bin', 'plant-store-server.js'), '20.20.2', ['--help']);

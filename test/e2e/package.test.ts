@@ -47,7 +47,13 @@ function installed(args: string[], env: Record<string, string> = {}) {
   const home = join(work.path, 'home');
   return run(join(prefix, 'bin', 'plants'), args, {
     cwd: work.path,
-    env: { PATH: `${join(prefix, 'bin')}:${process.env.PATH ?? ''}`, HOME: home, PLANTS_CONFIG_DIR: home, NO_COLOR: '1', ...env },
+    env: {
+      PATH: `${join(prefix, 'bin')}:${process.env.PATH ?? ''}`,
+      HOME: home,
+      PLANTS_CONFIG_DIR: home,
+      NO_COLOR: '1',
+      ...env,
+    },
   });
 }
 
@@ -128,9 +134,11 @@ describe('the npm package', () => {
     expect(list.stderr).toBe('');
   });
 
-  it("the installed plant-store-server starts and prints its URL", async () => {
+  it('the installed plant-store-server starts and prints its URL', async () => {
     const server = execFile(join(prefix, 'bin', 'plant-store-server'), ['--port', '0'], { cwd: work.path });
-    const url = await new Promise<string>((resolve) => server.stdout!.once('data', (chunk: Buffer) => resolve(String(chunk))));
+    const url = await new Promise<string>((resolve) =>
+      server.stdout!.once('data', (chunk: Buffer) => resolve(String(chunk))),
+    );
     server.kill();
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\n/);
   });
@@ -145,7 +153,8 @@ describe('the man page', () => {
     const text = page().replaceAll('\\-', '-');
     const walk = (command: typeof program, path: string) => {
       const help = command.createHelp();
-      for (const option of help.visibleOptions(command)) if (option.long !== '--help') expect(text, path).toContain(help.optionTerm(option));
+      for (const option of help.visibleOptions(command))
+        if (option.long !== '--help') expect(text, path).toContain(help.optionTerm(option));
       for (const sub of help.visibleCommands(command)) {
         if (sub.name() === 'help') continue;
         expect(text).toContain(`.SS "${path} ${sub.name()}`);
@@ -168,7 +177,9 @@ describe('the man page', () => {
   });
 
   it('is valid roff: groff reports no warnings', () => {
-    const groff = spawnSync('groff', ['-man', '-Tutf8', '-ww', '-z', join(ROOT, 'dist', 'plants.1')], { encoding: 'utf8' });
+    const groff = spawnSync('groff', ['-man', '-Tutf8', '-ww', '-z', join(ROOT, 'dist', 'plants.1')], {
+      encoding: 'utf8',
+    });
     expect(groff.error).toBeUndefined();
     expect(groff.stderr).toBe('');
     expect(groff.status).toBe(0);

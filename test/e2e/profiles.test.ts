@@ -60,7 +60,9 @@ describe('profiles', () => {
     expect(count((await plants(['list'])).stdout)).toBe(1);
     expect((await plants(['config', 'profiles'])).stdout).toMatch(/^\* staging/m);
     expect(count((await plants(['list'], { env: { PLANTS_PROFILE: 'default' } })).stdout)).toBe(3);
-    expect(count((await plants(['--profile', 'staging', 'list'], { env: { PLANTS_PROFILE: 'default' } })).stdout)).toBe(1);
+    expect(count((await plants(['--profile', 'staging', 'list'], { env: { PLANTS_PROFILE: 'default' } })).stdout)).toBe(
+      1,
+    );
     const status = await plants(['auth', 'status']);
     expect(status.stdout).toMatch(/^Profile: {2}staging \(from 'plants config use'\)\n/);
     await plants(['config', 'use', 'default']);
@@ -91,7 +93,9 @@ describe('profiles', () => {
     await twoProfiles();
     const r = await plants(['--profile', 'dev', 'list']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/no base URL configured for profile dev; run 'plants --profile dev config set base-url <url>'/);
+    expect(r.stderr).toMatch(
+      /no base URL configured for profile dev; run 'plants --profile dev config set base-url <url>'/,
+    );
   });
 
   it('rejects a bad profile name', async () => {

@@ -5,7 +5,15 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { plantStoreHandler } from '../../src/server/server.js';
 import { PlantStore } from '../../src/server/store.js';
 import { PLANTS_BIN, runCli, spawnCli, tempDir, type DeleteOutcome } from '../helpers/cli.js';
-import { connectProxy, listenOnLoopback, plantStore, rawServer, rawTcpServer, TOKEN, type RawServer } from '../helpers/servers.js';
+import {
+  connectProxy,
+  listenOnLoopback,
+  plantStore,
+  rawServer,
+  rawTcpServer,
+  TOKEN,
+  type RawServer,
+} from '../helpers/servers.js';
 import { selfSignedCertificate } from '../helpers/tls.js';
 
 let dir: ReturnType<typeof tempDir>;
@@ -38,8 +46,10 @@ async function scripted(answers: ((res: import('node:http').ServerResponse) => v
 
 const json = { 'content-type': 'application/json' };
 const ok = (res: import('node:http').ServerResponse) => res.writeHead(200, json).end('[{"id":1,"name":"Fern"}]');
-const status = (code: number, headers: Record<string, string> = {}) => (res: import('node:http').ServerResponse) =>
-  res.writeHead(code, { ...json, ...headers }).end(JSON.stringify({ error: code, message: `status ${code}` }));
+const status =
+  (code: number, headers: Record<string, string> = {}) =>
+  (res: import('node:http').ServerResponse) =>
+    res.writeHead(code, { ...json, ...headers }).end(JSON.stringify({ error: code, message: `status ${code}` }));
 
 describe('retries', () => {
   it.each([408, 429, 500, 502, 503, 504])('retries %d, then succeeds (default: 2 retries)', async (code) => {
@@ -93,7 +103,9 @@ describe('retries', () => {
     await closed.close();
     const r = await plants(['list'], { PLANTS_BASE_URL: url, PLANTS_RETRIES: '1' });
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe(`plants: GET ${url}/plants failed after 2 attempts: connection refused by ${new URL(url).host} (is the service running?)\n`);
+    expect(r.stderr).toBe(
+      `plants: GET ${url}/plants failed after 2 attempts: connection refused by ${new URL(url).host} (is the service running?)\n`,
+    );
   });
 
   it('retries a reset connection', async () => {
@@ -122,7 +134,9 @@ describe('retries', () => {
     const r = await plants(['delete', '7', '--yes', '--json'], { PLANTS_RETRIES: '2' });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual([{ id: '7', result: 'gone', status: 404 }]);
-    expect(r.stderr).toMatch(/warning: plant 7 is gone: the answer to its DELETE was lost and the retry found no such plant/);
+    expect(r.stderr).toMatch(
+      /warning: plant 7 is gone: the answer to its DELETE was lost and the retry found no such plant/,
+    );
     expect(store.size).toBe(0);
   });
 
@@ -149,7 +163,9 @@ describe('response headers', () => {
     await scripted([withHeader(20 * 1024)]);
     const r = await plants(['list'], { PLANTS_RETRIES: '2' });
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/failed: 127\.0\.0\.1:\d+ sent response headers larger than 16 KiB, the most this client accepts \(UND_ERR_HEADERS_OVERFLOW\)\n$/);
+    expect(r.stderr).toMatch(
+      /failed: 127\.0\.0\.1:\d+ sent response headers larger than 16 KiB, the most this client accepts \(UND_ERR_HEADERS_OVERFLOW\)\n$/,
+    );
     expect(server!.requests).toHaveLength(1);
   });
 });
@@ -213,7 +229,9 @@ describe('timeouts', () => {
 
 describe('hostile and broken responses', () => {
   it('refuses a response larger than --max-response-size by its Content-Length', async () => {
-    server = await rawServer((_req, res) => res.writeHead(200, { ...json, 'content-length': '5000' }).end('['.padEnd(5000, ' ')));
+    server = await rawServer((_req, res) =>
+      res.writeHead(200, { ...json, 'content-length': '5000' }).end('['.padEnd(5000, ' ')),
+    );
     const r = await plants(['list', '--max-response-size', '1K']);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/the response is 5000 bytes, more than --max-response-size \(1024 bytes\); refusing it/);
@@ -231,9 +249,13 @@ describe('hostile and broken responses', () => {
       res.on('close', () => res.off('drain', pump));
       pump();
     });
-    const child = spawn('/usr/bin/time', ['-f', 'maxrss=%M', process.execPath, PLANTS_BIN, 'list', '--max-response-size', '8MiB'], {
-      env: { PATH: process.env.PATH, PLANTS_CONFIG_DIR: dir.path, PLANTS_BASE_URL: server.url, PLANTS_TOKEN: TOKEN },
-    });
+    const child = spawn(
+      '/usr/bin/time',
+      ['-f', 'maxrss=%M', process.execPath, PLANTS_BIN, 'list', '--max-response-size', '8MiB'],
+      {
+        env: { PATH: process.env.PATH, PLANTS_CONFIG_DIR: dir.path, PLANTS_BASE_URL: server.url, PLANTS_TOKEN: TOKEN },
+      },
+    );
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
@@ -245,10 +267,30 @@ describe('hostile and broken responses', () => {
   });
 
   it.each([
-    ['a body cut short', (res: import('node:http').ServerResponse) => { res.writeHead(200, { 'content-length': '100' }); res.write('[{"name"'); setTimeout(() => res.socket?.destroy(), 20); }, /the response body was cut short/],
-    ['not JSON', (res: import('node:http').ServerResponse) => res.writeHead(200).end('<<garbage>>'), /not JSON: <<garbage>>/],
-    ['JSON of the wrong shape', (res: import('node:http').ServerResponse) => res.writeHead(200).end('{"data":[]}'), /received an object: \{"data":\[\]\}/],
-    ['items without a string name', (res: import('node:http').ServerResponse) => res.writeHead(200).end('[{"name":null}]'), /its "name" is null, expected a string: \{"name":null\}/],
+    [
+      'a body cut short',
+      (res: import('node:http').ServerResponse) => {
+        res.writeHead(200, { 'content-length': '100' });
+        res.write('[{"name"');
+        setTimeout(() => res.socket?.destroy(), 20);
+      },
+      /the response body was cut short/,
+    ],
+    [
+      'not JSON',
+      (res: import('node:http').ServerResponse) => res.writeHead(200).end('<<garbage>>'),
+      /not JSON: <<garbage>>/,
+    ],
+    [
+      'JSON of the wrong shape',
+      (res: import('node:http').ServerResponse) => res.writeHead(200).end('{"data":[]}'),
+      /received an object: \{"data":\[\]\}/,
+    ],
+    [
+      'items without a string name',
+      (res: import('node:http').ServerResponse) => res.writeHead(200).end('[{"name":null}]'),
+      /its "name" is null, expected a string: \{"name":null\}/,
+    ],
   ])('%s: one clear line, exit 1', async (_what, answer, message) => {
     await scripted([answer]);
     const r = await plants(['list']);
@@ -266,7 +308,12 @@ describe('an unsolicited 100 Continue', () => {
   const list = '[{"id":1,"name":"Fern"}]';
 
   it.each([
-    ['list', ['list', '--retries', '2'], 'GET', `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${list.length}\r\n\r\n${list}`],
+    [
+      'list',
+      ['list', '--retries', '2'],
+      'GET',
+      `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${list.length}\r\n\r\n${list}`,
+    ],
     ['delete', ['delete', '7', '--yes', '--retries', '2'], 'DELETE', 'HTTP/1.1 204 No Content\r\n\r\n'],
   ])('before the final response to %s: said so, and not retried', async (_what, args, method, final) => {
     const tcp = await rawTcpServer(continued(final));
@@ -286,7 +333,8 @@ describe('an unsolicited 100 Continue', () => {
 describe('compressed bodies', () => {
   const list = '[{"id":1,"name":"Fern"}]';
   const compress = { gzip: gzipSync, br: brotliCompressSync, deflate: deflateSync };
-  const notAsked = (encoding: string) => `${encoding}-encoded, which plants did not ask for (it sends Accept-Encoding: identity)`;
+  const notAsked = (encoding: string) =>
+    `${encoding}-encoded, which plants did not ask for (it sends Accept-Encoding: identity)`;
 
   it('every request asks for no compression', async () => {
     await scripted([ok]);
@@ -303,7 +351,9 @@ describe('compressed bodies', () => {
   });
 
   it.each(['gzip', 'br', 'deflate'] as const)('a %s-encoded list is refused, naming the encoding', async (encoding) => {
-    await scripted([(res) => res.writeHead(200, { ...json, 'content-encoding': encoding }).end(compress[encoding](list))]);
+    await scripted([
+      (res) => res.writeHead(200, { ...json, 'content-encoding': encoding }).end(compress[encoding](list)),
+    ]);
     const r = await plants(['list']);
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(`plants: GET ${server!.url}/plants → 200: the response is ${notAsked(encoding)}\n`);
@@ -341,9 +391,21 @@ describe('redirects', () => {
   });
 
   it.each([
-    [304, {}, '304 Not Modified: not a redirect but the answer to a conditional request, which plants never sends (no If-None-Match or If-Modified-Since)'],
-    [300, { location: '/plants.json' }, '300 Multiple Choices: a choice of representations (the service suggests /plants.json), which plants does not make; not followed'],
-    [305, { location: 'http://127.0.0.1:1' }, '305 Use Proxy: a request to go through a proxy, which plants takes only from HTTPS_PROXY or HTTP_PROXY, never from a response; not followed'],
+    [
+      304,
+      {},
+      '304 Not Modified: not a redirect but the answer to a conditional request, which plants never sends (no If-None-Match or If-Modified-Since)',
+    ],
+    [
+      300,
+      { location: '/plants.json' },
+      '300 Multiple Choices: a choice of representations (the service suggests /plants.json), which plants does not make; not followed',
+    ],
+    [
+      305,
+      { location: 'http://127.0.0.1:1' },
+      '305 Use Proxy: a request to go through a proxy, which plants takes only from HTTPS_PROXY or HTTP_PROXY, never from a response; not followed',
+    ],
     [306, {}, '306 Unknown Status: a 3xx status that is not a redirect plants follows (301, 302, 303, 307, 308)'],
   ])('%d is said for what it is, not called a redirect', async (code, headers, said) => {
     server = await rawServer((_req, res) => res.writeHead(code, headers).end());
@@ -360,7 +422,9 @@ describe('redirects', () => {
     const r = await plants(['list']);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(
-      new RegExp(`307 Temporary Redirect: redirected to ${elsewhere.url}/plants, another origin; not followed, since the request carries the token`),
+      new RegExp(
+        `307 Temporary Redirect: redirected to ${elsewhere.url}/plants, another origin; not followed, since the request carries the token`,
+      ),
     );
     expect(elsewhere.requests).toEqual([]);
   });
@@ -406,13 +470,18 @@ describe('proxies', () => {
 describe('TLS with a private CA', () => {
   it('fails clearly without the CA, and works with NODE_EXTRA_CA_CERTS', async () => {
     const { cert, key, certPath } = selfSignedCertificate(dir.path);
-    const https = createHttpsServer({ cert, key }, plantStoreHandler({ token: TOKEN, store: new PlantStore([{ id: 1, name: 'Fern' }]) }));
+    const https = createHttpsServer(
+      { cert, key },
+      plantStoreHandler({ token: TOKEN, store: new PlantStore([{ id: 1, name: 'Fern' }]) }),
+    );
     const { url, close } = await listenOnLoopback(https, 'https');
     closers.push(close);
 
     const without = await plants(['list'], { PLANTS_BASE_URL: url });
     expect(without.code).toBe(1);
-    expect(without.stderr).toMatch(/TLS error talking to 127\.0\.0\.1:\d+: self-signed certificate.*set NODE_EXTRA_CA_CERTS to its PEM file\n$/);
+    expect(without.stderr).toMatch(
+      /TLS error talking to 127\.0\.0\.1:\d+: self-signed certificate.*set NODE_EXTRA_CA_CERTS to its PEM file\n$/,
+    );
 
     const withCa = await plants(['list'], { PLANTS_BASE_URL: url, NODE_EXTRA_CA_CERTS: certPath });
     expect(withCa.code).toBe(0);
@@ -421,9 +490,12 @@ describe('TLS with a private CA', () => {
 });
 
 describe('TLS with a certificate for other names', () => {
-  it('names the certificate\'s names and says to use one in the base URL, not NODE_EXTRA_CA_CERTS', async () => {
+  it("names the certificate's names and says to use one in the base URL, not NODE_EXTRA_CA_CERTS", async () => {
     const { cert, key, certPath } = selfSignedCertificate(dir.path, ['DNS:plants.internal', 'DNS:api.plants.internal']);
-    const https = createHttpsServer({ cert, key }, plantStoreHandler({ token: TOKEN, store: new PlantStore([{ id: 1, name: 'Fern' }]) }));
+    const https = createHttpsServer(
+      { cert, key },
+      plantStoreHandler({ token: TOKEN, store: new PlantStore([{ id: 1, name: 'Fern' }]) }),
+    );
     const { url, close } = await listenOnLoopback(https, 'https');
     closers.push(close);
     const host = new URL(url).host;
@@ -439,11 +511,13 @@ describe('TLS with a certificate for other names', () => {
 });
 
 describe('every body is bounded by --timeout, and retries stop at Ctrl-C', () => {
-  const trickle = (status: number, headers: Record<string, string> = {}) => (res: import('node:http').ServerResponse) => {
-    res.writeHead(status, headers);
-    const timer = setInterval(() => res.write(' '), 100);
-    res.on('close', () => clearInterval(timer));
-  };
+  const trickle =
+    (status: number, headers: Record<string, string> = {}) =>
+    (res: import('node:http').ServerResponse) => {
+      res.writeHead(status, headers);
+      const timer = setInterval(() => res.write(' '), 100);
+      res.on('close', () => clearInterval(timer));
+    };
 
   it.each([
     ['a DELETE whose 200 body trickles (success: the status says so)', ['delete', '5', '--yes'], trickle(200), 0],
@@ -468,10 +542,13 @@ describe('every body is bounded by --timeout, and retries stop at Ctrl-C', () =>
 
   it('Ctrl-C during a retry wait stops the run, and no request is sent after it', async () => {
     server = await rawServer((_req, res) => res.writeHead(503, { 'retry-after': '3600' }).end());
-    const { child, out, exit } = spawnCli(['delete', '1', '2', '3', '4', '--yes', '--json', '--concurrency', '2', '--retries', '3'], {
-      configDir: dir.path,
-      env: { PLANTS_BASE_URL: server.url, PLANTS_TOKEN: TOKEN },
-    });
+    const { child, out, exit } = spawnCli(
+      ['delete', '1', '2', '3', '4', '--yes', '--json', '--concurrency', '2', '--retries', '3'],
+      {
+        configDir: dir.path,
+        env: { PLANTS_BASE_URL: server.url, PLANTS_TOKEN: TOKEN },
+      },
+    );
     while (server.requests.length < 2) await new Promise((resolve) => setTimeout(resolve, 10));
     await new Promise((resolve) => setTimeout(resolve, 100));
     const sent = server.requests.length;
@@ -516,7 +593,9 @@ describe('every body is bounded by --timeout, and retries stop at Ctrl-C', () =>
   });
 
   it('a redirect Location carrying the token is masked, on stdout too', async () => {
-    server = await rawServer((_req, res) => res.writeHead(302, { location: `http://127.0.0.2:1/steal?t=${TOKEN}` }).end());
+    server = await rawServer((_req, res) =>
+      res.writeHead(302, { location: `http://127.0.0.2:1/steal?t=${TOKEN}` }).end(),
+    );
     const r = await plants(['delete', '7', '--yes', '--json']);
     expect(r.code).toBe(1);
     expect((JSON.parse(r.stdout) as DeleteOutcome[])[0]?.error?.message).toMatch(/steal\?t=\*\*\*/);

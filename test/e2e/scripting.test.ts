@@ -39,7 +39,10 @@ describe('list output formats', () => {
 
   it('ndjson: one whole object per line', async () => {
     const r = await plants(['list', '-o', 'ndjson']);
-    const lines = r.stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as unknown);
+    const lines = r.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as unknown);
     expect(lines).toEqual(setup.store.store.list());
   });
 
@@ -78,7 +81,12 @@ describe('list output formats', () => {
 describe('list filters', () => {
   it('--tag is repeatable and matches any of the tags', async () => {
     const r = await plants(['list', '--tag', 'weed', '--tag', 'tree', '-o', 'ndjson']);
-    expect(r.stdout.trimEnd().split('\n').map((l) => (JSON.parse(l) as { id: number }).id)).toEqual([2, 3, 4]);
+    expect(
+      r.stdout
+        .trimEnd()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { id: number }).id),
+    ).toEqual([2, 3, 4]);
   });
 
   it('--name takes * and ? globs over the whole name', async () => {
@@ -260,7 +268,8 @@ describe('bulk delete against a service that misbehaves', () => {
   it('reports a partial failure per id and exits 1', async () => {
     server = await rawServer((req, res) => {
       const id = req.url!.split('/').pop();
-      if (id === '2') res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":9,"message":"disk full"}');
+      if (id === '2')
+        res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":9,"message":"disk full"}');
       else if (id === '3') res.writeHead(404).end();
       else res.writeHead(204).end();
     });
@@ -308,7 +317,9 @@ describe('bulk delete against a service that misbehaves', () => {
   });
 
   it('prints dry-run ids from the service escaped, one per line', async () => {
-    server = await rawServer((_req, res) => res.writeHead(200).end(String.raw`[{"id":"evil\u001b[2J\nx","name":"a","tag":"t"}]`));
+    server = await rawServer((_req, res) =>
+      res.writeHead(200).end(String.raw`[{"id":"evil\u001b[2J\nx","name":"a","tag":"t"}]`),
+    );
     const r = await plants(['prune', '--tag', 't', '--dry-run'], { env: { PLANTS_BASE_URL: server.url } });
     expect(r.stdout).toBe('evil\\u001b[2J\\nx\n');
   });
@@ -471,7 +482,9 @@ describe('prune passes the delete flags on', () => {
     const env = { PLANTS_BASE_URL: server.url };
     const strict = await plants(['prune', '--tag', 't', '--yes', '--json'], { env });
     expect(strict.code).toBe(3);
-    const lenient = await plants(['prune', '--tag', 't', '--yes', '--json', '--ignore-missing', '--concurrency', '1'], { env });
+    const lenient = await plants(['prune', '--tag', 't', '--yes', '--json', '--ignore-missing', '--concurrency', '1'], {
+      env,
+    });
     expect(lenient.code).toBe(0);
     expect((JSON.parse(lenient.stdout) as DeleteOutcome[]).map((x) => x.result)).toEqual(['deleted', 'not_found']);
   });

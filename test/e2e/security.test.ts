@@ -109,15 +109,20 @@ describe('the config file', () => {
   });
 
   it('is neither corrupted nor loses a change when runs write it at the same time', async () => {
-    const runs = Array.from({ length: 12 }, (_, i) =>
-      new Promise<number | null>((resolve) => {
-        const args = i % 2 === 0 ? ['config', 'set', 'base-url', `http://127.0.0.1:${1000 + i}`] : ['auth', 'login', '--with-token'];
-        const child = spawn(process.execPath, [PLANTS_BIN, ...args], {
-          env: { PATH: process.env.PATH, PLANTS_CONFIG_DIR: setup.dir.path },
-        });
-        child.stdin.end(`token-${i}`);
-        child.on('close', resolve);
-      }),
+    const runs = Array.from(
+      { length: 12 },
+      (_, i) =>
+        new Promise<number | null>((resolve) => {
+          const args =
+            i % 2 === 0
+              ? ['config', 'set', 'base-url', `http://127.0.0.1:${1000 + i}`]
+              : ['auth', 'login', '--with-token'];
+          const child = spawn(process.execPath, [PLANTS_BIN, ...args], {
+            env: { PATH: process.env.PATH, PLANTS_CONFIG_DIR: setup.dir.path },
+          });
+          child.stdin.end(`token-${i}`);
+          child.on('close', resolve);
+        }),
     );
     expect(await Promise.all(runs)).toEqual(Array(12).fill(0));
     const saved = JSON.parse(readFileSync(join(setup.dir.path, 'config.json'), 'utf8')) as {
@@ -130,9 +135,14 @@ describe('the config file', () => {
 
   it('a corrupted file is never wiped: exit 2 with its path', async () => {
     writeFileSync(join(setup.dir.path, 'config.json'), '{"token": "abc",,}');
-    const r = await plants(['auth', 'login', '--with-token'], { input: 'new-token-123', env: { PLANTS_TOKEN: undefined } });
+    const r = await plants(['auth', 'login', '--with-token'], {
+      input: 'new-token-123',
+      env: { PLANTS_TOKEN: undefined },
+    });
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(new RegExp(`cannot read the config file ${join(setup.dir.path, 'config.json')}: it is not valid JSON`));
+    expect(r.stderr).toMatch(
+      new RegExp(`cannot read the config file ${join(setup.dir.path, 'config.json')}: it is not valid JSON`),
+    );
     expect(readFileSync(join(setup.dir.path, 'config.json'), 'utf8')).toBe('{"token": "abc",,}');
   });
 });

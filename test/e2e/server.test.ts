@@ -61,13 +61,19 @@ describe('plant-store-server', () => {
     for (const bad of ['-1', 'x', '2147483648', '1.5']) {
       const res = await fetch(`${url}/plants?limit=${bad}`, { headers: auth });
       expect(res.status).toBe(400);
-      expect(await res.json()).toEqual({ error: 400, message: expect.stringMatching(/^limit must be an integer from 0 to 2147483647/) as string });
+      expect(await res.json()).toEqual({
+        error: 400,
+        message: expect.stringMatching(/^limit must be an integer from 0 to 2147483647/) as string,
+      });
     }
   });
 
   it('answers 401 with an Error body without the right bearer token', async () => {
     const { url } = await start([]);
-    for (const headers of [{}, { authorization: 'Bearer nope' }, { authorization: TOKEN }] as Record<string, string>[]) {
+    for (const headers of [{}, { authorization: 'Bearer nope' }, { authorization: TOKEN }] as Record<
+      string,
+      string
+    >[]) {
       const res = await fetch(`${url}/plants`, { headers });
       expect(res.status).toBe(401);
       expect(res.headers.get('www-authenticate')).toBe('Bearer');
@@ -104,7 +110,9 @@ describe('plant-store-server', () => {
     expect((JSON.parse(readFileSync(data, 'utf8')) as { id: number }[]).map((p) => p.id)).toEqual([1, 3]);
 
     const second = await start(['--seed', '3', '--data', data]);
-    const ids = ((await (await fetch(`${second.url}/plants`, { headers: auth })).json()) as { id: number }[]).map((p) => p.id);
+    const ids = ((await (await fetch(`${second.url}/plants`, { headers: auth })).json()) as { id: number }[]).map(
+      (p) => p.id,
+    );
     expect(ids).toEqual([1, 3]);
   });
 
@@ -130,7 +138,9 @@ describe('plant-store-server', () => {
     unchanged();
 
     const second = await start(['--data', data]);
-    expect((await fetch(`${second.url}/plants/9007199254740993`, { method: 'DELETE', headers: auth })).status).toBe(204);
+    expect((await fetch(`${second.url}/plants/9007199254740993`, { method: 'DELETE', headers: auth })).status).toBe(
+      204,
+    );
     second.child.kill('SIGTERM');
     await once(second.child, 'exit');
     expect(readFileSync(data, 'utf8')).toBe('[\n  {\n    "id": 9007199254740992,\n    "name": "Below"\n  }\n]\n');

@@ -33,15 +33,24 @@ describe('in a terminal', () => {
   });
 
   it('--no-color and TERM=dumb turn colour off on a terminal; FORCE_COLOR turns it on in a pipe', async () => {
-    expect((await inTerminal(['list', '--no-color'], { env: { NO_COLOR: undefined } })).stdout).not.toContain('\u001b[');
-    expect((await inTerminal(['list'], { env: { NO_COLOR: undefined, TERM: 'dumb' } })).stdout).not.toContain('\u001b[');
+    expect((await inTerminal(['list', '--no-color'], { env: { NO_COLOR: undefined } })).stdout).not.toContain(
+      '\u001b[',
+    );
+    expect((await inTerminal(['list'], { env: { NO_COLOR: undefined, TERM: 'dumb' } })).stdout).not.toContain(
+      '\u001b[',
+    );
     const piped = await runCli(['list', '-o', 'table'], {
       configDir: setup.dir.path,
       env: { PLANTS_BASE_URL: setup.store.url, PLANTS_TOKEN: TOKEN, NO_COLOR: undefined, FORCE_COLOR: '1' },
     });
     expect(piped.stdout).toContain('\u001b[1mID\u001b[22m');
-    const error = await runCli(['list', '--limit', 'x'], { configDir: setup.dir.path, env: { NO_COLOR: undefined, FORCE_COLOR: '1' } });
-    expect(error.stderr).toBe('\u001b[31mplants: invalid --limit "x": expected a whole number from 0 to 2147483647\u001b[39m\n');
+    const error = await runCli(['list', '--limit', 'x'], {
+      configDir: setup.dir.path,
+      env: { NO_COLOR: undefined, FORCE_COLOR: '1' },
+    });
+    expect(error.stderr).toBe(
+      '\u001b[31mplants: invalid --limit "x": expected a whole number from 0 to 2147483647\u001b[39m\n',
+    );
   });
 
   it('list --json is pretty-printed', async () => {
@@ -83,7 +92,9 @@ describe('in a terminal', () => {
     });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/✓ Token stored for profile default in/);
-    expect((JSON.parse(readFileSync(join(setup.dir.path, 'config.json'), 'utf8')) as SavedConfig).profiles.default.token).toBe(TOKEN);
+    expect(
+      (JSON.parse(readFileSync(join(setup.dir.path, 'config.json'), 'utf8')) as SavedConfig).profiles.default.token,
+    ).toBe(TOKEN);
   });
 });
 
@@ -121,7 +132,10 @@ describe('bulk delete in a terminal', () => {
       expect(r.code).toBe(0);
       expect(r.stdout).toMatch(/ID {2}NAME +TAG\r\n1 {3}Monstera/);
       // readline moves the cursor to the start of the line before the question.
-      expect(r.stdout).toMatch(/10 {2}Pilea peperomioides\r\n… and 2 more\r\n(\x1b\[[0-9;]*[A-Za-z])*Delete these 12 plants\? \[y\/N\]/); // eslint-disable-line no-control-regex
+      expect(r.stdout).toMatch(
+        // eslint-disable-next-line no-control-regex
+        /10 {2}Pilea peperomioides\r\n… and 2 more\r\n(\x1b\[[0-9;]*[A-Za-z])*Delete these 12 plants\? \[y\/N\]/,
+      );
       expect(r.stdout).toContain('Deleting [------------------------------] 0/12');
       expect(r.stdout).toContain('Deleting [##############################] 12/12');
       expect(r.stdout).toMatch(/Deleted 12\r\n$/);
@@ -134,7 +148,10 @@ describe('bulk delete in a terminal', () => {
   it('prune asks too, and deletes nothing on no', async () => {
     const r = await inTerminal(['prune', '--all'], { answers: [{ when: '[y/N]', send: 'n\r' }] });
     expect(r.code).toBe(2);
-    expect(r.stdout).toMatch(/ID +NAME +TAG\r\n1 +\S[\s\S]*\r\n3 +\S[^\r]*\r\n(\x1b\[[0-9;]*[A-Za-z])*Delete these 3 plants\? \[y\/N\]/); // eslint-disable-line no-control-regex
+    expect(r.stdout).toMatch(
+      // eslint-disable-next-line no-control-regex
+      /ID +NAME +TAG\r\n1 +\S[\s\S]*\r\n3 +\S[^\r]*\r\n(\x1b\[[0-9;]*[A-Za-z])*Delete these 3 plants\? \[y\/N\]/,
+    );
     expect(setup.store.store.size).toBe(3);
   });
 });

@@ -22,7 +22,11 @@ beforeEach(() => {
 afterEach(() => dir.remove());
 
 const plants = (args: string[], options: Omit<RunOptions, 'configDir'> = {}) =>
-  runCli(args, { ...options, configDir: dir.path, env: { PLANTS_BASE_URL: server.url, PLANTS_TOKEN: TOKEN, ...options.env } });
+  runCli(args, {
+    ...options,
+    configDir: dir.path,
+    env: { PLANTS_BASE_URL: server.url, PLANTS_TOKEN: TOKEN, ...options.env },
+  });
 
 function expectNoSecret(r: { stdout: string; stderr: string }): void {
   expect(r.stdout).not.toContain(SECRET);
@@ -34,7 +38,10 @@ const BASE_URLS: [string, (origin: string) => [string, string]][] = [
   ['credentials', (origin) => [origin.replace('//', `//user:${SECRET}@`), origin.replace('//', '//***@')]],
   ['a query token', (origin) => [`${origin}/api?token=${SECRET}`, `${origin}/api?token=***`]],
   ['a fragment token', (origin) => [`${origin}/#access_token=${SECRET}`, `${origin}/#access_token=***`]],
-  ['credentials and another scheme', (origin) => [origin.replace('http://', `ftp://user:${SECRET}@`), origin.replace('http://', 'ftp://***@')]],
+  [
+    'credentials and another scheme',
+    (origin) => [origin.replace('http://', `ftp://user:${SECRET}@`), origin.replace('http://', 'ftp://***@')],
+  ],
   ['credentials and no host', () => [`http://user:${SECRET}@`, 'http://***@']],
 ];
 
@@ -60,7 +67,10 @@ describe.each(BASE_URLS)('a base URL with %s', (_kind, make) => {
 
   it('is refused, masked, as --base-url and by config set', async () => {
     const [url, masked] = make(server.url);
-    for (const args of [['--base-url', url, 'list'], ['config', 'set', 'base-url', url]]) {
+    for (const args of [
+      ['--base-url', url, 'list'],
+      ['config', 'set', 'base-url', url],
+    ]) {
       const r = await plants(args);
       expect(r.code).toBe(2);
       expectNoSecret(r);
@@ -71,8 +81,14 @@ describe.each(BASE_URLS)('a base URL with %s', (_kind, make) => {
 
   it('stored by hand in the config file, is masked by config get, list and profiles', async () => {
     const [url, masked] = make(server.url);
-    writeFileSync(join(dir.path, 'config.json'), JSON.stringify({ profiles: { default: { 'base-url': url } } }), { mode: 0o600 });
-    for (const args of [['config', 'get', 'base-url'], ['config', 'list'], ['config', 'profiles']]) {
+    writeFileSync(join(dir.path, 'config.json'), JSON.stringify({ profiles: { default: { 'base-url': url } } }), {
+      mode: 0o600,
+    });
+    for (const args of [
+      ['config', 'get', 'base-url'],
+      ['config', 'list'],
+      ['config', 'profiles'],
+    ]) {
       const r = await plants(args, { env: { PLANTS_BASE_URL: undefined } });
       expect(r.code).toBe(0);
       expectNoSecret(r);
@@ -118,11 +134,14 @@ describe('a redirect to a URL with secrets in it', () => {
     const r = await plants(['delete', '7', '--yes', '--json']);
     expectNoSecret(r);
     expect(r.stderr).toContain(`plants: DELETE ${shown()} → 500 Internal Server Error: nope (error 1)\n`);
-    expect(JSON.parse(r.stdout)).toEqual([{ id: '7', result: 'failed', status: 500, error: { error: 1, message: 'nope' } }]);
+    expect(JSON.parse(r.stdout)).toEqual([
+      { id: '7', result: 'failed', status: 500, error: { error: 1, message: 'nope' } },
+    ]);
   });
 
   it('to another origin is not followed, and its Location is masked', async () => {
-    respond = (_req, res) => res.writeHead(302, { location: `http://user:${SECRET}@elsewhere.invalid/?token=${SECRET}` }).end();
+    respond = (_req, res) =>
+      res.writeHead(302, { location: `http://user:${SECRET}@elsewhere.invalid/?token=${SECRET}` }).end();
     const r = await plants(['list']);
     expect(r.code).toBe(1);
     expectNoSecret(r);

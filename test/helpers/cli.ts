@@ -78,9 +78,7 @@ export function runCli(args: string[], options: RunOptions): Promise<CliResult> 
     else env[key] = value;
   }
   const argv = [process.execPath, PLANTS_BIN, ...args];
-  const [command, ...rest] = options.tty
-    ? ['script', '-qfec', argv.map(quote).join(' '), '/dev/null']
-    : argv;
+  const [command, ...rest] = options.tty ? ['script', '-qfec', argv.map(quote).join(' '), '/dev/null'] : argv;
   const answers = [...(options.answers ?? [])];
   return new Promise((resolve, reject) => {
     const child = spawn(command!, rest, { env, stdio: ['pipe', 'pipe', 'pipe'] });
@@ -108,7 +106,12 @@ export function runCli(args: string[], options: RunOptions): Promise<CliResult> 
  */
 export function spawnCli(args: string[], options: { configDir: string; env: Record<string, string>; input?: string }) {
   const child = spawn(process.execPath, [PLANTS_BIN, ...args], {
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: options.configDir, PLANTS_CONFIG_DIR: options.configDir, ...options.env },
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: options.configDir,
+      PLANTS_CONFIG_DIR: options.configDir,
+      ...options.env,
+    },
   });
   const out = { stdout: '', stderr: '' };
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out.stdout += chunk));

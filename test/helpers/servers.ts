@@ -39,9 +39,7 @@ export interface RawServer {
 }
 
 /** A server that answers however the test says: for responses the plant store would never send. */
-export async function rawServer(
-  handler: (req: IncomingMessage, res: ServerResponse) => void,
-): Promise<RawServer> {
+export async function rawServer(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<RawServer> {
   const requests: RawServer['requests'] = [];
   const server = createServer((req, res) => {
     requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers });
@@ -56,7 +54,9 @@ export async function rawServer(
  * for what node:http will not send (an unsolicited `100 Continue`). Requests
  * without bodies only (GET, DELETE); the connection stays open for more.
  */
-export async function rawTcpServer(answer: (head: string) => string): Promise<{ url: string; requests: string[]; close(this: void): Promise<void> }> {
+export async function rawTcpServer(
+  answer: (head: string) => string,
+): Promise<{ url: string; requests: string[]; close(this: void): Promise<void> }> {
   const requests: string[] = [];
   const sockets = new Set<Socket>();
   const server = createTcpServer((socket) => {

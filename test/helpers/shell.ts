@@ -127,7 +127,11 @@ export async function interactiveShell(
       };
       const timer = setTimeout(() => {
         stop();
-        reject(new Error(`${shell} did not show ${what} within ${DEADLINE_MS} ms; it showed:\n${JSON.stringify(shownSinceMark())}`));
+        reject(
+          new Error(
+            `${shell} did not show ${what} within ${DEADLINE_MS} ms; it showed:\n${JSON.stringify(shownSinceMark())}`,
+          ),
+        );
       }, DEADLINE_MS);
       const stop = () => {
         clearTimeout(timer);

@@ -89,7 +89,9 @@ describe('listPlants', () => {
     agent
       .get(ORIGIN)
       .intercept({ path: '/plants', method: 'GET' })
-      .reply(502, '<html><head><title>502 Bad Gateway</title></head></html>', { headers: { 'content-type': 'text/html' } });
+      .reply(502, '<html><head><title>502 Bad Gateway</title></head></html>', {
+        headers: { 'content-type': 'text/html' },
+      });
     const err = await failure(client().listPlants());
     expect(err.message).toBe('GET http://plants.test/plants → 502 Bad Gateway: 502 Bad Gateway');
   });
@@ -100,19 +102,26 @@ describe('listPlants', () => {
       .intercept({ path: '/plants', method: 'GET' })
       .reply(301, '', { headers: { location: 'https://elsewhere.test/plants' } });
     const err = await failure(client().listPlants());
-    expect(err.message).toMatch(/301 Moved Permanently: redirected to https:\/\/elsewhere.test\/plants, another origin; not followed/);
+    expect(err.message).toMatch(
+      /301 Moved Permanently: redirected to https:\/\/elsewhere.test\/plants, another origin; not followed/,
+    );
   });
 
   it('rejects a 200 that is not a plant list, naming the request', async () => {
     agent.get(ORIGIN).intercept({ path: '/plants', method: 'GET' }).reply(200, { plants: [] });
     const err = await failure(client().listPlants());
     expect(err).toBeInstanceOf(BadResponseError);
-    expect(err.message).toMatch(/^GET http:\/\/plants.test\/plants → 200: expected a JSON array of plants, but received an object/);
+    expect(err.message).toMatch(
+      /^GET http:\/\/plants.test\/plants → 200: expected a JSON array of plants, but received an object/,
+    );
   });
 
   it('refuses a response larger than the limit', async () => {
     const small = client(ORIGIN, { maxResponseBytes: 100 });
-    agent.get(ORIGIN).intercept({ path: '/plants', method: 'GET' }).reply(200, JSON.stringify(Array(50).fill({ name: 'A' })));
+    agent
+      .get(ORIGIN)
+      .intercept({ path: '/plants', method: 'GET' })
+      .reply(200, JSON.stringify(Array(50).fill({ name: 'A' })));
     const err = await failure(small.listPlants());
     expect(err.message).toMatch(/larger than 100 bytes/);
   });
@@ -122,7 +131,9 @@ describe('listPlants', () => {
     agent.get(ORIGIN).intercept({ path: '/plants', method: 'GET' }).replyWithError(refused);
     const err = await failure(client().listPlants());
     expect(err).toBeInstanceOf(NetworkError);
-    expect(err.message).toBe('GET http://plants.test/plants failed: connection refused by plants.test (is the service running?)');
+    expect(err.message).toBe(
+      'GET http://plants.test/plants failed: connection refused by plants.test (is the service running?)',
+    );
   });
 
   it('names a host that does not resolve', async () => {
@@ -133,11 +144,15 @@ describe('listPlants', () => {
   });
 
   it('keeps a multi-line cause on one line', async () => {
-    const tls = Object.assign(new Error('wrong version number\nssl3_get_record:350:\n'), { code: 'ERR_SSL_WRONG_VERSION_NUMBER' });
+    const tls = Object.assign(new Error('wrong version number\nssl3_get_record:350:\n'), {
+      code: 'ERR_SSL_WRONG_VERSION_NUMBER',
+    });
     agent.get(ORIGIN).intercept({ path: '/plants', method: 'GET' }).replyWithError(tls);
     const err = await failure(client().listPlants());
     expect(err.message).not.toContain('\n');
-    expect(err.message).toMatch(/TLS error talking to plants.test: wrong version number ssl3_get_record:350: \(ERR_SSL_WRONG_VERSION_NUMBER\)/);
+    expect(err.message).toMatch(
+      /TLS error talking to plants.test: wrong version number ssl3_get_record:350: \(ERR_SSL_WRONG_VERSION_NUMBER\)/,
+    );
   });
 
   it('explains TLS failures and the CA variable', async () => {
@@ -151,13 +166,18 @@ describe('listPlants', () => {
     const expired = Object.assign(new Error('certificate has expired'), { code: 'CERT_HAS_EXPIRED' });
     agent.get(ORIGIN).intercept({ path: '/plants', method: 'GET' }).replyWithError(expired);
     const err = await failure(client().listPlants());
-    expect(err.message).toBe('GET http://plants.test/plants failed: TLS error talking to plants.test: certificate has expired (CERT_HAS_EXPIRED)');
+    expect(err.message).toBe(
+      'GET http://plants.test/plants failed: TLS error talking to plants.test: certificate has expired (CERT_HAS_EXPIRED)',
+    );
   });
 
   it.each([
     [{ subject: { CN: 'only-cn.test' } }, 'only-cn.test'],
     [{ subjectaltname: 'DNS:a.test, IP Address:10.0.0.1, URI:spiffe://x, DNS:b.test' }, 'a.test, 10.0.0.1, b.test'],
-    [{ subjectaltname: Array.from({ length: 7 }, (_, i) => `DNS:n${i}.test`).join(', ') }, 'n0.test, n1.test, n2.test, n3.test, n4.test and 2 more'],
+    [
+      { subjectaltname: Array.from({ length: 7 }, (_, i) => `DNS:n${i}.test`).join(', ') },
+      'n0.test, n1.test, n2.test, n3.test, n4.test and 2 more',
+    ],
     [undefined, 'other names'],
   ])('a certificate for other names (%j): names them and the base URL, not the CA variable', async (cert, names) => {
     const wrongName = Object.assign(new Error("Hostname/IP does not match certificate's altnames"), {
@@ -186,7 +206,10 @@ describe('deletePlant', () => {
   it('sends an id with slashes and dots as one encoded segment', async () => {
     agent.get(ORIGIN).intercept({ path: '/plants/a%2Fb%3Fc', method: 'DELETE' }).reply(204, '');
     // A function matcher: MockAgent would itself normalise a literal '/plants/%2E%2E' to '/'.
-    agent.get(ORIGIN).intercept({ path: (path) => path === '/plants/%2E%2E', method: 'DELETE' }).reply(204, '');
+    agent
+      .get(ORIGIN)
+      .intercept({ path: (path) => path === '/plants/%2E%2E', method: 'DELETE' })
+      .reply(204, '');
     await client().deletePlant('a/b?c');
     await client().deletePlant('..');
   });
@@ -207,13 +230,20 @@ describe('deletePlant', () => {
   });
 
   it('never retries without retries allowed, and says so when they run out', async () => {
-    agent.get(ORIGIN).intercept({ path: '/plants', method: 'GET' }).reply(503, 'busy', { headers: { 'retry-after': '0' } }).times(2);
+    agent
+      .get(ORIGIN)
+      .intercept({ path: '/plants', method: 'GET' })
+      .reply(503, 'busy', { headers: { 'retry-after': '0' } })
+      .times(2);
     const err = await failure(client(ORIGIN, { retries: 1 }).listPlants());
     expect(err.message).toBe('GET http://plants.test/plants → 503 Service Unavailable: busy (after 2 attempts)');
   });
 
   it('maps 404 to the not-found exit code and keeps the service error', async () => {
-    agent.get(ORIGIN).intercept({ path: '/plants/9', method: 'DELETE' }).reply(404, { error: 404, message: 'plant 9 not found' });
+    agent
+      .get(ORIGIN)
+      .intercept({ path: '/plants/9', method: 'DELETE' })
+      .reply(404, { error: 404, message: 'plant 9 not found' });
     const err = (await failure(client().deletePlant('9'))) as HttpError;
     expect(err.exitCode).toBe(ExitCode.notFound);
     expect(err.status).toBe(404);

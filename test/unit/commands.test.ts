@@ -31,12 +31,24 @@ afterEach(async () => {
 
 async function plants(
   args: string[],
-  options: { tty?: boolean; stdinTTY?: boolean; stdin?: string; prompter?: Prompter; env?: Record<string, string> } = {},
+  options: {
+    tty?: boolean;
+    stdinTTY?: boolean;
+    stdin?: string;
+    prompter?: Prompter;
+    env?: Record<string, string>;
+  } = {},
 ): Promise<{ code: number } & FakeIO> {
   const fake = fakeIO(options);
   const code = await main(args, {
     io: fake.io,
-    env: { PLANTS_CONFIG_DIR: dir.path, PLANTS_BASE_URL: ORIGIN, PLANTS_TOKEN: TOKEN, PLANTS_RETRIES: '0', ...options.env },
+    env: {
+      PLANTS_CONFIG_DIR: dir.path,
+      PLANTS_BASE_URL: ORIGIN,
+      PLANTS_TOKEN: TOKEN,
+      PLANTS_RETRIES: '0',
+      ...options.env,
+    },
     dispatcher: () => agent,
     prompter: options.prompter ?? scriptedPrompter(),
   });
@@ -53,7 +65,9 @@ const SAMPLE = [
 describe('argument parsing (the run function is replaced)', () => {
   function parse<T>(make: (run: (options: T) => Promise<void>) => import('commander').Command, args: string[]) {
     const run = vi.fn(async (_options: T) => {});
-    const command = make(run).exitOverride().configureOutput({ writeErr: () => {}, outputError: () => {} });
+    const command = make(run)
+      .exitOverride()
+      .configureOutput({ writeErr: () => {}, outputError: () => {} });
     return { run, done: command.parseAsync(args, { from: 'user' }) };
   }
   const ctx = createContext({ io: fakeIO().io, env: {} });
@@ -77,9 +91,10 @@ describe('argument parsing (the run function is replaced)', () => {
   });
 
   it('list: parses formats, columns and repeated filters', async () => {
-    const { run, done } = parse<ListOptions>((r) => listCommand(ctx, r), [
-      '-o', 'CSV', '--columns', 'id, extra.height', '--tag', 'a', '--tag', 'b', '--name', 'F*',
-    ]);
+    const { run, done } = parse<ListOptions>(
+      (r) => listCommand(ctx, r),
+      ['-o', 'CSV', '--columns', 'id, extra.height', '--tag', 'a', '--tag', 'b', '--name', 'F*'],
+    );
     await done;
     expect(run).toHaveBeenCalledWith(
       { limit: undefined, output: 'csv', columns: ['id', 'extra.height'], filter: { tags: ['a', 'b'], name: 'F*' } },
@@ -129,7 +144,10 @@ describe('argument parsing (the run function is replaced)', () => {
 
   it('delete: - and --stdin both read standard input', async () => {
     for (const args of [['-'], ['--stdin'], ['1', '-']]) {
-      const { run, done } = parse<DeleteOptions>((r) => deleteCommand(ctx, r), [...args, '--dry-run', '--concurrency', '64']);
+      const { run, done } = parse<DeleteOptions>(
+        (r) => deleteCommand(ctx, r),
+        [...args, '--dry-run', '--concurrency', '64'],
+      );
       await done;
       expect(run.mock.calls[0]![0]).toMatchObject({ stdin: true, dryRun: true, concurrency: 64 });
       expect(run.mock.calls[0]![0].ids).toEqual(args.includes('1') ? ['1'] : []);
@@ -157,7 +175,10 @@ describe('plants list', () => {
   });
 
   it('leaves out the ID column when no plant has an id', async () => {
-    agent.get(ORIGIN).intercept({ path: '/plants', method: 'GET' }).reply(200, [{ name: 'Fern', tag: 'x' }], json);
+    agent
+      .get(ORIGIN)
+      .intercept({ path: '/plants', method: 'GET' })
+      .reply(200, [{ name: 'Fern', tag: 'x' }], json);
     const r = await plants(['list'], { tty: true });
     expect(r.stdout()).toBe('NAME  TAG\nFern  x\n');
   });
@@ -185,7 +206,10 @@ describe('plants list', () => {
   });
 
   it('never writes raw escape sequences from the service to the terminal', async () => {
-    agent.get(ORIGIN).intercept({ path: '/plants', method: 'GET' }).reply(200, [{ name: 'evil\u001b]0;owned\u0007' }], json);
+    agent
+      .get(ORIGIN)
+      .intercept({ path: '/plants', method: 'GET' })
+      .reply(200, [{ name: 'evil\u001b]0;owned\u0007' }], json);
     const r = await plants(['list'], { tty: true });
     expect(r.stdout()).not.toContain('\u001b');
     expect(r.stdout()).toContain('evil\\u001b]0;owned\\u0007');
@@ -205,7 +229,10 @@ describe('plants list', () => {
   });
 
   it('enforces --limit on a service that returns more, with a warning', async () => {
-    agent.get(ORIGIN).intercept({ path: '/plants', method: 'GET', query: { limit: '1' } }).reply(200, SAMPLE, json);
+    agent
+      .get(ORIGIN)
+      .intercept({ path: '/plants', method: 'GET', query: { limit: '1' } })
+      .reply(200, SAMPLE, json);
     const r = await plants(['list', '--limit', '1', '--json']);
     expect(JSON.parse(r.stdout())).toEqual([SAMPLE[0]]);
     expect(r.stderr()).toMatch(/warning: the service returned more plants than --limit 1; showing the first 1/);
@@ -218,17 +245,27 @@ describe('plants list', () => {
   });
 
   it('exits 1 with what was received when the response is not a plant list', async () => {
-    agent.get(ORIGIN).intercept({ path: '/plants', method: 'GET' }).reply(200, '<html>hi</html>', { headers: { 'content-type': 'text/html' } });
+    agent
+      .get(ORIGIN)
+      .intercept({ path: '/plants', method: 'GET' })
+      .reply(200, '<html>hi</html>', { headers: { 'content-type': 'text/html' } });
     const r = await plants(['list']);
     expect(r.code).toBe(1);
-    expect(r.stderr()).toMatch(/^plants: GET https:\/\/plants.test\/plants → 200: expected a JSON array of plants, but received text\/html that is not JSON: hi\n$/);
+    expect(r.stderr()).toMatch(
+      /^plants: GET https:\/\/plants.test\/plants → 200: expected a JSON array of plants, but received text\/html that is not JSON: hi\n$/,
+    );
   });
 
   it('exits 4 on 401 with a hint', async () => {
-    agent.get(ORIGIN).intercept({ path: '/plants', method: 'GET' }).reply(401, { error: 401, message: 'bad token' }, json);
+    agent
+      .get(ORIGIN)
+      .intercept({ path: '/plants', method: 'GET' })
+      .reply(401, { error: 401, message: 'bad token' }, json);
     const r = await plants(['list']);
     expect(r.code).toBe(4);
-    expect(r.stderr()).toMatch(/401 Unauthorized: bad token \(error 401\); run 'plants auth login' or set PLANTS_TOKEN/);
+    expect(r.stderr()).toMatch(
+      /401 Unauthorized: bad token \(error 401\); run 'plants auth login' or set PLANTS_TOKEN/,
+    );
   });
 
   it('exits 1, not 3, when GET /plants is 404: the address is wrong, no plant is missing', async () => {
@@ -243,7 +280,10 @@ describe('plants list', () => {
 
 describe('plants delete', () => {
   it('asks on a terminal, showing the name it looked up, and deletes on yes', async () => {
-    agent.get(ORIGIN).intercept({ path: '/plants', method: 'GET' }).reply(200, [{ id: 7, name: 'Fern', tag: 'green' }], json);
+    agent
+      .get(ORIGIN)
+      .intercept({ path: '/plants', method: 'GET' })
+      .reply(200, [{ id: 7, name: 'Fern', tag: 'green' }], json);
     agent.get(ORIGIN).intercept({ path: '/plants/7', method: 'DELETE' }).reply(204, '');
     const prompter = scriptedPrompter({ confirm: [true] });
     const r = await plants(['delete', '7'], { tty: true, prompter });
@@ -257,7 +297,9 @@ describe('plants delete', () => {
     agent.get(ORIGIN).intercept({ path: '/plants', method: 'GET' }).reply(200, [], json);
     const r = await plants(['delete', '7'], { tty: true, prompter: scriptedPrompter({ confirm: [false] }) });
     expect(r.code).toBe(2);
-    expect(r.stderr()).toBe('ID  NAME               TAG\n7   (not in the list)\nplants: cancelled; nothing was deleted\n');
+    expect(r.stderr()).toBe(
+      'ID  NAME               TAG\n7   (not in the list)\nplants: cancelled; nothing was deleted\n',
+    );
   });
 
   it('requires --yes without a terminal, before any request', async () => {
@@ -280,7 +322,10 @@ describe('plants delete', () => {
   });
 
   it('--json reports not_found with the service error, and exits 3', async () => {
-    agent.get(ORIGIN).intercept({ path: '/plants/7', method: 'DELETE' }).reply(404, { error: 44, message: 'no such plant' }, json);
+    agent
+      .get(ORIGIN)
+      .intercept({ path: '/plants/7', method: 'DELETE' })
+      .reply(404, { error: 44, message: 'no such plant' }, json);
     const r = await plants(['delete', '7', '--yes', '--json']);
     expect(r.code).toBe(3);
     expect(JSON.parse(r.stdout())).toEqual([
@@ -319,7 +364,10 @@ describe('plants delete', () => {
 
   it('exits 1 on a 500 and 4 on a 403', async () => {
     agent.get(ORIGIN).intercept({ path: '/plants/1', method: 'DELETE' }).reply(500, 'boom');
-    agent.get(ORIGIN).intercept({ path: '/plants/2', method: 'DELETE' }).reply(403, { error: 403, message: 'read-only token' }, json);
+    agent
+      .get(ORIGIN)
+      .intercept({ path: '/plants/2', method: 'DELETE' })
+      .reply(403, { error: 403, message: 'read-only token' }, json);
     expect((await plants(['delete', '1', '--yes'])).code).toBe(1);
     const forbidden = await plants(['delete', '2', '--yes']);
     expect(forbidden.code).toBe(4);
@@ -327,7 +375,10 @@ describe('plants delete', () => {
   });
 
   it('shows a hostile id safely in the prompt', async () => {
-    agent.get(ORIGIN).intercept({ path: '/plants', method: 'GET' }).reply(200, [{ id: 'x\u001b[2J', name: 'y\u001b]0;t\u0007' }], json);
+    agent
+      .get(ORIGIN)
+      .intercept({ path: '/plants', method: 'GET' })
+      .reply(200, [{ id: 'x\u001b[2J', name: 'y\u001b]0;t\u0007' }], json);
     const prompter = scriptedPrompter({ confirm: [false] });
     const r = await plants(['delete', 'x\u001b[2J'], { tty: true, prompter });
     expect(prompter.questions).toEqual(['Delete plant x\\u001b[2J?']);
@@ -414,9 +465,24 @@ describe('help and usage', () => {
 
   it('every command has a description, options and examples in its help', async () => {
     const commands = [
-      [], ['list'], ['delete'], ['prune'], ['config'], ['config', 'set'], ['config', 'get'], ['config', 'unset'],
-      ['config', 'list'], ['config', 'profiles'], ['config', 'use'], ['config', 'delete-profile'], ['config', 'path'],
-      ['auth'], ['auth', 'login'], ['auth', 'logout'], ['auth', 'status'], ['completion'],
+      [],
+      ['list'],
+      ['delete'],
+      ['prune'],
+      ['config'],
+      ['config', 'set'],
+      ['config', 'get'],
+      ['config', 'unset'],
+      ['config', 'list'],
+      ['config', 'profiles'],
+      ['config', 'use'],
+      ['config', 'delete-profile'],
+      ['config', 'path'],
+      ['auth'],
+      ['auth', 'login'],
+      ['auth', 'logout'],
+      ['auth', 'status'],
+      ['completion'],
     ];
     for (const command of commands) {
       const r = await plants([...command, '--help']);
@@ -429,7 +495,9 @@ describe('help and usage', () => {
   });
 
   it('--version prints the version from package.json', async () => {
-    const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
     const r = await plants(['--version']);
     expect(r.code).toBe(0);
     expect(r.stdout()).toBe(`${version}\n`);

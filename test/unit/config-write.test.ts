@@ -62,8 +62,13 @@ const failures: [string, Partial<WriteFs>, string | RegExp][] = [
   ],
   ['a write that writes nothing and says so', { writeSync: () => 0 }, /^only 0 of \d+ bytes could be written$/],
   [
-    'a write that writes less than it says (as conf\'s writer trusted)',
-    { writeSync: (fd, buffer, offset, length, position) => (writeSync(fd, buffer, offset, Math.min(length, 10), position), length) },
+    "a write that writes less than it says (as conf's writer trusted)",
+    {
+      writeSync: (fd, buffer, offset, length, position) => (
+        writeSync(fd, buffer, offset, Math.min(length, 10), position),
+        length
+      ),
+    },
     /^the file written holds 10 bytes instead of \d+$/,
   ],
   ['the quota is exceeded', { writeSync: fail('EDQUOT', 'write') }, 'disk quota exceeded (EDQUOT)'],
@@ -85,31 +90,34 @@ const failures: [string, Partial<WriteFs>, string | RegExp][] = [
 ];
 
 describe('a config write that fails', () => {
-  it.each(failures)('when %s: a ConfigError, and the old file byte for byte, with nothing left behind', async (_case, fs, reason) => {
-    const before = await configWithTokens();
-    const store = await openConfigStore(env(), undefined, { fs });
-    const err = (() => {
-      try {
-        store.set('default', 'base-url', 'https://other.example.com');
-      } catch (caught) {
-        return caught;
-      }
-      return undefined;
-    })();
-    expect(err).toBeInstanceOf(ConfigError);
-    const message = (err as Error).message;
-    const prefix = `cannot write the config file ${file}: `;
-    const suffix = '; nothing was changed';
-    expect(message.startsWith(prefix) && message.endsWith(suffix), message).toBe(true);
-    const shown = message.slice(prefix.length, -suffix.length);
-    if (typeof reason === 'string') expect(shown).toBe(reason);
-    else expect(shown).toMatch(reason);
-    expect(message).not.toContain('\n');
-    expect(readFileSync(file).equals(before)).toBe(true);
-    // No temporary file, no lock.
-    expect(readdirSync(dir.path)).toEqual(['config.json']);
-    expect((await openConfigStore(env())).get('staging', 'token')).toBe('staging-token');
-  });
+  it.each(failures)(
+    'when %s: a ConfigError, and the old file byte for byte, with nothing left behind',
+    async (_case, fs, reason) => {
+      const before = await configWithTokens();
+      const store = await openConfigStore(env(), undefined, { fs });
+      const err = (() => {
+        try {
+          store.set('default', 'base-url', 'https://other.example.com');
+        } catch (caught) {
+          return caught;
+        }
+        return undefined;
+      })();
+      expect(err).toBeInstanceOf(ConfigError);
+      const message = (err as Error).message;
+      const prefix = `cannot write the config file ${file}: `;
+      const suffix = '; nothing was changed';
+      expect(message.startsWith(prefix) && message.endsWith(suffix), message).toBe(true);
+      const shown = message.slice(prefix.length, -suffix.length);
+      if (typeof reason === 'string') expect(shown).toBe(reason);
+      else expect(shown).toMatch(reason);
+      expect(message).not.toContain('\n');
+      expect(readFileSync(file).equals(before)).toBe(true);
+      // No temporary file, no lock.
+      expect(readdirSync(dir.path)).toEqual(['config.json']);
+      expect((await openConfigStore(env())).get('staging', 'token')).toBe('staging-token');
+    },
+  );
 });
 
 describe('a config write that succeeds', () => {
@@ -134,11 +142,13 @@ describe('a config write that succeeds', () => {
     symlinkSync(join(elsewhere, 'plants.json'), file);
     (await openConfigStore(env())).set('default', 'token', 'abc');
     expect(lstatSync(file).isSymbolicLink()).toBe(true);
-    expect(JSON.parse(readFileSync(join(elsewhere, 'plants.json'), 'utf8'))).toEqual({ profiles: { default: { token: 'abc' } } });
+    expect(JSON.parse(readFileSync(join(elsewhere, 'plants.json'), 'utf8'))).toEqual({
+      profiles: { default: { token: 'abc' } },
+    });
     expect(readdirSync(elsewhere)).toEqual(['plants.json']);
   });
 
-  it.runIf(process.geteuid?.() === 0)('run by root, leaves the file its owner\'s (sudo plants …)', async () => {
+  it.runIf(process.geteuid?.() === 0)("run by root, leaves the file its owner's (sudo plants …)", async () => {
     await configWithTokens();
     chownSync(file, 4321, 4321);
     (await openConfigStore(env())).set('default', 'token', 'abc');
@@ -160,7 +170,11 @@ describe('the 1 MiB limit', () => {
   });
 
   it.each([
-    ['1 MiB and a byte of valid JSON', () => writeFileSync(file, `{"profile": "default"${' '.repeat(1024 * 1024 - 21)}}`), 1024 * 1024 + 1],
+    [
+      '1 MiB and a byte of valid JSON',
+      () => writeFileSync(file, `{"profile": "default"${' '.repeat(1024 * 1024 - 21)}}`),
+      1024 * 1024 + 1,
+    ],
     ['8 GiB (sparse)', () => truncateSync((writeFileSync(file, ''), file), 8 * 1024 ** 3), 8 * 1024 ** 3],
   ])('refuses to read a config file of %s, and leaves it alone', async (_case, make, size) => {
     make();
@@ -187,7 +201,9 @@ describe('a config file that is not a file', () => {
   it('refuses a directory named config.json, reading or writing', async () => {
     mkdirSync(file);
     await expect(openConfigStore(env())).rejects.toThrow(
-      new ConfigError(`cannot read the config file ${file}: it is a directory; fix it, or remove it and configure again`),
+      new ConfigError(
+        `cannot read the config file ${file}: it is a directory; fix it, or remove it and configure again`,
+      ),
     );
   });
 });
@@ -196,16 +212,21 @@ describe('the config directory', () => {
   it('names what is in the way of making it', async () => {
     writeFileSync(join(dir.path, 'file'), '');
     await expect(openConfigStore({ PLANTS_CONFIG_DIR: join(dir.path, 'file') })).rejects.toThrow(
-      new ConfigError(`cannot create the config directory ${join(dir.path, 'file')}: something that is not a directory is in its place`),
+      new ConfigError(
+        `cannot create the config directory ${join(dir.path, 'file')}: something that is not a directory is in its place`,
+      ),
     );
     await expect(openConfigStore({ PLANTS_CONFIG_DIR: join(dir.path, 'file', 'plants') })).rejects.toThrow(
-      new ConfigError(`cannot create the config directory ${join(dir.path, 'file', 'plants')}: not a directory (ENOTDIR)`),
+      new ConfigError(
+        `cannot create the config directory ${join(dir.path, 'file', 'plants')}: not a directory (ENOTDIR)`,
+      ),
     );
   });
 
   it('makes every missing level 0700', async () => {
     const where = join(dir.path, 'a', 'b', 'c');
     (await openConfigStore({ PLANTS_CONFIG_DIR: where })).set('default', 'token', 'abc');
-    for (const level of [join(dir.path, 'a'), join(dir.path, 'a', 'b'), where]) expect(statSync(level).mode & 0o777).toBe(0o700);
+    for (const level of [join(dir.path, 'a'), join(dir.path, 'a', 'b'), where])
+      expect(statSync(level).mode & 0o777).toBe(0o700);
   });
 });

@@ -83,20 +83,25 @@ describe('ConfigStore', () => {
     expect(readFileSync(file, 'utf8')).toBe('{"base-url": "http://x",');
   });
 
-  it.each(['[1,2]', '42', 'null', '"text"'])('refuses %s, which is JSON but not an object, and leaves it alone', async (text) => {
-    const file = join(dir.path, 'config.json');
-    writeFileSync(file, text);
-    await expect(openConfigStore({ PLANTS_CONFIG_DIR: dir.path })).rejects.toThrow(
-      `cannot read the config file ${file}: it is not a JSON object`,
-    );
-    expect(readFileSync(file, 'utf8')).toBe(text);
-  });
+  it.each(['[1,2]', '42', 'null', '"text"'])(
+    'refuses %s, which is JSON but not an object, and leaves it alone',
+    async (text) => {
+      const file = join(dir.path, 'config.json');
+      writeFileSync(file, text);
+      await expect(openConfigStore({ PLANTS_CONFIG_DIR: dir.path })).rejects.toThrow(
+        `cannot read the config file ${file}: it is not a JSON object`,
+      );
+      expect(readFileSync(file, 'utf8')).toBe(text);
+    },
+  );
 
   it('refuses values of the wrong type', async () => {
     writeFileSync(join(dir.path, 'config.json'), '{"base-url": 5}');
     await expect(openConfigStore({ PLANTS_CONFIG_DIR: dir.path })).rejects.toThrow(/"base-url" must be a string/);
     writeFileSync(join(dir.path, 'config.json'), '{"profiles": {"x": {"token": 1}}}');
-    await expect(openConfigStore({ PLANTS_CONFIG_DIR: dir.path })).rejects.toThrow(/"token" of profile "x" must be a string/);
+    await expect(openConfigStore({ PLANTS_CONFIG_DIR: dir.path })).rejects.toThrow(
+      /"token" of profile "x" must be a string/,
+    );
   });
 
   it('explains an unusable directory', async () => {
@@ -129,35 +134,48 @@ describe('precedence: flag > environment > config file', () => {
   it('treats an empty or blank environment variable as unset', async () => {
     const store = await storeWith({ 'base-url': 'http://config.test', token: 'file-token' });
     for (const blank of ['', ' ', '\n']) {
-      expect((await resolveBaseUrl(undefined, { PLANTS_BASE_URL: blank }, store, profile)).value.host).toBe('config.test');
+      expect((await resolveBaseUrl(undefined, { PLANTS_BASE_URL: blank }, store, profile)).value.host).toBe(
+        'config.test',
+      );
       expect((await resolveToken({ PLANTS_TOKEN: blank }, store, profile)).value).toBe('file-token');
     }
   });
 
   it('says how to fix an invalid token, by where it came from', async () => {
     const store = await storeWith({ token: 'two words' });
-    await expect(resolveToken({ PLANTS_TOKEN: 'a b' }, store, profile)).rejects.toThrow(/PLANTS_TOKEN .*correct the PLANTS_TOKEN variable/);
-    await expect(resolveToken({}, store, profile)).rejects.toThrow(/config file .*store it again with 'plants auth login'/);
+    await expect(resolveToken({ PLANTS_TOKEN: 'a b' }, store, profile)).rejects.toThrow(
+      /PLANTS_TOKEN .*correct the PLANTS_TOKEN variable/,
+    );
+    await expect(resolveToken({}, store, profile)).rejects.toThrow(
+      /config file .*store it again with 'plants auth login'/,
+    );
   });
 
   it('says how to set a missing base URL (usage) and a missing token (auth)', async () => {
     const store = await storeWith({});
     await expect(resolveBaseUrl(undefined, {}, store, profile)).rejects.toThrow(ConfigError);
-    await expect(resolveBaseUrl(undefined, {}, store, profile)).rejects.toThrow(/plants config set base-url.*PLANTS_BASE_URL/);
+    await expect(resolveBaseUrl(undefined, {}, store, profile)).rejects.toThrow(
+      /plants config set base-url.*PLANTS_BASE_URL/,
+    );
     await expect(resolveToken({}, store, profile)).rejects.toThrow(AuthError);
     await expect(resolveToken({}, store, profile)).rejects.toThrow(/plants auth login.*PLANTS_TOKEN/);
   });
 
   it('prefers PLANTS_TOKEN over the stored token', async () => {
     const store = await storeWith({ token: 'file-token' });
-    expect(await resolveToken({ PLANTS_TOKEN: 'env-token' }, store, profile)).toEqual({ value: 'env-token', source: 'PLANTS_TOKEN' });
+    expect(await resolveToken({ PLANTS_TOKEN: 'env-token' }, store, profile)).toEqual({
+      value: 'env-token',
+      source: 'PLANTS_TOKEN',
+    });
   });
 
   it('names the source of an invalid base URL: configuration, or usage for the flag', async () => {
     const store = await storeWith({ 'base-url': 'not a url' });
     await expect(resolveBaseUrl(undefined, {}, store, profile)).rejects.toThrow(ConfigError);
     await expect(resolveBaseUrl(undefined, {}, store, profile)).rejects.toThrow(/config file .*config\.json/);
-    await expect(resolveBaseUrl(undefined, { PLANTS_BASE_URL: 'ftp://x' }, store, profile)).rejects.toThrow(ConfigError);
+    await expect(resolveBaseUrl(undefined, { PLANTS_BASE_URL: 'ftp://x' }, store, profile)).rejects.toThrow(
+      ConfigError,
+    );
     await expect(resolveBaseUrl('ftp://x', {}, store, profile)).rejects.toThrow(UsageError);
   });
 });
@@ -170,8 +188,14 @@ describe('resolveProfile: --profile > PLANTS_PROFILE > config use > default', ()
     store.set('prod', 'base-url', 'http://p');
     store.use('prod');
     expect(await resolveProfile(undefined, {}, opener)).toEqual({ value: 'prod', source: "'plants config use'" });
-    expect(await resolveProfile(undefined, { PLANTS_PROFILE: 'ci' }, opener)).toEqual({ value: 'ci', source: 'PLANTS_PROFILE' });
-    expect(await resolveProfile('dev', { PLANTS_PROFILE: 'ci' }, opener)).toEqual({ value: 'dev', source: '--profile' });
+    expect(await resolveProfile(undefined, { PLANTS_PROFILE: 'ci' }, opener)).toEqual({
+      value: 'ci',
+      source: 'PLANTS_PROFILE',
+    });
+    expect(await resolveProfile('dev', { PLANTS_PROFILE: 'ci' }, opener)).toEqual({
+      value: 'dev',
+      source: '--profile',
+    });
   });
 
   it('refuses a bad PLANTS_PROFILE as configuration', async () => {
@@ -183,7 +207,9 @@ describe('resolveProfile: --profile > PLANTS_PROFILE > config use > default', ()
 describe('redactToken', () => {
   it('masks a long token anywhere, and a short one only after Bearer', () => {
     expect(redactToken('got Bearer abcdefgh12 and abcdefgh12', 'abcdefgh12')).toBe('got Bearer *** and ***');
-    expect(redactToken('DELETE http://x/plants/T: Bearer T rejected', 'T')).toBe('DELETE http://x/plants/T: Bearer *** rejected');
+    expect(redactToken('DELETE http://x/plants/T: Bearer T rejected', 'T')).toBe(
+      'DELETE http://x/plants/T: Bearer *** rejected',
+    );
   });
 
   it('masks a token with a quote, backslash or slash as JSON text writes it too', () => {

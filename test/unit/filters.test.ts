@@ -23,11 +23,7 @@ describe('globToRegExp', () => {
 });
 
 describe('plantMatcher', () => {
-  const plants = [
-    { name: 'A', tag: 'x' },
-    { name: 'B', tag: 'y' },
-    { name: 'AB' },
-  ];
+  const plants = [{ name: 'A', tag: 'x' }, { name: 'B', tag: 'y' }, { name: 'AB' }];
 
   const keep = (filter: Parameters<typeof plantMatcher>[0]) => plants.filter(plantMatcher(filter));
 

@@ -4,9 +4,27 @@ import { parseCsv } from '../../src/csv.js';
 
 describe('parseCsv', () => {
   it.each([
-    ['a,b\r\n1,2\r\n', [['a', 'b'], ['1', '2']]],
-    ['a,b\n1,2', [['a', 'b'], ['1', '2']]],
-    ['a,b\r1,2\r', [['a', 'b'], ['1', '2']]],
+    [
+      'a,b\r\n1,2\r\n',
+      [
+        ['a', 'b'],
+        ['1', '2'],
+      ],
+    ],
+    [
+      'a,b\n1,2',
+      [
+        ['a', 'b'],
+        ['1', '2'],
+      ],
+    ],
+    [
+      'a,b\r1,2\r',
+      [
+        ['a', 'b'],
+        ['1', '2'],
+      ],
+    ],
     ['"x, y","say ""hi""",\n', [['x, y', 'say "hi"', '']]],
     ['"two\nlines",1', [['two\nlines', '1']]],
     ['"",a', [['', 'a']]],
@@ -44,7 +62,11 @@ describe('parseIdInput: only ids, never names', () => {
   it.each([
     ['CSV without an id column', 'name,tag\nFicus 7,tree\n', /CSV without an id column \(its header is name,tag\)/],
     ['CSV whose column names hold spaces, no id', 'extra.common name,name\nx,Ficus 7\n', /CSV without an id column/],
-    ['a row with more fields than the header', 'name,id\nLily,7,13\n', /row 1 of the CSV on standard input has 3 fields, but its header has 2/],
+    [
+      'a row with more fields than the header',
+      'name,id\nLily,7,13\n',
+      /row 1 of the CSV on standard input has 3 fields, but its header has 2/,
+    ],
     ['a row with fewer fields', 'id,name\n7\n', /row 1 .* has 1 fields, but its header has 2/],
     ['a row without an id', 'id,name\n,Ficus 7\n', /row 1 of the CSV on standard input has no id/],
     ['text after a closing quote', 'id,name\n"5"7,x\n', /cannot be read: text follows a closing quote/],

@@ -26,7 +26,10 @@ describe('parseJson', () => {
   });
 
   it('handles escaped quotes inside strings', () => {
-    const [plant] = parseJson('[{"name":"say \\"1.50\\"","id":99999999999999999999}]') as { name: string; id: JsonNumber }[];
+    const [plant] = parseJson('[{"name":"say \\"1.50\\"","id":99999999999999999999}]') as {
+      name: string;
+      id: JsonNumber;
+    }[];
     expect(plant!.name).toBe('say "1.50"');
     expect(plant!.id.text).toBe('99999999999999999999');
   });

@@ -14,13 +14,24 @@ describe('parseLimit', () => {
     expect(parseLimit(raw)).toBe(expected);
   });
 
-  it.each(['', ' ', '-1', '+1', '1.5', '1e3', '0x10', 'abc', '2147483648', '99999999999999999999', 'NaN', 'Infinity', '1 2'])(
-    'rejects %j with a usage error naming the range',
-    (raw) => {
-      expect(() => parseLimit(raw)).toThrow(UsageError);
-      expect(() => parseLimit(raw)).toThrow(/--limit .*whole number from 0 to 2147483647/);
-    },
-  );
+  it.each([
+    '',
+    ' ',
+    '-1',
+    '+1',
+    '1.5',
+    '1e3',
+    '0x10',
+    'abc',
+    '2147483648',
+    '99999999999999999999',
+    'NaN',
+    'Infinity',
+    '1 2',
+  ])('rejects %j with a usage error naming the range', (raw) => {
+    expect(() => parseLimit(raw)).toThrow(UsageError);
+    expect(() => parseLimit(raw)).toThrow(/--limit .*whole number from 0 to 2147483647/);
+  });
 });
 
 describe('parsePlantId', () => {

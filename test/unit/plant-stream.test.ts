@@ -19,7 +19,8 @@ async function* chunks(text: string, sizes: number[]): AsyncGenerator<Buffer> {
 
 async function collect(text: string, sizes: number[] = [text.length]): Promise<unknown[]> {
   const out: unknown[] = [];
-  for await (const batch of streamPlantList(chunks(text, sizes), 'application/json', 1e9, NO_SECRETS)) out.push(...batch);
+  for await (const batch of streamPlantList(chunks(text, sizes), 'application/json', 1e9, NO_SECRETS))
+    out.push(...batch);
   return out;
 }
 
@@ -35,10 +36,15 @@ describe('streamPlantList', () => {
       { requiredKeys: ['name'] },
     );
     await fc.assert(
-      fc.asyncProperty(fc.array(plant, { maxLength: 8 }), fc.boolean(), fc.array(fc.integer({ min: 1, max: 7 })), async (plants, pretty, sizes) => {
-        const text = JSON.stringify(plants, null, pretty ? 2 : undefined);
-        expect(await collect(text, sizes)).toEqual(parsePlantList(text, 'application/json', NO_SECRETS));
-      }),
+      fc.asyncProperty(
+        fc.array(plant, { maxLength: 8 }),
+        fc.boolean(),
+        fc.array(fc.integer({ min: 1, max: 7 })),
+        async (plants, pretty, sizes) => {
+          const text = JSON.stringify(plants, null, pretty ? 2 : undefined);
+          expect(await collect(text, sizes)).toEqual(parsePlantList(text, 'application/json', NO_SECRETS));
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -68,7 +74,13 @@ describe('streamPlantList', () => {
     const seen: unknown[] = [];
     await expect(
       (async () => {
-        for await (const batch of streamPlantList(chunks('[{"name":"a"},{"name":2}]', [5, 9]), undefined, 1e9, NO_SECRETS)) seen.push(...batch);
+        for await (const batch of streamPlantList(
+          chunks('[{"name":"a"},{"name":2}]', [5, 9]),
+          undefined,
+          1e9,
+          NO_SECRETS,
+        ))
+          seen.push(...batch);
       })(),
     ).rejects.toThrow(/item 1/);
     expect(seen).toEqual([{ name: 'a' }]);

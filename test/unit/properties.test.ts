@@ -80,7 +80,9 @@ describe('base URL joining', () => {
   it('puts the limit in the query and nowhere else', () => {
     fc.assert(
       fc.property(fc.integer({ min: 0, max: INT32_MAX }), (limit) => {
-        expect(endpoint(parseBaseUrl('https://h.example/api'), ['plants'], { limit }).path).toBe(`/api/plants?limit=${limit}`);
+        expect(endpoint(parseBaseUrl('https://h.example/api'), ['plants'], { limit }).path).toBe(
+          `/api/plants?limit=${limit}`,
+        );
       }),
     );
   });
@@ -89,7 +91,11 @@ describe('base URL joining', () => {
 describe('response validation', () => {
   it('either returns plants with string names, or throws BadResponseError; nothing else', () => {
     const plantish = fc.record(
-      { id: fc.oneof(fc.integer(), fc.string()), name: fc.oneof(fc.string(), fc.integer(), fc.constant(null)), tag: fc.oneof(fc.string(), fc.constant(null), fc.integer()) },
+      {
+        id: fc.oneof(fc.integer(), fc.string()),
+        name: fc.oneof(fc.string(), fc.integer(), fc.constant(null)),
+        tag: fc.oneof(fc.string(), fc.constant(null), fc.integer()),
+      },
       { requiredKeys: [] },
     );
     const body = fc.oneof(
@@ -117,10 +123,13 @@ describe('response validation', () => {
 
   it('keeps every JSON number exactly as written through parse and stringify', () => {
     fc.assert(
-      fc.property(fc.array(fc.oneof(fc.bigInt(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.integer())), (numbers) => {
-        const text = `[${numbers.map((n) => (typeof n === 'bigint' ? n.toString() : JSON.stringify(n))).join(',')}]`;
-        expect(stringifyJson(parseJson(text))).toBe(text);
-      }),
+      fc.property(
+        fc.array(fc.oneof(fc.bigInt(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.integer())),
+        (numbers) => {
+          const text = `[${numbers.map((n) => (typeof n === 'bigint' ? n.toString() : JSON.stringify(n))).join(',')}]`;
+          expect(stringifyJson(parseJson(text))).toBe(text);
+        },
+      ),
     );
     expect(parseJson('[12345678901234567890]')).toEqual([new JsonNumber('12345678901234567890')]);
   });
@@ -131,12 +140,17 @@ describe('response validation', () => {
     const token = fc
       .tuple(
         fc.boolean(),
-        fc.oneof(fc.constant('0'), digits.map((d) => `1${d}`), fc.constantFrom('1', '9')),
+        fc.oneof(
+          fc.constant('0'),
+          digits.map((d) => `1${d}`),
+          fc.constantFrom('1', '9'),
+        ),
         fc.oneof(fc.constant(null), digits),
         fc.oneof(fc.constant(null), fc.tuple(fc.constantFrom('e', 'E'), fc.constantFrom('', '+', '-'), digits)),
       )
-      .map(([negative, whole, fraction, exponent]) =>
-        `${negative ? '-' : ''}${whole}${fraction === null ? '' : `.${fraction}`}${exponent === null ? '' : exponent.join('')}`,
+      .map(
+        ([negative, whole, fraction, exponent]) =>
+          `${negative ? '-' : ''}${whole}${fraction === null ? '' : `.${fraction}`}${exponent === null ? '' : exponent.join('')}`,
       );
     fc.assert(
       fc.property(fc.array(token, { maxLength: 8 }), (tokens) => {

@@ -67,7 +67,10 @@ describe('describeErrorBody', () => {
   });
 
   it('reads {"error": "text"} bodies', () => {
-    expect(describeErrorBody('{"error":"forbidden"}', 'application/json', NO_SECRETS)).toEqual({ error: null, message: 'forbidden' });
+    expect(describeErrorBody('{"error":"forbidden"}', 'application/json', NO_SECRETS)).toEqual({
+      error: null,
+      message: 'forbidden',
+    });
   });
 
   it('summarises HTML pages by their title', () => {
@@ -76,11 +79,15 @@ describe('describeErrorBody', () => {
   });
 
   it('strips tags from HTML without a title', () => {
-    expect(describeErrorBody('<html><body><h1>Oops</h1> broken</body></html>', 'text/html', NO_SECRETS).message).toBe('Oops broken');
+    expect(describeErrorBody('<html><body><h1>Oops</h1> broken</body></html>', 'text/html', NO_SECRETS).message).toBe(
+      'Oops broken',
+    );
   });
 
   it('shows plain text as a printable excerpt', () => {
-    expect(describeErrorBody('upstream\tconnect error\u0007', 'text/plain', NO_SECRETS).message).toBe('upstream connect error\\u0007');
+    expect(describeErrorBody('upstream\tconnect error\u0007', 'text/plain', NO_SECRETS).message).toBe(
+      'upstream connect error\\u0007',
+    );
   });
 
   it('says when the body is empty', () => {
@@ -88,8 +95,14 @@ describe('describeErrorBody', () => {
   });
 
   it('ignores a non-integer error field', () => {
-    expect(describeErrorBody('{"error":"x1","message":"m"}', 'application/json', NO_SECRETS)).toEqual({ error: null, message: 'm' });
-    expect(describeErrorBody('{"error":1.5,"message":"m"}', 'application/json', NO_SECRETS)).toEqual({ error: null, message: 'm' });
+    expect(describeErrorBody('{"error":"x1","message":"m"}', 'application/json', NO_SECRETS)).toEqual({
+      error: null,
+      message: 'm',
+    });
+    expect(describeErrorBody('{"error":1.5,"message":"m"}', 'application/json', NO_SECRETS)).toEqual({
+      error: null,
+      message: 'm',
+    });
   });
 });
 
@@ -102,7 +115,9 @@ describe('unaskedEncoding', () => {
     expect(unaskedEncoding('GZIP', 'response')).toBe(
       'the response is gzip-encoded, which plants did not ask for (it sends Accept-Encoding: identity)',
     );
-    expect(unaskedEncoding(['deflate', 'br'], 'error body')).toMatch(/^the error body is encoded with deflate, br, which/);
+    expect(unaskedEncoding(['deflate', 'br'], 'error body')).toMatch(
+      /^the error body is encoded with deflate, br, which/,
+    );
   });
 
   it('escapes what a hostile header holds', () => {

@@ -32,10 +32,15 @@ describe('PlantStore.load and save', () => {
     const dir = mkdtempSync(join(tmpdir(), 'plants-store-'));
     try {
       const file = join(dir, 'plants.json');
-      writeFileSync(file, '[{"id":9007199254740992,"name":"Below"},{"id":9007199254740993,"name":"Above","height":1.50}]');
+      writeFileSync(
+        file,
+        '[{"id":9007199254740992,"name":"Below"},{"id":9007199254740993,"name":"Above","height":1.50}]',
+      );
       const store = PlantStore.load(file);
       expect(store.size).toBe(2);
-      expect(store.listJson().toString()).toBe('[{"id":9007199254740992,"name":"Below"},{"id":9007199254740993,"name":"Above","height":1.50}]');
+      expect(store.listJson().toString()).toBe(
+        '[{"id":9007199254740992,"name":"Below"},{"id":9007199254740993,"name":"Above","height":1.50}]',
+      );
       expect(store.delete('9007199254740993')).toBe(true);
       expect(store.delete('9007199254740993')).toBe(false);
       store.save(file);

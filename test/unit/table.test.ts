@@ -11,15 +11,27 @@ async function render(headers: string[], rows: unknown[][]): Promise<string> {
 
 describe('renderTable', () => {
   it('aligns columns two spaces apart without borders or trailing spaces', async () => {
-    expect(await render(['ID', 'NAME', 'TAG'], [[1, 'Fern', 'green'], [22, 'Cactus', undefined]])).toBe(
-      ['ID  NAME    TAG', '1   Fern    green', '22  Cactus', ''].join('\n'),
-    );
+    expect(
+      await render(
+        ['ID', 'NAME', 'TAG'],
+        [
+          [1, 'Fern', 'green'],
+          [22, 'Cactus', undefined],
+        ],
+      ),
+    ).toBe(['ID  NAME    TAG', '1   Fern    green', '22  Cactus', ''].join('\n'));
   });
 
   it('measures wide characters as the terminal shows them', async () => {
-    expect(await render(['NAME', 'TAG'], [['🌱🌱', 'x'], ['ab', 'y']])).toBe(
-      ['NAME  TAG', '🌱🌱  x', 'ab    y', ''].join('\n'),
-    );
+    expect(
+      await render(
+        ['NAME', 'TAG'],
+        [
+          ['🌱🌱', 'x'],
+          ['ab', 'y'],
+        ],
+      ),
+    ).toBe(['NAME  TAG', '🌱🌱  x', 'ab    y', ''].join('\n'));
   });
 
   it('keeps columns aligned across the blocks it renders in', async () => {
@@ -39,7 +51,8 @@ describe('renderTable past the rows cli-table3 lays out itself', () => {
     const rows = Array.from({ length: 600 }, (_, i) => [i, names[i % names.length], i % 3 ? 'tag' : undefined]);
     const lines = (await render(['ID', 'NAME', 'TAG'], rows)).trimEnd().split('\n');
     // Rows 1-200 come from cli-table3; the same data again further down must look identical.
-    for (let i = 1; i <= 15; i += 1) expect(lines[i + 300]).toBe(lines[i]!.replace(/^\d+ */, (m) => `${Number(m) + 300}`.padEnd(m.length)));
+    for (let i = 1; i <= 15; i += 1)
+      expect(lines[i + 300]).toBe(lines[i]!.replace(/^\d+ */, (m) => `${Number(m) + 300}`.padEnd(m.length)));
   });
 });
 
@@ -49,7 +62,16 @@ describe('renderTable with a huge cell', () => {
   const hugeWidth = huge.length + (huge.match(/[植物]/g)?.length ?? 0);
 
   it('lays out a 1 MiB name with wide characters, aligned and trimmed', async () => {
-    const lines = (await render(['ID', 'NAME', 'TAG'], [[1, huge, 'fern'], [2, 'Monstera', 'tropical'], [3, 'Cactus', undefined]])).split('\n');
+    const lines = (
+      await render(
+        ['ID', 'NAME', 'TAG'],
+        [
+          [1, huge, 'fern'],
+          [2, 'Monstera', 'tropical'],
+          [3, 'Cactus', undefined],
+        ],
+      )
+    ).split('\n');
     expect(lines).toEqual([
       `ID  NAME${' '.repeat(hugeWidth - 4)}  TAG`,
       `1   ${huge}  fern`,
@@ -61,8 +83,21 @@ describe('renderTable with a huge cell', () => {
 
   it('lays out a 1 MiB plain ASCII name too', async () => {
     const ascii = 'x'.repeat(2 ** 20);
-    const lines = (await render(['NAME', 'TAG'], [['short', 'a'], [ascii, 'b']])).split('\n');
-    expect(lines).toEqual([`NAME${' '.repeat(2 ** 20 - 4)}  TAG`, `short${' '.repeat(2 ** 20 - 5)}  a`, `${ascii}  b`, '']);
+    const lines = (
+      await render(
+        ['NAME', 'TAG'],
+        [
+          ['short', 'a'],
+          [ascii, 'b'],
+        ],
+      )
+    ).split('\n');
+    expect(lines).toEqual([
+      `NAME${' '.repeat(2 ** 20 - 4)}  TAG`,
+      `short${' '.repeat(2 ** 20 - 5)}  a`,
+      `${ascii}  b`,
+      '',
+    ]);
   });
 
   it('looks as cli-table3 would lay it out, header colour included', async () => {
@@ -80,10 +115,31 @@ describe('renderTable with a huge cell', () => {
           head: headers.map((h) => `\u001b[1m${h}\u001b[22m`),
           colWidths: headers.map((_, i) => Math.max(...[headers, ...rows].map((row) => strlen(row[i]!)))),
           style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0 },
-          chars: { top: '', 'top-mid': '', 'top-left': '', 'top-right': '', bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '', left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '', middle: '  ' },
+          chars: {
+            top: '',
+            'top-mid': '',
+            'top-left': '',
+            'top-right': '',
+            bottom: '',
+            'bottom-mid': '',
+            'bottom-left': '',
+            'bottom-right': '',
+            left: '',
+            'left-mid': '',
+            mid: '',
+            'mid-mid': '',
+            right: '',
+            'right-mid': '',
+            middle: '  ',
+          },
         });
         table.push(...rows.map((row) => [...row]));
-        expect([header, ...lines]).toEqual(table.toString().split('\n').map((line) => line.replace(/ +$/, '')));
+        expect([header, ...lines]).toEqual(
+          table
+            .toString()
+            .split('\n')
+            .map((line) => line.replace(/ +$/, '')),
+        );
       }),
       { numRuns: 200 },
     );

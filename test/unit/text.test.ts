@@ -40,10 +40,34 @@ describe('excerpt masks the token before it cuts', () => {
 
 /** Every character that must not reach a terminal raw, beyond C0 and C1 controls. */
 const INVISIBLE = [
-  '\u061c', '\u180e', '\u200b', '\u200c', '\u200d', '\u200e', '\u200f',
-  '\u2028', '\u2029', '\u202a', '\u202b', '\u202c', '\u202d', '\u202e',
-  '\u2060', '\u2061', '\u2062', '\u2063', '\u2064',
-  '\u2066', '\u2067', '\u2068', '\u2069', '\u206a', '\u206f', '\ufeff', '\ufff9', '\ufffb',
+  '\u061c',
+  '\u180e',
+  '\u200b',
+  '\u200c',
+  '\u200d',
+  '\u200e',
+  '\u200f',
+  '\u2028',
+  '\u2029',
+  '\u202a',
+  '\u202b',
+  '\u202c',
+  '\u202d',
+  '\u202e',
+  '\u2060',
+  '\u2061',
+  '\u2062',
+  '\u2063',
+  '\u2064',
+  '\u2066',
+  '\u2067',
+  '\u2068',
+  '\u2069',
+  '\u206a',
+  '\u206f',
+  '\ufeff',
+  '\ufff9',
+  '\ufffb',
 ];
 const escape = (ch: string) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;
 

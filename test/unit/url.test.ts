@@ -36,12 +36,30 @@ describe('parseBaseUrl', () => {
   });
 
   it.each([
-    ['https://user:s3cret@plants.example.com/api', 'invalid base URL "https://***@plants.example.com/api" (x): it must not contain credentials'],
-    ['https://plants.example.com/api?token=s3cret', 'invalid base URL "https://plants.example.com/api?token=***" (x): it must not contain a query (?) or fragment (#)'],
-    ['https://plants.example.com/#access_token=s3cret', 'invalid base URL "https://plants.example.com/#access_token=***" (x): it must not contain a query (?) or fragment (#)'],
-    ['ftp://user:s3cret@plants.example.com', 'invalid base URL "ftp://***@plants.example.com" (x): the scheme must be http or https'],
-    ['https://user:s3cret@', 'invalid base URL "https://***@" (x): expected an absolute URL such as https://plants.example.com'],
-    ['https://plants.example.com/\u202e?s3cret', 'invalid base URL "https://plants.example.com/\\u202e?***" (x): it must not contain a query (?) or fragment (#)'],
+    [
+      'https://user:s3cret@plants.example.com/api',
+      'invalid base URL "https://***@plants.example.com/api" (x): it must not contain credentials',
+    ],
+    [
+      'https://plants.example.com/api?token=s3cret',
+      'invalid base URL "https://plants.example.com/api?token=***" (x): it must not contain a query (?) or fragment (#)',
+    ],
+    [
+      'https://plants.example.com/#access_token=s3cret',
+      'invalid base URL "https://plants.example.com/#access_token=***" (x): it must not contain a query (?) or fragment (#)',
+    ],
+    [
+      'ftp://user:s3cret@plants.example.com',
+      'invalid base URL "ftp://***@plants.example.com" (x): the scheme must be http or https',
+    ],
+    [
+      'https://user:s3cret@',
+      'invalid base URL "https://***@" (x): expected an absolute URL such as https://plants.example.com',
+    ],
+    [
+      'https://plants.example.com/\u202e?s3cret',
+      'invalid base URL "https://plants.example.com/\\u202e?***" (x): it must not contain a query (?) or fragment (#)',
+    ],
   ])('masks what may be a secret when it echoes %j', (raw, message) => {
     expect(() => parseBaseUrl(raw, 'x')).toThrow(message);
   });
