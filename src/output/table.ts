@@ -24,7 +24,7 @@ const ROWS_BY_CLI_TABLE = 200;
 /**
  * The longest cell cli-table3 is given. It cuts every cell to 10 columns
  * for a debug log, one character at a time when there are wide characters:
- * time quadratic in the cell's length (8 s for 16,000 of them).
+ * time quadratic in the cell's length.
  */
 const CLI_TABLE_MAX_CELL = 100;
 const ROWS_PER_BLOCK = 1000;
