@@ -20,6 +20,18 @@ describe('plants list against the local plant store', () => {
     expect(r.stderr).toBe('');
   });
 
+  it('--limit N below the count prints exactly N plants, with no warning when the service honours it', async () => {
+    const r = await plants(['list', '--limit', '5']);
+    expect(r.code).toBe(0);
+    expect(
+      r.stdout
+        .trimEnd()
+        .split('\n')
+        .map((line) => line.split('\t')[0]),
+    ).toEqual(['1', '2', '3', '4', '5']);
+    expect(r.stderr).toBe('');
+  });
+
   it('--json prints the array as the service sent it, compact when piped', async () => {
     const r = await plants(['list', '--json']);
     expect(r.stdout.split('\n')).toHaveLength(2);
@@ -28,7 +40,9 @@ describe('plants list against the local plant store', () => {
 
   it('sends --limit as ?limit=N', async () => {
     const r = await plants(['list', '-l', '3', '--json']);
+    expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toHaveLength(3);
+    expect(r.stderr).toBe('');
     expect(setup.store.requests).toEqual([{ method: 'GET', path: '/plants?limit=3', status: 200 }]);
   });
 
@@ -36,6 +50,7 @@ describe('plants list against the local plant store', () => {
     const r = await plants(['list', '--limit', '0']);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('');
+    expect(r.stderr).toBe('');
   });
 
   it.each(['-1', 'ten', '2147483648', '1.5'])('rejects --limit %s with exit 2 before any request', async (limit) => {

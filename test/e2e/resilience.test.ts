@@ -237,6 +237,33 @@ describe('hostile and broken responses', () => {
     expect(r.stderr).toMatch(/the response is 5000 bytes, more than --max-response-size \(1024 bytes\); refusing it/);
   });
 
+  it.each([
+    ['with Content-Length', true],
+    ['chunked, without Content-Length', false],
+  ])('--max-response-size 1K: a list of exactly 1024 bytes passes, 1025 is refused (%s)', async (_how, declared) => {
+    let size = 0;
+    server = await rawServer((_req, res) => {
+      const body = '[{"id":1,"name":"Fern"}'.padEnd(size - 1, ' ') + ']';
+      res.writeHead(200, declared ? { ...json, 'content-length': String(body.length) } : json);
+      // Two pieces, so the chunked answer really arrives without a length.
+      res.write(body.slice(0, 500));
+      setTimeout(() => res.end(body.slice(500)), 10);
+    });
+    size = 1024;
+    const fits = await plants(['list', '--max-response-size', '1K']);
+    expect(fits).toMatchObject({ code: 0, stdout: '1\tFern\t\n', stderr: '' });
+    size = 1025;
+    const over = await plants(['list', '--max-response-size', '1K']);
+    expect(over.code).toBe(1);
+    // Refused by its length, nothing prints; streamed, the plants before the limit already did.
+    if (declared) expect(over.stdout).toBe('');
+    expect(over.stderr).toMatch(
+      declared
+        ? /the response is 1025 bytes, more than --max-response-size \(1024 bytes\); refusing it/
+        : /the response is larger than 1024 bytes, more than --max-response-size; refusing it/,
+    );
+  });
+
   it('refuses an endless body quickly, with memory bounded', async () => {
     let sent = 0;
     server = await rawServer((_req, res) => {

@@ -25,6 +25,7 @@ describe('list output formats', () => {
   it('csv: header row and RFC 4180 quoting, CRLF line ends', async () => {
     const r = await plants(['list', '-o', 'csv', '--limit', '3']);
     expect(r.stdout).toBe('id,name,tag\r\n1,Fern,green\r\n2,"Weed, common",weed\r\n3,"Say ""cheese""",weed\r\n');
+    expect(r.stderr).toBe('');
   });
 
   it('csv has the same header whatever the data, even when nothing matches', async () => {
@@ -47,8 +48,14 @@ describe('list output formats', () => {
   });
 
   it('tsv is the default when piped, and --json is -o json', async () => {
-    expect((await plants(['list', '--limit', '1'])).stdout).toBe('1\tFern\tgreen\n');
-    expect((await plants(['list', '-o', 'tsv', '--limit', '1'])).stdout).toBe('1\tFern\tgreen\n');
+    for (const args of [
+      ['list', '--limit', '1'],
+      ['list', '-o', 'tsv', '--limit', '1'],
+    ]) {
+      const r = await plants(args);
+      expect(r.stdout).toBe('1\tFern\tgreen\n');
+      expect(r.stderr).toBe('');
+    }
     const viaAlias = await plants(['list', '--json']);
     expect(viaAlias.stdout).toBe((await plants(['list', '-o', 'json'])).stdout);
   });
@@ -56,6 +63,7 @@ describe('list output formats', () => {
   it('-o table works in a pipe too', async () => {
     const r = await plants(['list', '-o', 'table', '--limit', '1']);
     expect(r.stdout).toBe('ID  NAME  TAG\n1   Fern  green\n');
+    expect(r.stderr).toBe('');
   });
 
   it('--columns picks and orders fields, dotted paths included; unknown ones are empty', async () => {
@@ -101,6 +109,7 @@ describe('list filters', () => {
   it('combines filters, and --limit applies at the service before filtering', async () => {
     const r = await plants(['list', '--limit', '3', '--tag', 'tree', '--json']);
     expect(JSON.parse(r.stdout)).toEqual([]);
+    expect(r.stderr).toBe('');
     expect(setup.store.requests[0]?.path).toBe('/plants?limit=3');
   });
 });
@@ -369,7 +378,10 @@ describe('bulk delete against a service that misbehaves', () => {
     expect(deleted).toBeLessThan(20);
     expect(results.filter((x) => x.result === 'skipped')).toHaveLength(200 - deleted);
     expect(results.slice(0, deleted).every((x) => x.result === 'deleted')).toBe(true);
-    expect((JSON.parse(lastLine(stderr)) as JsonError).error.code).toBe('interrupted');
+    expect((JSON.parse(lastLine(stderr)) as JsonError).error).toMatchObject({
+      code: 'interrupted',
+      message: `interrupted: ${deleted} deleted, ${200 - deleted} skipped`,
+    });
   });
 });
 
@@ -408,7 +420,10 @@ describe('signals outside the delete phase', () => {
     expect(out.stderr).toMatch(/Stopping: finishing the requests in flight/);
     child.kill('SIGINT');
     expect(await exit).toBe(130);
-    expect((JSON.parse(lastLine(out.stderr)) as JsonError).error.code).toBe('interrupted');
+    expect((JSON.parse(lastLine(out.stderr)) as JsonError).error).toMatchObject({
+      code: 'interrupted',
+      message: 'interrupted: 0 deleted, 3 unknown',
+    });
   });
 });
 

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, type RunOptions, type SavedConfig } from '../helpers/cli.js';
@@ -109,6 +109,10 @@ describe('in a terminal, interrupted or misused', () => {
     const r = await inTerminal(['auth', 'login'], { answers: [{ when: 'Paste your token: ', send: 'abc\u0003' }] });
     expect(r.code).toBe(130);
     expect(r.stdout).not.toContain('abc');
+    const file = join(setup.dir.path, 'config.json');
+    const text = existsSync(file) ? readFileSync(file, 'utf8') : '{"profiles":{"default":{}}}';
+    expect((JSON.parse(text) as SavedConfig).profiles.default.token).toBeUndefined();
+    expect(text).not.toContain('abc');
   });
 
   it('auth login --with-token refuses to read a terminal, where the token would be echoed', async () => {

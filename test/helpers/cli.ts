@@ -3,7 +3,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expect } from 'vitest';
 import { TOKEN } from './servers.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -60,6 +59,20 @@ export interface RunOptions {
   tty?: boolean;
   /** With `tty`: when the output first contains `when`, type `send`. */
   answers?: { when: string; send: string }[];
+  /** A script to run instead of bin/plants.js (for the helper's own tests). */
+  bin?: string;
+}
+
+/**
+ * The error to fail a run with when the token shows up in its output, or
+ * undefined. The run's promise rejects with it at once, rather than an
+ * `expect` thrown in an event handler, which would leave the test to time out.
+ */
+export function tokenLeak(output: { stdout: string; stderr: string }): Error | undefined {
+  for (const stream of ['stdout', 'stderr'] as const) {
+    if (output[stream].includes(TOKEN)) return new Error(`the token leaked to ${stream}:\n${output[stream]}`);
+  }
+  return undefined;
 }
 
 const quote = (arg: string) => `'${arg.replaceAll("'", "'\\''")}'`;
@@ -77,7 +90,7 @@ export function runCli(args: string[], options: RunOptions): Promise<CliResult> 
     if (value === undefined) delete env[key];
     else env[key] = value;
   }
-  const argv = [process.execPath, PLANTS_BIN, ...args];
+  const argv = [process.execPath, options.bin ?? PLANTS_BIN, ...args];
   const [command, ...rest] = options.tty ? ['script', '-qfec', argv.map(quote).join(' '), '/dev/null'] : argv;
   const answers = [...(options.answers ?? [])];
   return new Promise((resolve, reject) => {
@@ -92,9 +105,9 @@ export function runCli(args: string[], options: RunOptions): Promise<CliResult> 
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     child.on('error', reject);
     child.on('close', (code, signal) => {
-      expect(stdout, 'the token leaked to stdout').not.toContain(TOKEN);
-      expect(stderr, 'the token leaked to stderr').not.toContain(TOKEN);
-      resolve({ code, signal, stdout, stderr });
+      const leak = tokenLeak({ stdout, stderr });
+      if (leak) reject(leak);
+      else resolve({ code, signal, stdout, stderr });
     });
     if (options.input !== undefined || !options.tty) child.stdin.end(options.input ?? '');
   });
@@ -102,10 +115,14 @@ export function runCli(args: string[], options: RunOptions): Promise<CliResult> 
 
 /**
  * Start bin/plants.js and leave it running, for tests that signal it or
- * read it mid-run; `exit` resolves with its exit code.
+ * read it mid-run; `exit` resolves with its exit code, or rejects at once
+ * if the token showed up in its output.
  */
-export function spawnCli(args: string[], options: { configDir: string; env: Record<string, string>; input?: string }) {
-  const child = spawn(process.execPath, [PLANTS_BIN, ...args], {
+export function spawnCli(
+  args: string[],
+  options: { configDir: string; env: Record<string, string>; input?: string; bin?: string },
+) {
+  const child = spawn(process.execPath, [options.bin ?? PLANTS_BIN, ...args], {
     env: {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
       HOME: options.configDir,
@@ -117,7 +134,13 @@ export function spawnCli(args: string[], options: { configDir: string; env: Reco
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out.stdout += chunk));
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (out.stderr += chunk));
   child.stdin.end(options.input ?? '');
-  const exit = new Promise<number | null>((resolve) => child.on('close', resolve));
+  const exit = new Promise<number | null>((resolve, reject) =>
+    child.on('close', (code) => {
+      const leak = tokenLeak(out);
+      if (leak) reject(leak);
+      else resolve(code);
+    }),
+  );
   return { child, out, exit };
 }
 

@@ -230,6 +230,21 @@ describe('deletePlant', () => {
   });
 
   it('never retries without retries allowed, and says so when they run out', async () => {
+    let requests = 0;
+    agent
+      .get(ORIGIN)
+      .intercept({ path: '/plants', method: 'GET' })
+      .reply(() => {
+        requests += 1;
+        return { statusCode: 503, data: 'busy', responseOptions: { headers: { 'retry-after': '0' } } };
+      })
+      .persist();
+    const once = await failure(client(ORIGIN, { retries: 0 }).listPlants());
+    expect(requests).toBe(1);
+    expect(once.message).toBe('GET http://plants.test/plants → 503 Service Unavailable: busy');
+    await agent.close();
+    agent = new MockAgent();
+    agent.disableNetConnect();
     agent
       .get(ORIGIN)
       .intercept({ path: '/plants', method: 'GET' })

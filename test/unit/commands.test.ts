@@ -520,5 +520,6 @@ describe('help and usage', () => {
     const r = await plants(['list', '--limt', '3']);
     expect(r.code).toBe(2);
     expect(r.stderr().trim().split('\n')).toHaveLength(1);
+    expect(r.stderr()).toMatch(/^plants: .*--limt.*(\(see --help\)|Did you mean --limit\?)/);
   });
 });
