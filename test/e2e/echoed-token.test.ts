@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it } from 'vitest';
-import { runCli, tempDir } from '../helpers/cli.js';
-import { rawServer, TOKEN, type RawServer } from '../helpers/servers.js';
+import { describe, expect, it } from 'vitest';
+import { againstRawServer } from '../helpers/against-store.js';
+import { TOKEN } from '../helpers/servers.js';
 
 /**
  * A service that echoes the token back (as some gateways do with the
@@ -16,19 +16,8 @@ function expectNoPieceOfToken(text: string, where: string): void {
 }
 
 let respond: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => res.end();
-let server: RawServer;
-let dir: ReturnType<typeof tempDir>;
-beforeAll(async () => {
-  server = await rawServer((req, res) => respond(req, res));
-});
-afterAll(() => server.close());
-beforeEach(() => {
-  dir = tempDir();
-});
-afterEach(() => dir.remove());
-
-const plants = (args: string[]) =>
-  runCli(args, { configDir: dir.path, env: { PLANTS_BASE_URL: server.url, PLANTS_TOKEN: TOKEN } });
+const setup = againstRawServer((req, res) => respond(req, res));
+const plants = (args: string[]) => setup.plants(args);
 
 /** The token as the server received it. */
 const echoed = (req: IncomingMessage) => (req.headers.authorization ?? '').replace(/^Bearer /, '');

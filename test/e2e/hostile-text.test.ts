@@ -1,26 +1,11 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { runCli, tempDir, type RunOptions } from '../helpers/cli.js';
-import { rawServer, TOKEN, type RawServer } from '../helpers/servers.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { againstRawServer } from '../helpers/against-store.js';
+import { rawServer } from '../helpers/servers.js';
 
 /** A service whose list is whatever the test says. */
 let list = '[]';
-let server: RawServer;
-let dir: ReturnType<typeof tempDir>;
-beforeAll(async () => {
-  server = await rawServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(list));
-});
-afterAll(() => server.close());
-beforeEach(() => {
-  dir = tempDir();
-});
-afterEach(() => dir.remove());
-
-const plants = (args: string[], options: Omit<RunOptions, 'configDir'> = {}) =>
-  runCli(args, {
-    ...options,
-    configDir: dir.path,
-    env: { PLANTS_BASE_URL: server.url, PLANTS_TOKEN: TOKEN, ...options.env },
-  });
+const setup = againstRawServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(list));
+const { plants } = setup;
 
 describe('a table with a huge name', () => {
   it('plants list -o table lays out a 1 MiB name (wide characters too) in time', async () => {

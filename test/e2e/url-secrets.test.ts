@@ -1,32 +1,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { runCli, tempDir, type RunOptions } from '../helpers/cli.js';
-import { rawServer, TOKEN, type RawServer } from '../helpers/servers.js';
+import { describe, expect, it } from 'vitest';
+import { againstRawServer } from '../helpers/against-store.js';
 
 /** A password, query token or fragment token in a URL: never to be shown. */
 const SECRET = 's3cret-pw-91xq';
 
 let respond: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => res.end('[]');
-let server: RawServer;
-let dir: ReturnType<typeof tempDir>;
-beforeAll(async () => {
-  server = await rawServer((req, res) => respond(req, res));
-});
-afterAll(() => server.close());
-beforeEach(() => {
-  dir = tempDir();
-  server.requests.length = 0;
-});
-afterEach(() => dir.remove());
-
-const plants = (args: string[], options: Omit<RunOptions, 'configDir'> = {}) =>
-  runCli(args, {
-    ...options,
-    configDir: dir.path,
-    env: { PLANTS_BASE_URL: server.url, PLANTS_TOKEN: TOKEN, ...options.env },
-  });
+const setup = againstRawServer((req, res) => respond(req, res));
+const { plants } = setup;
 
 function expectNoSecret(r: { stdout: string; stderr: string }): void {
   expect(r.stdout).not.toContain(SECRET);
@@ -57,16 +40,16 @@ const PATHS: [string, string[], 'refused' | number][] = [
 describe.each(BASE_URLS)('a base URL with %s', (_kind, make) => {
   it.each(PATHS)('is refused, masked, before any request: %s', async (_path, args, answer) => {
     respond = (_req, res) => res.writeHead(answer === 'refused' ? 200 : answer).end('[]');
-    const [url, masked] = make(answer === 'refused' ? 'http://127.0.0.1:9' : server.url);
+    const [url, masked] = make(answer === 'refused' ? 'http://127.0.0.1:9' : setup.server.url);
     const r = await plants(args, { env: { PLANTS_BASE_URL: url } });
     expect(r.code).toBe(2);
     expectNoSecret(r);
     expect(r.stderr).toContain(`plants: invalid base URL "${masked}" (PLANTS_BASE_URL): `);
-    expect(server.requests).toEqual([]);
+    expect(setup.server.requests).toEqual([]);
   });
 
   it('is refused, masked, as --base-url and by config set', async () => {
-    const [url, masked] = make(server.url);
+    const [url, masked] = make(setup.server.url);
     for (const args of [
       ['--base-url', url, 'list'],
       ['config', 'set', 'base-url', url],
@@ -76,12 +59,12 @@ describe.each(BASE_URLS)('a base URL with %s', (_kind, make) => {
       expectNoSecret(r);
       expect(r.stderr).toContain(`invalid base URL "${masked}"`);
     }
-    expect(server.requests).toEqual([]);
+    expect(setup.server.requests).toEqual([]);
   });
 
   it('stored by hand in the config file, is masked by config get, list and profiles', async () => {
-    const [url, masked] = make(server.url);
-    writeFileSync(join(dir.path, 'config.json'), JSON.stringify({ profiles: { default: { 'base-url': url } } }), {
+    const [url, masked] = make(setup.server.url);
+    writeFileSync(join(setup.dir.path, 'config.json'), JSON.stringify({ profiles: { default: { 'base-url': url } } }), {
       mode: 0o600,
     });
     for (const args of [
@@ -100,8 +83,9 @@ describe.each(BASE_URLS)('a base URL with %s', (_kind, make) => {
 });
 
 describe('a redirect to a URL with secrets in it', () => {
-  const target = () => `${server.url.replace('//', `//user:${SECRET}@`)}/v2/plants?limit=1&sig=${SECRET}#t=${SECRET}`;
-  const shown = () => `${server.url.replace('//', '//***@')}/v2/plants?limit=1&sig=***#t=***`;
+  const target = () =>
+    `${setup.server.url.replace('//', `//user:${SECRET}@`)}/v2/plants?limit=1&sig=${SECRET}#t=${SECRET}`;
+  const shown = () => `${setup.server.url.replace('//', '//***@')}/v2/plants?limit=1&sig=***#t=***`;
   const redirectThen = (status: number) => (req: IncomingMessage, res: ServerResponse) => {
     if (!req.url?.startsWith('/v2/')) res.writeHead(req.method === 'DELETE' ? 307 : 302, { location: target() }).end();
     else res.writeHead(status, { 'content-type': 'application/json' }).end('{"error":1,"message":"nope"}');
@@ -115,9 +99,9 @@ describe('a redirect to a URL with secrets in it', () => {
     const r = await plants(['list', '--limit', '1']);
     expect(r.code).toBe(1);
     expectNoSecret(r);
-    const hint = status === 404 ? `; check the base URL (${server.url})` : '';
+    const hint = status === 404 ? `; check the base URL (${setup.server.url})` : '';
     expect(r.stderr).toBe(`plants: GET ${shown()} → ${status} ${text}: nope (error 1)${hint}\n`);
-    expect(server.requests.map((q) => q.path)).toEqual(['/plants?limit=1', `/v2/plants?limit=1&sig=${SECRET}`]);
+    expect(setup.server.requests.map((q) => q.path)).toEqual(['/plants?limit=1', `/v2/plants?limit=1&sig=${SECRET}`]);
   });
 
   it('is masked in the --debug log', async () => {
