@@ -1,0 +1,22 @@
+// Mutation testing: `npm run test:mutation` (not part of `npm test`).
+// docs/testing.md records the scores and what survives.
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+  testRunner: 'vitest',
+  vitest: { configFile: 'vitest.mutation.config.ts' },
+  coverageAnalysis: 'perTest',
+  mutate: ['src/api/**/*.ts', 'src/commands/**/*.ts', 'src/config/**/*.ts', 'src/output/**/*.ts'],
+  // Only mutants whose code or tests changed since the last run are tested
+  // again; delete the file (or pass --force) for a full run.
+  incremental: true,
+  incrementalFile: 'reports/mutation/incremental.json',
+  ignorePatterns: ['dist', 'coverage', 'reports', '*.tgz'],
+  reporters: ['clear-text', 'progress', 'html', 'json'],
+  htmlReporter: { fileName: 'reports/mutation/index.html' },
+  jsonReporter: { fileName: 'reports/mutation/mutation.json' },
+  clearTextReporter: { allowColor: false, logTests: false, reportScoreTable: true },
+  thresholds: { high: 80, low: 60, break: null },
+  timeoutMS: 10_000,
+  tempDirName: '.stryker-tmp',
+  cleanTempDir: 'always',
+};
