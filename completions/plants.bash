@@ -4,6 +4,8 @@
 # shell reads it as one literal word, and matched in that form against the
 # word being typed, since that is the form the line holds. plants is given
 # the word's literal start, up to the first character that could be quoting.
+# No -o default: plants takes no file names, so where nothing matches, bash
+# offers nothing, not the files here.
 _plants() {
   local current=${COMP_WORDS[COMP_CWORD]} line quoted
   COMPREPLY=()
@@ -13,4 +15,4 @@ _plants() {
     [[ $quoted == "$current"* ]] && COMPREPLY+=("$quoted")
   done < <(plants __complete -- "${COMP_WORDS[@]:1:COMP_CWORD-1}" "${current%%[![:alnum:]_.,:@%+=/-]*}" 2>/dev/null)
 }
-complete -o default -F _plants plants
+complete -F _plants plants

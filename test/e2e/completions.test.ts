@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
-import { readFileSync, symlinkSync } from 'node:fs';
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PLANTS_BIN, ROOT, runCli, tempDir } from '../helpers/cli.js';
 import { plantStore, TOKEN } from '../helpers/servers.js';
-import { interactiveShell, shellMissing } from '../helpers/shell.js';
+import { interactiveShell, shellMissing, type ShellName } from '../helpers/shell.js';
 
 type Store = Awaited<ReturnType<typeof plantStore>>;
 let store: Store;
@@ -142,5 +142,44 @@ describe('plants __complete', () => {
 
   it('is hidden from help', async () => {
     expect((await runCli(['--help'], { configDir: dir.path })).stdout).not.toContain('__complete');
+  });
+});
+
+describe('plant ids in interactive shells', () => {
+  let ids: Store;
+  let home: ReturnType<typeof tempDir>;
+  let work: string;
+  let idsEnv: Record<string, string>;
+
+  beforeAll(async () => {
+    ids = await plantStore({ seed: 3 });
+    home = tempDir();
+    // The shells' working directory, with a file whose name starts like no id.
+    work = join(home.path, 'work');
+    mkdirSync(work);
+    writeFileSync(join(work, 'zz-file'), '');
+    mkdirSync(join(home.path, 'bin'));
+    symlinkSync(PLANTS_BIN, join(home.path, 'bin', 'plants'));
+    idsEnv = { ...env, PATH: `${join(home.path, 'bin')}:${process.env.PATH}`, PLANTS_BASE_URL: ids.url };
+  });
+  afterAll(async () => {
+    await ids.close();
+    home.remove();
+  });
+
+  const start = (shell: ShellName) => interactiveShell(shell, { cwd: work, home: home.path, env: idsEnv });
+
+  it.skipIf(shellMissing('bash'))('bash offers no file name where an id is expected', { timeout: 60_000 }, async () => {
+    const sh = await start('bash');
+    try {
+      // No id starts with zz; zz-file is in the working directory. The `#`
+      // typed after Tab shows on screen once the completion is done.
+      sh.type('plants delete zz\t#');
+      const shown = await sh.waitFor(/zz\S*\s*#/, 'the line after Tab');
+      expect(shown).not.toContain('zz-file');
+      expect(shown).toMatch(/plants delete zz\W*#/);
+    } finally {
+      await sh.close();
+    }
   });
 });
