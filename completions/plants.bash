@@ -4,11 +4,13 @@
 # shell reads it as one literal word, and matched in that form against the
 # word being typed, since that is the form the line holds. plants is given
 # the word's literal start, up to the first character that could be quoting.
-# No -o default: plants takes no file names, so where nothing matches, bash
-# offers nothing, not the files here.
+# Candidates come in the order to show them (ids 9 before 10); nosort keeps
+# it (bash 4.4 and later; older bash sorts them). No -o default: plants takes
+# no file names, so where nothing matches, bash offers nothing, not the files.
 _plants() {
   local current=${COMP_WORDS[COMP_CWORD]} line quoted
   COMPREPLY=()
+  compopt -o nosort 2>/dev/null
   while IFS= read -r line; do
     [[ -n $line ]] || continue
     printf -v quoted %q "${line%%$'\t'*}"

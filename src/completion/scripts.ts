@@ -15,11 +15,13 @@ ${HEADER.replace('SHELL', 'bash')}
 # shell reads it as one literal word, and matched in that form against the
 # word being typed, since that is the form the line holds. plants is given
 # the word's literal start, up to the first character that could be quoting.
-# No -o default: plants takes no file names, so where nothing matches, bash
-# offers nothing, not the files here.
+# Candidates come in the order to show them (ids 9 before 10); nosort keeps
+# it (bash 4.4 and later; older bash sorts them). No -o default: plants takes
+# no file names, so where nothing matches, bash offers nothing, not the files.
 _plants() {
   local current=\${COMP_WORDS[COMP_CWORD]} line quoted
   COMPREPLY=()
+  compopt -o nosort 2>/dev/null
   while IFS= read -r line; do
     [[ -n $line ]] || continue
     printf -v quoted %q "\${line%%$'\\t'*}"
@@ -43,7 +45,8 @@ _plants() {
     # _describe reads a backslash as an escape and a colon as the end of the value.
     candidates+=("\${\${value//\\\\/\\\\\\\\}//:/\\\\:}:\${description//\\\\/\\\\\\\\}")
   done
-  (( \${#candidates} )) && _describe -t plants 'plants' candidates
+  # -V: an unsorted group, in the order plants gives (ids 9 before 10).
+  (( \${#candidates} )) && _describe -V -t plants 'plants' candidates
 }
 if [[ "\${funcstack[1]}" == "_plants" ]]; then
   _plants "$@"
@@ -61,7 +64,8 @@ function __plants_complete
     set -l words (commandline -opc) $current
     plants __complete -- $words[2..-1] 2>/dev/null
 end
-complete -c plants -f -a '(__plants_complete)'
+# -f: no file names; -k: in the order plants gives (ids 9 before 10).
+complete -c plants -f -k -a '(__plants_complete)'
 `;
 
 export function completionScript(shell: Shell): string {

@@ -30,7 +30,11 @@ afterAll(async () => {
   dir.remove();
 });
 
-const FILES = { bash: 'plants.bash', zsh: '_plants', fish: 'plants.fish' } as const;
+const FILES = {
+  bash: 'plants.bash',
+  zsh: '_plants',
+  fish: 'plants.fish',
+} as const;
 
 describe('checked-in completion scripts', () => {
   it.each(Object.entries(FILES))(
@@ -100,7 +104,11 @@ describe.skipIf(shellMissing('zsh'))('in zsh', () => {
   it('completes commands, flags, flag values and plant ids', async () => {
     // zsh's own completion system, interactive in a pseudo-terminal: type the line
     // and Tab, wait for what it shows, then clear the line for the next.
-    const sh = await interactiveShell('zsh', { cwd: dir.path, home: dir.path, env });
+    const sh = await interactiveShell('zsh', {
+      cwd: dir.path,
+      home: dir.path,
+      env,
+    });
     const offers = async (line: string, expected: RegExp[]) => {
       sh.type(`${line}\t`);
       await sh.waitFor((shown) => expected.every((re) => re.test(shown)), expected.join(' and '));
@@ -122,7 +130,10 @@ describe.skipIf(shellMissing('zsh'))('in zsh', () => {
 
 describe('plants __complete', () => {
   const complete = (words: string[], extra: Record<string, string> = {}) =>
-    runCli(['__complete', '--', ...words], { configDir: dir.path, env: { ...env, ...extra } });
+    runCli(['__complete', '--', ...words], {
+      configDir: dir.path,
+      env: { ...env, ...extra },
+    });
 
   it('offers profile names, for --profile and config use', async () => {
     await runCli(['--profile', 'staging', 'config', 'set', 'base-url', 'https://staging.example.com'], {
@@ -134,7 +145,9 @@ describe('plants __complete', () => {
 
   it('is silent and quick when the service cannot be reached', async () => {
     const started = Date.now();
-    const r = await complete(['delete', ''], { PLANTS_BASE_URL: 'http://127.0.0.1:9' });
+    const r = await complete(['delete', ''], {
+      PLANTS_BASE_URL: 'http://127.0.0.1:9',
+    });
     expect(r.code).toBe(0);
     expect(r.stdout + r.stderr).toBe('');
     expect(Date.now() - started).toBeLessThan(5000);
@@ -145,6 +158,19 @@ describe('plants __complete', () => {
   });
 });
 
+// Ids in the service's order, scrambled; each name is one word that appears nowhere else on screen.
+const SCRAMBLED = [
+  { id: 100, name: 'Hundred' },
+  { id: 'b', name: 'Bravo' },
+  { id: 10, name: 'Ten' },
+  { id: 'a10', name: 'Alpha' },
+  { id: 2, name: 'Two' },
+  { id: 'a9', name: 'Apple' },
+  { id: 9, name: 'Nine' },
+];
+/** Numbers by value, then text, digit runs again by value (a9 before a10). */
+const NATURAL = ['2', '9', '10', '100', 'a9', 'a10', 'b'];
+
 describe('plant ids in interactive shells', () => {
   let ids: Store;
   let home: ReturnType<typeof tempDir>;
@@ -152,7 +178,7 @@ describe('plant ids in interactive shells', () => {
   let idsEnv: Record<string, string>;
 
   beforeAll(async () => {
-    ids = await plantStore({ seed: 3 });
+    ids = await plantStore({ plants: SCRAMBLED });
     home = tempDir();
     // The shells' working directory, with a file whose name starts like no id.
     work = join(home.path, 'work');
@@ -160,7 +186,11 @@ describe('plant ids in interactive shells', () => {
     writeFileSync(join(work, 'zz-file'), '');
     mkdirSync(join(home.path, 'bin'));
     symlinkSync(PLANTS_BIN, join(home.path, 'bin', 'plants'));
-    idsEnv = { ...env, PATH: `${join(home.path, 'bin')}:${process.env.PATH}`, PLANTS_BASE_URL: ids.url };
+    idsEnv = {
+      ...env,
+      PATH: `${join(home.path, 'bin')}:${process.env.PATH}`,
+      PLANTS_BASE_URL: ids.url,
+    };
   });
   afterAll(async () => {
     await ids.close();
@@ -181,5 +211,66 @@ describe('plant ids in interactive shells', () => {
     } finally {
       await sh.close();
     }
+  });
+
+  it('plants __complete gives numbers by value first, then the rest in natural order', async () => {
+    const r = await runCli(['__complete', '--', 'delete', ''], {
+      configDir: home.path,
+      env: idsEnv,
+    });
+    expect(
+      r.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => line.split('\t')[0]),
+    ).toEqual(NATURAL);
+    const a = await runCli(['__complete', '--', 'delete', 'a'], {
+      configDir: home.path,
+      env: idsEnv,
+    });
+    expect(a.stdout).toBe('a9\tApple\na10\tAlpha\n');
+  });
+
+  /**
+   * The words of a listing, in the order it shows them: down each column,
+   * then the next column (how bash, zsh and fish lay out several rows). Whole
+   * words only; the first line is the command line being completed.
+   */
+  const listedOrder = (shown: string, words: string[]) => {
+    const found = new Map<string, { line: number; column: number }>();
+    shown
+      .split('\n')
+      .slice(1)
+      .forEach((text, line) => {
+        for (const word of text.matchAll(/(?<=^|\s)\S+(?=\s|$)/g)) {
+          if (words.includes(word[0]) && !found.has(word[0])) found.set(word[0], { line, column: word.index });
+        }
+      });
+    return [...found].sort(([, a], [, b]) => a.column - b.column || a.line - b.line).map(([word]) => word);
+  };
+
+  describe.each(['bash', 'zsh', 'fish'] as const)('%s', { timeout: 60_000 }, (shell) => {
+    /** The words, in the order the listing for `line` shows them (bash lists on the second Tab). */
+    const listing = async (line: string, words: string[]) => {
+      const sh = await start(shell);
+      try {
+        sh.type(`${line}${shell === 'bash' ? '\t\t' : '\t'}`);
+        const shown = await sh.waitFor((s) => listedOrder(s, words).length === words.length, words.join(' '));
+        return { order: listedOrder(shown, words), shown };
+      } finally {
+        await sh.close();
+      }
+    };
+
+    it.skipIf(shellMissing(shell))('lists ids in natural order', async () => {
+      const { order, shown } = await listing('plants delete ', NATURAL);
+      expect(order, shown).toEqual(NATURAL);
+    });
+
+    it.skipIf(shellMissing(shell))('lists commands in the order help shows them', async () => {
+      const commands = ['list', 'delete', 'prune', 'config', 'auth', 'completion', 'help'];
+      const { order, shown } = await listing('plants ', commands);
+      expect(order, shown).toEqual(commands);
+    });
   });
 });
