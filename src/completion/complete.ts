@@ -104,6 +104,15 @@ export async function complete(program: Command, words: readonly string[], value
   if (pendingOption) {
     completing = pendingOption;
     candidates = await valuesOf(pendingOption, values, globals);
+  } else if (!operandsOnly && /^--[^=]+=/.test(current)) {
+    // --name=value: the option's values, each as the whole word.
+    const name = current.slice(0, current.indexOf('='));
+    const option = findOption(command, name);
+    completing = option;
+    candidates =
+      option && takesValue(option)
+        ? (await valuesOf(option, values, globals)).map((c) => ({ ...c, value: `${name}=${c.value}` }))
+        : [];
   } else if (!operandsOnly && current.startsWith('-')) {
     candidates = optionsInScope(command).flatMap((option) =>
       [option.long, option.short]

@@ -274,3 +274,71 @@ describe('plant ids in interactive shells', () => {
     });
   });
 });
+
+// bash splits words at = and : (COMP_WORDBREAKS); plants must see the words as typed.
+describe('words with = and :', () => {
+  let colons: Store;
+  let home: ReturnType<typeof tempDir>;
+  let colonsEnv: Record<string, string>;
+
+  beforeAll(async () => {
+    colons = await plantStore({
+      plants: [
+        { id: 'urn:plant:7', name: 'Colon' },
+        { id: 'other', name: 'Other' },
+      ],
+    });
+    home = tempDir();
+    mkdirSync(join(home.path, 'bin'));
+    symlinkSync(PLANTS_BIN, join(home.path, 'bin', 'plants'));
+    colonsEnv = {
+      ...env,
+      PATH: `${join(home.path, 'bin')}:${process.env.PATH}`,
+      PLANTS_CONFIG_DIR: home.path,
+      // Nothing listens there: ids come only from the --base-url on the line.
+      PLANTS_BASE_URL: 'http://127.0.0.1:9',
+      PLANTS_RETRIES: '0',
+    };
+    await runCli(['--profile', 'staging', 'config', 'set', 'base-url', colons.url], {
+      configDir: home.path,
+      env: colonsEnv,
+    });
+  });
+  afterAll(async () => {
+    await colons.close();
+    home.remove();
+  });
+
+  it('plants __complete completes --name=value as one word', async () => {
+    const complete = (words: string[]) =>
+      runCli(['__complete', '--', ...words], { configDir: home.path, env: colonsEnv }).then((r) => r.stdout);
+    expect(await complete(['--profile=st'])).toBe(`--profile=staging\t${colons.url}\n`);
+    expect(await complete(['list', '--output=t'])).toBe('--output=table\t\n--output=tsv\t\n');
+    expect(await complete(['list', '--nope='])).toBe('');
+    expect(await complete([`--base-url=${colons.url}`, 'delete', 'urn:'])).toBe('urn:plant:7\tColon\n');
+  });
+
+  describe.each(['bash', 'zsh', 'fish'] as const)('in %s', { timeout: 60_000 }, (shell) => {
+    const completes = async (line: string, expected: string) => {
+      const sh = await interactiveShell(shell, { cwd: home.path, home: home.path, env: colonsEnv });
+      try {
+        sh.type(`${line}\t`);
+        await sh.waitFor((shown) => shown.includes(expected), JSON.stringify(expected));
+      } finally {
+        await sh.close();
+      }
+    };
+
+    it.skipIf(shellMissing(shell))('completes --profile=st', async () => {
+      await completes('plants --profile=st', 'plants --profile=staging ');
+    });
+
+    it.skipIf(shellMissing(shell))('completes an id with colons, after --base-url=http://host:port', async () => {
+      await completes(`plants --base-url=${colons.url} delete urn:p`, ` delete urn:plant:7 `);
+    });
+
+    it.skipIf(shellMissing(shell))('completes an id after a colon', async () => {
+      await completes(`plants --base-url ${colons.url} delete urn:plant:`, ` delete urn:plant:7 `);
+    });
+  });
+});
