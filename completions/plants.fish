@@ -7,4 +7,5 @@ function __plants_complete
     set -l words (commandline -opc) $current
     plants __complete -- $words[2..-1] 2>/dev/null
 end
-complete -c plants -f -a '(__plants_complete)'
+# -f: no file names; -k: in the order plants gives (ids 9 before 10).
+complete -c plants -f -k -a '(__plants_complete)'

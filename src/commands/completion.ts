@@ -98,7 +98,7 @@ function lookUp(ctx: Context, onContext: (lookup: Context) => void): ValueSource
     };
     if (kind === 'profiles') {
       const store = await ctx.config();
-      return [...new Set([...store.profileNames(), 'default'])].sort().map((value) => ({
+      return [...new Set([...store.profileNames(), 'default'])].map((value) => ({
         value,
         description: shownUrl(store.get(value, 'base-url') ?? ''),
       }));

@@ -1,5 +1,6 @@
 import type { Argument, Command, Option } from 'commander';
 import { dynamicValues, type DynamicValues } from './hints.js';
+import { sortNaturally } from './order.js';
 
 /** One completion: the word, and a short description where there is one. */
 export interface Candidate {
@@ -46,10 +47,18 @@ async function valuesOf(
   return kind ? values(kind, globals) : [];
 }
 
+/** Values looked up at run time (ids, profiles) come in no order worth keeping. */
+function isLookedUp(target: Option | Argument | undefined): boolean {
+  return target !== undefined && !target.argChoices && dynamicValues(target) !== undefined;
+}
+
 /**
  * Candidates for the last of `words` (the words after the program name, the
  * last one being the word under the cursor, possibly empty), found by
- * walking the same commander tree that parses the command line.
+ * walking the same commander tree that parses the command line. They come in
+ * the order to show them, which the scripts keep: commands, flags and fixed
+ * choices as help lists them; values looked up at run time in natural order
+ * (see order.ts).
  */
 export async function complete(program: Command, words: readonly string[], values: ValueSource): Promise<Candidate[]> {
   const current = words.at(-1) ?? '';
@@ -91,8 +100,19 @@ export async function complete(program: Command, words: readonly string[], value
   }
 
   let candidates: Candidate[];
+  let completing: Option | Argument | undefined;
   if (pendingOption) {
+    completing = pendingOption;
     candidates = await valuesOf(pendingOption, values, globals);
+  } else if (!operandsOnly && /^--[^=]+=/.test(current)) {
+    // --name=value: the option's values, each as the whole word.
+    const name = current.slice(0, current.indexOf('='));
+    const option = findOption(command, name);
+    completing = option;
+    candidates =
+      option && takesValue(option)
+        ? (await valuesOf(option, values, globals)).map((c) => ({ ...c, value: `${name}=${c.value}` }))
+        : [];
   } else if (!operandsOnly && current.startsWith('-')) {
     candidates = optionsInScope(command).flatMap((option) =>
       [option.long, option.short]
@@ -107,6 +127,7 @@ export async function complete(program: Command, words: readonly string[], value
       const args = command.registeredArguments;
       const last = args.at(-1);
       const argument = args[position] ?? (last?.variadic ? last : undefined);
+      completing = argument;
       candidates = argument ? await valuesOf(argument, values, globals) : [];
       // Before `--`, a value with a leading dash would be read as an option (an id
       // `--yes` from the service skipping the confirmation); `-`, even after it, as standard input.
@@ -114,5 +135,6 @@ export async function complete(program: Command, words: readonly string[], value
     }
   }
   const seen = new Set<string>();
-  return candidates.filter((c) => c.value.startsWith(current) && !seen.has(c.value) && seen.add(c.value));
+  const matching = candidates.filter((c) => c.value.startsWith(current) && !seen.has(c.value) && seen.add(c.value));
+  return isLookedUp(completing) ? sortNaturally(matching, (c) => c.value) : matching;
 }

@@ -15,16 +15,39 @@ ${HEADER.replace('SHELL', 'bash')}
 # shell reads it as one literal word, and matched in that form against the
 # word being typed, since that is the form the line holds. plants is given
 # the word's literal start, up to the first character that could be quoting.
+# Candidates come in the order to show them (ids 9 before 10); nosort keeps
+# it (bash 4.4 and later; older bash sorts them). No -o default: plants takes
+# no file names, so where nothing matches, bash offers nothing, not the files.
 _plants() {
-  local current=\${COMP_WORDS[COMP_CWORD]} line quoted
+  local breaks=\${COMP_WORDBREAKS//[^=:]} rest=$COMP_LINE piece previous current prefix line quoted i n=0
+  local -a words=()
   COMPREPLY=()
+  compopt -o nosort 2>/dev/null
+  # bash splits words at the = and : of COMP_WORDBREAKS (--base-url=http://h:80
+  # is five pieces): join the pieces that touch around them back into the
+  # words plants receives. bash replaces only what follows the last = or :
+  # of the word being completed, so that is what a candidate is cut down to.
+  for (( i = 0; i <= COMP_CWORD; i++ )); do
+    piece=\${COMP_WORDS[i]}
+    if [[ $breaks ]] && (( n > 1 )) && [[ $rest != [[:blank:]]* ]] &&
+      [[ ( $piece && -z \${piece//[$breaks]} ) || ( $previous && -z \${previous//[$breaks]} ) ]]; then
+      words[n-1]+=$piece
+    else
+      words[n++]=$piece
+    fi
+    rest=\${rest#*"$piece"}
+    previous=$piece
+  done
+  current=\${words[n-1]}
+  prefix=\${current%"$piece"}
+  [[ $breaks && $piece && -z \${piece//[$breaks]} ]] && prefix=$current
   while IFS= read -r line; do
     [[ -n $line ]] || continue
     printf -v quoted %q "\${line%%$'\\t'*}"
-    [[ $quoted == "$current"* ]] && COMPREPLY+=("$quoted")
-  done < <(plants __complete -- "\${COMP_WORDS[@]:1:COMP_CWORD-1}" "\${current%%[![:alnum:]_.,:@%+=/-]*}" 2>/dev/null)
+    [[ $quoted == "$current"* ]] && COMPREPLY+=("\${quoted#"$prefix"}")
+  done < <(plants __complete -- "\${words[@]:1:n-2}" "\${current%%[![:alnum:]_.,:@%+=/-]*}" 2>/dev/null)
 }
-complete -o default -F _plants plants
+complete -F _plants plants
 `;
 
 const ZSH = `#compdef plants
@@ -41,7 +64,8 @@ _plants() {
     # _describe reads a backslash as an escape and a colon as the end of the value.
     candidates+=("\${\${value//\\\\/\\\\\\\\}//:/\\\\:}:\${description//\\\\/\\\\\\\\}")
   done
-  (( \${#candidates} )) && _describe -t plants 'plants' candidates
+  # -V: an unsorted group, in the order plants gives (ids 9 before 10).
+  (( \${#candidates} )) && _describe -V -t plants 'plants' candidates
 }
 if [[ "\${funcstack[1]}" == "_plants" ]]; then
   _plants "$@"
@@ -59,7 +83,8 @@ function __plants_complete
     set -l words (commandline -opc) $current
     plants __complete -- $words[2..-1] 2>/dev/null
 end
-complete -c plants -f -a '(__plants_complete)'
+# -f: no file names; -k: in the order plants gives (ids 9 before 10).
+complete -c plants -f -k -a '(__plants_complete)'
 `;
 
 export function completionScript(shell: Shell): string {

@@ -60,10 +60,10 @@ describe('plants __complete with hostile data', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(
       [
-        `${SEMICOLON}\tsemicolon`,
-        `${EVERYTHING}\teverything`,
         'osc1\tEvil \\u001b]52;c;aGVsbG8=\\u0007 \\u001b]0;pwned\\u0007 \\u009b31m end',
         'osc2\tPlain',
+        `${SEMICOLON}\tsemicolon`,
+        `${EVERYTHING}\teverything`,
         '',
       ].join('\n'),
     );
