@@ -2,7 +2,7 @@ import { parseBaseUrl } from '../shared/url.js';
 import type { Env } from '../env.js';
 import { AuthError, ConfigError, UsageError } from '../errors.js';
 import { parseRetries, parseTimeout } from '../shared/values.js';
-import { DEFAULT_PROFILE, parseProfileName, type ConfigStore } from './store.js';
+import { CHOSEN_BY_USE, DEFAULT_PROFILE, noSuchProfile, parseProfileName, type ConfigStore } from './store.js';
 
 export interface Resolved<T> {
   value: T;
@@ -11,7 +11,10 @@ export interface Resolved<T> {
 }
 
 type StoreOpener = () => Promise<ConfigStore>;
-/** The selected profile's name, looked up only when a stored value is needed (so the file is not opened otherwise). */
+/**
+ * The selected profile's name, looked up only when a stored value is needed
+ * (so the file is not opened otherwise), and then checked (checkProfile).
+ */
 type ProfileGetter = () => Promise<string>;
 
 /** Empty or blank variables count as unset. */
@@ -36,7 +39,20 @@ export async function resolveProfile(
     }
   }
   const current = (await store()).currentProfile;
-  return { value: current, source: current === DEFAULT_PROFILE ? '' : "'plants config use'" };
+  return { value: current, source: current === DEFAULT_PROFILE ? '' : CHOSEN_BY_USE };
+}
+
+/**
+ * The selected profile's name, for a command about to read or change its
+ * settings: it must exist. The default profile always does, stored or not
+ * (a fresh install has no config file); any other must be in the file, or
+ * the error lists the profiles there are. Commands that store a value
+ * create the profile instead of asking this.
+ */
+export function checkProfile(config: ConfigStore, profile: Resolved<string>): string {
+  const name = profile.value;
+  if (name === DEFAULT_PROFILE || config.hasProfile(name)) return name;
+  throw noSuchProfile(name, config.selectableProfiles(), profile.source || undefined);
 }
 
 /** Where a stored value comes from, for messages: the file, and the profile. */

@@ -91,11 +91,29 @@ describe('profiles', () => {
 
   it('a profile without settings says which profile lacks them', async () => {
     await twoProfiles();
+    const created = await plants(['--profile', 'dev', 'auth', 'login', '--with-token'], { input: TOKEN });
+    expect(created.stderr).toBe('plants: creating profile "dev"\n');
     const r = await plants(['--profile', 'dev', 'list']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(
       /no base URL configured for profile dev; run 'plants --profile dev config set base-url <url>'/,
     );
+  });
+
+  it('a mistyped profile name is refused, listing the profiles, with whatever it was named by', async () => {
+    await twoProfiles();
+    const hint = "create one with 'plants --profile stagign config set base-url <url>'";
+    const flag = await plants(['--profile', 'stagign', 'list']);
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toBe(
+      `plants: no profile named stagign (from --profile; profiles: default, staging); ${hint}\n`,
+    );
+    const variable = await plants(['auth', 'logout'], { env: { PLANTS_PROFILE: 'stagign' } });
+    expect(variable.code).toBe(2);
+    expect(variable.stderr).toBe(
+      `plants: no profile named stagign (from PLANTS_PROFILE; profiles: default, staging); ${hint}\n`,
+    );
+    expect((JSON.parse(readFileSync(configFile(), 'utf8')) as SavedConfig).profiles.staging?.token).toBe(TOKEN);
   });
 
   it('rejects a bad profile name', async () => {

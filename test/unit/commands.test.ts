@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { MockAgent } from 'undici';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli.js';
@@ -418,6 +419,93 @@ describe('config get', () => {
     expect(r.code).toBe(1);
     expect(r.stderr()).toBe('plants: base-url is not set for profile default\n');
     expect(r.stdout()).toBe('');
+  });
+});
+
+describe('a profile that does not exist', () => {
+  const saved = (config: object) =>
+    writeFileSync(join(dir.path, 'config.json'), JSON.stringify(config), { mode: 0o600 });
+  const twoProfiles = {
+    profiles: { default: { 'base-url': ORIGIN }, staging: { 'base-url': 'https://staging.test' } },
+  };
+
+  it.each([
+    ['list', ['list']],
+    ['delete', ['delete', '1', '--yes']],
+    ['prune', ['prune', '--all', '--yes']],
+    ['auth status', ['auth', 'status']],
+    ['auth logout', ['auth', 'logout']],
+    ['config get', ['config', 'get', 'base-url']],
+    ['config list', ['config', 'list']],
+    ['config unset', ['config', 'unset', 'base-url']],
+    ['config profiles', ['config', 'profiles']],
+  ])('%s with --profile says so, lists the profiles, exit 2', async (_name, args) => {
+    saved(twoProfiles);
+    const r = await plants(['--profile', 'stagign', ...args], { env: { PLANTS_BASE_URL: '' } });
+    expect(r.code).toBe(2);
+    expect(r.stderr()).toBe(
+      "plants: no profile named stagign (from --profile; profiles: default, staging); create one with 'plants --profile stagign config set base-url <url>'\n",
+    );
+    expect(r.stdout()).toBe('');
+  });
+
+  it('named by PLANTS_PROFILE: the same message, naming the variable, code config in the JSON error line', async () => {
+    saved(twoProfiles);
+    const r = await plants(['list', '--json'], { env: { PLANTS_BASE_URL: '', PLANTS_PROFILE: 'stagign' } });
+    expect(r.code).toBe(2);
+    expect(r.stderr()).toMatch(
+      /^plants: no profile named stagign \(from PLANTS_PROFILE; profiles: default, staging\);/,
+    );
+    expect(r.stderr()).toMatch(/"code":"config"/);
+  });
+
+  it('chosen with config use, then removed from the file by hand: says how to go back', async () => {
+    saved({ ...twoProfiles, profile: 'gone' });
+    const r = await plants(['config', 'get', 'base-url']);
+    expect(r.code).toBe(2);
+    expect(r.stderr()).toBe(
+      "plants: no profile named gone (from 'plants config use'; profiles: default, staging); create one with 'plants --profile gone config set base-url <url>', or go back with 'plants config use default'\n",
+    );
+  });
+
+  it('is not looked for when nothing is read from it: the base URL and token from the environment', async () => {
+    agent.get(ORIGIN).intercept({ path: '/plants', method: 'GET' }).reply(200, [], json);
+    const r = await plants(['list'], { env: { PLANTS_PROFILE: 'ci' } });
+    expect(r.code).toBe(0);
+    expect(r.stderr()).toBe('');
+  });
+
+  it('the default profile always exists: a fresh install (no config file) works from the environment', async () => {
+    agent.get(ORIGIN).intercept({ path: '/plants', method: 'GET' }).reply(200, [], json);
+    expect((await plants(['list'])).code).toBe(0);
+    const r = await plants(['config', 'list'], { env: { PLANTS_BASE_URL: '' } });
+    expect(r.code).toBe(0);
+    expect(r.stdout()).toBe('profile=default\nbase-url=(not set)\ntoken=(not set)\n');
+  });
+
+  it('config set creates it, saying so on stderr; the default profile is never "created"', async () => {
+    const first = await plants(['--profile', 'staging', 'config', 'set', 'base-url', 'https://staging.test']);
+    expect(first.code).toBe(0);
+    expect(first.stderr()).toBe('plants: creating profile "staging"\n');
+    const again = await plants(['--profile', 'staging', 'config', 'set', 'base-url', 'https://staging.test/v2']);
+    expect(again.stderr()).toBe('');
+    const fresh = await plants(['config', 'set', 'base-url', ORIGIN]);
+    expect(fresh.stderr()).toBe('');
+    expect(JSON.parse(readFileSync(join(dir.path, 'config.json'), 'utf8'))).toEqual({
+      profiles: { staging: { 'base-url': 'https://staging.test/v2' }, default: { 'base-url': ORIGIN } },
+    });
+  });
+
+  it('auth login creates it, saying so on stderr', async () => {
+    const r = await plants(['auth', 'login', '--with-token'], {
+      stdin: 'abc\n',
+      env: { PLANTS_TOKEN: '', PLANTS_PROFILE: 'staging' },
+    });
+    expect(r.code).toBe(0);
+    expect(r.stderr()).toBe('plants: creating profile "staging"\n');
+    expect(JSON.parse(readFileSync(join(dir.path, 'config.json'), 'utf8'))).toEqual({
+      profiles: { staging: { token: 'abc' } },
+    });
   });
 });
 
