@@ -4,6 +4,7 @@ import { completeCommand, completionCommand } from './commands/completion.js';
 import { configCommand } from './commands/config/index.js';
 import { completeWith } from './completion/hints.js';
 import { deleteCommand } from './commands/delete.js';
+import { helpCommand } from './commands/help.js';
 import { listCommand } from './commands/list.js';
 import { pruneCommand } from './commands/prune.js';
 import { parseSize } from './commands/options.js';
@@ -57,7 +58,6 @@ export function buildProgram(ctx: Context): Command {
     .description('Manage the plants of a plant store service: list them, delete them.')
     .version(VERSION, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
-    .helpCommand('help [command]', 'show help for a command')
     .addOption(
       completeWith(
         new Option(
@@ -95,8 +95,12 @@ export function buildProgram(ctx: Context): Command {
   return program;
 }
 
-/** Settings commander does not pass on to commands added with addCommand. */
+/**
+ * Settings commander does not pass on to commands added with addCommand;
+ * and the program and each group get a help command (help.ts).
+ */
 function configureAll(command: Command, ctx: Context): void {
+  if (command.commands.length > 0) command.helpCommand(false).addCommand(helpCommand(command));
   command
     .exitOverride()
     .showSuggestionAfterError(true)

@@ -604,6 +604,40 @@ describe('help and usage', () => {
     expect(r.stderr()).toBe("plants: unknown command 'lst' (Did you mean list?)\n");
   });
 
+  it('help <unknown> says so in one line with a suggestion, exit 2, not the whole help', async () => {
+    const r = await plants(['help', 'lst']);
+    expect(r.code).toBe(2);
+    expect(r.stderr()).toBe("plants: unknown command 'lst' (Did you mean list?)\n");
+    expect(r.stdout()).toBe('');
+    const nested = await plants(['help', 'config', 'sett']);
+    expect(nested.code).toBe(2);
+    expect(nested.stderr()).toBe("plants: unknown command 'config sett' (Did you mean config set?)\n");
+    const far = await plants(['help', 'xyzzy']);
+    expect(far.code).toBe(2);
+    expect(far.stderr()).toBe("plants: unknown command 'xyzzy' (see plants --help)\n");
+    const tooDeep = await plants(['help', 'list', 'extra']);
+    expect(tooDeep.code).toBe(2);
+    expect(tooDeep.stderr()).toBe("plants: unknown command 'list extra' (see plants list --help)\n");
+  });
+
+  it('help shows the help of a command at any depth, as --help does', async () => {
+    for (const path of [[], ['list'], ['config'], ['config', 'set'], ['auth', 'login']]) {
+      const viaHelp = await plants(['help', ...path]);
+      const viaFlag = await plants([...path, '--help']);
+      expect(viaHelp.code, path.join(' ')).toBe(0);
+      expect(viaHelp.stderr(), path.join(' ')).toBe('');
+      expect(viaHelp.stdout(), path.join(' ')).toBe(viaFlag.stdout());
+    }
+    expect((await plants(['help', 'config', 'set'])).stdout()).toMatch(
+      /^Usage: plants config set \[options\] <key> <value>\n/,
+    );
+    // The groups have the same help command.
+    expect((await plants(['config', 'help', 'set'])).stdout()).toMatch(/^Usage: plants config set /);
+    const group = await plants(['auth', 'help', 'logn']);
+    expect(group.code).toBe(2);
+    expect(group.stderr()).toBe("plants: unknown command 'logn' (Did you mean login?)\n");
+  });
+
   it('an unknown option exits 2 in one line', async () => {
     const r = await plants(['list', '--limt', '3']);
     expect(r.code).toBe(2);
