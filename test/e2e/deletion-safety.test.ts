@@ -378,7 +378,9 @@ describe('a connection that never opens', () => {
       expect(r.code).toBe(1);
       const [result] = JSON.parse(r.stdout) as DeleteOutcome[];
       expect(result).toMatchObject({ id: '5', result: 'failed', status: null });
-      expect(result?.error?.message).toMatch(/could not connect to 127\.0\.0\.1:\d+: timed out/);
+      expect(result?.error?.message).toMatch(
+        /^DELETE \S+ failed: could not connect to 127\.0\.0\.1:\d+ within 1 s \(--timeout 1; raise it with --timeout or PLANTS_TIMEOUT\)$/,
+      );
     } finally {
       listener.kill();
     }
