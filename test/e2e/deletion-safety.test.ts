@@ -89,7 +89,7 @@ describe('pipelines never turn names into ids', () => {
     );
     const gap = await plants(['delete', '--stdin', '--yes'], { input: 'id,name\r\n1,A\r\n,B\r\n' });
     expect(gap.code).toBe(2);
-    expect(gap.stderr).toMatch(/row 2 of the CSV on standard input has no id/);
+    expect(gap.stderr).toMatch(/line 3 of standard input has no id/);
     expect(deletes()).toEqual([]);
   });
 

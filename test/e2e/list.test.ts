@@ -109,7 +109,7 @@ describe('plants list against services that answer differently', () => {
       200,
       '[{"id":1}]',
       { 'content-type': 'application/json' },
-      /item 0 of the plant list is not a plant: it has no "name"/,
+      /item 1 of the plant list is not a plant: it has no "name"/,
     ],
     [200, '', {}, /response body was empty/],
     [

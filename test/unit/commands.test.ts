@@ -388,6 +388,18 @@ describe('plants delete', () => {
   });
 });
 
+describe('plants prune', () => {
+  it('names a matching plant without an id by its position among the matches, counted from 1', async () => {
+    agent
+      .get(ORIGIN)
+      .intercept({ path: '/plants', method: 'GET' })
+      .reply(200, [{ id: 1, name: 'Aloe', tag: 'weed' }, { name: 'Rose' }, { name: 'Fern', tag: 'weed' }], json);
+    const r = await plants(['prune', '--tag', 'weed', '--yes']);
+    expect(r.code).toBe(2);
+    expect(r.stderr()).toMatch(/^plants: matching plant 2 \("Fern"\) has no usable "id"/);
+  });
+});
+
 describe('configuration errors', () => {
   it('exits 2 naming how to set the base URL', async () => {
     const r = await plants(['list'], { env: { PLANTS_BASE_URL: '' } });
