@@ -2,6 +2,7 @@ import type { Dispatcher } from 'undici';
 import type { PlantStoreClient } from './api/client.js';
 import {
   checkProfile,
+  refusedTokenHint,
   resolveBaseUrl,
   resolveProfile,
   resolveRequestSettings,
@@ -192,6 +193,7 @@ export function createContext(options: ContextOptions): Context {
     return new PlantStoreClient({
       baseUrl: url.value,
       token: auth.value,
+      refusedToken: refusedTokenHint(auth),
       dispatcher: made,
       userAgent: USER_AGENT,
       timeoutMs: settings.timeoutMs,

@@ -18,6 +18,11 @@ import { boundYoungGeneration } from './young-generation.js';
 export interface PlantStoreClientOptions {
   baseUrl: URL;
   token: string;
+  /**
+   * Said when the service refuses the token (401, 403): whose it is and how
+   * to replace it. Default: how to log in or set PLANTS_TOKEN.
+   */
+  refusedToken?: string;
   /** The one shared dispatcher (an undici Agent; a MockAgent in unit tests). */
   dispatcher: Dispatcher;
   userAgent: string;
@@ -203,8 +208,13 @@ export class PlantStoreClient {
     return Attempt.send({ dispatcher, method, target, headers, timeoutMs });
   }
 
-  #httpError(facts: Omit<HttpErrorFacts, 'baseUrl' | 'redact'>): Error {
-    return describeHttpError({ ...facts, baseUrl: this.baseUrl, redact: this.#redact });
+  #httpError(facts: Omit<HttpErrorFacts, 'baseUrl' | 'redact' | 'refusedToken'>): Error {
+    return describeHttpError({
+      ...facts,
+      baseUrl: this.baseUrl,
+      redact: this.#redact,
+      refusedToken: this.#options.refusedToken,
+    });
   }
 
   /** The attempt's time, as said after "within": the figure once, then where it comes from. */

@@ -8,6 +8,8 @@ export interface Resolved<T> {
   value: T;
   /** Where the value came from, for `auth status` and error messages. */
   source: string;
+  /** The profile a value stored in the config file came from. */
+  profile?: string;
 }
 
 type StoreOpener = () => Promise<ConfigStore>;
@@ -72,7 +74,7 @@ export async function lookupBaseUrl(
   if (variable !== undefined) return { value: variable, source: 'PLANTS_BASE_URL' };
   const [config, name] = [await store(), await profile()];
   const stored = config.get(name, 'base-url');
-  return stored === undefined ? undefined : { value: stored, source: storedSource(config, name) };
+  return stored === undefined ? undefined : { value: stored, source: storedSource(config, name), profile: name };
 }
 
 /** The token and where it came from, unchecked. Precedence: environment > the profile (there is no flag). */
@@ -85,7 +87,7 @@ export async function lookupToken(
   if (variable !== undefined) return { value: variable, source: 'PLANTS_TOKEN' };
   const [config, name] = [await store(), await profile()];
   const stored = config.get(name, 'token');
-  return stored === undefined ? undefined : { value: stored, source: storedSource(config, name) };
+  return stored === undefined ? undefined : { value: stored, source: storedSource(config, name), profile: name };
 }
 
 /** `plants --profile x ` for the commands a message suggests, when x is not the default. */
@@ -129,6 +131,17 @@ export async function resolveToken(env: Env, store: StoreOpener, getProfile: Pro
       : `store it again with 'plants ${profileFlag(profile)}auth login'`;
   checkToken(found.value, found.source, fix);
   return found;
+}
+
+/**
+ * What to say when the service refuses the token (401, 403): whose token it
+ * was, and how to replace it. Never the token itself.
+ */
+export function refusedTokenHint(token: Resolved<string>): string {
+  if (token.profile === undefined) {
+    return `the service refused the token from ${token.source}; set ${token.source} to a valid token (it overrides any token stored with 'plants auth login')`;
+  }
+  return `the service refused the token of profile ${token.profile}; run 'plants ${profileFlag(token.profile)}auth login'`;
 }
 
 /**

@@ -64,7 +64,7 @@ describe('plants list against the local plant store', () => {
     const r = await plants(['list'], { PLANTS_TOKEN: 'wrong-token' });
     expect(r.code).toBe(4);
     expect(r.stderr).toBe(
-      `plants: GET ${setup.store.url}/plants → 401 Unauthorized: missing or invalid bearer token (error 401); run 'plants auth login' or set PLANTS_TOKEN\n`,
+      `plants: GET ${setup.store.url}/plants → 401 Unauthorized: missing or invalid bearer token (error 401); the service refused the token from PLANTS_TOKEN; set PLANTS_TOKEN to a valid token (it overrides any token stored with 'plants auth login')\n`,
     );
   });
 

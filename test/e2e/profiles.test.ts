@@ -116,6 +116,19 @@ describe('profiles', () => {
     expect((JSON.parse(readFileSync(configFile(), 'utf8')) as SavedConfig).profiles.staging?.token).toBe(TOKEN);
   });
 
+  it('a refused stored token names its profile and how to log in to it, never the token', async () => {
+    await twoProfiles();
+    await plants(['--profile', 'staging', 'auth', 'login', '--with-token'], { input: `${TOKEN}-old` });
+    const r = await plants(['--profile', 'staging', 'list', '--json']);
+    expect(r.code).toBe(4);
+    const [line, json] = r.stderr.trimEnd().split('\n');
+    expect(line).toBe(
+      `plants: GET ${staging.url}/plants → 401 Unauthorized: missing or invalid bearer token (error 401); the service refused the token of profile staging; run 'plants --profile staging auth login'`,
+    );
+    expect(JSON.parse(json!)).toMatchObject({ error: { code: 'auth', status: 401 } });
+    expect(r.stderr).not.toContain(`${TOKEN}-old`);
+  });
+
   it('rejects a bad profile name', async () => {
     const r = await plants(['--profile', '../x', 'config', 'list']);
     expect(r.code).toBe(2);

@@ -394,7 +394,7 @@ describe('compressed bodies', () => {
     const r = await plants(['list']);
     expect(r.code).toBe(4);
     expect(r.stderr).toBe(
-      `plants: GET ${server!.url}/plants → 401 Unauthorized: the error body is ${notAsked('gzip')}; not shown; run 'plants auth login' or set PLANTS_TOKEN\n`,
+      `plants: GET ${server!.url}/plants → 401 Unauthorized: the error body is ${notAsked('gzip')}; not shown; the service refused the token from PLANTS_TOKEN; set PLANTS_TOKEN to a valid token (it overrides any token stored with 'plants auth login')\n`,
     );
   });
 });

@@ -265,7 +265,7 @@ describe('plants list', () => {
     const r = await plants(['list']);
     expect(r.code).toBe(4);
     expect(r.stderr()).toMatch(
-      /401 Unauthorized: bad token \(error 401\); run 'plants auth login' or set PLANTS_TOKEN/,
+      /401 Unauthorized: bad token \(error 401\); the service refused the token from PLANTS_TOKEN; set PLANTS_TOKEN/,
     );
   });
 
@@ -397,6 +397,44 @@ describe('plants prune', () => {
     const r = await plants(['prune', '--tag', 'weed', '--yes']);
     expect(r.code).toBe(2);
     expect(r.stderr()).toMatch(/^plants: matching plant 2 \("Fern"\) has no usable "id"/);
+  });
+});
+
+describe('a refused token (401, 403)', () => {
+  const refuse = (status: number) =>
+    agent
+      .get(ORIGIN)
+      .intercept({ path: '/plants', method: 'GET' })
+      .reply(status, { error: status, message: 'bad token' }, json);
+  const stored = (profiles: object) =>
+    writeFileSync(join(dir.path, 'config.json'), JSON.stringify({ profiles }), { mode: 0o600 });
+
+  it.each([401, 403])('%d: names the profile whose token it was and how to log in to it', async (status) => {
+    stored({ default: { token: TOKEN }, staging: { token: TOKEN } });
+    refuse(status);
+    const r = await plants(['--profile', 'staging', 'list'], { env: { PLANTS_TOKEN: '' } });
+    expect(r.code).toBe(4);
+    expect(r.stderr()).toBe(
+      `plants: GET https://plants.test/plants → ${status} ${status === 401 ? 'Unauthorized' : 'Forbidden'}: bad token (error ${status}); ` +
+        "the service refused the token of profile staging; run 'plants --profile staging auth login'\n",
+    );
+  });
+
+  it('the default profile: the login command needs no --profile', async () => {
+    stored({ default: { token: TOKEN } });
+    refuse(401);
+    const r = await plants(['list'], { env: { PLANTS_TOKEN: '' } });
+    expect(r.stderr()).toMatch(/; the service refused the token of profile default; run 'plants auth login'\n$/);
+  });
+
+  it('a token from PLANTS_TOKEN: says so, whatever profile is selected', async () => {
+    stored({ default: { token: 'stored-token' }, staging: {} });
+    refuse(401);
+    const r = await plants(['--profile', 'staging', 'list']);
+    expect(r.code).toBe(4);
+    expect(r.stderr()).toMatch(
+      /; the service refused the token from PLANTS_TOKEN; set PLANTS_TOKEN to a valid token \(it overrides any token stored with 'plants auth login'\)\n$/,
+    );
   });
 });
 
