@@ -92,7 +92,7 @@ describe('profiles', () => {
   it('a profile without settings says which profile lacks them', async () => {
     await twoProfiles();
     const created = await plants(['--profile', 'dev', 'auth', 'login', '--with-token'], { input: TOKEN });
-    expect(created.stderr).toBe('plants: creating profile "dev"\n');
+    expect(created.stderr).toBe('plants: creating profile dev\n');
     const r = await plants(['--profile', 'dev', 'list']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(

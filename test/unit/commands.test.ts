@@ -536,7 +536,7 @@ describe('a profile that does not exist', () => {
   it('config set creates it, saying so on stderr; the default profile is never "created"', async () => {
     const first = await plants(['--profile', 'staging', 'config', 'set', 'base-url', 'https://staging.test']);
     expect(first.code).toBe(0);
-    expect(first.stderr()).toBe('plants: creating profile "staging"\n');
+    expect(first.stderr()).toBe('plants: creating profile staging\n');
     const again = await plants(['--profile', 'staging', 'config', 'set', 'base-url', 'https://staging.test/v2']);
     expect(again.stderr()).toBe('');
     const fresh = await plants(['config', 'set', 'base-url', ORIGIN]);
@@ -552,7 +552,7 @@ describe('a profile that does not exist', () => {
       env: { PLANTS_TOKEN: '', PLANTS_PROFILE: 'staging' },
     });
     expect(r.code).toBe(0);
-    expect(r.stderr()).toBe('plants: creating profile "staging"\n');
+    expect(r.stderr()).toBe('plants: creating profile staging\n');
     expect(JSON.parse(readFileSync(join(dir.path, 'config.json'), 'utf8'))).toEqual({
       profiles: { staging: { token: 'abc' } },
     });

@@ -54,7 +54,7 @@ export async function selectedProfile(ctx: Context): Promise<[ConfigStore, strin
  */
 export async function profileToWrite(ctx: Context): Promise<[ConfigStore, string]> {
   const [store, { value: name }] = await Promise.all([ctx.config(), ctx.profile()]);
-  if (name !== DEFAULT_PROFILE && !store.hasProfile(name)) info(ctx.io, `plants: creating profile "${name}"`);
+  if (name !== DEFAULT_PROFILE && !store.hasProfile(name)) info(ctx.io, `plants: creating profile ${name}`);
   return [store, name];
 }
 
