@@ -68,13 +68,19 @@ export function buildProgram(ctx: Context): Command {
       ),
     )
     .option('--base-url <url>', 'base URL of the service (overrides PLANTS_BASE_URL and the config file)')
-    .option('--timeout <seconds>', 'bound on each attempt of a request (default: PLANTS_TIMEOUT, else 30)', (raw) =>
-      parseTimeout(raw),
+    .option(
+      '--timeout <seconds>',
+      'seconds each attempt of a request may take (default: PLANTS_TIMEOUT, else 30)',
+      (raw) => parseTimeout(raw),
     )
     .option('--retries <n>', 'retries of a failed request, 0-10 (default: PLANTS_RETRIES, else 2)', (raw) =>
       parseRetries(raw),
     )
-    .option('--max-response-size <size>', 'refuse larger responses, e.g. 64MiB (default: 256MiB)', parseSize)
+    .option(
+      '--max-response-size <size>',
+      'refuse larger responses, in bytes or e.g. 512K, 64MiB (default: 256MiB)',
+      parseSize,
+    )
     .option('--debug', 'log each request and response to stderr, the token masked (also PLANTS_DEBUG=1)')
     .option('--no-color', 'no colour, even on a terminal (also NO_COLOR=1; FORCE_COLOR=1 forces it)')
     .addCommand(listCommand(ctx))

@@ -229,7 +229,7 @@ describe('--max-deletes caps unattended runs', () => {
   it.each(['-1', 'abc', '1.5', ''])('rejects --max-deletes %j before any request', async (value) => {
     const r = await plants(['delete', '1', '--yes', '--max-deletes', value]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/invalid --max-deletes .*: expected a whole number, 0 or more/);
+    expect(r.stderr).toMatch(/invalid --max-deletes .*: expected a whole number of plants, 0 or more/);
     expect(setup.store.requests).toEqual([]);
   });
 });

@@ -56,7 +56,7 @@ describe('plants list against the local plant store', () => {
   it.each(['-1', 'ten', '2147483648', '1.5'])('rejects --limit %s with exit 2 before any request', async (limit) => {
     const r = await plants(['list', '--limit', limit]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^plants: invalid --limit .*whole number from 0 to 2147483647\n$/);
+    expect(r.stderr).toMatch(/^plants: invalid --limit .*whole number of plants from 0 to 2147483647\n$/);
     expect(setup.store.requests).toEqual([]);
   });
 

@@ -157,7 +157,7 @@ describe('argument parsing (the run function is replaced)', () => {
 
   it.each([
     [[], /no plant ids given/],
-    [['1', '--concurrency', '0'], /invalid --concurrency "0": expected a whole number from 1 to 64/],
+    [['1', '--concurrency', '0'], /invalid --concurrency "0": expected a whole number of requests from 1 to 64/],
     [['1', '--concurrency', '65'], /invalid --concurrency/],
     [['1', ''], /must not be empty/],
   ])('delete: rejects %j', async (args, message) => {
@@ -242,7 +242,9 @@ describe('plants list', () => {
   it('rejects a bad --limit with exit 2 and no request', async () => {
     const r = await plants(['list', '--limit', '2147483648']);
     expect(r.code).toBe(2);
-    expect(r.stderr()).toBe('plants: invalid --limit "2147483648": expected a whole number from 0 to 2147483647\n');
+    expect(r.stderr()).toBe(
+      'plants: invalid --limit "2147483648": expected a whole number of plants from 0 to 2147483647\n',
+    );
   });
 
   it('exits 1 with what was received when the response is not a plant list', async () => {
