@@ -40,15 +40,16 @@ describe('profiles', () => {
     expect(count((await plants(['list', '--profile', 'staging'])).stdout)).toBe(1);
   });
 
-  it('config profiles lists them, marks the one in use, never shows tokens', async () => {
+  it('config profiles lists them, marks the one in use, never shows tokens, columns lined up', async () => {
     await twoProfiles();
-    await plants(['--profile', 'bare', 'config', 'set', 'base-url', 'https://bare.example.com']);
+    const long = 'https://plants.example.com/api/v2/a/long/path/prefix';
+    await plants(['--profile', 'bare', 'config', 'set', 'base-url', long]);
     const r = await plants(['config', 'profiles']);
     expect(r.stdout).toBe(
       [
-        `  bare     https://bare.example.com  no token`,
-        `* default  ${prod.url}  token set`,
-        `  staging  ${staging.url}  token set`,
+        `  bare     ${long}  no token`,
+        `* default  ${prod.url.padEnd(long.length)}  token set`,
+        `  staging  ${staging.url.padEnd(long.length)}  token set`,
         '',
       ].join('\n'),
     );

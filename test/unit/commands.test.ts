@@ -440,6 +440,30 @@ describe('a refused token (401, 403)', () => {
   });
 });
 
+describe('config profiles', () => {
+  it('lines its columns up by the widest entry of each, wide characters counting double', async () => {
+    const profiles = {
+      default: { 'base-url': 'http://x.test', token: TOKEN },
+      long: { 'base-url': 'https://plants.example.com/a/very/long/path/prefix', token: TOKEN },
+      // Written by hand: config set would have stored the host as punycode.
+      wide: { 'base-url': 'https://例え.jp' },
+      bare: {},
+    };
+    writeFileSync(join(dir.path, 'config.json'), JSON.stringify({ profiles }), { mode: 0o600 });
+    const r = await plants(['config', 'profiles']);
+    expect(r.code).toBe(0);
+    expect(r.stdout()).toBe(
+      [
+        '  bare     (no base-url)                                       no token',
+        '* default  http://x.test                                       token set',
+        '  long     https://plants.example.com/a/very/long/path/prefix  token set',
+        '  wide     https://例え.jp                                     no token',
+        '',
+      ].join('\n'),
+    );
+  });
+});
+
 describe('configuration errors', () => {
   it('exits 2 naming how to set the base URL', async () => {
     const r = await plants(['list'], { env: { PLANTS_BASE_URL: '' } });
