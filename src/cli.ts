@@ -4,6 +4,7 @@ import { completeCommand, completionCommand } from './commands/completion.js';
 import { configCommand } from './commands/config/index.js';
 import { completeWith } from './completion/hints.js';
 import { deleteCommand } from './commands/delete.js';
+import { helpCommand } from './commands/help.js';
 import { listCommand } from './commands/list.js';
 import { pruneCommand } from './commands/prune.js';
 import { parseSize } from './commands/options.js';
@@ -57,7 +58,6 @@ export function buildProgram(ctx: Context): Command {
     .description('Manage the plants of a plant store service: list them, delete them.')
     .version(VERSION, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
-    .helpCommand('help [command]', 'show help for a command')
     .addOption(
       completeWith(
         new Option(
@@ -68,13 +68,19 @@ export function buildProgram(ctx: Context): Command {
       ),
     )
     .option('--base-url <url>', 'base URL of the service (overrides PLANTS_BASE_URL and the config file)')
-    .option('--timeout <seconds>', 'bound on each attempt of a request (default: PLANTS_TIMEOUT, else 30)', (raw) =>
-      parseTimeout(raw),
+    .option(
+      '--timeout <seconds>',
+      'seconds each attempt of a request may take (default: PLANTS_TIMEOUT, else 30)',
+      (raw) => parseTimeout(raw),
     )
     .option('--retries <n>', 'retries of a failed request, 0-10 (default: PLANTS_RETRIES, else 2)', (raw) =>
       parseRetries(raw),
     )
-    .option('--max-response-size <size>', 'refuse larger responses, e.g. 64MiB (default: 256MiB)', parseSize)
+    .option(
+      '--max-response-size <size>',
+      'refuse larger responses, in bytes or e.g. 512K, 64MiB (default: 256MiB)',
+      parseSize,
+    )
     .option('--debug', 'log each request and response to stderr, the token masked (also PLANTS_DEBUG=1)')
     .option('--no-color', 'no colour, even on a terminal (also NO_COLOR=1; FORCE_COLOR=1 forces it)')
     .addCommand(listCommand(ctx))
@@ -95,8 +101,12 @@ export function buildProgram(ctx: Context): Command {
   return program;
 }
 
-/** Settings commander does not pass on to commands added with addCommand. */
+/**
+ * Settings commander does not pass on to commands added with addCommand;
+ * and the program and each group get a help command (help.ts).
+ */
 function configureAll(command: Command, ctx: Context): void {
+  if (command.commands.length > 0) command.helpCommand(false).addCommand(helpCommand(command));
   command
     .exitOverride()
     .showSuggestionAfterError(true)

@@ -1,6 +1,8 @@
 import type { Dispatcher } from 'undici';
 import type { PlantStoreClient } from './api/client.js';
 import {
+  checkProfile,
+  refusedTokenHint,
   resolveBaseUrl,
   resolveProfile,
   resolveRequestSettings,
@@ -40,8 +42,15 @@ export interface Context {
   readonly flags: Readonly<GlobalFlags>;
   prompter: Prompter;
   config(this: void): Promise<ConfigStore>;
-  /** The selected profile: --profile, PLANTS_PROFILE, `config use`, or `default`. */
+  /** The selected profile: --profile, PLANTS_PROFILE, `config use`, or `default`; it may not exist yet. */
   profile(): Promise<Resolved<string>>;
+  /**
+   * The selected profile's name, for reading or changing its settings: it
+   * must exist (checkProfile; the default always does). Asked for only when
+   * a value is read from the profile, so a profile named with the base URL
+   * and token both from flags or the environment is never looked for.
+   */
+  usedProfile(this: void): Promise<string>;
   baseUrl(): Promise<Resolved<URL>>;
   token(): Promise<Resolved<string>>;
   client(): Promise<PlantStoreClient>;
@@ -159,11 +168,11 @@ export function createContext(options: ContextOptions): Context {
   let dispatcher: Dispatcher | undefined;
   const config = once(() => openConfigStore(env, (text) => warning(io, text)));
   const profile = once(() => resolveProfile(flags().profile, env, config));
-  const profileName = async () => (await profile()).value;
-  const baseUrl = once(() => resolveBaseUrl(flags().baseUrl, env, config, profileName));
+  const usedProfile = once(async () => checkProfile(await config(), await profile()));
+  const baseUrl = once(() => resolveBaseUrl(flags().baseUrl, env, config, usedProfile));
   let knownToken: string | undefined;
   const token = once(async () => {
-    const resolved = await resolveToken(env, config, profileName);
+    const resolved = await resolveToken(env, config, usedProfile);
     knownToken = resolved.value;
     return resolved;
   });
@@ -184,6 +193,7 @@ export function createContext(options: ContextOptions): Context {
     return new PlantStoreClient({
       baseUrl: url.value,
       token: auth.value,
+      refusedToken: refusedTokenHint(auth),
       dispatcher: made,
       userAgent: USER_AGENT,
       timeoutMs: settings.timeoutMs,
@@ -202,6 +212,7 @@ export function createContext(options: ContextOptions): Context {
     prompter: options.prompter ?? terminalPrompter(io),
     config,
     profile,
+    usedProfile,
     baseUrl,
     token,
     client,

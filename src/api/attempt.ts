@@ -109,7 +109,10 @@ export class Attempt {
       const started = Date.now();
       let timer: NodeJS.Timeout | undefined;
       const expired = new Promise<never>((_resolve, reject) => {
-        timer = setTimeout(() => reject(new ReadTimeoutError('the body did not arrive in time')), Math.max(0, left));
+        timer = setTimeout(
+          () => reject(new ReadTimeoutError(`the body did not arrive within ${this.#seconds()} s`)),
+          Math.max(0, left),
+        );
       });
       let next: IteratorResult<Buffer>;
       try {
@@ -137,8 +140,13 @@ export class Attempt {
     try {
       return await readText(this.#body, MAX_ERROR_BODY_BYTES, { truncate: true });
     } catch {
-      return this.timedOut ? '(the error body did not arrive in time)' : '';
+      return this.timedOut ? `(the error body did not arrive within ${this.#seconds()} s)` : '';
     }
+  }
+
+  /** The attempt's time in seconds, for messages. */
+  #seconds(): number {
+    return this.#timeoutMs / 1000;
   }
 
   /** Stop the deadline and close the body unless it was read to its end. Idempotent. */

@@ -18,6 +18,11 @@ import { boundYoungGeneration } from './young-generation.js';
 export interface PlantStoreClientOptions {
   baseUrl: URL;
   token: string;
+  /**
+   * Said when the service refuses the token (401, 403): whose it is and how
+   * to replace it. Default: how to log in or set PLANTS_TOKEN.
+   */
+  refusedToken?: string;
   /** The one shared dispatcher (an undici Agent; a MockAgent in unit tests). */
   dispatcher: Dispatcher;
   userAgent: string;
@@ -116,11 +121,11 @@ export class PlantStoreClient {
       }
       if (err instanceof ReadTimeoutError || attempt.timedOut) {
         throw new NetworkError(
-          `${label} failed: the response body did not arrive ${this.#timeoutText()}${attempts.suffix()}`,
+          `${label} failed: the response body did not arrive within ${this.#deadline()}${attempts.suffix()}`,
           true,
         );
       }
-      const failure = describeNetworkFailure(err, this.baseUrl.host, this.#redact);
+      const failure = describeNetworkFailure(err, this.baseUrl.host, this.#redact, this.#deadline());
       throw new BadResponseError(
         `${where}: the response body was cut short (${failure.message})${attempts.suffix()}`,
         attempt.statusCode,
@@ -165,8 +170,8 @@ export class PlantStoreClient {
         signal,
         log: this.#log,
         send: (attempts) => this.#attempt(method, target, label, attempts),
-        describeFailure: (error) => describeNetworkFailure(error, this.baseUrl.host, this.#redact, this.#options.proxy),
-        timeoutText: () => this.#timeoutText(),
+        describeFailure: (error) =>
+          describeNetworkFailure(error, this.baseUrl.host, this.#redact, this.#deadline(), this.#options.proxy),
         httpError: (response, attempts, text) => this.#httpError({ response, label, attempts, text }),
       });
       const status = attempt.statusCode;
@@ -203,13 +208,19 @@ export class PlantStoreClient {
     return Attempt.send({ dispatcher, method, target, headers, timeoutMs });
   }
 
-  #httpError(facts: Omit<HttpErrorFacts, 'baseUrl' | 'redact'>): Error {
-    return describeHttpError({ ...facts, baseUrl: this.baseUrl, redact: this.#redact });
+  #httpError(facts: Omit<HttpErrorFacts, 'baseUrl' | 'redact' | 'refusedToken'>): Error {
+    return describeHttpError({
+      ...facts,
+      baseUrl: this.baseUrl,
+      redact: this.#redact,
+      refusedToken: this.#options.refusedToken,
+    });
   }
 
-  #timeoutText(): string {
+  /** The attempt's time, as said after "within": the figure once, then where it comes from. */
+  #deadline(): string {
     const seconds = this.#options.timeoutMs / 1000;
-    return `within ${seconds} s (--timeout ${seconds}; raise it with --timeout or PLANTS_TIMEOUT)`;
+    return `${seconds} s (--timeout ${seconds}; raise it with --timeout or PLANTS_TIMEOUT)`;
   }
 
   /** Masks the token; a function value, since excerpts take it to mask before they cut. */

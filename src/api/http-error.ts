@@ -6,6 +6,7 @@ import { describeErrorBody, unaskedEncoding } from './responses.js';
 import { LOST_RESPONSE_STATUSES, statusText, type Attempts } from './retry.js';
 import { formatBaseUrl, maskUrl } from '../shared/url.js';
 
+/** After a 401 or 403, when the client was not told whose token it sends. */
 const AUTH_HINT = "run 'plants auth login' or set PLANTS_TOKEN";
 
 /** Everything an error response's description is made from. */
@@ -20,6 +21,8 @@ export interface HttpErrorFacts {
   baseUrl: URL;
   /** Masks the token: some gateways echo the Authorization header back. */
   redact: Redact;
+  /** Said after a 401 or 403: whose token was refused and how to replace it (default AUTH_HINT). */
+  refusedToken?: string;
   /** The request named one plant (a DELETE): a 404 is about the plant, not the base URL. */
   addressedPlant?: boolean;
   /** For a 3xx: where it pointed, when it is a redirect that is followed. */
@@ -30,12 +33,12 @@ export interface HttpErrorFacts {
 
 /** An error response as an HttpError: what the service said, the request, the attempts, a hint. */
 export function describeHttpError(facts: HttpErrorFacts): HttpError {
-  const { response, label, attempts, baseUrl, addressedPlant = false } = facts;
+  const { response, label, attempts, baseUrl, addressedPlant = false, refusedToken = AUTH_HINT } = facts;
   const status = response.statusCode;
   const serviceError = describeServiceError(facts);
   const code = serviceError.error === null ? '' : ` (error ${serviceError.error})`;
   let message = `${label} → ${statusText(status)}: ${serviceError.message}${code}${attempts.suffix()}`;
-  if (status === 401 || status === 403) message += `; ${AUTH_HINT}`;
+  if (status === 401 || status === 403) message += `; ${refusedToken}`;
   if (status === 404 && !addressedPlant) message += `; check the base URL (${formatBaseUrl(baseUrl)})`;
   const error = new HttpError(message, status, serviceError, addressedPlant);
   error.responseLost = attempts.responseMayBeLost || LOST_RESPONSE_STATUSES.has(status);

@@ -121,9 +121,18 @@ export interface NetworkFailure {
 /**
  * `proxy` names the variable of the proxy the request went through, if any:
  * a refused or unresolvable connection may then be the proxy's. `redact`
- * masks the token in the error's own text.
+ * masks the token in the error's own text. `deadline` is the attempt's
+ * time as said after "within" (`1 s (--timeout 1; …)`): said once, where
+ * the attempt's deadline is what ran out, and not for the system's or
+ * undici's own timers, which --timeout does not set.
  */
-export function describeNetworkFailure(err: unknown, host: string, redact: Redact, proxy?: string): NetworkFailure {
+export function describeNetworkFailure(
+  err: unknown,
+  host: string,
+  redact: Redact,
+  deadline: string,
+  proxy?: string,
+): NetworkFailure {
   const cause = rootCause(err);
   const code = causeCode(err);
   // One line, printable: OpenSSL messages end in a newline.
@@ -149,12 +158,14 @@ export function describeNetworkFailure(err: unknown, host: string, redact: Redac
     case 'ENETUNREACH':
       return { message: `${host} is unreachable (${code})`, timeout: false };
     case 'UND_ERR_CONNECT_TIMEOUT':
+      // Set a little under the attempt's time (connectTimeoutMs in src/context.ts).
+      return { message: `could not connect to ${host} within ${deadline}`, timeout: true };
     case 'ETIMEDOUT':
-      return { message: `could not connect to ${host}: timed out`, timeout: true };
+      return { message: `the connection to ${host} timed out (${code})`, timeout: true };
     case 'UND_ERR_HEADERS_TIMEOUT':
-      return { message: `${host} sent no response in time`, timeout: true };
+      return { message: `${host} sent no response within ${deadline}`, timeout: true };
     case 'UND_ERR_BODY_TIMEOUT':
-      return { message: `${host} stopped sending the response body`, timeout: true };
+      return { message: `${host} stopped sending the response body (${code})`, timeout: true };
     case UNASKED_CONTINUE:
       return {
         message:

@@ -213,7 +213,7 @@ export async function* streamPlantList(
           return parseJson(itemText);
         } catch {
           throw new BadResponseError(
-            `item ${index + offset} of the plant list is not valid JSON: ${excerpt(itemText, 200, redact)}`,
+            `item ${index + offset + 1} of the plant list is not valid JSON: ${excerpt(itemText, 200, redact)}`,
           );
         }
       });

@@ -139,8 +139,9 @@ export function parsePlantList(text: string, contentType: string | undefined, re
   return items as Plant[];
 }
 
+/** `index` counts from 0; messages count from 1 (`item 1 of the plant list`). */
 export function checkPlant(item: unknown, index: number, redact: Redact): void {
-  const where = `item ${index} of the plant list`;
+  const where = `item ${index + 1} of the plant list`;
   if (typeof item !== 'object' || item === null || Array.isArray(item)) {
     throw new BadResponseError(
       `${where} is ${kindOf(item)}, expected a plant object: ${excerpt(stringifyJson(item), 200, redact)}`,

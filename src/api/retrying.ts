@@ -24,10 +24,8 @@ interface RetryingRequest {
   log: DebugLog;
   /** Send one attempt (`attempts.count` says which). */
   send(attempts: Attempts): Promise<Attempt>;
-  /** A connection failure in words, the token masked. */
+  /** A connection failure in words (a timeout with its figure), the token masked. */
   describeFailure(error: unknown): NetworkFailure;
-  /** Said after a timeout: the --timeout in force and how to raise it. */
-  timeoutText(): string;
   /** The error a retried status stands as when Ctrl-C ends the wait (its body already read). */
   httpError(attempt: Attempt, attempts: Attempts, text: string): Error;
 }
@@ -66,7 +64,7 @@ export async function sendWithRetries(request: RetryingRequest): Promise<{ attem
     }
     const code = causeCode(outcome.error);
     const failure = request.describeFailure(outcome.error);
-    const message = failure.timeout ? `${failure.message} ${request.timeoutText()}` : failure.message;
+    const { message } = failure;
     log.line(`✗ ${message} after ${Date.now() - started} ms`);
     const retry = RETRY_ERROR_CODES.has(code) && more;
     if (retry) {

@@ -1,4 +1,4 @@
-import { parseCsv } from '../csv.js';
+import { parseCsvLines } from '../csv.js';
 import { UsageError } from '../errors.js';
 import { excerpt, NO_SECRETS, printable } from '../shared/text.js';
 
@@ -33,18 +33,24 @@ export function trimAsciiSpace(text: string): string {
   return text.replace(EDGE_SPACE, '');
 }
 
-export function idsFromText(text: string): string[] {
+/** The line breaks (CRLF, LF or CR) in the blank lines trimAsciiSpace takes off the start of `text`. */
+export function leadingLineBreaks(text: string): number {
+  return /^[ \t\n\r\f\v]*/.exec(text)![0].match(/\r\n|\r|\n/g)?.length ?? 0;
+}
+
+/** Ids from `text`, already trimmed; `startLine` is the line of standard input it starts on, for messages. */
+export function idsFromText(text: string, startLine = 1): string[] {
   const firstLine = /^[^\r\n]*/.exec(text)![0];
   // jq without -r prints strings quoted, one a line; a quoted `"id"` is a CSV header.
   const lone = /^"([^",]*)"$/.exec(firstLine);
   if (lone && lone[1]!.toLowerCase() !== 'id') throw quotedId(firstLine);
   if (firstLine.includes('\t')) throw tabSeparated();
-  if (firstLine.includes(',') || firstLine.startsWith('"')) return idsFromCsv(text);
+  if (firstLine.includes(',') || firstLine.startsWith('"')) return idsFromCsv(text, startLine);
   const words = firstLine.replace(SGR, '').split(SEPARATOR);
   if (words.length === 1) {
     const word = words[0]!;
     // `-o csv --columns id` or a table of ids only: a header, then one id a line.
-    if (word.toLowerCase() === 'id') return idsFromCsv(text);
+    if (word.toLowerCase() === 'id') return idsFromCsv(text, startLine);
     // The header of a one-column table or CSV of something else: names, not ids.
     const endsInCrlf = text.startsWith(`${firstLine}\r\n`);
     if (
@@ -94,10 +100,11 @@ function quotedId(id: string): UsageError {
  * whose field count differs from the header's (a stray comma would shift
  * the columns) and a record without an id are refused.
  */
-function idsFromCsv(text: string): string[] {
+function idsFromCsv(text: string, startLine: number): string[] {
   let records: string[][];
+  let lines: number[];
   try {
-    records = parseCsv(text);
+    ({ records, lines } = parseCsvLines(text, startLine));
   } catch (err) {
     throw new UsageError(`standard input looks like CSV but cannot be read: ${(err as Error).message}; ${NOTHING}`);
   }
@@ -109,18 +116,19 @@ function idsFromCsv(text: string): string[] {
     );
   }
   return records.slice(1).flatMap((record, index) => {
-    const row = index + 1;
+    // Where the record starts, as an editor numbers the input's lines.
+    const line = lines[index + 1]!;
     // A blank line is no record.
     if (record.length === 1 && trimAsciiSpace(record[0]!) === '') return [];
     if (record.length !== header.length) {
       throw new UsageError(
-        `row ${row} of the CSV on standard input has ${record.length} fields, but its header has ${header.length}; ${NOTHING}`,
+        `line ${line} of standard input has ${record.length} fields, but the CSV header has ${header.length}; ${NOTHING}`,
       );
     }
     const id = record[column]!;
     if (trimAsciiSpace(id) === '') {
       throw new UsageError(
-        `row ${row} of the CSV on standard input has no id; plants without ids cannot be deleted by id; ${NOTHING}`,
+        `line ${line} of standard input has no id; plants without ids cannot be deleted by id; ${NOTHING}`,
       );
     }
     return [id];

@@ -1,7 +1,7 @@
 import { UsageError } from '../errors.js';
 import { JsonNumber, parseJson } from '../json.js';
 import { printable } from '../shared/text.js';
-import { idsFromText, trimAsciiSpace } from './id-text.js';
+import { idsFromText, leadingLineBreaks, trimAsciiSpace } from './id-text.js';
 
 /**
  * The id of a plant object as text, or undefined when it has none usable.
@@ -43,8 +43,11 @@ function idFromItem(item: unknown, where: string): string {
  */
 export function parseIdInput(text: string): string[] {
   // A byte order mark (Notepad, PowerShell 5, Excel's CSV UTF-8) is no part of the first id.
-  const trimmed = trimAsciiSpace(text.replace(/^\uFEFF/, ''));
+  const unmarked = text.replace(/^\uFEFF/, '');
+  const trimmed = trimAsciiSpace(unmarked);
   if (trimmed === '') return [];
+  // Messages number lines as an editor does: blank lines trimmed off the start count too.
+  const startLine = 1 + leadingLineBreaks(unmarked);
   if (trimmed.startsWith('[')) {
     let items: unknown;
     try {
@@ -56,12 +59,12 @@ export function parseIdInput(text: string): string[] {
       );
     }
     if (!Array.isArray(items)) throw new UsageError('standard input is JSON but not an array');
-    return items.map((item: unknown, index) => idFromItem(item, `item ${index} of the JSON on standard input`));
+    return items.map((item: unknown, index) => idFromItem(item, `item ${index + 1} of the JSON on standard input`));
   }
   if (trimmed.startsWith('{')) {
     return trimmed
       .split('\n')
-      .map((line, index) => ({ line: line.trim(), number: index + 1 }))
+      .map((line, index) => ({ line: line.trim(), number: startLine + index }))
       .filter(({ line }) => line !== '')
       .map(({ line, number }) => {
         let item: unknown;
@@ -73,5 +76,5 @@ export function parseIdInput(text: string): string[] {
         return idFromItem(item, `line ${number} of standard input`);
       });
   }
-  return idsFromText(trimmed);
+  return idsFromText(trimmed, startLine);
 }

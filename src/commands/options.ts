@@ -7,7 +7,9 @@ export const INT32_MAX = 2_147_483_647;
 export function parseLimit(raw: string): number {
   const text = raw.trim();
   if (!/^\d+$/.test(text) || Number(text) > INT32_MAX) {
-    throw new UsageError(`invalid --limit ${JSON.stringify(raw)}: expected a whole number from 0 to ${INT32_MAX}`);
+    throw new UsageError(
+      `invalid --limit ${JSON.stringify(raw)}: expected a whole number of plants from 0 to ${INT32_MAX}`,
+    );
   }
   return Number(text);
 }
@@ -47,7 +49,9 @@ export function parseColumns(raw: string): string[] {
 export function parseConcurrency(raw: string): number {
   const text = raw.trim();
   if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > 64) {
-    throw new UsageError(`invalid --concurrency ${JSON.stringify(raw)}: expected a whole number from 1 to 64`);
+    throw new UsageError(
+      `invalid --concurrency ${JSON.stringify(raw)}: expected a whole number of requests from 1 to 64`,
+    );
   }
   return Number(text);
 }
@@ -56,7 +60,7 @@ export function parseConcurrency(raw: string): number {
 export function parseMaxDeletes(raw: string): number {
   const text = raw.trim();
   if (!/^\d+$/.test(text) || !Number.isSafeInteger(Number(text))) {
-    throw new UsageError(`invalid --max-deletes ${JSON.stringify(raw)}: expected a whole number, 0 or more`);
+    throw new UsageError(`invalid --max-deletes ${JSON.stringify(raw)}: expected a whole number of plants, 0 or more`);
   }
   return Number(text);
 }
@@ -84,7 +88,7 @@ export function parseSize(raw: string): number {
   const bytes = match && unit ? Number(match[1]) * unit : NaN;
   if (!Number.isSafeInteger(bytes) || bytes < 1) {
     throw new UsageError(
-      `invalid --max-response-size ${JSON.stringify(raw)}: expected bytes, or a size such as 512K, 256MiB or 1G`,
+      `invalid --max-response-size ${JSON.stringify(raw)}: expected a number of bytes, or a size such as 512K, 256MiB or 1G`,
     );
   }
   return bytes;

@@ -61,7 +61,7 @@ async function runPrune(options: PruneOptions, ctx: Context): Promise<void> {
       const matches = plantMatcher(options.filter);
       const plants = (await fetchPlants(ctx, options.limit)).filter(matches);
       return plants.map((plant, index) => ({
-        id: requirePlantId(plant, `matching plant ${index} (${quoted(plant.name)})`),
+        id: requirePlantId(plant, `matching plant ${index + 1} (${quoted(plant.name)})`),
         plant,
       }));
     },

@@ -2,16 +2,21 @@ import { parseBaseUrl } from '../shared/url.js';
 import type { Env } from '../env.js';
 import { AuthError, ConfigError, UsageError } from '../errors.js';
 import { parseRetries, parseTimeout } from '../shared/values.js';
-import { DEFAULT_PROFILE, parseProfileName, type ConfigStore } from './store.js';
+import { CHOSEN_BY_USE, DEFAULT_PROFILE, noSuchProfile, parseProfileName, type ConfigStore } from './store.js';
 
 export interface Resolved<T> {
   value: T;
   /** Where the value came from, for `auth status` and error messages. */
   source: string;
+  /** The profile a value stored in the config file came from. */
+  profile?: string;
 }
 
 type StoreOpener = () => Promise<ConfigStore>;
-/** The selected profile's name, looked up only when a stored value is needed (so the file is not opened otherwise). */
+/**
+ * The selected profile's name, looked up only when a stored value is needed
+ * (so the file is not opened otherwise), and then checked (checkProfile).
+ */
 type ProfileGetter = () => Promise<string>;
 
 /** Empty or blank variables count as unset. */
@@ -36,7 +41,20 @@ export async function resolveProfile(
     }
   }
   const current = (await store()).currentProfile;
-  return { value: current, source: current === DEFAULT_PROFILE ? '' : "'plants config use'" };
+  return { value: current, source: current === DEFAULT_PROFILE ? '' : CHOSEN_BY_USE };
+}
+
+/**
+ * The selected profile's name, for a command about to read or change its
+ * settings: it must exist. The default profile always does, stored or not
+ * (a fresh install has no config file); any other must be in the file, or
+ * the error lists the profiles there are. Commands that store a value
+ * create the profile instead of asking this.
+ */
+export function checkProfile(config: ConfigStore, profile: Resolved<string>): string {
+  const name = profile.value;
+  if (name === DEFAULT_PROFILE || config.hasProfile(name)) return name;
+  throw noSuchProfile(name, config.selectableProfiles(), profile.source || undefined);
 }
 
 /** Where a stored value comes from, for messages: the file, and the profile. */
@@ -56,7 +74,7 @@ export async function lookupBaseUrl(
   if (variable !== undefined) return { value: variable, source: 'PLANTS_BASE_URL' };
   const [config, name] = [await store(), await profile()];
   const stored = config.get(name, 'base-url');
-  return stored === undefined ? undefined : { value: stored, source: storedSource(config, name) };
+  return stored === undefined ? undefined : { value: stored, source: storedSource(config, name), profile: name };
 }
 
 /** The token and where it came from, unchecked. Precedence: environment > the profile (there is no flag). */
@@ -69,7 +87,7 @@ export async function lookupToken(
   if (variable !== undefined) return { value: variable, source: 'PLANTS_TOKEN' };
   const [config, name] = [await store(), await profile()];
   const stored = config.get(name, 'token');
-  return stored === undefined ? undefined : { value: stored, source: storedSource(config, name) };
+  return stored === undefined ? undefined : { value: stored, source: storedSource(config, name), profile: name };
 }
 
 /** `plants --profile x ` for the commands a message suggests, when x is not the default. */
@@ -113,6 +131,17 @@ export async function resolveToken(env: Env, store: StoreOpener, getProfile: Pro
       : `store it again with 'plants ${profileFlag(profile)}auth login'`;
   checkToken(found.value, found.source, fix);
   return found;
+}
+
+/**
+ * What to say when the service refuses the token (401, 403): whose token it
+ * was, and how to replace it. Never the token itself.
+ */
+export function refusedTokenHint(token: Resolved<string>): string {
+  if (token.profile === undefined) {
+    return `the service refused the token from ${token.source}; set ${token.source} to a valid token (it overrides any token stored with 'plants auth login')`;
+  }
+  return `the service refused the token of profile ${token.profile}; run 'plants ${profileFlag(token.profile)}auth login'`;
 }
 
 /**

@@ -19,14 +19,33 @@ type ProfileKey = keyof ProfileSettings;
 
 export const DEFAULT_PROFILE = 'default';
 
-/** Profile names: letters, digits, dot, dash and underscore, up to 64. */
+/** Profile names: letters, digits, dot, dash and underscore, up to 64 characters. */
 export function parseProfileName(raw: string, source = '--profile'): string {
   if (!/^[A-Za-z0-9._-]{1,64}$/.test(raw)) {
     throw new UsageError(
-      `invalid profile name ${JSON.stringify(raw)} (${source}): use letters, digits, dot, dash or underscore, at most 64`,
+      `invalid profile name ${JSON.stringify(raw)} (${source}): use letters, digits, dot, dash or underscore, at most 64 characters`,
     );
   }
   return raw;
+}
+
+/** Where the name of the profile in use came from when `config use` chose it (see resolveProfile). */
+export const CHOSEN_BY_USE = "'plants config use'";
+
+/**
+ * The one message for a profile name that names no profile: the profiles
+ * there are, and how to create it. `source` is where the name came from
+ * (--profile, PLANTS_PROFILE, CHOSEN_BY_USE), none for a command's
+ * argument. A flag or an argument is a usage error, a variable or the
+ * file's choice configuration; both exit 2.
+ */
+export function noSuchProfile(name: string, known: readonly string[], source?: string): UsageError | ConfigError {
+  const list = known.length > 0 ? `profiles: ${known.join(', ')}` : 'there are no profiles yet';
+  const back = source === CHOSEN_BY_USE ? ", or go back with 'plants config use default'" : '';
+  const message =
+    `no profile named ${name} (${source ? `from ${source}; ` : ''}${list}); ` +
+    `create one with 'plants --profile ${name} config set base-url <url>'${back}`;
+  return source === undefined || source === '--profile' ? new UsageError(message) : new ConfigError(message);
 }
 
 /**
@@ -158,8 +177,14 @@ export class ConfigStore {
     return typeof chosen === 'string' ? chosen : DEFAULT_PROFILE;
   }
 
+  /** The profiles stored in the file. */
   profileNames(): string[] {
     return Object.keys(this.#profiles()).sort();
+  }
+
+  /** The profiles that can be selected: those stored, and the default, which always exists. */
+  selectableProfiles(): string[] {
+    return [...new Set([...this.profileNames(), DEFAULT_PROFILE])].sort();
   }
 
   hasProfile(name: string): boolean {

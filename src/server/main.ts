@@ -24,9 +24,12 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-function wholeNumber(raw: string | undefined, name: string, max: number): number {
+/** `unit`: what the number counts, for the message (`plants`); none for a port. */
+function wholeNumber(raw: string | undefined, name: string, max: number, unit?: string): number {
   if (raw === undefined) return 0;
-  if (!/^\d+$/.test(raw) || Number(raw) > max) fail(`--${name} must be a whole number from 0 to ${max}`);
+  if (!/^\d+$/.test(raw) || Number(raw) > max) {
+    fail(`--${name} must be a whole number ${unit ? `of ${unit} ` : ''}from 0 to ${max}`);
+  }
   return Number(raw);
 }
 
@@ -52,7 +55,7 @@ async function main(): Promise<void> {
     return;
   }
   const port = wholeNumber(values.port, 'port', 65_535);
-  const seed = wholeNumber(values.seed, 'seed', 10_000_000);
+  const seed = wholeNumber(values.seed, 'seed', 10_000_000, 'plants');
   const given = values.token ?? process.env.PLANT_STORE_TOKEN;
   const token = given || randomBytes(16).toString('hex');
 

@@ -136,7 +136,7 @@ export class PlantStore {
         typeof plant.name !== 'string' ||
         (typeof plant.id !== 'string' && typeof plant.id !== 'number' && !(plant.id instanceof JsonNumber))
       ) {
-        throw new Error(`${file}: item ${index} needs a string "name" and a string or number "id"`);
+        throw new Error(`${file}: item ${index + 1} needs a string "name" and a string or number "id"`);
       }
     });
     return new PlantStore(parsed as StoredPlant[]);

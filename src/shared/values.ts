@@ -7,7 +7,9 @@ export function parseTimeout(raw: string, source = '--timeout'): number {
   const text = raw.trim();
   const seconds = Number(text);
   if (!/^\d+(\.\d+)?$/.test(text) || seconds <= 0 || seconds > 3600) {
-    throw new UsageError(`invalid ${source} ${JSON.stringify(raw)}: expected seconds, more than 0 and at most 3600`);
+    throw new UsageError(
+      `invalid ${source} ${JSON.stringify(raw)}: expected a number of seconds, more than 0 and at most 3600`,
+    );
   }
   return seconds;
 }
@@ -16,7 +18,7 @@ export function parseTimeout(raw: string, source = '--timeout'): number {
 export function parseRetries(raw: string, source = '--retries'): number {
   const text = raw.trim();
   if (!/^\d+$/.test(text) || Number(text) > 10) {
-    throw new UsageError(`invalid ${source} ${JSON.stringify(raw)}: expected a whole number from 0 to 10`);
+    throw new UsageError(`invalid ${source} ${JSON.stringify(raw)}: expected a whole number of retries from 0 to 10`);
   }
   return Number(text);
 }

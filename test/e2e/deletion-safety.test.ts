@@ -89,7 +89,7 @@ describe('pipelines never turn names into ids', () => {
     );
     const gap = await plants(['delete', '--stdin', '--yes'], { input: 'id,name\r\n1,A\r\n,B\r\n' });
     expect(gap.code).toBe(2);
-    expect(gap.stderr).toMatch(/row 2 of the CSV on standard input has no id/);
+    expect(gap.stderr).toMatch(/line 3 of standard input has no id/);
     expect(deletes()).toEqual([]);
   });
 
@@ -229,7 +229,7 @@ describe('--max-deletes caps unattended runs', () => {
   it.each(['-1', 'abc', '1.5', ''])('rejects --max-deletes %j before any request', async (value) => {
     const r = await plants(['delete', '1', '--yes', '--max-deletes', value]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/invalid --max-deletes .*: expected a whole number, 0 or more/);
+    expect(r.stderr).toMatch(/invalid --max-deletes .*: expected a whole number of plants, 0 or more/);
     expect(setup.store.requests).toEqual([]);
   });
 });
@@ -378,7 +378,9 @@ describe('a connection that never opens', () => {
       expect(r.code).toBe(1);
       const [result] = JSON.parse(r.stdout) as DeleteOutcome[];
       expect(result).toMatchObject({ id: '5', result: 'failed', status: null });
-      expect(result?.error?.message).toMatch(/could not connect to 127\.0\.0\.1:\d+: timed out/);
+      expect(result?.error?.message).toMatch(
+        /^DELETE \S+ failed: could not connect to 127\.0\.0\.1:\d+ within 1 s \(--timeout 1; raise it with --timeout or PLANTS_TIMEOUT\)$/,
+      );
     } finally {
       listener.kill();
     }

@@ -87,7 +87,7 @@ const CASES: [string, string[], string, Respond][] = [
   [
     'an item that is not JSON (cut at 200)',
     ['list'],
-    'item 0 of the plant list is not valid JSON: nnnn',
+    'item 1 of the plant list is not valid JSON: nnnn',
     (req, res, into) =>
       res.writeHead(200, { 'content-type': 'application/json' }).end(`[${'n'.repeat(200 - into)}${echoed(req)}]`),
   ],

@@ -74,7 +74,7 @@ describe('bidi, zero-width and separator characters from the service', () => {
     const r = await plants(['prune', '--all', '--yes']);
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(
-      `plants: matching plant 0 ("${SHOWN}") has no usable "id" (a non-empty string or a number); plants without ids cannot be deleted by id; nothing was deleted\n`,
+      `plants: matching plant 1 ("${SHOWN}") has no usable "id" (a non-empty string or a number); plants without ids cannot be deleted by id; nothing was deleted\n`,
     );
   });
 

@@ -56,7 +56,7 @@ describe('plants list against the local plant store', () => {
   it.each(['-1', 'ten', '2147483648', '1.5'])('rejects --limit %s with exit 2 before any request', async (limit) => {
     const r = await plants(['list', '--limit', limit]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^plants: invalid --limit .*whole number from 0 to 2147483647\n$/);
+    expect(r.stderr).toMatch(/^plants: invalid --limit .*whole number of plants from 0 to 2147483647\n$/);
     expect(setup.store.requests).toEqual([]);
   });
 
@@ -64,7 +64,7 @@ describe('plants list against the local plant store', () => {
     const r = await plants(['list'], { PLANTS_TOKEN: 'wrong-token' });
     expect(r.code).toBe(4);
     expect(r.stderr).toBe(
-      `plants: GET ${setup.store.url}/plants → 401 Unauthorized: missing or invalid bearer token (error 401); run 'plants auth login' or set PLANTS_TOKEN\n`,
+      `plants: GET ${setup.store.url}/plants → 401 Unauthorized: missing or invalid bearer token (error 401); the service refused the token from PLANTS_TOKEN; set PLANTS_TOKEN to a valid token (it overrides any token stored with 'plants auth login')\n`,
     );
   });
 
@@ -109,7 +109,7 @@ describe('plants list against services that answer differently', () => {
       200,
       '[{"id":1}]',
       { 'content-type': 'application/json' },
-      /item 0 of the plant list is not a plant: it has no "name"/,
+      /item 1 of the plant list is not a plant: it has no "name"/,
     ],
     [200, '', {}, /response body was empty/],
     [

@@ -40,15 +40,16 @@ describe('profiles', () => {
     expect(count((await plants(['list', '--profile', 'staging'])).stdout)).toBe(1);
   });
 
-  it('config profiles lists them, marks the one in use, never shows tokens', async () => {
+  it('config profiles lists them, marks the one in use, never shows tokens, columns lined up', async () => {
     await twoProfiles();
-    await plants(['--profile', 'bare', 'config', 'set', 'base-url', 'https://bare.example.com']);
+    const long = 'https://plants.example.com/api/v2/a/long/path/prefix';
+    await plants(['--profile', 'bare', 'config', 'set', 'base-url', long]);
     const r = await plants(['config', 'profiles']);
     expect(r.stdout).toBe(
       [
-        `  bare     https://bare.example.com  no token`,
-        `* default  ${prod.url}  token set`,
-        `  staging  ${staging.url}  token set`,
+        `  bare     ${long}  no token`,
+        `* default  ${prod.url.padEnd(long.length)}  token set`,
+        `  staging  ${staging.url.padEnd(long.length)}  token set`,
         '',
       ].join('\n'),
     );
@@ -91,11 +92,42 @@ describe('profiles', () => {
 
   it('a profile without settings says which profile lacks them', async () => {
     await twoProfiles();
+    const created = await plants(['--profile', 'dev', 'auth', 'login', '--with-token'], { input: TOKEN });
+    expect(created.stderr).toBe('plants: creating profile dev\n');
     const r = await plants(['--profile', 'dev', 'list']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(
       /no base URL configured for profile dev; run 'plants --profile dev config set base-url <url>'/,
     );
+  });
+
+  it('a mistyped profile name is refused, listing the profiles, with whatever it was named by', async () => {
+    await twoProfiles();
+    const hint = "create one with 'plants --profile stagign config set base-url <url>'";
+    const flag = await plants(['--profile', 'stagign', 'list']);
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toBe(
+      `plants: no profile named stagign (from --profile; profiles: default, staging); ${hint}\n`,
+    );
+    const variable = await plants(['auth', 'logout'], { env: { PLANTS_PROFILE: 'stagign' } });
+    expect(variable.code).toBe(2);
+    expect(variable.stderr).toBe(
+      `plants: no profile named stagign (from PLANTS_PROFILE; profiles: default, staging); ${hint}\n`,
+    );
+    expect((JSON.parse(readFileSync(configFile(), 'utf8')) as SavedConfig).profiles.staging?.token).toBe(TOKEN);
+  });
+
+  it('a refused stored token names its profile and how to log in to it, never the token', async () => {
+    await twoProfiles();
+    await plants(['--profile', 'staging', 'auth', 'login', '--with-token'], { input: `${TOKEN}-old` });
+    const r = await plants(['--profile', 'staging', 'list', '--json']);
+    expect(r.code).toBe(4);
+    const [line, json] = r.stderr.trimEnd().split('\n');
+    expect(line).toBe(
+      `plants: GET ${staging.url}/plants → 401 Unauthorized: missing or invalid bearer token (error 401); the service refused the token of profile staging; run 'plants --profile staging auth login'`,
+    );
+    expect(JSON.parse(json!)).toMatchObject({ error: { code: 'auth', status: 401 } });
+    expect(r.stderr).not.toContain(`${TOKEN}-old`);
   });
 
   it('rejects a bad profile name', async () => {

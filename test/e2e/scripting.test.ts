@@ -214,7 +214,7 @@ describe('bulk delete', () => {
   it('refuses JSON whose plants have no id, before deleting anything', async () => {
     const r = await plants(['delete', '--stdin', '--yes'], { input: '[{"id":1,"name":"a"},{"name":"b"}]' });
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/item 1 of the JSON on standard input has no usable "id".*nothing was deleted/);
+    expect(r.stderr).toMatch(/item 2 of the JSON on standard input has no usable "id".*nothing was deleted/);
     expect(deletes()).toEqual([]);
   });
 
@@ -476,7 +476,7 @@ describe('plants prune', () => {
     try {
       const r = await plants(['prune', '--tag', 'weed', '--yes'], { env: { PLANTS_BASE_URL: noIds.url } });
       expect(r.code).toBe(2);
-      expect(r.stderr).toMatch(/matching plant 0 \("a"\) has no usable "id".*nothing was deleted/);
+      expect(r.stderr).toMatch(/matching plant 1 \("a"\) has no usable "id".*nothing was deleted/);
       expect(noIds.requests.filter((q) => q.method === 'DELETE')).toEqual([]);
     } finally {
       await noIds.close();

@@ -158,4 +158,16 @@ describe('plant-store-server', () => {
     expect(code).toBe(2);
     expect(err).toBe('plant-store-server: --port must be a whole number from 0 to 65535\n');
   });
+
+  it('names the unit of a bad --seed', async () => {
+    const child = spawn(process.execPath, [SERVER_BIN, '--seed', 'many'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+    });
+    let err = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+    const [code] = (await once(child, 'exit')) as [number | null];
+    expect(code).toBe(2);
+    expect(err).toBe('plant-store-server: --seed must be a whole number of plants from 0 to 10000000\n');
+  });
 });

@@ -49,7 +49,7 @@ describe('in a terminal', () => {
       env: { NO_COLOR: undefined, FORCE_COLOR: '1' },
     });
     expect(error.stderr).toBe(
-      '\u001b[31mplants: invalid --limit "x": expected a whole number from 0 to 2147483647\u001b[39m\n',
+      '\u001b[31mplants: invalid --limit "x": expected a whole number of plants from 0 to 2147483647\u001b[39m\n',
     );
   });
 

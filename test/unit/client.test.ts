@@ -194,6 +194,49 @@ describe('listPlants', () => {
   });
 });
 
+describe('timeouts: the figure said once, never "in time" without it', () => {
+  const raise = 'raise it with --timeout or PLANTS_TIMEOUT';
+
+  it('no response within the attempt', async () => {
+    agent.get(ORIGIN).intercept({ path: '/plants', method: 'GET' }).reply(200, '[]').delay(2_000);
+    const err = await failure(client(ORIGIN, { timeoutMs: 50 }).listPlants());
+    expect(err).toBeInstanceOf(NetworkError);
+    expect((err as NetworkError).code).toBe('timeout');
+    expect(err.message).toBe(
+      `GET http://plants.test/plants failed: plants.test sent no response within 0.05 s (--timeout 0.05; ${raise})`,
+    );
+  });
+
+  it("no connection within the attempt (undici's connect timeout)", async () => {
+    const timedOut = Object.assign(new Error('Connect Timeout Error'), { code: 'UND_ERR_CONNECT_TIMEOUT' });
+    agent.get(ORIGIN).intercept({ path: '/plants', method: 'GET' }).replyWithError(timedOut);
+    const err = await failure(client().listPlants());
+    expect((err as NetworkError).code).toBe('timeout');
+    expect(err.message).toBe(
+      `GET http://plants.test/plants failed: could not connect to plants.test within 5 s (--timeout 5; ${raise})`,
+    );
+  });
+
+  it("the system's own timeout (ETIMEDOUT) is no --timeout: no figure, no hint to raise it", async () => {
+    const timedOut = Object.assign(new Error('connect ETIMEDOUT 10.0.0.1:443'), { code: 'ETIMEDOUT' });
+    agent.get(ORIGIN).intercept({ path: '/plants', method: 'GET' }).replyWithError(timedOut);
+    const err = await failure(client().listPlants());
+    expect((err as NetworkError).code).toBe('timeout');
+    expect(err.message).toBe(
+      'GET http://plants.test/plants failed: the connection to plants.test timed out (ETIMEDOUT)',
+    );
+  });
+
+  it('undici\'s body timeout: no "within" a figure that is not --timeout', async () => {
+    const stalled = Object.assign(new Error('Body Timeout Error'), { code: 'UND_ERR_BODY_TIMEOUT' });
+    agent.get(ORIGIN).intercept({ path: '/plants', method: 'GET' }).replyWithError(stalled);
+    const err = await failure(client().listPlants());
+    expect(err.message).toBe(
+      'GET http://plants.test/plants failed: plants.test stopped sending the response body (UND_ERR_BODY_TIMEOUT)',
+    );
+  });
+});
+
 describe('deletePlant', () => {
   it.each([200, 202, 204])('treats %d as success and ignores the body', async (status) => {
     agent

@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { MockAgent } from 'undici';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli.js';
@@ -156,7 +157,7 @@ describe('argument parsing (the run function is replaced)', () => {
 
   it.each([
     [[], /no plant ids given/],
-    [['1', '--concurrency', '0'], /invalid --concurrency "0": expected a whole number from 1 to 64/],
+    [['1', '--concurrency', '0'], /invalid --concurrency "0": expected a whole number of requests from 1 to 64/],
     [['1', '--concurrency', '65'], /invalid --concurrency/],
     [['1', ''], /must not be empty/],
   ])('delete: rejects %j', async (args, message) => {
@@ -241,7 +242,9 @@ describe('plants list', () => {
   it('rejects a bad --limit with exit 2 and no request', async () => {
     const r = await plants(['list', '--limit', '2147483648']);
     expect(r.code).toBe(2);
-    expect(r.stderr()).toBe('plants: invalid --limit "2147483648": expected a whole number from 0 to 2147483647\n');
+    expect(r.stderr()).toBe(
+      'plants: invalid --limit "2147483648": expected a whole number of plants from 0 to 2147483647\n',
+    );
   });
 
   it('exits 1 with what was received when the response is not a plant list', async () => {
@@ -264,7 +267,7 @@ describe('plants list', () => {
     const r = await plants(['list']);
     expect(r.code).toBe(4);
     expect(r.stderr()).toMatch(
-      /401 Unauthorized: bad token \(error 401\); run 'plants auth login' or set PLANTS_TOKEN/,
+      /401 Unauthorized: bad token \(error 401\); the service refused the token from PLANTS_TOKEN; set PLANTS_TOKEN/,
     );
   });
 
@@ -387,6 +390,80 @@ describe('plants delete', () => {
   });
 });
 
+describe('plants prune', () => {
+  it('names a matching plant without an id by its position among the matches, counted from 1', async () => {
+    agent
+      .get(ORIGIN)
+      .intercept({ path: '/plants', method: 'GET' })
+      .reply(200, [{ id: 1, name: 'Aloe', tag: 'weed' }, { name: 'Rose' }, { name: 'Fern', tag: 'weed' }], json);
+    const r = await plants(['prune', '--tag', 'weed', '--yes']);
+    expect(r.code).toBe(2);
+    expect(r.stderr()).toMatch(/^plants: matching plant 2 \("Fern"\) has no usable "id"/);
+  });
+});
+
+describe('a refused token (401, 403)', () => {
+  const refuse = (status: number) =>
+    agent
+      .get(ORIGIN)
+      .intercept({ path: '/plants', method: 'GET' })
+      .reply(status, { error: status, message: 'bad token' }, json);
+  const stored = (profiles: object) =>
+    writeFileSync(join(dir.path, 'config.json'), JSON.stringify({ profiles }), { mode: 0o600 });
+
+  it.each([401, 403])('%d: names the profile whose token it was and how to log in to it', async (status) => {
+    stored({ default: { token: TOKEN }, staging: { token: TOKEN } });
+    refuse(status);
+    const r = await plants(['--profile', 'staging', 'list'], { env: { PLANTS_TOKEN: '' } });
+    expect(r.code).toBe(4);
+    expect(r.stderr()).toBe(
+      `plants: GET https://plants.test/plants → ${status} ${status === 401 ? 'Unauthorized' : 'Forbidden'}: bad token (error ${status}); ` +
+        "the service refused the token of profile staging; run 'plants --profile staging auth login'\n",
+    );
+  });
+
+  it('the default profile: the login command needs no --profile', async () => {
+    stored({ default: { token: TOKEN } });
+    refuse(401);
+    const r = await plants(['list'], { env: { PLANTS_TOKEN: '' } });
+    expect(r.stderr()).toMatch(/; the service refused the token of profile default; run 'plants auth login'\n$/);
+  });
+
+  it('a token from PLANTS_TOKEN: says so, whatever profile is selected', async () => {
+    stored({ default: { token: 'stored-token' }, staging: {} });
+    refuse(401);
+    const r = await plants(['--profile', 'staging', 'list']);
+    expect(r.code).toBe(4);
+    expect(r.stderr()).toMatch(
+      /; the service refused the token from PLANTS_TOKEN; set PLANTS_TOKEN to a valid token \(it overrides any token stored with 'plants auth login'\)\n$/,
+    );
+  });
+});
+
+describe('config profiles', () => {
+  it('lines its columns up by the widest entry of each, wide characters counting double', async () => {
+    const profiles = {
+      default: { 'base-url': 'http://x.test', token: TOKEN },
+      long: { 'base-url': 'https://plants.example.com/a/very/long/path/prefix', token: TOKEN },
+      // Written by hand: config set would have stored the host as punycode.
+      wide: { 'base-url': 'https://例え.jp' },
+      bare: {},
+    };
+    writeFileSync(join(dir.path, 'config.json'), JSON.stringify({ profiles }), { mode: 0o600 });
+    const r = await plants(['config', 'profiles']);
+    expect(r.code).toBe(0);
+    expect(r.stdout()).toBe(
+      [
+        '  bare     (no base-url)                                       no token',
+        '* default  http://x.test                                       token set',
+        '  long     https://plants.example.com/a/very/long/path/prefix  token set',
+        '  wide     https://例え.jp                                     no token',
+        '',
+      ].join('\n'),
+    );
+  });
+});
+
 describe('configuration errors', () => {
   it('exits 2 naming how to set the base URL', async () => {
     const r = await plants(['list'], { env: { PLANTS_BASE_URL: '' } });
@@ -418,6 +495,93 @@ describe('config get', () => {
     expect(r.code).toBe(1);
     expect(r.stderr()).toBe('plants: base-url is not set for profile default\n');
     expect(r.stdout()).toBe('');
+  });
+});
+
+describe('a profile that does not exist', () => {
+  const saved = (config: object) =>
+    writeFileSync(join(dir.path, 'config.json'), JSON.stringify(config), { mode: 0o600 });
+  const twoProfiles = {
+    profiles: { default: { 'base-url': ORIGIN }, staging: { 'base-url': 'https://staging.test' } },
+  };
+
+  it.each([
+    ['list', ['list']],
+    ['delete', ['delete', '1', '--yes']],
+    ['prune', ['prune', '--all', '--yes']],
+    ['auth status', ['auth', 'status']],
+    ['auth logout', ['auth', 'logout']],
+    ['config get', ['config', 'get', 'base-url']],
+    ['config list', ['config', 'list']],
+    ['config unset', ['config', 'unset', 'base-url']],
+    ['config profiles', ['config', 'profiles']],
+  ])('%s with --profile says so, lists the profiles, exit 2', async (_name, args) => {
+    saved(twoProfiles);
+    const r = await plants(['--profile', 'stagign', ...args], { env: { PLANTS_BASE_URL: '' } });
+    expect(r.code).toBe(2);
+    expect(r.stderr()).toBe(
+      "plants: no profile named stagign (from --profile; profiles: default, staging); create one with 'plants --profile stagign config set base-url <url>'\n",
+    );
+    expect(r.stdout()).toBe('');
+  });
+
+  it('named by PLANTS_PROFILE: the same message, naming the variable, code config in the JSON error line', async () => {
+    saved(twoProfiles);
+    const r = await plants(['list', '--json'], { env: { PLANTS_BASE_URL: '', PLANTS_PROFILE: 'stagign' } });
+    expect(r.code).toBe(2);
+    expect(r.stderr()).toMatch(
+      /^plants: no profile named stagign \(from PLANTS_PROFILE; profiles: default, staging\);/,
+    );
+    expect(r.stderr()).toMatch(/"code":"config"/);
+  });
+
+  it('chosen with config use, then removed from the file by hand: says how to go back', async () => {
+    saved({ ...twoProfiles, profile: 'gone' });
+    const r = await plants(['config', 'get', 'base-url']);
+    expect(r.code).toBe(2);
+    expect(r.stderr()).toBe(
+      "plants: no profile named gone (from 'plants config use'; profiles: default, staging); create one with 'plants --profile gone config set base-url <url>', or go back with 'plants config use default'\n",
+    );
+  });
+
+  it('is not looked for when nothing is read from it: the base URL and token from the environment', async () => {
+    agent.get(ORIGIN).intercept({ path: '/plants', method: 'GET' }).reply(200, [], json);
+    const r = await plants(['list'], { env: { PLANTS_PROFILE: 'ci' } });
+    expect(r.code).toBe(0);
+    expect(r.stderr()).toBe('');
+  });
+
+  it('the default profile always exists: a fresh install (no config file) works from the environment', async () => {
+    agent.get(ORIGIN).intercept({ path: '/plants', method: 'GET' }).reply(200, [], json);
+    expect((await plants(['list'])).code).toBe(0);
+    const r = await plants(['config', 'list'], { env: { PLANTS_BASE_URL: '' } });
+    expect(r.code).toBe(0);
+    expect(r.stdout()).toBe('profile=default\nbase-url=(not set)\ntoken=(not set)\n');
+  });
+
+  it('config set creates it, saying so on stderr; the default profile is never "created"', async () => {
+    const first = await plants(['--profile', 'staging', 'config', 'set', 'base-url', 'https://staging.test']);
+    expect(first.code).toBe(0);
+    expect(first.stderr()).toBe('plants: creating profile staging\n');
+    const again = await plants(['--profile', 'staging', 'config', 'set', 'base-url', 'https://staging.test/v2']);
+    expect(again.stderr()).toBe('');
+    const fresh = await plants(['config', 'set', 'base-url', ORIGIN]);
+    expect(fresh.stderr()).toBe('');
+    expect(JSON.parse(readFileSync(join(dir.path, 'config.json'), 'utf8'))).toEqual({
+      profiles: { staging: { 'base-url': 'https://staging.test/v2' }, default: { 'base-url': ORIGIN } },
+    });
+  });
+
+  it('auth login creates it, saying so on stderr', async () => {
+    const r = await plants(['auth', 'login', '--with-token'], {
+      stdin: 'abc\n',
+      env: { PLANTS_TOKEN: '', PLANTS_PROFILE: 'staging' },
+    });
+    expect(r.code).toBe(0);
+    expect(r.stderr()).toBe('plants: creating profile staging\n');
+    expect(JSON.parse(readFileSync(join(dir.path, 'config.json'), 'utf8'))).toEqual({
+      profiles: { staging: { token: 'abc' } },
+    });
   });
 });
 
@@ -514,6 +678,40 @@ describe('help and usage', () => {
     const r = await plants(['lst']);
     expect(r.code).toBe(2);
     expect(r.stderr()).toBe("plants: unknown command 'lst' (Did you mean list?)\n");
+  });
+
+  it('help <unknown> says so in one line with a suggestion, exit 2, not the whole help', async () => {
+    const r = await plants(['help', 'lst']);
+    expect(r.code).toBe(2);
+    expect(r.stderr()).toBe("plants: unknown command 'lst' (Did you mean list?)\n");
+    expect(r.stdout()).toBe('');
+    const nested = await plants(['help', 'config', 'sett']);
+    expect(nested.code).toBe(2);
+    expect(nested.stderr()).toBe("plants: unknown command 'config sett' (Did you mean config set?)\n");
+    const far = await plants(['help', 'xyzzy']);
+    expect(far.code).toBe(2);
+    expect(far.stderr()).toBe("plants: unknown command 'xyzzy' (see plants --help)\n");
+    const tooDeep = await plants(['help', 'list', 'extra']);
+    expect(tooDeep.code).toBe(2);
+    expect(tooDeep.stderr()).toBe("plants: unknown command 'list extra' (see plants list --help)\n");
+  });
+
+  it('help shows the help of a command at any depth, as --help does', async () => {
+    for (const path of [[], ['list'], ['config'], ['config', 'set'], ['auth', 'login']]) {
+      const viaHelp = await plants(['help', ...path]);
+      const viaFlag = await plants([...path, '--help']);
+      expect(viaHelp.code, path.join(' ')).toBe(0);
+      expect(viaHelp.stderr(), path.join(' ')).toBe('');
+      expect(viaHelp.stdout(), path.join(' ')).toBe(viaFlag.stdout());
+    }
+    expect((await plants(['help', 'config', 'set'])).stdout()).toMatch(
+      /^Usage: plants config set \[options\] <key> <value>\n/,
+    );
+    // The groups have the same help command.
+    expect((await plants(['config', 'help', 'set'])).stdout()).toMatch(/^Usage: plants config set /);
+    const group = await plants(['auth', 'help', 'logn']);
+    expect(group.code).toBe(2);
+    expect(group.stderr()).toBe("plants: unknown command 'logn' (Did you mean login?)\n");
   });
 
   it('an unknown option exits 2 in one line', async () => {

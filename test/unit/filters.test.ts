@@ -68,10 +68,10 @@ describe('parseIdInput', () => {
   });
 
   it.each([
-    ['[{"name":"a"}]', /item 0 of the JSON on standard input has no usable "id"/],
-    ['[{"id":null}]', /item 0 .*no usable "id"/],
-    ['[{"id":""}]', /item 0 .*no usable "id"/],
-    ['[{"id":true}]', /item 0 .*no usable "id"/],
+    ['[{"name":"a"}]', /item 1 of the JSON on standard input has no usable "id"/],
+    ['[{"id":null}]', /item 1 .*no usable "id"/],
+    ['[{"id":""}]', /item 1 .*no usable "id"/],
+    ['[{"id":true}]', /item 1 .*no usable "id"/],
     ['[1,', /starts like a JSON array but is not valid JSON/],
     ['{"id":1}\nnot json', /line 2 of standard input is not a JSON object/],
     ['1\tFern\tgreen', /tab-separated lines/],

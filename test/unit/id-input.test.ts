@@ -33,8 +33,8 @@ describe('parseCsv', () => {
   });
 
   it.each([
-    ['"5"7', /text follows a closing quote in record 1/],
-    ['a\n"open', /quoted field \(record 2\) is never closed/],
+    ['"5"7', /text follows a closing quote on line 1/],
+    ['a\n"open', /quoted field starting on line 2 is never closed/],
   ])('refuses %j', (text, error) => {
     expect(() => parseCsv(text)).toThrow(error);
   });
@@ -65,10 +65,10 @@ describe('parseIdInput: only ids, never names', () => {
     [
       'a row with more fields than the header',
       'name,id\nLily,7,13\n',
-      /row 1 of the CSV on standard input has 3 fields, but its header has 2/,
+      /line 2 of standard input has 3 fields, but the CSV header has 2/,
     ],
-    ['a row with fewer fields', 'id,name\n7\n', /row 1 .* has 1 fields, but its header has 2/],
-    ['a row without an id', 'id,name\n,Ficus 7\n', /row 1 of the CSV on standard input has no id/],
+    ['a row with fewer fields', 'id,name\n7\n', /line 2 .* has 1 fields, but the CSV header has 2/],
+    ['a row without an id', 'id,name\n,Ficus 7\n', /line 2 of standard input has no id/],
     ['text after a closing quote', 'id,name\n"5"7,x\n', /cannot be read: text follows a closing quote/],
     ['a one-column CSV of names', 'name\r\nFicus 7\r\n', /starts with the header name and has no id column/],
     ['a one-column table of tags', 'TAG\ntree\n', /starts with the header TAG and has no id column/],
@@ -86,5 +86,34 @@ describe('parseIdInput: only ids, never names', () => {
     ['quoted ids', '"42"\n', /quoted id "42"/],
   ])('refuses %s', (_what, text, error) => {
     expect(() => parseIdInput(text)).toThrow(error);
+  });
+});
+
+describe('positions in messages count from 1, from the first line of standard input', () => {
+  it.each([
+    [
+      'the second item of a JSON array',
+      '[{"id":1},{"name":"Fern"}]',
+      'item 2 of the JSON on standard input has no usable "id"',
+    ],
+    ['the first item of a JSON array', '[{"name":"Fern"}]', 'item 1 of the JSON on standard input has no usable "id"'],
+    ['NDJSON after two blank lines', '\n\n{"id":1}\nnot json\n', 'line 4 of standard input is not a JSON object'],
+    [
+      'NDJSON after a BOM (no line of its own)',
+      '\uFEFF{"id":1}\n{"name":"Fern"}\n',
+      'line 2 of standard input has no usable "id"',
+    ],
+    [
+      'a CSV row with a field too many',
+      'id,name\n7,Fern,x\n',
+      'line 2 of standard input has 3 fields, but the CSV header has 2',
+    ],
+    ['a CSV row without an id', 'id,name\r\n1,Aloe\r\n,Fern\r\n', 'line 3 of standard input has no id'],
+    ['a CSV row after a name on two lines', 'id,name\n1,"two\nlines"\n,Fern\n', 'line 4 of standard input has no id'],
+    ['CSV after blank lines', '\r\n\r\nid,name\n,Fern\n', 'line 4 of standard input has no id'],
+    ['an unclosed quote in CSV', 'id,name\n1,Aloe\n2,"open\n', 'a quoted field starting on line 3 is never closed'],
+    ['text after a closing quote in CSV', '\nid,name\n"5"7,x\n', 'text follows a closing quote on line 3'],
+  ])('%s', (_what, text, message) => {
+    expect(() => parseIdInput(text)).toThrow(message);
   });
 });

@@ -62,9 +62,9 @@ describe('streamPlantList', () => {
     ['[{"name":"a"},]', /not JSON/],
     ['[{"name":"a"} {"name":"b"}]', /missing comma/],
     ['[{"name":"a"}] x', /text after the end/],
-    ['[{"name":1}]', /item 0 of the plant list is not a plant/],
-    ['[{"name":"a"},{"name":"b","x":tru}]', /item 1 of the plant list is not valid JSON/],
-    ['[1]', /item 0 of the plant list is a number/],
+    ['[{"name":1}]', /item 1 of the plant list is not a plant/],
+    ['[{"name":"a"},{"name":"b","x":tru}]', /item 2 of the plant list is not valid JSON/],
+    ['[1]', /item 1 of the plant list is a number/],
   ])('refuses %j clearly', async (text, message) => {
     await expect(collect(text)).rejects.toThrow(BadResponseError);
     await expect(collect(text, [1, 2, 3])).rejects.toThrow(message);
@@ -82,8 +82,19 @@ describe('streamPlantList', () => {
         ))
           seen.push(...batch);
       })(),
-    ).rejects.toThrow(/item 1/);
+    ).rejects.toThrow(/item 2 of the plant list/);
     expect(seen).toEqual([{ name: 'a' }]);
+  });
+});
+
+describe('streamPlantList: positions', () => {
+  it.each([
+    ['[{"name":"a"},{"name":"b"},{"name":3}]', 'item 3 of the plant list is not a plant'],
+    ['[{"name":"a"},{"name":"b","x":tru}]', 'item 2 of the plant list is not valid JSON'],
+    ['[7]', 'item 1 of the plant list is a number'],
+  ])('count items from 1, however the body is cut: %j', async (text, message) => {
+    await expect(collect(text, [3, 7, 15])).rejects.toThrow(message);
+    await expect(collect(text)).rejects.toThrow(message);
   });
 });
 

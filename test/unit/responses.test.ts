@@ -26,15 +26,24 @@ describe('parsePlantList', () => {
     ['{"plants":[]}', 'application/json', /received an object: \{"plants":\[\]\}/],
     ['"plants"', 'application/json', /received a string/],
     ['null', 'application/json', /received null/],
-    ['[1]', 'application/json', /item 0 of the plant list is a number/],
-    ['[{"name":"A"},null]', 'application/json', /item 1 of the plant list is null/],
-    ['[[]]', 'application/json', /item 0 of the plant list is an array/],
-    ['[{"tag":"x"}]', 'application/json', /item 0 .*it has no "name"/],
-    ['[{"name":5}]', 'application/json', /item 0 .*its "name" is a number/],
-    ['[{"name":"A","tag":3}]', 'application/json', /item 0 .*its "tag" is a number/],
+    ['[1]', 'application/json', /item 1 of the plant list is a number/],
+    ['[{"name":"A"},null]', 'application/json', /item 2 of the plant list is null/],
+    ['[[]]', 'application/json', /item 1 of the plant list is an array/],
+    ['[{"tag":"x"}]', 'application/json', /item 1 .*it has no "name"/],
+    ['[{"name":5}]', 'application/json', /item 1 .*its "name" is a number/],
+    ['[{"name":"A","tag":3}]', 'application/json', /item 1 .*its "tag" is a number/],
   ])('rejects %j (%s)', (text, type, message) => {
     expect(() => parsePlantList(text, type, NO_SECRETS)).toThrow(BadResponseError);
     expect(() => parsePlantList(text, type, NO_SECRETS)).toThrow(message);
+  });
+
+  it('counts items from 1', () => {
+    expect(() => parsePlantList('[{"name":"A"},{"name":"B"},null]', 'application/json', NO_SECRETS)).toThrow(
+      'item 3 of the plant list is null',
+    );
+    expect(() => parsePlantList('[{"tag":"x"}]', 'application/json', NO_SECRETS)).toThrow(
+      'item 1 of the plant list is not a plant',
+    );
   });
 
   it('keeps excerpts short and free of control characters', () => {

@@ -49,4 +49,15 @@ describe('PlantStore.load and save', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('name a bad item by its position, counted from 1', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'plants-store-'));
+    try {
+      const file = join(dir, 'plants.json');
+      writeFileSync(file, '[{"id":1,"name":"Fern"},{"id":2}]');
+      expect(() => PlantStore.load(file)).toThrow(`${file}: item 2 needs a string "name"`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

@@ -5,6 +5,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { success, warning } from '../../output/messages.js';
 import { readText, TooLargeError } from '../../read-text.js';
+import { profileToWrite } from '../config/shared.js';
 import { examples } from '../options.js';
 
 interface LoginOptions {
@@ -51,7 +52,7 @@ async function runLogin(options: LoginOptions, ctx: Context): Promise<void> {
   if (token === '') throw new UsageError('no token was given; nothing was stored');
   checkToken(token, options.withToken ? 'standard input' : 'the prompt', 'nothing was stored');
 
-  const [store, { value: profile }] = await Promise.all([ctx.config(), ctx.profile()]);
+  const [store, profile] = await profileToWrite(ctx);
   store.set(profile, 'token', token);
   success(io, `Token stored for profile ${profile} in ${store.path}`);
   if (ctx.env.PLANTS_TOKEN) {

@@ -19,7 +19,7 @@ export function logoutCommand(ctx: Context, run: LogoutRunner = runLogout): Comm
 
 async function runLogout(_options: LogoutOptions, ctx: Context): Promise<void> {
   const { io } = ctx;
-  const [store, { value: profile }] = await Promise.all([ctx.config(), ctx.profile()]);
+  const [store, profile] = await Promise.all([ctx.config(), ctx.usedProfile()]);
   if (store.get(profile, 'token') === undefined) {
     info(io, `No token is stored for profile ${profile} in ${store.path}`);
   } else {

@@ -26,9 +26,9 @@ export function statusCommand(ctx: Context, run: StatusRunner = runStatus): Comm
 async function runStatus(_options: StatusOptions, ctx: Context): Promise<void> {
   const { io } = ctx;
   const profile = await ctx.profile();
-  const name = () => Promise.resolve(profile.value);
-  const base = await lookupBaseUrl(ctx.flags.baseUrl, ctx.env, ctx.config, name);
-  const token = await lookupToken(ctx.env, ctx.config, name);
+  // Checked only once a value is read from it, as every command does.
+  const base = await lookupBaseUrl(ctx.flags.baseUrl, ctx.env, ctx.config, ctx.usedProfile);
+  const token = await lookupToken(ctx.env, ctx.config, ctx.usedProfile);
   const lines = [
     `Profile:  ${profile.value}${profile.source ? ` (from ${profile.source})` : ''}`,
     `Base URL: ${base ? `${shownUrl(base.value)} (from ${base.source})` : 'not set'}`,

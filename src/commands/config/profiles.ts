@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
+import { alignColumns } from '../../output/columns.js';
 import { examples } from '../options.js';
 import { selectedProfile, shownOr } from './shared.js';
 
@@ -20,11 +21,12 @@ export function profilesCommand(ctx: Context, run: ProfilesRunner = runProfiles)
 async function runProfiles(_options: ProfilesOptions, ctx: Context): Promise<void> {
   const [store, profile] = await selectedProfile(ctx);
   const names = [...new Set([...store.profileNames(), profile])].sort();
-  const width = Math.max(...names.map((name) => name.length));
-  const lines = names.map((name) => {
-    const url = shownOr(store.get(name, 'base-url'), '(no base-url)');
-    const token = store.get(name, 'token') === undefined ? 'no token' : 'token set';
-    return `${name === profile ? '*' : ' '} ${name.padEnd(width)}  ${url}  ${token}`;
-  });
+  const lines = await alignColumns(
+    names.map((name) => [
+      `${name === profile ? '*' : ' '} ${name}`,
+      shownOr(store.get(name, 'base-url'), '(no base-url)'),
+      store.get(name, 'token') === undefined ? 'no token' : 'token set',
+    ]),
+  );
   ctx.io.stdout.write(`${lines.join('\n')}\n`);
 }

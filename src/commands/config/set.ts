@@ -3,7 +3,7 @@ import { formatBaseUrl, parseBaseUrl } from '../../shared/url.js';
 import type { Context } from '../../context.js';
 import { success } from '../../output/messages.js';
 import { examples } from '../options.js';
-import { keyArgument, selectedProfile, type ConfigKey } from './shared.js';
+import { keyArgument, profileToWrite, type ConfigKey } from './shared.js';
 
 export interface SetOptions {
   key: ConfigKey;
@@ -25,7 +25,7 @@ export function setCommand(ctx: Context, run: SetRunner = runSet): Command {
 }
 
 async function runSet(options: SetOptions, ctx: Context): Promise<void> {
-  const [store, profile] = await selectedProfile(ctx);
+  const [store, profile] = await profileToWrite(ctx);
   store.set(profile, options.key, options.value);
   success(ctx.io, `Set ${options.key} of profile ${profile} to ${options.value}`);
 }

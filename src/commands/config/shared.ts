@@ -1,6 +1,7 @@
 import { Argument } from 'commander';
 import { maskUrl } from '../../shared/url.js';
-import { parseProfileName, type ConfigStore } from '../../config/store.js';
+import { DEFAULT_PROFILE, noSuchProfile, parseProfileName, type ConfigStore } from '../../config/store.js';
+import { info } from '../../output/messages.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { printable } from '../../shared/text.js';
@@ -40,19 +41,32 @@ export function shownOr(value: string | undefined, unset: string): string {
   return value === undefined ? unset : shownUrl(value);
 }
 
-/** The config store and the name of the selected profile. */
+/** The config store and the name of the selected profile, which must exist (Context.usedProfile). */
 export async function selectedProfile(ctx: Context): Promise<[ConfigStore, string]> {
-  return Promise.all([ctx.config(), ctx.profile().then((p) => p.value)]);
+  return Promise.all([ctx.config(), ctx.usedProfile()]);
 }
 
-/** A profile named as an argument, which must exist. */
-export function existingProfile(store: ConfigStore, raw: string): string {
+/**
+ * The config store and the name of the selected profile, for a command
+ * that stores a value in it: a profile that does not exist yet is created
+ * by that, and stderr says so (a mistyped name shows at once). The default
+ * profile always exists, so a first `config set` on a fresh install says nothing.
+ */
+export async function profileToWrite(ctx: Context): Promise<[ConfigStore, string]> {
+  const [store, { value: name }] = await Promise.all([ctx.config(), ctx.profile()]);
+  if (name !== DEFAULT_PROFILE && !store.hasProfile(name)) info(ctx.io, `plants: creating profile ${name}`);
+  return [store, name];
+}
+
+/**
+ * A profile named as an argument, which must exist; with `orDefault`, the
+ * default profile always does (`config use default`), stored or not.
+ */
+export function existingProfile(store: ConfigStore, raw: string, { orDefault = false } = {}): string {
   const name = parseProfileName(raw, 'the argument');
+  if (orDefault && name === DEFAULT_PROFILE) return name;
   if (!store.hasProfile(name)) {
-    const known = store.profileNames();
-    throw new UsageError(
-      `no profile named ${name}${known.length ? ` (profiles: ${known.join(', ')})` : ''}; create one with 'plants --profile ${name} config set base-url <url>'`,
-    );
+    throw noSuchProfile(name, orDefault ? store.selectableProfiles() : store.profileNames());
   }
   return name;
 }

@@ -24,7 +24,7 @@ export function useCommand(ctx: Context, run: UseRunner = runUse): Command {
 
 async function runUse(options: UseOptions, ctx: Context): Promise<void> {
   const store = await ctx.config();
-  const name = options.name === 'default' ? options.name : existingProfile(store, options.name);
+  const name = existingProfile(store, options.name, { orDefault: true });
   store.use(name);
   success(ctx.io, `Using profile ${name}`);
 }

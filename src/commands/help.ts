@@ -1,0 +1,81 @@
+import { Command, CommanderError } from 'commander';
+import { UsageError } from '../errors.js';
+
+interface HelpOptions {
+  /** The command's path below the one that has this help command: `['config', 'set']`. */
+  names: string[];
+}
+
+type HelpRunner = (options: HelpOptions, parent: Command) => void;
+
+/**
+ * `help [command...]`, for the program and each group: the help of a
+ * command at any depth (`plants help config set`), as its --help shows it.
+ * commander's own help command looks up one name only, and answers a name
+ * it does not know with the whole help instead of an error. Built once the
+ * tree is (cli.ts, configureAll): it needs its parent's subcommands.
+ */
+export function helpCommand(parent: Command, run: HelpRunner = runHelp): Command {
+  return new Command('help')
+    .description('show help for a command')
+    .argument('[command...]', 'the command, e.g. config set')
+    .action((names: string[]) => {
+      run({ names }, parent);
+    });
+}
+
+function runHelp({ names }: HelpOptions, parent: Command): void {
+  let command = parent;
+  for (const [i, name] of names.entries()) {
+    const sub = command.commands.find((candidate) => candidate.name() === name || candidate.aliases().includes(name));
+    if (!sub) throw unknownCommand(command, names.slice(0, i), name);
+    command = sub;
+  }
+  // Prints to stdout and ends the run with exit 0, as --help does.
+  command.help();
+}
+
+/**
+ * The usage error for `help` of a name `command` does not have, with
+ * commander's suggestion (the one a mistyped command gets), prefixed like
+ * the name with the path typed before it: `unknown command 'config sett'
+ * (Did you mean config set?)`.
+ */
+function unknownCommand(command: Command, path: string[], name: string): UsageError {
+  const prefix = path.map((part) => `${part} `).join('');
+  const suggested = suggestion(command, name)?.map((candidate) => prefix + candidate);
+  const hint = suggested
+    ? `Did you mean ${suggested.length > 1 ? 'one of ' : ''}${suggested.join(', ')}?`
+    : `see ${[...ancestry(command)].join(' ')} --help`;
+  return new UsageError(`unknown command '${prefix}${name}' (${hint})`);
+}
+
+/**
+ * commander's suggestions for `name` among the visible subcommands of
+ * `command`. commander does not export its edit-distance matcher, so a
+ * throw-away command with the same subcommand names is asked to parse the
+ * name, and its unknown-command error read.
+ */
+function suggestion(command: Command, name: string): string[] | undefined {
+  const probe = new Command()
+    .exitOverride()
+    .helpCommand(false)
+    .showSuggestionAfterError(true)
+    .configureOutput({ writeErr: () => {}, outputError: () => {} });
+  for (const sub of command.createHelp().visibleCommands(command)) {
+    probe.addCommand(new Command(sub.name()).aliases(sub.aliases()));
+  }
+  try {
+    probe.parse([name], { from: 'user' });
+  } catch (err) {
+    const match = err instanceof CommanderError ? /\(Did you mean (?:one of )?(.+)\?\)/.exec(err.message) : null;
+    if (match) return match[1]!.split(', ');
+  }
+  return undefined;
+}
+
+/** `plants config`: the command's name and its ancestors'. */
+function* ancestry(command: Command): Generator<string> {
+  if (command.parent) yield* ancestry(command.parent);
+  yield command.name();
+}
