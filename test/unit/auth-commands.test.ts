@@ -1,6 +1,9 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Readable, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { main } from '../../src/cli.js';
+import { createIOStreams } from '../../src/output/iostreams.js';
 import { inProcess, ORIGIN } from '../helpers/in-process.js';
 import { scriptedPrompter } from '../helpers/io.js';
 
@@ -81,6 +84,37 @@ describe('auth login', () => {
     const edge = await plants(['auth', 'login', '--with-token'], { stdin: 'y'.repeat(64 * 1024), env: noEnv });
     expect(edge.code).toBe(0);
     expect(stored()).toEqual({ profiles: { default: { token: 'y'.repeat(64 * 1024) } } });
+  });
+
+  it('--with-token: a failure to read stdin is reported as such (exit 1), not as a token too large', async () => {
+    let stderr = '';
+    const sink = (keep: boolean) =>
+      new Writable({
+        write(chunk: Buffer, _encoding, callback) {
+          if (keep) stderr += chunk.toString();
+          callback();
+        },
+      });
+    const stdin = new Readable({
+      read() {
+        this.destroy(Object.assign(new Error('read EIO'), { code: 'EIO' }));
+      },
+    });
+    const io = createIOStreams(
+      { stdin, stdout: sink(false), stderr: sink(true) },
+      { stdin: false, stdout: false, stderr: false },
+      { stdout: false, stderr: false },
+      (_stream, text) => (stderr += text),
+    );
+    const code = await main(['auth', 'login', '--with-token'], {
+      io,
+      env: { PLANTS_CONFIG_DIR: configDir() },
+      prompter: scriptedPrompter(),
+    });
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/read EIO/);
+    expect(stderr).not.toMatch(/too large/);
+    expect(existsSync(configFile())).toBe(false);
   });
 
   it('warns on a terminal too that PLANTS_TOKEN takes precedence', async () => {
