@@ -135,6 +135,19 @@ describe('config profiles', () => {
     );
   });
 
+  it('lists the profiles in name order, the default among them when it is not stored', async () => {
+    saved({ profiles: { staging: {}, alpha: { token: TOKEN } } });
+    const r = await plants(['config', 'profiles']);
+    expect(r.stdout()).toBe(
+      [
+        '  alpha    (no base-url)  token set',
+        '* default  (no base-url)  no token',
+        '  staging  (no base-url)  no token',
+        '',
+      ].join('\n'),
+    );
+  });
+
   it('on a fresh install shows the default profile', async () => {
     const r = await plants(['config', 'profiles']);
     expect(r.code).toBe(0);
@@ -226,6 +239,12 @@ describe('config path', () => {
 });
 
 describe('plants config', () => {
+  it.each([['use'], ['delete-profile']])('config %s without a name: exit 2, naming the argument', async (verb) => {
+    const r = await plants(['config', verb]);
+    expect(r.code).toBe(2);
+    expect(r.stderr()).toBe("plants: missing required argument 'name' (see --help)\n");
+  });
+
   it('names its subcommands in its help', async () => {
     const r = await plants(['config', '--help']);
     expect(r.code).toBe(0);
