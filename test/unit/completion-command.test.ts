@@ -25,6 +25,12 @@ describe('plants completion <shell>', () => {
     expect(r.stdout()).toContain('plants __complete --');
   });
 
+  it('without a shell: exit 2, naming the argument', async () => {
+    const r = await plants(['completion']);
+    expect(r.code).toBe(2);
+    expect(r.stderr()).toBe("plants: missing required argument 'shell' (see --help)\n");
+  });
+
   it('refuses another shell with exit 2, naming the choices', async () => {
     const r = await plants(['completion', 'tcsh']);
     expect(r.code).toBe(2);
@@ -109,6 +115,12 @@ describe('plants __complete', () => {
     expect(r.stdout()).toMatch(/^staging\thttps:\/\/.*staging\.test/m);
     expect(r.stdout()).not.toContain('pw');
     expect(r.stdout().match(/^default\t/gm)).toHaveLength(1);
+  });
+
+  it('offers the profiles to config delete-profile too', async () => {
+    saved({ profiles: { staging: {} } });
+    const r = await complete('config', 'delete-profile', '');
+    expect(r.stdout().split('\n')).toEqual(expect.arrayContaining(['default\t', 'staging\t']));
   });
 
   it('offers the profiles for --profile, whatever profile is selected', async () => {
