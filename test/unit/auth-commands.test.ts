@@ -1,0 +1,245 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Readable, Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { main } from '../../src/cli.js';
+import { createIOStreams } from '../../src/output/iostreams.js';
+import { inProcess, ORIGIN } from '../helpers/in-process.js';
+import { scriptedPrompter } from '../helpers/io.js';
+
+const TOKEN = 'auth-commands-test-token';
+const { plants, service, configDir } = inProcess(TOKEN);
+
+const configFile = () => join(configDir(), 'config.json');
+const saved = (config: object) => writeFileSync(configFile(), JSON.stringify(config), { mode: 0o600 });
+const stored = (): unknown => JSON.parse(readFileSync(configFile(), 'utf8'));
+const json = { headers: { 'content-type': 'application/json' } };
+/** Neither token nor base URL from the environment: what is stored counts. */
+const noEnv = { PLANTS_TOKEN: undefined, PLANTS_BASE_URL: undefined };
+
+describe('auth login', () => {
+  it('stores the token typed at the hidden prompt, trimmed, in the selected profile', async () => {
+    saved({ profiles: { staging: {} } });
+    const prompter = scriptedPrompter({ secret: ['  typed-token \n'] });
+    const r = await plants(['--profile', 'staging', 'auth', 'login'], { tty: true, prompter, env: noEnv });
+    expect(r.code).toBe(0);
+    expect(prompter.questions).toEqual(['Paste your token: ']);
+    expect(r.stdout()).toBe('');
+    expect(r.stderr()).toBe(`✓ Token stored for profile staging in ${configFile()}\n`);
+    expect(stored()).toEqual({ profiles: { staging: { token: 'typed-token' } } });
+  });
+
+  it('--with-token reads stdin, trimmed, and stores it silently when piped', async () => {
+    const r = await plants(['auth', 'login', '--with-token'], { stdin: '\n  piped-token\r\n', env: noEnv });
+    expect(r.code).toBe(0);
+    expect(r.stdout() + r.stderr()).toBe('');
+    expect(stored()).toEqual({ profiles: { default: { token: 'piped-token' } } });
+  });
+
+  it('--with-token refuses a terminal, where the token would be echoed, and asks nothing', async () => {
+    const r = await plants(['auth', 'login', '--with-token'], { tty: true, env: noEnv });
+    expect(r.code).toBe(2);
+    expect(r.stderr()).toBe(
+      "plants: --with-token reads the token from a pipe (printenv PLANTS_CI_TOKEN | plants auth login --with-token); at a terminal, run 'plants auth login' without it\n",
+    );
+    expect(existsSync(configFile())).toBe(false);
+  });
+
+  it('without a terminal and without --with-token: exit 2, naming the flag, nothing read', async () => {
+    const r = await plants(['auth', 'login'], { stdin: 'piped-token\n', env: noEnv });
+    expect(r.code).toBe(2);
+    expect(r.stderr()).toBe(
+      'plants: stdin is not a terminal; pass --with-token to read the token from it (e.g. printenv PLANTS_CI_TOKEN | plants auth login --with-token)\n',
+    );
+    expect(existsSync(configFile())).toBe(false);
+  });
+
+  it.each([
+    ['empty input', ['--with-token'], { stdin: ' \n' }],
+    ['an empty answer at the prompt', [], { tty: true, prompter: scriptedPrompter({ secret: ['\n'] }) }],
+  ])('refuses %s: nothing is stored', async (_name, flags, options) => {
+    const r = await plants(['auth', 'login', ...flags], { ...options, env: noEnv });
+    expect(r.code).toBe(2);
+    expect(r.stderr()).toBe('plants: no token was given; nothing was stored\n');
+    expect(existsSync(configFile())).toBe(false);
+  });
+
+  it('refuses a bad token from the prompt, naming the prompt, without echoing it', async () => {
+    const prompter = scriptedPrompter({ secret: ['tökén'] });
+    const r = await plants(['auth', 'login'], { tty: true, prompter, env: noEnv });
+    expect(r.code).toBe(2);
+    expect(r.stderr()).toBe(
+      'plants: the token from the prompt contains whitespace, control or non-ASCII characters; nothing was stored\n',
+    );
+    expect(existsSync(configFile())).toBe(false);
+  });
+
+  it('reads at most 64 KiB: a larger input is refused, a token of exactly that size stored', async () => {
+    const big = await plants(['auth', 'login', '--with-token'], { stdin: 'x'.repeat(64 * 1024 + 1), env: noEnv });
+    expect(big.code).toBe(2);
+    expect(big.stderr()).toBe(
+      'plants: the input is larger than 65536 bytes, too large for a token; nothing was stored\n',
+    );
+    expect(existsSync(configFile())).toBe(false);
+    const edge = await plants(['auth', 'login', '--with-token'], { stdin: 'y'.repeat(64 * 1024), env: noEnv });
+    expect(edge.code).toBe(0);
+    expect(stored()).toEqual({ profiles: { default: { token: 'y'.repeat(64 * 1024) } } });
+  });
+
+  it('--with-token: a failure to read stdin is reported as such (exit 1), not as a token too large', async () => {
+    let stderr = '';
+    const sink = (keep: boolean) =>
+      new Writable({
+        write(chunk: Buffer, _encoding, callback) {
+          if (keep) stderr += chunk.toString();
+          callback();
+        },
+      });
+    const stdin = new Readable({
+      read() {
+        this.destroy(Object.assign(new Error('read EIO'), { code: 'EIO' }));
+      },
+    });
+    const io = createIOStreams(
+      { stdin, stdout: sink(false), stderr: sink(true) },
+      { stdin: false, stdout: false, stderr: false },
+      { stdout: false, stderr: false },
+      (_stream, text) => (stderr += text),
+    );
+    const code = await main(['auth', 'login', '--with-token'], {
+      io,
+      env: { PLANTS_CONFIG_DIR: configDir() },
+      prompter: scriptedPrompter(),
+    });
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/read EIO/);
+    expect(stderr).not.toMatch(/too large/);
+    expect(existsSync(configFile())).toBe(false);
+  });
+
+  it('warns on a terminal too that PLANTS_TOKEN takes precedence', async () => {
+    const prompter = scriptedPrompter({ secret: ['typed-token'] });
+    const r = await plants(['auth', 'login'], { tty: true, prompter, env: { PLANTS_TOKEN: 'other' } });
+    expect(r.code).toBe(0);
+    expect(r.stderr()).toBe(
+      `✓ Token stored for profile default in ${configFile()}\n` +
+        'plants: warning: PLANTS_TOKEN is set in the environment and takes precedence over the stored token\n',
+    );
+  });
+});
+
+describe('auth logout', () => {
+  it('removes the stored token of the selected profile only, saying so on a terminal', async () => {
+    saved({ profiles: { default: { token: 'a' }, staging: { 'base-url': 'https://b.test', token: 'b' } } });
+    const r = await plants(['--profile', 'staging', 'auth', 'logout'], { tty: true, env: noEnv });
+    expect(r.code).toBe(0);
+    expect(r.stdout()).toBe('');
+    expect(r.stderr()).toBe(`✓ Removed the token of profile staging from ${configFile()}\n`);
+    expect(stored()).toEqual({ profiles: { default: { token: 'a' }, staging: { 'base-url': 'https://b.test' } } });
+  });
+
+  it('is silent when piped', async () => {
+    saved({ profiles: { default: { token: 'a' } } });
+    const r = await plants(['auth', 'logout'], { env: noEnv });
+    expect(r.code).toBe(0);
+    expect(r.stdout() + r.stderr()).toBe('');
+    expect(stored()).toEqual({ profiles: { default: {} } });
+  });
+
+  it('says when no token is stored, even when piped, and changes nothing', async () => {
+    saved({ profiles: { default: { 'base-url': 'https://a.test' } } });
+    const r = await plants(['auth', 'logout'], { env: noEnv });
+    expect(r.code).toBe(0);
+    expect(r.stderr()).toBe(`No token is stored for profile default in ${configFile()}\n`);
+    expect(stored()).toEqual({ profiles: { default: { 'base-url': 'https://a.test' } } });
+  });
+
+  it('warns that PLANTS_TOKEN is still set and will be used', async () => {
+    saved({ profiles: { default: { token: 'a' } } });
+    const r = await plants(['auth', 'logout']);
+    expect(r.code).toBe(0);
+    expect(r.stderr()).toBe('plants: warning: PLANTS_TOKEN is still set in the environment and will be used\n');
+    expect(stored()).toEqual({ profiles: { default: {} } });
+  });
+});
+
+describe('auth status', () => {
+  const accept = () =>
+    service()
+      .intercept({ path: '/plants', method: 'GET', query: { limit: '1' } })
+      .reply(200, [{ id: 1, name: 'Aloe' }], json);
+
+  it('shows the settings from the environment and checks them with GET /plants?limit=1', async () => {
+    accept();
+    const r = await plants(['auth', 'status']);
+    expect(r.code).toBe(0);
+    expect(r.stdout()).toBe(
+      [
+        'Profile:  default',
+        `Base URL: ${ORIGIN} (from PLANTS_BASE_URL)`,
+        'Token:    set (from PLANTS_TOKEN)',
+        'Check:    the service accepted the token (GET /plants?limit=1)',
+        '',
+      ].join('\n'),
+    );
+    expect(r.stderr()).toBe('');
+  });
+
+  it('names the profile and the file for stored values, and where the profile came from', async () => {
+    saved({ profiles: { staging: { 'base-url': `${ORIGIN}/`, token: TOKEN } } });
+    accept();
+    const r = await plants(['auth', 'status'], { env: { ...noEnv, PLANTS_PROFILE: 'staging' } });
+    expect(r.code).toBe(0);
+    expect(r.stdout()).toBe(
+      [
+        'Profile:  staging (from PLANTS_PROFILE)',
+        `Base URL: ${ORIGIN} (from config file ${configFile()}, profile staging)`,
+        `Token:    set (from config file ${configFile()}, profile staging)`,
+        'Check:    the service accepted the token (GET /plants?limit=1)',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('a --base-url flag wins, and is named', async () => {
+    service()
+      .intercept({ path: '/v2/plants', method: 'GET', query: { limit: '1' } })
+      .reply(200, [], json);
+    const r = await plants(['--base-url', `${ORIGIN}/v2`, 'auth', 'status']);
+    expect(r.code).toBe(0);
+    expect(r.stdout()).toMatch(/^Base URL: https:\/\/plants\.test\/v2 \(from --base-url\)$/m);
+  });
+
+  it('shows what is missing, then fails the check with the exit code of the failure', async () => {
+    const r = await plants(['auth', 'status'], { env: noEnv });
+    expect(r.code).toBe(2);
+    expect(r.stdout()).toBe('Profile:  default\nBase URL: not set\nToken:    not set\n');
+    expect(r.stderr()).toMatch(/^plants: no base URL configured/);
+  });
+
+  it('never echoes an invalid base URL, which may hold credentials', async () => {
+    const r = await plants(['auth', 'status'], { env: { PLANTS_BASE_URL: 'ftp://user:hunter2@x' } });
+    expect(r.code).toBe(2);
+    expect(r.stdout()).toMatch(/^Base URL: invalid \(from PLANTS_BASE_URL\)$/m);
+    expect(r.stdout() + r.stderr()).not.toContain('hunter2');
+  });
+
+  it('exits 4 when the service refuses the token, after showing the settings', async () => {
+    service()
+      .intercept({ path: '/plants', method: 'GET', query: { limit: '1' } })
+      .reply(401, { error: 401, message: 'bad token' }, json);
+    const r = await plants(['auth', 'status']);
+    expect(r.code).toBe(4);
+    expect(r.stdout()).toMatch(/^Token: {4}set \(from PLANTS_TOKEN\)\n$/m);
+    expect(r.stdout()).not.toContain('Check:');
+    expect(r.stderr()).toMatch(/401 Unauthorized: bad token/);
+  });
+});
+
+describe('plants auth', () => {
+  it('names its subcommands in its help', async () => {
+    const r = await plants(['auth', '--help']);
+    expect(r.code).toBe(0);
+    for (const verb of ['login', 'logout', 'status']) expect(r.stdout()).toMatch(new RegExp(`^  ${verb} `, 'm'));
+  });
+});

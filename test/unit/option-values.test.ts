@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import {
+  collect,
+  examples,
+  parseColumns,
+  parseConcurrency,
+  parseMaxDeletes,
+  parseOutputFormat,
+  parseSize,
+} from '../../src/commands/options.js';
+import { UsageError } from '../../src/errors.js';
+
+/** The flag values below are what a user types; each parser accepts or refuses them before any request. */
+
+describe('--max-response-size', () => {
+  it.each([
+    ['1', 1],
+    ['512', 512],
+    ['10b', 10],
+    ['512K', 512 * 1024],
+    ['512k', 512 * 1024],
+    ['2KiB', 2048],
+    ['64MiB', 64 * 1024 ** 2],
+    ['3m', 3 * 1024 ** 2],
+    ['1G', 1024 ** 3],
+    ['2gib', 2 * 1024 ** 3],
+    ['256 MiB', 256 * 1024 ** 2],
+    ['  16K  ', 16 * 1024],
+  ])('accepts %j as %d bytes', (raw, bytes) => {
+    expect(parseSize(raw)).toBe(bytes);
+  });
+
+  it.each(['', '0', '0K', 'K', 'MiB', '-1', '1.5M', '1T', '1 2', 'x1', '1Kx', '1 K B', '9999999999999G', 'abc'])(
+    'refuses %j',
+    (raw) => {
+      expect(() => parseSize(raw)).toThrow(UsageError);
+      expect(() => parseSize(raw)).toThrow(/^invalid --max-response-size /);
+    },
+  );
+});
+
+describe('--concurrency', () => {
+  it.each([
+    ['1', 1],
+    ['2', 2],
+    ['8', 8],
+    [' 64 ', 64],
+  ])('accepts %j as %d', (raw, n) => {
+    expect(parseConcurrency(raw)).toBe(n);
+  });
+
+  it.each(['0', '65', '-1', '1.5', 'x', '', '1x', 'x1', '2 4'])('refuses %j', (raw) => {
+    expect(() => parseConcurrency(raw)).toThrow(/^invalid --concurrency /);
+  });
+});
+
+describe('--max-deletes', () => {
+  it.each([
+    ['0', 0],
+    ['1', 1],
+    ['20', 20],
+    [' 100 ', 100],
+    ['9007199254740991', Number.MAX_SAFE_INTEGER],
+  ])('accepts %j as %d', (raw, n) => {
+    expect(parseMaxDeletes(raw)).toBe(n);
+  });
+
+  it.each(['-1', '1.5', 'x', '', '1x', 'x1', '9007199254740992', '1e3'])('refuses %j', (raw) => {
+    expect(() => parseMaxDeletes(raw)).toThrow(/^invalid --max-deletes /);
+  });
+});
+
+describe('-o, --output', () => {
+  it.each([
+    ['json', 'json'],
+    ['CSV', 'csv'],
+    [' ndjson ', 'ndjson'],
+    ['Table', 'table'],
+  ])('accepts %j as %s', (raw, format) => {
+    expect(parseOutputFormat(raw)).toBe(format);
+  });
+
+  it('refuses anything else, listing the formats', () => {
+    expect(() => parseOutputFormat('yaml')).toThrow(
+      new UsageError('invalid --output "yaml": expected one of table, json, ndjson, tsv, csv'),
+    );
+  });
+});
+
+describe('--columns', () => {
+  it('splits at commas and trims each field', () => {
+    expect(parseColumns('id, name ,extra.height')).toEqual(['id', 'name', 'extra.height']);
+    expect(parseColumns('tag')).toEqual(['tag']);
+  });
+
+  it.each(['', ' ', 'id,', ',id', 'id,,name', 'id, ,name', 'extra.', '.height', 'extra..height'])(
+    'refuses %j: an empty field or path part',
+    (raw) => {
+      expect(() => parseColumns(raw)).toThrow(
+        new UsageError(
+          `invalid --columns ${JSON.stringify(raw)}: expected field names separated by commas, such as id,name,tag,extra.height`,
+        ),
+      );
+    },
+  );
+});
+
+describe('repeatable flags and help', () => {
+  it('--tag collects every value in order', () => {
+    expect(collect('a', undefined)).toEqual(['a']);
+    expect(collect('b', ['a'])).toEqual(['a', 'b']);
+  });
+
+  it('examples are one indented invocation a line', () => {
+    expect(examples('plants list', 'plants list --json')).toBe('\nExamples:\n  plants list\n  plants list --json\n');
+  });
+});

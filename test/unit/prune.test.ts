@@ -1,0 +1,135 @@
+import { describe, expect, it } from 'vitest';
+import { inProcess } from '../helpers/in-process.js';
+import { scriptedPrompter } from '../helpers/io.js';
+
+const TOKEN = 'prune-test-token';
+const { plants, service } = inProcess(TOKEN);
+
+const json = { headers: { 'content-type': 'application/json' } };
+const GARDEN = [
+  { id: 1, name: 'Ficus lyrata', tag: 'weed' },
+  { id: 2, name: 'Aloe vera', tag: 'succulent' },
+  { id: 3, name: 'Ficus elastica', tag: 'tropical' },
+  { id: 4, name: 'Moss', tag: 'moss' },
+];
+const listed = (body: object = GARDEN, query?: Record<string, string>) =>
+  service()
+    .intercept({ path: '/plants', method: 'GET', ...(query ? { query } : {}) })
+    .reply(200, body, json);
+const deleted = (...ids: number[]) => {
+  for (const id of ids)
+    service()
+      .intercept({ path: `/plants/${id}`, method: 'DELETE' })
+      .reply(204, '');
+};
+
+describe('plants prune', () => {
+  it('refuses to run without a filter or --all, before any request', async () => {
+    for (const args of [[], ['--limit', '5']]) {
+      const r = await plants(['prune', '--yes', ...args]);
+      expect(r.code).toBe(2);
+      expect(r.stderr()).toBe(
+        'plants: prune needs a filter (--tag or --name), or --all to delete every plant listed\n',
+      );
+    }
+  });
+
+  it('deletes the plants with any of the tags given, and only those', async () => {
+    listed();
+    deleted(1, 4);
+    const r = await plants(['prune', '--tag', 'weed', '--tag', 'moss', '--yes', '--json']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout())).toEqual([
+      { id: '1', result: 'deleted', status: 204 },
+      { id: '4', result: 'deleted', status: 204 },
+    ]);
+  });
+
+  it('deletes the plants whose name matches the glob', async () => {
+    listed();
+    deleted(1, 3);
+    const r = await plants(['prune', '--name', 'Ficus *', '--yes', '--json']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout())).toMatchObject([{ id: '1' }, { id: '3' }]);
+  });
+
+  it('with both filters, deletes what matches both', async () => {
+    listed();
+    deleted(3);
+    const r = await plants(['prune', '--name', 'Ficus*', '--tag', 'tropical', '--yes', '--json']);
+    expect(JSON.parse(r.stdout())).toMatchObject([{ id: '3' }]);
+  });
+
+  it('--all deletes every plant listed, asking the service for --limit plants', async () => {
+    listed(GARDEN.slice(0, 2), { limit: '2' });
+    deleted(1, 2);
+    const r = await plants(['prune', '--all', '--limit', '2', '--yes', '--json']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout())).toMatchObject([{ id: '1' }, { id: '2' }]);
+  });
+
+  it('--limit keeps the first plants of a service that returns more, and warns', async () => {
+    listed(GARDEN, { limit: '1' });
+    deleted(1);
+    const r = await plants(['prune', '--all', '--limit', '1', '--yes', '--json']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout())).toMatchObject([{ id: '1' }]);
+    expect(r.stderr()).toBe('plants: warning: the service returned more plants than --limit 1; showing the first 1\n');
+  });
+
+  it('--dry-run piped prints the ids it would delete and sends no DELETE', async () => {
+    listed();
+    const r = await plants(['prune', '--tag', 'weed', '--tag', 'tropical', '--dry-run']);
+    expect(r.code).toBe(0);
+    expect(r.stdout()).toBe('1\n3\n');
+  });
+
+  it('nothing matching is a no-op, exit 0', async () => {
+    listed();
+    const r = await plants(['prune', '--tag', 'cactus', '--yes']);
+    expect(r.code).toBe(0);
+    expect(r.stdout()).toBe('');
+    expect(r.stderr()).toBe('No plants to delete\n');
+  });
+
+  it('on a terminal, shows the matches and asks once before deleting', async () => {
+    listed();
+    deleted(2);
+    const prompter = scriptedPrompter({ confirm: [true] });
+    const r = await plants(['prune', '--tag', 'succulent'], { tty: true, prompter });
+    expect(r.code).toBe(0);
+    expect(prompter.questions).toEqual(['Delete plant 2?']);
+    expect(r.stderr()).toContain('2   Aloe vera  succulent');
+  });
+
+  it('refuses, deleting nothing, when more would go than --max-deletes', async () => {
+    listed();
+    const r = await plants(['prune', '--name', 'F*', '--yes', '--max-deletes', '1']);
+    expect(r.code).toBe(2);
+    expect(r.stderr()).toMatch(/2 plants would be deleted, more than --max-deletes 1; nothing was deleted/);
+  });
+
+  it('needs --yes when not on a terminal, before listing', async () => {
+    const r = await plants(['prune', '--tag', 'weed']);
+    expect(r.code).toBe(2);
+    expect(r.stderr()).toBe('plants: --yes is required when not running interactively\n');
+  });
+
+  it('names a matching plant without an id by its position and name, deleting nothing', async () => {
+    listed([
+      { id: 1, name: 'Ficus', tag: 'weed' },
+      { name: 'Nameless one', tag: 'weed' },
+    ]);
+    const r = await plants(['prune', '--tag', 'weed', '--yes']);
+    expect(r.code).toBe(2);
+    expect(r.stderr()).toMatch(/^plants: matching plant 2 \("Nameless one"\) has no usable "id"/);
+  });
+
+  it('passes --ignore-missing and --concurrency on to the deletes', async () => {
+    listed();
+    service().intercept({ path: '/plants/1', method: 'DELETE' }).reply(404, { error: 404, message: 'gone' }, json);
+    const r = await plants(['prune', '--tag', 'weed', '--yes', '--json', '--ignore-missing', '--concurrency', '1']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout())).toMatchObject([{ id: '1', result: 'not_found' }]);
+  });
+});
