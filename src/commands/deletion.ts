@@ -94,7 +94,11 @@ export async function deletePlants(
       // A dry run is there to be read: every row.
       await writeOut(
         io.stdout,
-        await renderPreview(await previewRows(targets, ctx, targets.length), io.colorEnabled('stdout'), Infinity),
+        await renderPreview(await previewRows(targets, ctx, targets.length), {
+          color: io.colorEnabled('stdout'),
+          max: Infinity,
+          width: io.terminalWidth('stdout'),
+        }),
       );
     }
     const outcomes = ids.map((id): DeleteOutcome => ({ result: { id, result: 'would_delete', status: null } }));
@@ -102,7 +106,12 @@ export async function deletePlants(
     return;
   }
   if (!options.yes) {
-    io.stderr.write(await renderPreview(await previewRows(targets, ctx, PREVIEW_ROWS), io.colorEnabled('stderr')));
+    io.stderr.write(
+      await renderPreview(await previewRows(targets, ctx, PREVIEW_ROWS), {
+        color: io.colorEnabled('stderr'),
+        width: io.terminalWidth('stderr'),
+      }),
+    );
     if (!(await ctx.prompter.confirm(question(targets)))) throw new CancelledError('cancelled; nothing was deleted');
   }
 

@@ -26,6 +26,13 @@ export interface IOStreams {
   /** --no-color, as commander parsed it. */
   disableColor(): void;
   /**
+   * The columns a table on this stream must fit in: the terminal's width
+   * (COLUMNS, a whole number above 0, overrides it); undefined when the
+   * stream is not a terminal (a pipe, a file: nothing is cut) or its width
+   * is unknown.
+   */
+  terminalWidth(stream: 'stdout' | 'stderr'): number | undefined;
+  /**
    * Write at once, before anything asynchronous can run: for the last words
    * of a run that is about to end (a second Ctrl-C).
    */
@@ -52,12 +59,23 @@ export function colorWanted(isTTY: boolean, env: Env, noColorFlag = false): bool
   return isTTY;
 }
 
+/**
+ * The width to fit tables to on a terminal whose width is `measured`
+ * (0 or undefined: unknown). COLUMNS, when a whole number above 0, wins, as
+ * POSIX has it: the user's preferred width. Not consulted off a terminal.
+ */
+export function terminalColumns(measured: number | undefined, columnsVariable: string | undefined): number | undefined {
+  if (columnsVariable !== undefined && /^[1-9][0-9]{0,5}$/.test(columnsVariable)) return Number(columnsVariable);
+  return measured !== undefined && measured > 0 ? measured : undefined;
+}
+
 /** IOStreams over given streams; `streams.stdin` is read only when used (it may be a getter). */
 export function createIOStreams(
   streams: { readonly stdin: Readable; stdout: Writable; stderr: Writable },
   tty: Terminals,
   color: { stdout: boolean; stderr: boolean },
   writeNow: IOStreams['writeNow'],
+  terminalWidth: IOStreams['terminalWidth'] = () => undefined,
 ): IOStreams {
   const colour = { ...color };
   return {
@@ -74,6 +92,7 @@ export function createIOStreams(
       colour.stdout = false;
       colour.stderr = false;
     },
+    terminalWidth: (stream) => (tty[stream] ? terminalWidth(stream) : undefined),
     writeNow,
   };
 }
@@ -93,6 +112,8 @@ export function systemIOStreams(env: Env = process.env, noColorFlag = false): IO
     tty,
     { stdout: colorWanted(tty.stdout, env, noColorFlag), stderr: colorWanted(tty.stderr, env, noColorFlag) },
     (stream, text) => writeToFd(stream === 'stdout' ? 1 : 2, text),
+    // Read at each table: the terminal may have been resized since the start.
+    (stream) => terminalColumns(process[stream].columns, env.COLUMNS),
   );
 }
 

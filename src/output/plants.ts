@@ -98,10 +98,13 @@ export async function writePlants(
     }
     const columns = options.columns ?? tableColumns(all);
     const rows = all.map(rowReader(columns));
+    const id = columns.indexOf('id');
     for await (const block of renderTable(
       columns.map((c) => c.toUpperCase()),
       rows,
       io.colorEnabled('stdout'),
+      // On a terminal, the table fits its width; the id is never cut.
+      { width: io.terminalWidth('stdout'), whole: id === -1 ? [] : [id] },
     ))
       await out.add(block);
     await out.flush();

@@ -1,5 +1,7 @@
 import { palette } from './color.js';
+import { columnFloor, fitColumns } from './fit.js';
 import { tableCell } from './formats.js';
+import { cutToWidth, displayWidth } from './width.js';
 
 const BORDERLESS = {
   top: '',
@@ -30,29 +32,57 @@ const CLI_TABLE_MAX_CELL = 100;
 const ROWS_PER_BLOCK = 1000;
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
+/** How a table fits a terminal. */
+export interface TableFit {
+  /** The terminal's width in columns; undefined (a pipe, a file): nothing is cut. */
+  width?: number | undefined;
+  /** Columns never cut (the id), by index. */
+  whole?: readonly number[];
+}
+
 /**
  * An aligned cli-table3 table with a bold header, for a person at a
  * terminal. Yields text blocks so a large table is written as it is made.
  *
  * cli-table3 lays out the header and the first rows; the rest are padded
- * to the same column widths with cli-table3's own width measure, so the
+ * to the same column widths the same way (by displayWidth), so the
  * look is the same and the cost stays linear (cli-table3 alone slows down
  * more than linearly with rows, and overflows the stack on very large tables).
- * A table with a cell longer than CLI_TABLE_MAX_CELL is laid out here
+ * A table with a cell longer than CLI_TABLE_MAX_CELL, or one cli-table3
+ * would measure otherwise than the terminal shows it, is laid out here
  * whole, header included, the same way.
+ *
+ * With `fit.width`, a table wider than that is cut to fit (see fitColumns):
+ * cells end in `…`, never wrap, and the `fit.whole` columns are never cut.
  */
 export async function* renderTable(
   headers: readonly string[],
   rows: readonly (readonly unknown[])[],
   color: boolean,
+  fit: TableFit = {},
 ): AsyncGenerator<string> {
   const [{ Table, strlen }, c] = await Promise.all([import('../vendor/table.js'), palette(color)]);
-  // Wide characters count double, as on the terminal; plain ASCII needs no measuring.
-  const width = (text: string) => (PRINTABLE_ASCII.test(text) ? text.length : strlen(text));
-  const cells = rows.map((row) => row.map(tableCell));
-  const colWidths = headers.map((header, i) =>
-    cells.reduce((most, row) => Math.max(most, width(row[i] ?? '')), width(header)),
-  );
+  // Wide characters count double, as on the terminal.
+  const width = displayWidth;
+  const widest = (table: readonly (readonly string[])[]) =>
+    headers.map((header, i) => table.reduce((most, row) => Math.max(most, width(row[i] ?? '')), width(header)));
+  let cells = rows.map((row) => row.map(tableCell));
+  let colWidths = widest(cells);
+  if (fit.width !== undefined) {
+    const natural = colWidths;
+    const fitted = fitColumns(
+      natural,
+      natural.map((most, i) => columnFloor(most, width(headers[i]!), fit.whole?.includes(i) ?? false)),
+      fit.width,
+    );
+    if (fitted.some((most, i) => most < natural[i]!)) {
+      cells = cells.map((row) =>
+        row.map((cell, i) => (fitted[i]! < natural[i]! ? cutToWidth(cell, fitted[i]!) : cell)),
+      );
+      // A wide character that did not fit can leave a column narrower still.
+      colWidths = widest(cells);
+    }
+  }
 
   const last = headers.length - 1;
   // As cli-table3 does: pad each cell to its column's width (the header's after its colour),
@@ -65,9 +95,11 @@ export async function* renderTable(
     );
 
   const first = cells.slice(0, ROWS_BY_CLI_TABLE);
-  const short = (text: string) => text.length <= CLI_TABLE_MAX_CELL;
+  // cli-table3 pads by its own measure, which knows fewer wide characters (🪴) and marks.
+  const laidOutAlike = (text: string) =>
+    text.length <= CLI_TABLE_MAX_CELL && (PRINTABLE_ASCII.test(text) || strlen(text) === displayWidth(text));
   let start = 0;
-  if (headers.every(short) && first.every((row) => row.every(short))) {
+  if (headers.every(laidOutAlike) && first.every((row) => row.every(laidOutAlike))) {
     const table = new Table({
       head: headers.map((header) => c.bold(header)),
       colWidths,

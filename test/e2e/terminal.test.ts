@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { displayWidth } from '../../src/output/width.js';
 import { runCli, type RunOptions, type SavedConfig } from '../helpers/cli.js';
 import { againstStore } from '../helpers/against-store.js';
 import { plantStore, TOKEN } from '../helpers/servers.js';
@@ -157,5 +158,104 @@ describe('bulk delete in a terminal', () => {
       /ID +NAME +TAG\r\n1 +\S[\s\S]*\r\n3 +\S[^\r]*\r\n(\x1b\[[0-9;]*[A-Za-z])*Delete these 3 plants\? \[y\/N\]/,
     );
     expect(setup.store.store.size).toBe(3);
+  });
+});
+
+describe('tables fit the terminal', () => {
+  const UUID = '3f2a9c1e-7b4d-4e8a-9c6f-2d1b0a9e8f7c';
+  // 1 MiB, with wide characters and emoji in it.
+  const HUGE = 'Ficus lyrata 植物 🌱 '.repeat(Math.ceil(2 ** 20 / 18)).slice(0, 2 ** 20);
+  const PLANTS = [
+    { id: UUID, name: HUGE, tag: 'tropical' },
+    { id: 2, name: '観葉植物 Monstera deliciosa 🪴 e\u0301te\u0301', tag: '観葉植物' },
+    { id: 3, name: 'Cactus', tag: 'succulent' },
+    { id: 4, name: 'Sal\u202evia officinalis, the common sage', tag: 'herb' },
+  ];
+  let store: Awaited<ReturnType<typeof plantStore>>;
+  beforeEach(async () => {
+    store = await plantStore({ plants: PLANTS });
+  });
+  afterEach(async () => {
+    await store.close();
+  });
+  const plants = (args: string[], options: Omit<RunOptions, 'configDir'> = {}) =>
+    runCli(args, {
+      ...options,
+      configDir: setup.dir.path,
+      env: { PLANTS_BASE_URL: store.url, PLANTS_TOKEN: TOKEN, TERM: 'xterm-256color', ...options.env },
+    });
+  const lines = (stdout: string) => stdout.split('\r\n').slice(0, -1);
+
+  it('at 60 columns: every line fits, ids whole, long names cut with … between characters', async () => {
+    const r = await plants(['list'], { tty: true, columns: 60 });
+    expect(r.code).toBe(0);
+    for (const line of lines(r.stdout)) expect(displayWidth(line)).toBeLessThanOrEqual(60);
+    expect(lines(r.stdout)).toEqual([
+      'ID                                    NAME         TAG',
+      `${UUID}  Ficus lyra…  tropical`,
+      '2                                     観葉植物 M…  観葉植物',
+      '3                                     Cactus       succulent',
+      '4                                     Sal\\u202ev…  herb',
+    ]);
+  });
+
+  it('at 200 columns: names cut only as far as needed, wide characters and marks kept whole', async () => {
+    const r = await plants(['list'], { tty: true, columns: 200 });
+    const shown = lines(r.stdout);
+    expect(shown).toHaveLength(5);
+    for (const line of shown) expect(displayWidth(line)).toBeLessThanOrEqual(200);
+    // As wide as the terminal, or one column less where a wide character did not fit.
+    expect(displayWidth(shown[1]!)).toBeGreaterThanOrEqual(199);
+    expect(shown[1]).toMatch(new RegExp(`^${UUID}  Ficus lyrata 植物 🌱 Ficus lyrata 植物 🌱 .*… +tropical$`));
+    expect(shown[2]).toMatch(/^2 +観葉植物 Monstera deliciosa 🪴 e\u0301te\u0301 +観葉植物$/);
+    expect(shown[4]).toMatch(/^4 +Sal\\u202evia officinalis, the common sage +herb$/);
+  });
+
+  it('a table exactly as wide as the terminal is left as it is; one column narrower cuts the names', async () => {
+    const seeded = (columns: number) => setup.plants(['list'], { tty: true, columns });
+    const whole = [
+      'ID  NAME                     TAG',
+      '1   Monstera deliciosa       tropical',
+      '2   Ficus lyrata             succulent',
+      '3   Sansevieria trifasciata  fern',
+    ];
+    expect(lines((await seeded(38)).stdout)).toEqual(whole);
+    expect(lines((await seeded(37)).stdout)).toEqual([
+      'ID  NAME                    TAG',
+      '1   Monstera deliciosa      tropical',
+      '2   Ficus lyrata            succulent',
+      '3   Sansevieria trifascia…  fern',
+    ]);
+  });
+
+  it('the dry run and the table before the question fit too, ids whole', async () => {
+    const dry = await plants(['prune', '--all', '--dry-run'], { tty: true, columns: 60 });
+    expect(dry.code).toBe(0);
+    const table = lines(dry.stdout).slice(0, 5);
+    for (const line of table) expect(displayWidth(line)).toBeLessThanOrEqual(60);
+    expect(table[1]).toBe(`${UUID}  Ficus lyra…  tropical`);
+    const asked = await plants(['delete', UUID, '3'], {
+      tty: true,
+      columns: 60,
+      answers: [{ when: '[y/N]', send: 'n\r' }],
+    });
+    expect(asked.code).toBe(2);
+    for (const line of lines(asked.stdout).slice(0, 3)) expect(displayWidth(line)).toBeLessThanOrEqual(60);
+    expect(asked.stdout).toContain(
+      `ID                                    NAME         TAG\r\n${UUID}  Ficus lyra…  tropical\r\n3 `,
+    );
+    expect(store.store.size).toBe(4);
+  });
+
+  it('COLUMNS narrows a table on a terminal, but never piped output (-o table | cat, tsv, csv, json)', async () => {
+    const narrowed = await plants(['list'], { tty: true, columns: 200, env: { COLUMNS: '60' } });
+    for (const line of lines(narrowed.stdout)) expect(displayWidth(line)).toBeLessThanOrEqual(60);
+    expect(lines(narrowed.stdout)[1]).toBe(`${UUID}  Ficus lyra…  tropical`);
+    for (const format of ['table', 'tsv', 'csv', 'json', 'ndjson']) {
+      const piped = await plants(['list', '-o', format], { env: { COLUMNS: '20' } });
+      expect(piped.code).toBe(0);
+      expect(piped.stdout).toContain(HUGE);
+      expect(piped.stdout).not.toContain('…');
+    }
   });
 });

@@ -59,6 +59,8 @@ export interface RunOptions {
   tty?: boolean;
   /** With `tty`: when the output first contains `when`, type `send`. */
   answers?: { when: string; send: string }[];
+  /** With `tty`: the pseudo-terminal's width (`stty cols`); else it has none (0 columns, width unknown). */
+  columns?: number;
   /** A script to run instead of bin/plants.js (for the helper's own tests). */
   bin?: string;
 }
@@ -91,7 +93,8 @@ export function runCli(args: string[], options: RunOptions): Promise<CliResult> 
     else env[key] = value;
   }
   const argv = [process.execPath, options.bin ?? PLANTS_BIN, ...args];
-  const [command, ...rest] = options.tty ? ['script', '-qfec', argv.map(quote).join(' '), '/dev/null'] : argv;
+  const size = options.columns === undefined ? '' : `stty cols ${options.columns} rows 30; exec `;
+  const [command, ...rest] = options.tty ? ['script', '-qfec', size + argv.map(quote).join(' '), '/dev/null'] : argv;
   const answers = [...(options.answers ?? [])];
   return new Promise((resolve, reject) => {
     const child = spawn(command!, rest, { env, stdio: ['pipe', 'pipe', 'pipe'] });

@@ -16,8 +16,8 @@ export interface FakeIO {
   stderr(): string;
 }
 
-/** Buffers in place of the process streams, with TTY switches. Colour is always off. */
-export function fakeIO(options: { tty?: boolean; stdinTTY?: boolean; stdin?: string } = {}): FakeIO {
+/** Buffers in place of the process streams, with TTY switches and, on a TTY, a width (`columns`). Colour is always off. */
+export function fakeIO(options: { tty?: boolean; stdinTTY?: boolean; stdin?: string; columns?: number } = {}): FakeIO {
   const stdout = new Buffered();
   const stderr = new Buffered();
   const stdin = new PassThrough();
@@ -29,6 +29,7 @@ export function fakeIO(options: { tty?: boolean; stdinTTY?: boolean; stdin?: str
       { stdin: options.stdinTTY ?? tty, stdout: tty, stderr: tty },
       { stdout: false, stderr: false },
       (stream, text) => (stream === 'stdout' ? stdout : stderr).write(text),
+      () => options.columns,
     ),
     stdout: () => stdout.text,
     stderr: () => stderr.text,

@@ -38,6 +38,8 @@ async function plants(
     stdin?: string;
     prompter?: Prompter;
     env?: Record<string, string>;
+    /** The terminal's width, with `tty`. */
+    columns?: number;
   } = {},
 ): Promise<{ code: number } & FakeIO> {
   const fake = fakeIO(options);
@@ -175,6 +177,20 @@ describe('plants list', () => {
     expect(r.stdout()).toBe(['ID  NAME      TAG', '1   Monstera  tropical', '2   Aloe', ''].join('\n'));
   });
 
+  it('fits the table to the terminal, cutting names and never the id; other formats are not cut', async () => {
+    const body = [
+      { id: 'a1b2c3d4', name: 'Monstera deliciosa "Thai Constellation"', tag: 'tropical' },
+      { id: 'e5', name: '植物 🌱 Ficus', tag: null },
+    ];
+    agent.get(ORIGIN).intercept({ path: '/plants', method: 'GET' }).reply(200, body, json).times(2);
+    const r = await plants(['list'], { tty: true, columns: 30 });
+    expect(r.stdout()).toBe(
+      ['ID        NAME        TAG', 'a1b2c3d4  Monstera …  tropical', 'e5        植物 🌱 F…', ''].join('\n'),
+    );
+    const tsv = await plants(['list', '-o', 'tsv'], { tty: true, columns: 30 });
+    expect(tsv.stdout()).toContain('Monstera deliciosa "Thai Constellation"\ttropical\n');
+  });
+
   it('leaves out the ID column when no plant has an id', async () => {
     agent
       .get(ORIGIN)
@@ -294,6 +310,19 @@ describe('plants delete', () => {
     expect(r.code).toBe(0);
     expect(r.stderr()).toBe('ID  NAME  TAG\n7   Fern  green\n✓ Deleted plant 7\n');
     expect(r.stdout()).toBe('');
+  });
+
+  it('fits the table shown before the question to the terminal, the id whole', async () => {
+    agent
+      .get(ORIGIN)
+      .intercept({ path: '/plants', method: 'GET' })
+      .reply(200, [{ id: 'plant-0007', name: 'Nephrolepis exaltata', tag: 'green' }], json);
+    agent.get(ORIGIN).intercept({ path: '/plants/plant-0007', method: 'DELETE' }).reply(204, '');
+    const prompter = scriptedPrompter({ confirm: [true] });
+    const r = await plants(['delete', 'plant-0007'], { tty: true, prompter, columns: 30 });
+    expect(r.stderr()).toBe(
+      'ID          NAME         TAG\nplant-0007  Nephrolepi…  green\n✓ Deleted plant plant-0007\n',
+    );
   });
 
   it('sends nothing when the answer is no, and exits 2', async () => {

@@ -1,12 +1,25 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { strlen, Table } from '../../src/vendor/table.js';
-import { renderTable } from '../../src/output/table.js';
+import { columnFloor, fitColumns } from '../../src/output/fit.js';
+import { renderTable, type TableFit } from '../../src/output/table.js';
+import { displayWidth } from '../../src/output/width.js';
 
-async function render(headers: string[], rows: unknown[][]): Promise<string> {
+async function render(headers: string[], rows: unknown[][], fit?: TableFit, color = false): Promise<string> {
   let text = '';
-  for await (const block of renderTable(headers, rows, false)) text += block;
+  for await (const block of renderTable(headers, rows, color, fit)) text += block;
   return text;
+}
+
+/** The table's lines as a terminal shows them: colour codes take no columns. */
+function shownLines(text: string): string[] {
+  return (
+    text
+      .slice(0, -1)
+      // eslint-disable-next-line no-control-regex
+      .replace(/\u001b\[[0-9;]*m/g, '')
+      .split('\n')
+  );
 }
 
 describe('renderTable', () => {
@@ -142,6 +155,134 @@ describe('renderTable with a huge cell', () => {
         );
       }),
       { numRuns: 200 },
+    );
+  });
+});
+
+describe('fitColumns', () => {
+  it('leaves columns that fit, to the last column', () => {
+    expect(fitColumns([2, 18, 8], [2, 8, 8], 32)).toEqual([2, 18, 8]);
+    expect(fitColumns([2, 18, 8], [2, 8, 8], 80)).toEqual([2, 18, 8]);
+  });
+
+  it('cuts the widest column first, down to the next widest', () => {
+    expect(fitColumns([2, 18, 8], [2, 8, 8], 31)).toEqual([2, 17, 8]);
+    expect(fitColumns([2, 40, 9], [2, 8, 8], 30)).toEqual([2, 15, 9]);
+    // Two equally wide columns share the cut; the spare column goes left.
+    expect(fitColumns([2, 40, 40], [2, 8, 8], 40)).toEqual([2, 17, 17]);
+    expect(fitColumns([2, 40, 40], [2, 8, 8], 41)).toEqual([2, 18, 17]);
+  });
+
+  it('stops at the floors; a column kept whole has its own width as floor', () => {
+    expect(fitColumns([30, 40, 40], [30, 8, 8], 40)).toEqual([30, 8, 8]);
+    expect(fitColumns([30, 40, 5], [30, 8, 5], 45)).toEqual([30, 8, 5]);
+  });
+
+  it('floors: a header stays whole, 8 columns at least, a narrow column as it is', () => {
+    expect(columnFloor(40, 12, false)).toBe(12);
+    expect(columnFloor(40, 4, false)).toBe(8);
+    expect(columnFloor(5, 4, false)).toBe(5);
+    expect(columnFloor(40, 2, true)).toBe(40);
+  });
+});
+
+describe('renderTable on a terminal of a given width', () => {
+  const rows = [
+    [1, 'Monstera deliciosa', 'tropical'],
+    [22, 'Ficus', undefined],
+  ];
+  const whole = ['ID  NAME                TAG', '1   Monstera deliciosa  tropical', '22  Ficus', ''].join('\n');
+
+  it('leaves a table exactly as wide as the terminal as it is; one column less cuts the widest column', async () => {
+    expect(await render(['ID', 'NAME', 'TAG'], rows)).toBe(whole);
+    expect(await render(['ID', 'NAME', 'TAG'], rows, { width: 32, whole: [0] })).toBe(whole);
+    expect(await render(['ID', 'NAME', 'TAG'], rows, { width: 31, whole: [0] })).toBe(
+      ['ID  NAME               TAG', '1   Monstera delicio…  tropical', '22  Ficus', ''].join('\n'),
+    );
+  });
+
+  it('never cuts the id; when even the floors do not fit, lines are as long as they must be', async () => {
+    const id = 'f'.repeat(50);
+    const text = await render(['ID', 'NAME', 'TAG'], [[id, 'Monstera deliciosa', 'tropical']], {
+      width: 40,
+      whole: [0],
+    });
+    expect(text.split('\n')).toEqual([`ID${' '.repeat(50)}NAME      TAG`, `${id}  Monster…  tropical`, '']);
+  });
+
+  it('does not count the colour of the header', async () => {
+    const text = await render(['ID', 'NAME', 'TAG'], rows, { width: 32, whole: [0] }, true);
+    expect(text).toContain('\u001b[1mNAME\u001b[22m');
+    expect(shownLines(text).join('\n')).toBe(whole.slice(0, -1));
+    const cut = shownLines(await render(['ID', 'NAME', 'TAG'], rows, { width: 25, whole: [0] }, true));
+    expect(cut.map((line) => displayWidth(line))).toEqual([20, 25, 9]);
+  });
+
+  it('keeps escapes of hostile text whole', async () => {
+    const text = await render(['ID', 'NAME'], [[7, 'Sal\u202evia officinalis']], { width: 12, whole: [0] });
+    expect(text.split('\n')).toEqual(['ID  NAME', '7   Sal…', '']);
+    const wider = await render(['ID', 'NAME'], [[7, 'Sal\u202evia officinalis']], { width: 20, whole: [0] });
+    expect(wider.split('\n')).toEqual(['ID  NAME', '7   Sal\\u202evia of…', '']);
+  });
+
+  it('measures emoji newer than cli-table3 knows as the terminal shows them', async () => {
+    // cli-table3 takes 🪴 for one column; the rows would not line up.
+    expect(
+      await render(
+        ['NAME', 'TAG'],
+        [
+          ['🪴 pot', 'x'],
+          ['ab', 'y'],
+        ],
+      ),
+    ).toBe(['NAME    TAG', '🪴 pot  x', 'ab      y', ''].join('\n'));
+  });
+
+  it('fits a 1 MiB name with wide characters', async () => {
+    const huge = 'Ficus 植物 🌱 '.repeat(Math.ceil(2 ** 20 / 12)).slice(0, 2 ** 20);
+    const table = [
+      [1, huge, 'tag'],
+      [2, 'Monstera', 'tropical'],
+    ];
+    const lines = (await render(['ID', 'NAME', 'TAG'], table, { width: 60, whole: [0] })).slice(0, -1).split('\n');
+    expect(lines.map((line) => displayWidth(line))).toEqual([55, 55, 60]);
+    expect(lines).toEqual([
+      `ID  NAME${' '.repeat(42)}  TAG`,
+      `1   Ficus 植物 🌱 Ficus 植物 🌱 Ficus 植物 🌱 Fic…  tag`,
+      `2   Monstera${' '.repeat(38)}  tropical`,
+    ]);
+  });
+
+  it('fits every row past the first 200 too', async () => {
+    const many = Array.from({ length: 600 }, (_, i) => [i, `plant ${'植'.repeat(i % 40)}`, 'tag']);
+    const lines = (await render(['ID', 'NAME', 'TAG'], many, { width: 60, whole: [0] })).slice(0, -1).split('\n');
+    expect(lines).toHaveLength(601);
+    for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(60);
+    expect(lines[40]).toBe(`39   plant ${'植'.repeat(21)}…   tag`);
+    expect(lines[600]).toBe(`599  plant ${'植'.repeat(21)}…   tag`);
+  });
+
+  it('fits any table: within the width unless the floors are wider, ids whole, aligned', async () => {
+    const cell = fc
+      .array(fc.constantFrom('a', 'Z', ' ', 'ü', '植', '🌱', '🪴', 'e\u0301', '\u202e', '\n'), { maxLength: 60 })
+      .map((parts) => parts.join(''));
+    const id = fc.stringMatching(/^[0-9a-f]{1,12}$/);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.tuple(id, cell, cell), { minLength: 1, maxLength: 5 }),
+        fc.integer({ min: 10, max: 120 }),
+        async (table, width) => {
+          const lines = (await render(['ID', 'NAME', 'TAG'], table, { width, whole: [0] })).slice(0, -1).split('\n');
+          const idWidth = Math.max(2, ...table.map(([id]) => id.length));
+          for (const [i, line] of lines.entries()) {
+            expect(displayWidth(line)).toBeLessThanOrEqual(Math.max(width, idWidth + 2 + 8 + 2 + 8));
+            if (i > 0) expect(`${line} `.startsWith(`${table[i - 1]![0]} `)).toBe(true);
+            // The NAME column starts at the same place on every line.
+            if (line.length > idWidth) expect(line.slice(idWidth, idWidth + 2)).toBe('  ');
+          }
+        },
+      ),
+      { numRuns: 300 },
     );
   });
 });
