@@ -46,9 +46,9 @@ export interface Context {
   profile(): Promise<Resolved<string>>;
   /**
    * The selected profile's name, for reading or changing its settings: it
-   * must exist (checkProfile; the default always does). Asked for only when
-   * a value is read from the profile, so a profile named with the base URL
-   * and token both from flags or the environment is never looked for.
+   * must exist (checkProfile; the default always does). Asked for when a
+   * value is read from the profile, and before any request when the profile
+   * was named by --profile or PLANTS_PROFILE.
    */
   usedProfile(this: void): Promise<string>;
   baseUrl(): Promise<Resolved<URL>>;
@@ -169,9 +169,18 @@ export function createContext(options: ContextOptions): Context {
   const config = once(() => openConfigStore(env, (text) => warning(io, text)));
   const profile = once(() => resolveProfile(flags().profile, env, config));
   const usedProfile = once(async () => checkProfile(await config(), await profile()));
-  const baseUrl = once(() => resolveBaseUrl(flags().baseUrl, env, config, usedProfile));
+  // A profile named by --profile or PLANTS_PROFILE must exist even when the base URL and
+  // token both come from elsewhere: a mistyped name is an error, never quietly ignored.
+  const namedProfile = once(async () => {
+    if (flags().profile !== undefined || env.PLANTS_PROFILE?.trim()) await usedProfile();
+  });
+  const baseUrl = once(async () => {
+    await namedProfile();
+    return resolveBaseUrl(flags().baseUrl, env, config, usedProfile);
+  });
   let knownToken: string | undefined;
   const token = once(async () => {
+    await namedProfile();
     const resolved = await resolveToken(env, config, usedProfile);
     knownToken = resolved.value;
     return resolved;

@@ -573,9 +573,30 @@ describe('a profile that does not exist', () => {
     );
   });
 
-  it('is not looked for when nothing is read from it: the base URL and token from the environment', async () => {
+  it.each([
+    ['list', ['list']],
+    ['delete', ['delete', '1', '--yes']],
+    ['auth status', ['auth', 'status']],
+  ])(
+    '%s: named by --profile or PLANTS_PROFILE, it must exist even when the base URL and token come from the environment',
+    async (_name, args) => {
+      for (const named of [
+        { args: ['--profile', 'ci'], env: {} },
+        { args: [], env: { PLANTS_PROFILE: 'ci' } },
+      ]) {
+        const r = await plants([...named.args, ...args], { env: named.env });
+        expect(r.code).toBe(2);
+        expect(r.stderr()).toMatch(
+          /^plants: no profile named ci \(from (--profile|PLANTS_PROFILE); profiles: default\);/,
+        );
+        expect(r.stdout()).toBe('');
+      }
+    },
+  );
+
+  it('PLANTS_PROFILE=default with the base URL and token from the environment works with no config file', async () => {
     agent.get(ORIGIN).intercept({ path: '/plants', method: 'GET' }).reply(200, [], json);
-    const r = await plants(['list'], { env: { PLANTS_PROFILE: 'ci' } });
+    const r = await plants(['list'], { env: { PLANTS_PROFILE: 'default' } });
     expect(r.code).toBe(0);
     expect(r.stderr()).toBe('');
   });
