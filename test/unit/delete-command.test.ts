@@ -107,6 +107,14 @@ describe('which ids are deleted', () => {
   });
 });
 
+describe('every id is checked before any is sent', () => {
+  it('an id that cannot be sent (an unpaired surrogate, from JSON) stops the run before the first DELETE', async () => {
+    const r = await plants(['delete', '--stdin', '--yes'], { stdin: '["1", "\\ud800"]' });
+    expect(r.code).toBe(2);
+    expect(r.stderr()).toMatch(/^plants: invalid plant id .*: it contains an unpaired UTF-16 surrogate\n$/);
+  });
+});
+
 describe('--max-deletes', () => {
   it('refuses more plants than the cap, duplicates counted once, sending nothing (exit 2)', async () => {
     const r = await plants(['delete', '1', '2', '3', '2', '--yes', '--max-deletes', '2', '--json']);
@@ -206,6 +214,29 @@ describe('confirmation', () => {
     expect(prompter.questions).toEqual(['Delete these 2 plants?']);
     expect(r.stderr()).toMatch(/^plants: warning: could not look up the plants' names: GET .*500/);
     expect(r.stderr()).toMatch(/\nID\n1\n2\nDeleted 2\n$/);
+  });
+
+  it('reads the list only until the plants shown are found: the rest may even be cut short', async () => {
+    service()
+      .intercept({ path: '/plants', method: 'GET' })
+      .reply(200, '[{"id":1,"name":"Aloe"},{"id":7,"name":"Fern"},{"id":7,"name":"Other"},{"id":9,"na', json);
+    const prompter = scriptedPrompter({ confirm: [false] });
+    const r = await plants(['delete', '7'], { tty: true, prompter });
+    expect(r.code).toBe(2);
+    expect(r.stderr()).toBe('ID  NAME  TAG\n7   Fern\nplants: cancelled; nothing was deleted\n');
+  });
+
+  it('looks up only the ten plants shown', async () => {
+    const ids = Array.from({ length: 12 }, (_, i) => String(i + 1));
+    const listed = ids.slice(0, 10).map((id) => `{"id":${id},"name":"P${id}"}`);
+    service()
+      .intercept({ path: '/plants', method: 'GET' })
+      .reply(200, `[${listed.join(',')},{"id":11,"na`, json);
+    const prompter = scriptedPrompter({ confirm: [false] });
+    const r = await plants(['delete', ...ids], { tty: true, prompter });
+    expect(r.code).toBe(2);
+    expect(r.stderr()).not.toContain('warning');
+    expect(r.stderr()).toMatch(/\n10 +P10\n… and 2 more\n/);
   });
 
   it('--yes asks nothing and looks nothing up', async () => {
