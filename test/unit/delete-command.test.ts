@@ -239,6 +239,24 @@ describe('confirmation', () => {
     expect(r.stderr()).toMatch(/\n10 +P10\n… and 2 more\n/);
   });
 
+  it('prune shows the plants it listed, with no second list request', async () => {
+    service()
+      .intercept({ path: '/plants', method: 'GET' })
+      .reply(
+        200,
+        [
+          { id: 1, name: 'Dandelion', tag: 'weed' },
+          { id: 2, name: 'Rose', tag: 'flower' },
+        ],
+        json,
+      );
+    const prompter = scriptedPrompter({ confirm: [false] });
+    const r = await plants(['prune', '--tag', 'weed'], { tty: true, prompter });
+    expect(r.code).toBe(2);
+    expect(prompter.questions).toEqual(['Delete plant 1?']);
+    expect(r.stderr()).toBe('ID  NAME       TAG\n1   Dandelion  weed\nplants: cancelled; nothing was deleted\n');
+  });
+
   it('--yes asks nothing and looks nothing up', async () => {
     deletes('1');
     const r = await plants(['delete', '1', '--yes'], { tty: true });
