@@ -409,3 +409,27 @@ describe('what is reported', () => {
     expect(error.message).toMatch(/409 Conflict: in use/);
   });
 });
+
+describe('help and completion', () => {
+  it('delete --help: a description, every argument and option described, every example a plants command', async () => {
+    const r = await plants(['delete', '--help']);
+    expect(r.code).toBe(0);
+    const help = r.stdout();
+    expect(help).toMatch(/^Usage: plants delete \[options\] \[ids\.\.\.\]\n\nDelete plants by id\n/);
+    const section = (name: string) => help.split(`\n${name}:\n`)[1]!.split('\n\n')[0]!.split('\n');
+    const terms = [...section('Arguments'), ...section('Options')].filter((line) => /^ {2}\S/.test(line));
+    expect(terms.length).toBeGreaterThanOrEqual(9);
+    for (const term of terms) expect(term).toMatch(/^ {2}\S.*\S {2,}\S/);
+    const examples = section('Examples');
+    expect(examples.length).toBeGreaterThanOrEqual(7);
+    for (const example of examples.filter((line) => line !== '')) expect(example).toMatch(/^ {2}(\S.* \| )?plants \S/);
+  });
+
+  it('Tab after plants delete offers the ids of the plants, with their names', async () => {
+    service()
+      .intercept({ path: /^\/plants/, method: 'GET' })
+      .reply(200, [{ id: 7, name: 'Fern' }], json);
+    const r = await plants(['__complete', '--', 'delete', '']);
+    expect(r.stdout()).toContain('7\tFern\n');
+  });
+});
