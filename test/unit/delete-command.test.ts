@@ -1,11 +1,14 @@
+import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { inProcess } from '../helpers/in-process.js';
+import { main } from '../../src/cli.js';
+import { createIOStreams } from '../../src/output/iostreams.js';
+import { inProcess, ORIGIN } from '../helpers/in-process.js';
 import { scriptedPrompter } from '../helpers/io.js';
 
 // What `plants delete` sends, asks and reports, run in process (docs/commands.md).
 
 const TOKEN = 'delete-command-test-token';
-const { plants, service } = inProcess(TOKEN);
+const { plants, service, agent, configDir } = inProcess(TOKEN);
 
 const json = { headers: { 'content-type': 'application/json' } };
 
@@ -431,5 +434,46 @@ describe('help and completion', () => {
       .reply(200, [{ id: 7, name: 'Fern' }], json);
     const r = await plants(['__complete', '--', 'delete', '']);
     expect(r.stdout()).toContain('7\tFern\n');
+  });
+});
+
+describe('colour on a terminal', () => {
+  /** A run on a terminal with colour on one stream only (fakeIO has colour off everywhere). */
+  async function coloured(args: string[], stream: 'stdout' | 'stderr', confirm: boolean[] = []) {
+    const text = { stdout: '', stderr: '' };
+    const sink = (name: 'stdout' | 'stderr') =>
+      new PassThrough().on('data', (chunk: Buffer) => (text[name] += chunk.toString()));
+    const stdin = new PassThrough();
+    stdin.end();
+    const io = createIOStreams(
+      { stdin, stdout: sink('stdout'), stderr: sink('stderr') },
+      { stdin: true, stdout: true, stderr: true },
+      { stdout: stream === 'stdout', stderr: stream === 'stderr' },
+      (name, chunk) => (text[name] += chunk),
+    );
+    const env = { PLANTS_CONFIG_DIR: configDir(), PLANTS_BASE_URL: ORIGIN, PLANTS_TOKEN: TOKEN, PLANTS_RETRIES: '0' };
+    const code = await main(args, { io, env, dispatcher: () => agent(), prompter: scriptedPrompter({ confirm }) });
+    expect(text.stdout + text.stderr).not.toContain(TOKEN);
+    return { code, ...text };
+  }
+  const list = () =>
+    service()
+      .intercept({ path: '/plants', method: 'GET' })
+      .reply(200, [{ id: 7, name: 'Fern' }], json);
+
+  it('the confirmation table follows the colour of stderr, where it is written', async () => {
+    list();
+    const r = await coloured(['delete', '7'], 'stderr', [false]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('\u001b[');
+    list();
+    expect((await coloured(['delete', '7'], 'stdout', [false])).stderr).not.toContain('\u001b[');
+  });
+
+  it("a dry run's table follows the colour of stdout", async () => {
+    list();
+    expect((await coloured(['delete', '7', '--dry-run'], 'stdout')).stdout).toContain('\u001b[');
+    list();
+    expect((await coloured(['delete', '7', '--dry-run'], 'stderr')).stdout).not.toContain('\u001b[');
   });
 });
