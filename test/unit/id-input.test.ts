@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseIdInput } from '../../src/commands/ids.js';
 import { parseCsv } from '../../src/csv.js';
+import { UsageError } from '../../src/errors.js';
 
 describe('parseCsv', () => {
   it.each([
@@ -111,9 +112,71 @@ describe('positions in messages count from 1, from the first line of standard in
     ['a CSV row without an id', 'id,name\r\n1,Aloe\r\n,Fern\r\n', 'line 3 of standard input has no id'],
     ['a CSV row after a name on two lines', 'id,name\n1,"two\nlines"\n,Fern\n', 'line 4 of standard input has no id'],
     ['CSV after blank lines', '\r\n\r\nid,name\n,Fern\n', 'line 4 of standard input has no id'],
+    [
+      'NDJSON after a line holding a vertical tab',
+      '\v\n{"id":1}\nnot json\n',
+      'line 3 of standard input is not a JSON object',
+    ],
     ['an unclosed quote in CSV', 'id,name\n1,Aloe\n2,"open\n', 'a quoted field starting on line 3 is never closed'],
     ['text after a closing quote in CSV', '\nid,name\n"5"7,x\n', 'text follows a closing quote on line 3'],
   ])('%s', (_what, text, message) => {
     expect(() => parseIdInput(text)).toThrow(message);
+  });
+});
+
+describe('parseIdInput: what counts as an id', () => {
+  it.each([
+    ['a one-column CSV with a quoted header', '"id"\r\n7\r\n', ['7']],
+    ['upper-case ids one a line', 'ABC\nDEF\n', ['ABC', 'DEF']],
+    ['mixed-case ids two spaces apart', 'xA  yB\n', ['xA', 'yB']],
+    ['capitalised ids two spaces apart', 'Ab  Cd\n', ['Ab', 'Cd']],
+    ['an upper-case id beside others two spaces apart', 'ABC  def\n', ['ABC', 'def']],
+    ['dotted ids one a line', 'v1.2\nv1.3\n', ['v1.2', 'v1.3']],
+    ['dotted ids one a line, CRLF, not starting like a column name', '1a.b\r\n2c.d\r\n', ['1a.b', '2c.d']],
+    ['dotted ids one a line, CRLF, with more than a column name holds', 'a.b/c\r\nd\r\n', ['a.b/c', 'd']],
+    ['ids with quotes inside (only a whole quoted id is refused)', '7\nsay"hi"\n"x"y\n', ['7', 'say"hi"', '"x"y']],
+    ['CSV with a blank line between records', 'id,name\n1,Aloe\n\n2,Fern\n', ['1', '2']],
+    ['one-column CSV with a blank line between records', 'id\n7\n\n8\n', ['7', '8']],
+    ['NDJSON with CRLF and a blank line', '{"id":1}\r\n\r\n{"id":2}\r\n', ['1', '2']],
+    ['a byte order mark that does not start the input (part of an id)', '7\n\uFEFF8\n', ['7', '\uFEFF8']],
+  ])('reads %s', (_what, text, ids) => {
+    expect(parseIdInput(text)).toEqual(ids);
+  });
+
+  /** The error parseIdInput throws for `text`: a usage error (exit 2) that says nothing was deleted. */
+  function refusal(text: string): string {
+    let thrown: unknown;
+    try {
+      parseIdInput(text);
+    } catch (err) {
+      thrown = err;
+    }
+    expect(thrown).toBeInstanceOf(UsageError);
+    const { message } = thrown as UsageError;
+    return message;
+  }
+
+  it.each([
+    ['a table header with ID, one space apart', 'ID COLOR\n7 red\n', /looks like a table/],
+    ['a one-column CSV of a deeper nested field', 'extra.size.cm\r\n12\r\n', /starts with the header extra.size.cm/],
+    ['a tab after the first line', '1\n2\tFern\n', /tab-separated lines/],
+    ['tab-separated rows', '1\tFern\n', /tab-separated lines/],
+    ['a quoted id after the first line', '42\n"43"\n', /quoted id "43"/],
+    ['a quoted id on the first line', '"42"\n43\n', /quoted id "42"/],
+    ['an unclosed quote at the start', '"7\n8\n', /looks like CSV but cannot be read: .*never closed/],
+    ['an empty string in a JSON array', '["7",""]', /item 2 of the JSON on standard input has no usable "id"/],
+    ['a table', 'ID  NAME\n7   Fern\n', /looks like a table/],
+    ['a one-column CSV of names', 'name\r\nFern\r\n', /starts with the header name/],
+    ['control characters', '7\u0007\n', /control characters/],
+  ])('refuses %s as a usage error that says nothing was deleted', (_what, text, pattern) => {
+    const message = refusal(text);
+    expect(message).toMatch(pattern);
+    expect(message).toMatch(/; nothing was deleted$/);
+  });
+
+  it('says what to pipe instead of a table', () => {
+    expect(refusal('ID  NAME\n7   Fern\n')).toBe(
+      'standard input looks like a table (its first line is the header ID NAME); its cells are not ids: pipe plants list --json, -o ndjson or -o csv instead; nothing was deleted',
+    );
   });
 });

@@ -1,0 +1,480 @@
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { main } from '../../src/cli.js';
+import { createIOStreams } from '../../src/output/iostreams.js';
+import { inProcess, ORIGIN } from '../helpers/in-process.js';
+import { scriptedPrompter } from '../helpers/io.js';
+
+// What `plants delete` sends, asks and reports, run in process (docs/commands.md).
+
+const TOKEN = 'delete-command-test-token';
+const { plants, service, agent, configDir } = inProcess(TOKEN);
+
+const json = { headers: { 'content-type': 'application/json' } };
+
+interface JsonResult {
+  id: string;
+  result: string;
+  status: number | null;
+  error?: { error: unknown; message: string };
+}
+
+/** The DELETE of one id answers `status` (204 unless told). */
+function deletes(id: string, status = 204, body: string | object = '') {
+  service()
+    .intercept({ path: `/plants/${encodeURIComponent(id)}`, method: 'DELETE' })
+    .reply(status, body, typeof body === 'string' ? {} : json);
+}
+
+/** The DELETE of one id whose answer never comes (the connection closes): it may have been deleted. */
+function loses(id: string) {
+  service()
+    .intercept({ path: `/plants/${id}`, method: 'DELETE' })
+    .replyWithError(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
+}
+
+/** The JSON error line: the last line of stderr with --json. */
+function errorLine(stderr: string): { code: string; status: number | null; message: string } {
+  const lines = stderr.trimEnd().split('\n');
+  return (JSON.parse(lines.at(-1)!) as { error: { code: string; status: number | null; message: string } }).error;
+}
+
+describe('which ids are deleted', () => {
+  it('deletes each id once, in the order of first appearance', async () => {
+    for (const id of ['3', '1', '2']) deletes(id);
+    const r = await plants(['delete', '3', '1', '3', '2', '1', '--yes', '--json', '--concurrency', '1']);
+    expect(r.code).toBe(0);
+    expect((JSON.parse(r.stdout()) as JsonResult[]).map((x) => [x.id, x.result])).toEqual([
+      ['3', 'deleted'],
+      ['1', 'deleted'],
+      ['2', 'deleted'],
+    ]);
+  });
+
+  it('- reads more ids from standard input, after those given as arguments', async () => {
+    for (const id of ['1', '2', '3']) deletes(id);
+    const r = await plants(['delete', '1', '-', '--yes', '--json', '--concurrency', '1'], { stdin: '2\n3\n1\n' });
+    expect(r.code).toBe(0);
+    expect((JSON.parse(r.stdout()) as JsonResult[]).map((x) => x.id)).toEqual(['1', '2', '3']);
+  });
+
+  it('--stdin reads the JSON plants list --json prints', async () => {
+    deletes('a');
+    deletes('7');
+    const stdin = JSON.stringify([
+      { id: 'a', name: 'Fern 9' },
+      { id: 7, name: 'Rose' },
+    ]);
+    const r = await plants(['delete', '--stdin', '--yes', '--json', '--concurrency', '1'], { stdin });
+    expect(r.code).toBe(0);
+    expect((JSON.parse(r.stdout()) as JsonResult[]).map((x) => x.id)).toEqual(['a', '7']);
+  });
+
+  it('without --stdin or -, standard input is not read', async () => {
+    deletes('1');
+    const r = await plants(['delete', '1', '--yes', '--json'], { stdin: '2\n' });
+    expect(r.code).toBe(0);
+    expect((JSON.parse(r.stdout()) as JsonResult[]).map((x) => x.id)).toEqual(['1']);
+  });
+
+  it('reads an id list of more than 256 KiB', async () => {
+    const ids = Array.from({ length: 30_000 }, (_, i) => `plant-${i + 1}`);
+    const r = await plants(['delete', '--stdin', '--dry-run'], { stdin: ids.join('\n') });
+    expect(r.code).toBe(0);
+    expect(r.stdout()).toBe(`${ids.join('\n')}\n`);
+  });
+
+  it('--stdin refuses a terminal as standard input (it would wait for typing), sending nothing', async () => {
+    const r = await plants(['delete', '--stdin', '--yes'], { stdinTTY: true });
+    expect(r.code).toBe(2);
+    expect(r.stderr()).toBe(
+      'plants: --stdin reads ids from a pipe or file (plants list --json | plants delete --stdin --yes)\n',
+    );
+  });
+
+  it('refuses input that is not ids before sending anything', async () => {
+    const r = await plants(['delete', '--stdin', '--yes'], { stdin: 'ID  NAME\n7   Fern\n' });
+    expect(r.code).toBe(2);
+    expect(r.stderr()).toMatch(/^plants: standard input looks like a table/);
+  });
+
+  it('empty input deletes nothing and says so, exit 0; [] with --json', async () => {
+    const r = await plants(['delete', '--stdin', '--yes'], { stdin: '\n' });
+    expect(r.code).toBe(0);
+    expect(r.stdout()).toBe('');
+    expect(r.stderr()).toBe('No plants to delete\n');
+    const j = await plants(['delete', '-', '--yes', '--json'], { stdin: '' });
+    expect(j.code).toBe(0);
+    expect(JSON.parse(j.stdout())).toEqual([]);
+    expect(j.stderr()).toBe('No plants to delete\n');
+  });
+});
+
+describe('every id is checked before any is sent', () => {
+  it('an id that cannot be sent (an unpaired surrogate, from JSON) stops the run before the first DELETE', async () => {
+    const r = await plants(['delete', '--stdin', '--yes'], { stdin: '["1", "\\ud800"]' });
+    expect(r.code).toBe(2);
+    expect(r.stderr()).toMatch(/^plants: invalid plant id .*: it contains an unpaired UTF-16 surrogate\n$/);
+  });
+});
+
+describe('--max-deletes', () => {
+  it('refuses more plants than the cap, duplicates counted once, sending nothing (exit 2)', async () => {
+    const r = await plants(['delete', '1', '2', '3', '2', '--yes', '--max-deletes', '2', '--json']);
+    expect(r.code).toBe(2);
+    expect(r.stdout()).toBe('');
+    expect(errorLine(r.stderr())).toEqual({
+      code: 'usage',
+      status: null,
+      message: '3 plants would be deleted, more than --max-deletes 2; nothing was deleted',
+    });
+  });
+
+  it('0 allows none: one plant is refused too', async () => {
+    const r = await plants(['delete', '1', '--yes', '--max-deletes', '0']);
+    expect(r.code).toBe(2);
+    expect(r.stderr()).toBe('plants: 1 plant would be deleted, more than --max-deletes 0; nothing was deleted\n');
+  });
+
+  it('allows exactly the cap', async () => {
+    deletes('1');
+    deletes('2');
+    const r = await plants(['delete', '1', '2', '1', '--yes', '--max-deletes', '2']);
+    expect(r.code).toBe(0);
+  });
+
+  it('refuses a dry run the same way, so the dry run predicts the real one', async () => {
+    const r = await plants(['delete', '1', '2', '--dry-run', '--max-deletes', '1']);
+    expect(r.code).toBe(2);
+    expect(r.stdout()).toBe('');
+    expect(r.stderr()).toMatch(/^plants: 2 plants would be deleted, more than --max-deletes 1/);
+  });
+});
+
+describe('--dry-run', () => {
+  it('piped: prints the ids, one a line, and sends nothing, without --yes', async () => {
+    const r = await plants(['delete', '1', 'a\tb', '1', '--dry-run']);
+    expect(r.code).toBe(0);
+    expect(r.stdout()).toBe('1\na\\tb\n');
+    expect(r.stderr()).toBe('Would delete 2 plants (dry run: nothing was sent)\n');
+  });
+
+  it('says "plant" for one', async () => {
+    const r = await plants(['delete', '1', '--dry-run']);
+    expect(r.stderr()).toBe('Would delete 1 plant (dry run: nothing was sent)\n');
+  });
+
+  it('--json: every id as would_delete', async () => {
+    const r = await plants(['delete', '1', '2', '--dry-run', '--json']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout())).toEqual([
+      { id: '1', result: 'would_delete', status: null },
+      { id: '2', result: 'would_delete', status: null },
+    ]);
+  });
+
+  it('on a terminal: the table of every plant (looked up by name) on stdout, asking nothing', async () => {
+    const ids = Array.from({ length: 12 }, (_, i) => String(i + 1));
+    service()
+      .intercept({ path: '/plants', method: 'GET' })
+      .reply(200, [{ id: 12, name: 'Fern', tag: 'green' }], json);
+    const r = await plants(['delete', ...ids, '--dry-run'], { tty: true });
+    expect(r.code).toBe(0);
+    const lines = r.stdout().trimEnd().split('\n');
+    expect(lines).toHaveLength(13);
+    expect(lines[0]).toMatch(/^ID +NAME +TAG$/);
+    expect(lines[1]).toMatch(/^1 +\(not in the list\)$/);
+    expect(lines[12]).toMatch(/^12 +Fern +green$/);
+    expect(r.stderr()).toBe('Would delete 12 plants (dry run: nothing was sent)\n');
+  });
+});
+
+describe('confirmation', () => {
+  it('asks once for the whole batch, showing the first ten and how many more', async () => {
+    const ids = Array.from({ length: 12 }, (_, i) => String(i + 1));
+    service()
+      .intercept({ path: '/plants', method: 'GET' })
+      .reply(200, [{ id: 2, name: 'Aloe' }], json);
+    const prompter = scriptedPrompter({ confirm: [false] });
+    const r = await plants(['delete', ...ids], { tty: true, prompter });
+    expect(r.code).toBe(2);
+    expect(prompter.questions).toEqual(['Delete these 12 plants?']);
+    const lines = r.stderr().trimEnd().split('\n');
+    expect(lines).toHaveLength(13);
+    expect(lines[2]).toMatch(/^2 +Aloe$/);
+    expect(lines[10]).toMatch(/^10 +\(not in the list\)$/);
+    expect(lines[11]).toBe('… and 2 more');
+    expect(lines[12]).toBe('plants: cancelled; nothing was deleted');
+  });
+
+  it('still asks when the names cannot be looked up, saying why', async () => {
+    service().intercept({ path: '/plants', method: 'GET' }).reply(500, 'down');
+    deletes('1');
+    deletes('2');
+    const prompter = scriptedPrompter({ confirm: [true] });
+    const r = await plants(['delete', '1', '2'], { tty: true, prompter });
+    expect(r.code).toBe(0);
+    expect(prompter.questions).toEqual(['Delete these 2 plants?']);
+    expect(r.stderr()).toMatch(/^plants: warning: could not look up the plants' names: GET .*500/);
+    expect(r.stderr()).toMatch(/\nID\n1\n2\nDeleted 2\n$/);
+  });
+
+  it('reads the list only until the plants shown are found: the rest may even be cut short', async () => {
+    service()
+      .intercept({ path: '/plants', method: 'GET' })
+      .reply(200, '[{"id":1,"name":"Aloe"},{"id":7,"name":"Fern"},{"id":7,"name":"Other"},{"id":9,"na', json);
+    const prompter = scriptedPrompter({ confirm: [false] });
+    const r = await plants(['delete', '7'], { tty: true, prompter });
+    expect(r.code).toBe(2);
+    expect(r.stderr()).toBe('ID  NAME  TAG\n7   Fern\nplants: cancelled; nothing was deleted\n');
+  });
+
+  it('looks up only the ten plants shown', async () => {
+    const ids = Array.from({ length: 12 }, (_, i) => String(i + 1));
+    const listed = ids.slice(0, 10).map((id) => `{"id":${id},"name":"P${id}"}`);
+    service()
+      .intercept({ path: '/plants', method: 'GET' })
+      .reply(200, `[${listed.join(',')},{"id":11,"na`, json);
+    const prompter = scriptedPrompter({ confirm: [false] });
+    const r = await plants(['delete', ...ids], { tty: true, prompter });
+    expect(r.code).toBe(2);
+    expect(r.stderr()).not.toContain('warning');
+    expect(r.stderr()).toMatch(/\n10 +P10\n… and 2 more\n/);
+  });
+
+  it('prune shows the plants it listed, with no second list request', async () => {
+    service()
+      .intercept({ path: '/plants', method: 'GET' })
+      .reply(
+        200,
+        [
+          { id: 1, name: 'Dandelion', tag: 'weed' },
+          { id: 2, name: 'Rose', tag: 'flower' },
+        ],
+        json,
+      );
+    const prompter = scriptedPrompter({ confirm: [false] });
+    const r = await plants(['prune', '--tag', 'weed'], { tty: true, prompter });
+    expect(r.code).toBe(2);
+    expect(prompter.questions).toEqual(['Delete plant 1?']);
+    expect(r.stderr()).toBe('ID  NAME       TAG\n1   Dandelion  weed\nplants: cancelled; nothing was deleted\n');
+  });
+
+  it('--yes asks nothing and looks nothing up', async () => {
+    deletes('1');
+    const r = await plants(['delete', '1', '--yes'], { tty: true });
+    expect(r.code).toBe(0);
+    expect(r.stderr()).toBe('✓ Deleted plant 1\n');
+  });
+
+  it('--yes is required without a terminal even with --json, before reading input', async () => {
+    const r = await plants(['delete', '--stdin', '--json'], { stdin: 'not ids\t\n' });
+    expect(r.code).toBe(2);
+    expect(errorLine(r.stderr()).message).toBe('--yes is required when not running interactively');
+  });
+});
+
+describe('what is reported', () => {
+  it('several deleted on a terminal: the summary line; piped: silent', async () => {
+    for (const id of ['1', '2']) deletes(id);
+    const tty = await plants(['delete', '1', '2', '--yes'], { tty: true });
+    expect(tty.code).toBe(0);
+    expect(tty.stdout()).toBe('');
+    expect(tty.stderr()).toBe('Deleted 2\n');
+    for (const id of ['1', '2']) deletes(id);
+    const piped = await plants(['delete', '1', '2', '--yes']);
+    expect(piped.code).toBe(0);
+    expect(piped.stdout() + piped.stderr()).toBe('');
+  });
+
+  it('a progress bar on a terminal for more than ten ids, none for ten', async () => {
+    const eleven = Array.from({ length: 11 }, (_, i) => String(i + 1));
+    for (const id of eleven) deletes(id);
+    const r = await plants(['delete', ...eleven, '--yes'], { tty: true });
+    expect(r.code).toBe(0);
+    const erase = '\r\u001b[2K';
+    expect(r.stderr().startsWith(`${erase}Deleting [${'-'.repeat(30)}] 0/11`)).toBe(true);
+    expect(r.stderr()).toContain(`${erase}Deleting [${'#'.repeat(30)}] 11/11`);
+    expect(r.stderr().endsWith(`${erase}Deleted 11\n`)).toBe(true);
+    for (const id of eleven.slice(1)) deletes(id);
+    const ten = await plants(['delete', ...eleven.slice(1), '--yes'], { tty: true });
+    expect(ten.stderr()).toBe('Deleted 10\n');
+  });
+
+  it('a 404: exit 3, one line for it and the summary; the JSON line counts the missing', async () => {
+    deletes('1');
+    deletes('2', 404, { error: 44, message: 'no such plant' });
+    const r = await plants(['delete', '1', '2', '--yes', '--json', '--concurrency', '1']);
+    expect(r.code).toBe(3);
+    expect((JSON.parse(r.stdout()) as JsonResult[]).map((x) => [x.result, x.status])).toEqual([
+      ['deleted', 204],
+      ['not_found', 404],
+    ]);
+    expect(r.stderr()).toBe(
+      'plants: DELETE https://plants.test/plants/2 → 404 Not Found: no such plant (error 44)\n' +
+        'Deleted 1, not found 1\n' +
+        '{"error":{"code":"not_found","status":null,"message":"1 of 2 plants were not found"}}\n',
+    );
+  });
+
+  it('--ignore-missing: a 404 is success, exit 0, reported as not_found', async () => {
+    deletes('1', 404, { error: 44, message: 'no such plant' });
+    deletes('2');
+    const r = await plants(['delete', '1', '2', '--yes', '--json', '--ignore-missing', '--concurrency', '1']);
+    expect(r.code).toBe(0);
+    expect((JSON.parse(r.stdout()) as JsonResult[]).map((x) => x.result)).toEqual(['not_found', 'deleted']);
+    expect(r.stderr()).toBe('');
+  });
+
+  it('--ignore-missing: one id not found exits 0 and is silent', async () => {
+    deletes('1', 404, { error: 44, message: 'no such plant' });
+    const r = await plants(['delete', '1', '--yes', '--ignore-missing'], { tty: true });
+    expect(r.code).toBe(0);
+    expect(r.stderr()).toBe('');
+  });
+
+  it('--ignore-missing does not excuse other failures', async () => {
+    deletes('1', 404, { error: 44, message: 'no such plant' });
+    deletes('2', 500, 'boom');
+    const r = await plants(['delete', '1', '2', '--yes', '--json', '--ignore-missing', '--concurrency', '1']);
+    expect(r.code).toBe(1);
+    expect(r.stderr()).toMatch(/^plants: DELETE https:\/\/plants.test\/plants\/2 → 500 Internal Server Error/);
+    expect(r.stderr()).not.toContain('/plants/1 ');
+    expect(r.stderr()).toContain('\nDeleted 0, not found 1, failed 1\n');
+    expect(errorLine(r.stderr())).toEqual({
+      code: 'partial_failure',
+      status: null,
+      message: '1 of 2 deletes failed',
+    });
+  });
+
+  it('failures and lost answers: exit 1, a line for each, the summary, and how many may have been deleted', async () => {
+    deletes('1');
+    loses('2');
+    deletes('3', 500, 'boom');
+    deletes('4', 404, { error: 44, message: 'no such plant' });
+    const r = await plants(['delete', '1', '2', '3', '4', '--yes', '--json', '--concurrency', '1']);
+    expect(r.code).toBe(1);
+    expect((JSON.parse(r.stdout()) as JsonResult[]).map((x) => x.result)).toEqual([
+      'deleted',
+      'unknown',
+      'failed',
+      'not_found',
+    ]);
+    const lines = r.stderr().trimEnd().split('\n');
+    expect(lines).toHaveLength(5);
+    expect(lines[0]).toMatch(/^plants: DELETE .*\/plants\/2 .*; the plant may have been deleted$/);
+    expect(lines[1]).toMatch(/^plants: DELETE .*\/plants\/3 → 500/);
+    expect(lines[2]).toMatch(/^plants: DELETE .*\/plants\/4 → 404/);
+    expect(lines[3]).toBe('Deleted 1, not found 1, unknown 1, failed 1');
+    expect(errorLine(r.stderr())).toEqual({
+      code: 'partial_failure',
+      status: null,
+      message: '2 of 4 deletes failed (1 of them may have been deleted)',
+    });
+  });
+
+  it('the summary appears without a terminal when something failed', async () => {
+    deletes('1');
+    deletes('2', 500, 'boom');
+    const r = await plants(['delete', '1', '2', '--yes', '--concurrency', '1']);
+    expect(r.code).toBe(1);
+    expect(r.stdout()).toBe('');
+    expect(r.stderr()).toMatch(/^plants: DELETE .*\/plants\/2 → 500 .*\nDeleted 1, failed 1\n$/);
+  });
+
+  it('a refused token: exit 4 whatever else failed; the ids after it are skipped, not sent', async () => {
+    deletes('1', 500, 'boom');
+    deletes('2', 401, { error: 401, message: 'bad token' });
+    const r = await plants(['delete', '1', '2', '3', '4', '--yes', '--json', '--concurrency', '1']);
+    expect(r.code).toBe(4);
+    expect((JSON.parse(r.stdout()) as JsonResult[]).map((x) => [x.id, x.result, x.status])).toEqual([
+      ['1', 'failed', 500],
+      ['2', 'failed', 401],
+      ['3', 'skipped', null],
+      ['4', 'skipped', null],
+    ]);
+    expect(r.stderr()).toContain('\nDeleted 0, failed 2, skipped 2\n');
+    expect(errorLine(r.stderr())).toEqual({
+      code: 'auth',
+      status: null,
+      message: 'the service refused the token; 2 plants were not attempted',
+    });
+  });
+
+  it('one id that failed: its own exit code, code and status in the JSON line', async () => {
+    deletes('1', 409, { error: 9, message: 'in use' });
+    const r = await plants(['delete', '1', '--yes', '--json'], { tty: true });
+    expect(r.code).toBe(1);
+    expect(r.stderr()).not.toMatch(/Deleted/);
+    const error = errorLine(r.stderr());
+    expect(error.status).toBe(409);
+    expect(error.message).toMatch(/409 Conflict: in use/);
+  });
+});
+
+describe('help and completion', () => {
+  it('delete --help: a description, every argument and option described, every example a plants command', async () => {
+    const r = await plants(['delete', '--help']);
+    expect(r.code).toBe(0);
+    const help = r.stdout();
+    expect(help).toMatch(/^Usage: plants delete \[options\] \[ids\.\.\.\]\n\nDelete plants by id\n/);
+    const section = (name: string) => help.split(`\n${name}:\n`)[1]!.split('\n\n')[0]!.split('\n');
+    const terms = [...section('Arguments'), ...section('Options')].filter((line) => /^ {2}\S/.test(line));
+    expect(terms.length).toBeGreaterThanOrEqual(9);
+    for (const term of terms) expect(term).toMatch(/^ {2}\S.*\S {2,}(?!\(default)\S/);
+    const examples = section('Examples');
+    expect(examples.length).toBeGreaterThanOrEqual(7);
+    for (const example of examples.filter((line) => line !== '')) expect(example).toMatch(/^ {2}(\S.* \| )?plants \S/);
+  });
+
+  it('Tab after plants delete offers the ids of the plants, with their names', async () => {
+    service()
+      .intercept({ path: /^\/plants/, method: 'GET' })
+      .reply(200, [{ id: 7, name: 'Fern' }], json);
+    const r = await plants(['__complete', '--', 'delete', '']);
+    expect(r.stdout()).toContain('7\tFern\n');
+  });
+});
+
+describe('colour on a terminal', () => {
+  /** A run on a terminal with colour on one stream only (fakeIO has colour off everywhere). */
+  async function coloured(args: string[], stream: 'stdout' | 'stderr', confirm: boolean[] = []) {
+    const text = { stdout: '', stderr: '' };
+    const sink = (name: 'stdout' | 'stderr') =>
+      new PassThrough().on('data', (chunk: Buffer) => (text[name] += chunk.toString()));
+    const stdin = new PassThrough();
+    stdin.end();
+    const io = createIOStreams(
+      { stdin, stdout: sink('stdout'), stderr: sink('stderr') },
+      { stdin: true, stdout: true, stderr: true },
+      { stdout: stream === 'stdout', stderr: stream === 'stderr' },
+      (name, chunk) => (text[name] += chunk),
+    );
+    const env = { PLANTS_CONFIG_DIR: configDir(), PLANTS_BASE_URL: ORIGIN, PLANTS_TOKEN: TOKEN, PLANTS_RETRIES: '0' };
+    const code = await main(args, { io, env, dispatcher: () => agent(), prompter: scriptedPrompter({ confirm }) });
+    expect(text.stdout + text.stderr).not.toContain(TOKEN);
+    return { code, ...text };
+  }
+  const list = () =>
+    service()
+      .intercept({ path: '/plants', method: 'GET' })
+      .reply(200, [{ id: 7, name: 'Fern' }], json);
+
+  it('the confirmation table follows the colour of stderr, where it is written', async () => {
+    list();
+    const r = await coloured(['delete', '7'], 'stderr', [false]);
+    expect(r.code).toBe(2);
+    // The header row of the table (the cancel line after it is coloured too).
+    expect(r.stderr.split('\n')[0]).toContain('\u001b[');
+    list();
+    expect((await coloured(['delete', '7'], 'stdout', [false])).stderr).not.toContain('\u001b[');
+  });
+
+  it("a dry run's table follows the colour of stdout", async () => {
+    list();
+    expect((await coloured(['delete', '7', '--dry-run'], 'stdout')).stdout).toContain('\u001b[');
+    list();
+    expect((await coloured(['delete', '7', '--dry-run'], 'stderr')).stdout).not.toContain('\u001b[');
+  });
+});
