@@ -1,6 +1,6 @@
 import type { DeleteOutcome, DeleteResult, DeleteResultKind } from '../api/delete-many.js';
 import type { Context } from '../context.js';
-import { ExitCode, ExitStatus } from '../errors.js';
+import { ExitCode, ExitStatus, InterruptedError } from '../errors.js';
 import { formatJson, tsvLine } from '../output/formats.js';
 import { writeAll, writeOut } from '../output/iostreams.js';
 import { failure, info, success, warning } from '../output/messages.js';
@@ -79,11 +79,13 @@ export async function report(
     info(io, `Would delete ${results.length} plant${results.length === 1 ? '' : 's'} (dry run: nothing was sent)`);
   } else if (results.length === 1 && counts.deleted === 1) {
     success(io, `Deleted plant ${printable(results[0]!.id)}`);
-  } else if (results.length > 1 && (io.interactive() || problems.length > 0 || interrupted || counts.gone > 0)) {
+  } else if (!interrupted && results.length > 1 && (io.interactive() || problems.length > 0 || counts.gone > 0)) {
     info(io, summary(counts));
   }
 
-  if (interrupted) throw new ExitStatus(ExitCode.interrupted, 'interrupted', interruptedSummary(counts));
+  // Stopped: the last line counts every kind, a failure line like any other's
+  // ("plants: interrupted: 2 deleted, 1 failed, 3 skipped"), and the JSON error line says the same.
+  if (interrupted) throw new InterruptedError(interruptedSummary(counts));
   if (problems.length === 0) return;
   if (outcomes.length === 1) {
     const error = problems[0]!.error!;
@@ -94,7 +96,7 @@ export async function report(
     throw new ExitStatus(
       ExitCode.auth,
       'auth',
-      `the service refused the token; ${counts.skipped} plants were not attempted`,
+      `the service refused the token; ${counts.skipped} ${counts.skipped === 1 ? 'plant was' : 'plants were'} not attempted`,
     );
   }
   const failed = counts.failed + counts.unknown;

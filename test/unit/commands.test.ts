@@ -580,10 +580,11 @@ describe('a profile that does not exist', () => {
   ])(
     '%s: named by --profile or PLANTS_PROFILE, it must exist even when the base URL and token come from the environment',
     async (_name, args) => {
-      for (const named of [
+      const ways: { args: string[]; env: Record<string, string> }[] = [
         { args: ['--profile', 'ci'], env: {} },
         { args: [], env: { PLANTS_PROFILE: 'ci' } },
-      ]) {
+      ];
+      for (const named of ways) {
         const r = await plants([...named.args, ...args], { env: named.env });
         expect(r.code).toBe(2);
         expect(r.stderr()).toMatch(

@@ -402,6 +402,13 @@ describe('what is reported', () => {
     });
   });
 
+  it('a refused token with one id left: "1 plant was not attempted"', async () => {
+    deletes('1', 401, { error: 401, message: 'bad token' });
+    const r = await plants(['delete', '1', '2', '--yes', '--json', '--concurrency', '1']);
+    expect(r.code).toBe(4);
+    expect(errorLine(r.stderr()).message).toBe('the service refused the token; 1 plant was not attempted');
+  });
+
   it('one id that failed: its own exit code, code and status in the JSON line', async () => {
     deletes('1', 409, { error: 9, message: 'in use' });
     const r = await plants(['delete', '1', '--yes', '--json'], { tty: true });

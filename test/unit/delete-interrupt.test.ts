@@ -70,7 +70,7 @@ describe('Ctrl-C during the deletes', () => {
     ]);
     expect(run.stderr()).toBe(
       'Stopping: finishing the requests in flight (Ctrl-C again to quit now)\n' +
-        'Deleted 2, skipped 2\n' +
+        'plants: interrupted: 2 deleted, 2 skipped\n' +
         '{"error":{"code":"interrupted","status":null,"message":"interrupted: 2 deleted, 2 skipped"}}\n',
     );
   });
@@ -87,7 +87,7 @@ describe('Ctrl-C during the deletes', () => {
     const run = plantsWithSignals(['delete', ...ids, '--yes', '--concurrency', '1'], { tty: true });
     expect(await run.code()).toBe(130);
     expect(run.stderr()).toContain(
-      '\r\u001b[2KStopping: finishing the requests in flight (Ctrl-C again to quit now)\nDeleted 2, skipped 9\n',
+      '\r\u001b[2KStopping: finishing the requests in flight (Ctrl-C again to quit now)\nplants: interrupted: 2 deleted, 9 skipped\n',
     );
     expect(run.stderr().split('Stopping')[1]).not.toContain('Deleting');
   });
