@@ -1,12 +1,24 @@
+import fs from 'node:fs';
 import { PassThrough, Writable } from 'node:stream';
-import { describe, expect, it } from 'vitest';
-import { createIOStreams, readerGone, systemIOStreams, writeAll, writeOut } from '../../src/output/iostreams.js';
+import { describe, expect, it, vi } from 'vitest';
+import {
+  colorWanted,
+  createIOStreams,
+  readerGone,
+  systemIOStreams,
+  writeAll,
+  writeOut,
+} from '../../src/output/iostreams.js';
 
 /** A writable that records each write, failing with `code` once `failAfter` writes went through. */
 function sink(options: { code?: string; failAfter?: number } = {}) {
   const writes: string[] = [];
+  let attempts = 0;
+  // Like process.stdout, a failed write does not destroy it.
   const stream = new Writable({
+    autoDestroy: false,
     write(chunk: Buffer, _encoding, callback) {
+      attempts++;
       if (options.code !== undefined && writes.length >= (options.failAfter ?? 0)) {
         callback(Object.assign(new Error(options.code), { code: options.code }));
         return;
@@ -17,7 +29,7 @@ function sink(options: { code?: string; failAfter?: number } = {}) {
   });
   // A failed write destroys the stream; the error event is the write callback's to report.
   stream.on('error', () => undefined);
-  return { stream, writes };
+  return { stream, writes, attempts: () => attempts };
 }
 
 describe('createIOStreams', () => {
@@ -99,6 +111,46 @@ describe('systemIOStreams (the test runner’s streams are pipes, not terminals)
     expect(io.interactive()).toBe(process.stderr.isTTY === true);
   });
 
+  it('treats terminal stdout and stderr as terminals, each on its own', () => {
+    const saved = [process.stdout.isTTY, process.stderr.isTTY];
+    try {
+      for (const [out, err] of [
+        [true, false],
+        [false, true],
+      ]) {
+        Object.defineProperty(process.stdout, 'isTTY', { value: out, configurable: true, writable: true });
+        Object.defineProperty(process.stderr, 'isTTY', { value: err, configurable: true, writable: true });
+        const io = systemIOStreams({});
+        expect([io.stdoutIsTTY, io.interactive(), io.colorEnabled('stdout'), io.colorEnabled('stderr')]).toEqual([
+          out,
+          err,
+          out,
+          err,
+        ]);
+      }
+    } finally {
+      Object.defineProperty(process.stdout, 'isTTY', { value: saved[0], configurable: true, writable: true });
+      Object.defineProperty(process.stderr, 'isTTY', { value: saved[1], configurable: true, writable: true });
+    }
+  });
+
+  it('writeNow writes at once to file descriptor 1 or 2', () => {
+    const write = vi
+      .spyOn(fs, 'writeSync')
+      .mockImplementation(((_fd: number, buffer: Buffer) => buffer.length) as typeof fs.writeSync);
+    try {
+      const io = systemIOStreams({});
+      io.writeNow('stderr', 'interrupted\n');
+      io.writeNow('stdout', ']\n');
+      expect(write.mock.calls.map(([fd, buffer]) => [fd, String(buffer)])).toEqual([
+        [2, 'interrupted\n'],
+        [1, ']\n'],
+      ]);
+    } finally {
+      write.mockRestore();
+    }
+  });
+
   it('colours pipes only when FORCE_COLOR asks, and never with --no-color or NO_COLOR', () => {
     expect(systemIOStreams({ TERM: 'xterm' }).colorEnabled('stdout')).toBe(process.stdout.isTTY === true);
     const forced = systemIOStreams({ FORCE_COLOR: '1' });
@@ -107,6 +159,12 @@ describe('systemIOStreams (the test runner’s streams are pipes, not terminals)
     expect([flagged.colorEnabled('stdout'), flagged.colorEnabled('stderr')]).toEqual([false, false]);
     const noColor = systemIOStreams({ FORCE_COLOR: '1', NO_COLOR: '1' });
     expect([noColor.colorEnabled('stdout'), noColor.colorEnabled('stderr')]).toEqual([false, false]);
+  });
+});
+
+describe('colorWanted', () => {
+  it('without --no-color, follows the terminal', () => {
+    expect([colorWanted(true, {}), colorWanted(false, {})]).toEqual([true, false]);
   });
 });
 

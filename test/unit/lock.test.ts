@@ -72,6 +72,36 @@ describe('withLock: one plants run writes the config at a time', () => {
     expect(existsSync(lock)).toBe(true);
   });
 
+  it('waits while another run holds the lock, and goes ahead once it is released', () => {
+    writeFileSync(lock, '');
+    const start = Date.now();
+    let calls = 0;
+    vi.spyOn(Date, 'now').mockImplementation(() => {
+      calls++;
+      // The other run finishes after the first look at the lock.
+      if (calls === 3) unlinkSync(lock);
+      return start + calls * 1000;
+    });
+    const work = vi.fn(() => expect(existsSync(lock)).toBe(true));
+    withLock(file, work);
+    expect(work).toHaveBeenCalledOnce();
+    expect(existsSync(lock)).toBe(false);
+  });
+
+  it('goes ahead when the lock is released just as it looks at its age', () => {
+    writeFileSync(lock, '');
+    const start = Date.now();
+    let calls = 0;
+    vi.spyOn(Date, 'now').mockImplementation(() => {
+      calls++;
+      if (calls === 2) unlinkSync(lock);
+      return start;
+    });
+    const work = vi.fn();
+    withLock(file, work);
+    expect(work).toHaveBeenCalledOnce();
+  });
+
   it('is a ConfigError when the lock cannot be made (no such directory)', () => {
     const missing = join(dir.path, 'gone', 'config.json');
     const work = vi.fn();
