@@ -1,7 +1,13 @@
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { checkToken, resolveBaseUrl, resolveProfile, resolveToken } from '../../src/config/settings.js';
+import {
+  checkToken,
+  resolveBaseUrl,
+  resolveProfile,
+  resolveRequestSettings,
+  resolveToken,
+} from '../../src/config/settings.js';
 import { redactToken } from '../../src/shared/redact.js';
 import { openConfigStore } from '../../src/config/open.js';
 import { configDir } from '../../src/config/store.js';
@@ -239,4 +245,104 @@ describe('checkToken', () => {
       }
     },
   );
+});
+
+describe('resolveRequestSettings: flags > PLANTS_* variables > defaults', () => {
+  it('has defaults: 30 s per attempt, 2 retries, 256 MiB responses, no debug log', () => {
+    expect(resolveRequestSettings({}, {})).toEqual({
+      timeoutMs: 30_000,
+      retries: 2,
+      maxResponseBytes: 256 * 1024 * 1024,
+      debug: false,
+    });
+  });
+
+  it('reads PLANTS_TIMEOUT, PLANTS_RETRIES and PLANTS_DEBUG', () => {
+    const env = { PLANTS_TIMEOUT: '2.5', PLANTS_RETRIES: '0', PLANTS_DEBUG: 'TRUE' };
+    expect(resolveRequestSettings({}, env)).toEqual({
+      timeoutMs: 2500,
+      retries: 0,
+      maxResponseBytes: 256 * 1024 * 1024,
+      debug: true,
+    });
+  });
+
+  it('lets the flags win, even when they turn something off', () => {
+    const env = { PLANTS_TIMEOUT: '9', PLANTS_RETRIES: '5', PLANTS_DEBUG: '1' };
+    expect(resolveRequestSettings({ timeout: 1, retries: 0, maxResponseSize: 1024, debug: false }, env)).toEqual({
+      timeoutMs: 1000,
+      retries: 0,
+      maxResponseBytes: 1024,
+      debug: false,
+    });
+  });
+
+  it.each([
+    ['1', true],
+    ['yes', true],
+    ['Yes', true],
+    ['0', false],
+    ['no', false],
+    ['', false],
+  ])('PLANTS_DEBUG=%j turns the debug log %s', (value, debug) => {
+    expect(resolveRequestSettings({}, { PLANTS_DEBUG: value }).debug).toBe(debug);
+  });
+
+  it('names the variable when its value is bad, as a configuration error', () => {
+    expect(() => resolveRequestSettings({}, { PLANTS_TIMEOUT: 'soon' })).toThrow(
+      new ConfigError(
+        'invalid environment variable PLANTS_TIMEOUT "soon": expected a number of seconds, more than 0 and at most 3600',
+      ),
+    );
+    expect(() => resolveRequestSettings({}, { PLANTS_RETRIES: '11' })).toThrow(ConfigError);
+  });
+});
+
+describe('messages for a profile other than the default', () => {
+  const staging = () => Promise.resolve('staging');
+  const emptyStore = async () => {
+    const store = await openConfigStore({ PLANTS_CONFIG_DIR: dir.path });
+    return () => Promise.resolve(store);
+  };
+
+  it('a missing base URL names the profile and the command with --profile', async () => {
+    await expect(resolveBaseUrl(undefined, {}, await emptyStore(), staging)).rejects.toThrow(
+      new ConfigError(
+        "no base URL configured for profile staging; run 'plants --profile staging config set base-url <url>', set PLANTS_BASE_URL, or pass --base-url",
+      ),
+    );
+  });
+
+  it('a missing token names the profile and the login command with --profile', async () => {
+    await expect(resolveToken({}, await emptyStore(), staging)).rejects.toThrow(
+      new AuthError(
+        "no token configured for profile staging; run 'plants --profile staging auth login' or set PLANTS_TOKEN",
+      ),
+    );
+  });
+
+  it('a bad token from PLANTS_TOKEN says to correct the variable, whatever the profile', async () => {
+    await expect(resolveToken({ PLANTS_TOKEN: 'a b' }, await emptyStore(), staging)).rejects.toThrow(
+      new ConfigError(
+        'the token from PLANTS_TOKEN contains whitespace, control or non-ASCII characters; correct the PLANTS_TOKEN variable',
+      ),
+    );
+  });
+
+  it('a bad stored token says to log in again to that profile', async () => {
+    const store = await openConfigStore({ PLANTS_CONFIG_DIR: dir.path });
+    store.set('staging', 'token', 'bad token');
+    await expect(resolveToken({}, () => Promise.resolve(store), staging)).rejects.toThrow(
+      /; store it again with 'plants --profile staging auth login'$/,
+    );
+  });
+
+  it('PLANTS_PROFILE is trimmed, and a bad one is named', async () => {
+    const store = await emptyStore();
+    expect(await resolveProfile(undefined, { PLANTS_PROFILE: ' staging ' }, store)).toEqual({
+      value: 'staging',
+      source: 'PLANTS_PROFILE',
+    });
+    await expect(resolveProfile(undefined, { PLANTS_PROFILE: 'a/b' }, store)).rejects.toThrow(/PLANTS_PROFILE/);
+  });
 });
