@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -344,5 +345,106 @@ describe('messages for a profile other than the default', () => {
       source: 'PLANTS_PROFILE',
     });
     await expect(resolveProfile(undefined, { PLANTS_PROFILE: 'a/b' }, store)).rejects.toThrow(/PLANTS_PROFILE/);
+  });
+});
+
+describe('ConfigStore: what the file holds', () => {
+  const env = () => ({ PLANTS_CONFIG_DIR: dir.path });
+  const file = () => join(dir.path, 'config.json');
+  const write = (data: unknown) => writeFileSync(file(), JSON.stringify(data));
+  const read = () => JSON.parse(readFileSync(file(), 'utf8')) as unknown;
+
+  it.each([
+    [{ profile: 3 }, '"profile" must be a string'],
+    [{ profiles: [] }, '"profiles" must be an object'],
+    [{ profiles: { staging: 'x' } }, 'profile "staging" must be an object'],
+    [{ profiles: { staging: { 'base-url': 1 } } }, '"base-url" of profile "staging" must be a string'],
+    [{ profiles: { staging: { token: null } } }, '"token" of profile "staging" must be a string'],
+    [{ 'base-url': true }, '"base-url" must be a string'],
+    [{ token: 42 }, '"token" must be a string'],
+  ])('refuses %j, saying what is wrong and how to recover', async (data, what) => {
+    write(data);
+    await expect(openConfigStore(env())).rejects.toThrow(
+      new ConfigError(`config file ${file()} is invalid: ${what}; fix it, or remove it and configure again`),
+    );
+  });
+
+  it('moves settings from before profiles into the default profile; the profile’s own values win', async () => {
+    write({
+      'base-url': 'http://old',
+      token: 'old-token',
+      profiles: { default: { token: 'new' }, staging: { token: 's' } },
+    });
+    const store = await openConfigStore(env());
+    expect(read()).toEqual({
+      profiles: { default: { 'base-url': 'http://old', token: 'new' }, staging: { token: 's' } },
+    });
+    expect(store.get('default', 'base-url')).toBe('http://old');
+  });
+
+  it.each([
+    [{ token: 'only-token' }, { token: 'only-token' }],
+    [{ 'base-url': 'http://only' }, { 'base-url': 'http://only' }],
+  ])('moves a lone old setting too: %j', async (data, settings) => {
+    write(data);
+    await openConfigStore(env());
+    expect(read()).toEqual({ profiles: { default: settings } });
+  });
+
+  it('leaves a file without old settings untouched', async () => {
+    writeFileSync(file(), '{"profiles":{"a":{}}}');
+    await openConfigStore(env());
+    expect(readFileSync(file(), 'utf8')).toBe('{"profiles":{"a":{}}}');
+  });
+
+  it('treats an empty stored value as unset', async () => {
+    write({ profiles: { default: { token: '' } } });
+    expect((await openConfigStore(env())).get('default', 'token')).toBeUndefined();
+  });
+
+  it('deleting a key keeps the rest; deleting from a missing profile creates nothing', async () => {
+    const store = await openConfigStore(env());
+    store.set('staging', 'token', 't');
+    store.set('staging', 'base-url', 'http://s');
+    store.delete('staging', 'token');
+    store.delete('nowhere', 'token');
+    expect(read()).toEqual({ profiles: { staging: { 'base-url': 'http://s' } } });
+    expect(store.hasProfile('nowhere')).toBe(false);
+    expect(store.hasProfile('staging')).toBe(true);
+  });
+
+  it('using the default profile again removes the choice from the file', async () => {
+    const store = await openConfigStore(env());
+    store.use('staging');
+    expect(read()).toEqual({ profile: 'staging' });
+    store.use('default');
+    expect(read()).toEqual({});
+    expect(store.currentProfile).toBe('default');
+  });
+
+  it('deleting the profile in use goes back to the default; deleting another keeps the choice', async () => {
+    const store = await openConfigStore(env());
+    store.set('a', 'token', '1');
+    store.set('b', 'token', '2');
+    store.use('a');
+    store.deleteProfile('b');
+    expect(read()).toEqual({ profile: 'a', profiles: { a: { token: '1' } } });
+    store.deleteProfile('a');
+    expect(read()).toEqual({ profiles: {} });
+    expect(store.currentProfile).toBe('default');
+  });
+
+  it('reads a config file of exactly 1 MiB', async () => {
+    writeFileSync(file(), `{"profiles":{}${' '.repeat(1024 * 1024 - 15)}}`);
+    expect((await openConfigStore(env())).profileNames()).toEqual([]);
+  });
+
+  it('refuses a config.json that is not a regular file (a FIFO would block the read)', async () => {
+    execFileSync('mkfifo', [file()]);
+    await expect(openConfigStore(env())).rejects.toThrow(
+      new ConfigError(
+        `cannot read the config file ${file()}: it is not a regular file; fix it, or remove it and configure again`,
+      ),
+    );
   });
 });
