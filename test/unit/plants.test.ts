@@ -130,6 +130,26 @@ describe('writePlants', () => {
     expect(fake.stdout()).toMatch(/^0\tx+\t\n[\s\S]*\n2\tFern\t\n$/);
   });
 
+  it('gathers small batches into few large writes', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    let writes = 0;
+    const stdout = new Writable({
+      write(_chunk, _encoding, callback) {
+        writes++;
+        callback();
+      },
+    });
+    const io = createIOStreams(
+      { stdin: new PassThrough(), stdout, stderr: new PassThrough() },
+      { stdin: false, stdout: false, stderr: false },
+      { stdout: false, stderr: false },
+      () => undefined,
+    );
+    const batches = Array.from({ length: 100 }, (_, i) => [{ id: i, name: `plant ${i}` }]);
+    expect(await writePlants(io, batches, { format: 'ndjson' })).toBe(100);
+    expect(writes).toBe(1);
+  });
+
   it('stops reading plants once the reader has gone (plants list | head -1)', async () => {
     const stdout = new Writable({
       write(_chunk, _encoding, callback) {
