@@ -160,11 +160,14 @@ describe('a config write that succeeds', () => {
     expect(statSync(file)).toMatchObject({ uid: 4321, gid: 4321 });
   });
 
-  it.runIf(process.geteuid?.() === 0)('run by root, keeps the group of a file root owns', async () => {
+  it.runIf(process.geteuid?.() === 0).each([
+    [0, 4321],
+    [4321, 0],
+  ])('run by root, keeps an owner %i and group %i that differ only in part', async (uid, gid) => {
     await configWithTokens();
-    chownSync(file, 0, 4321);
+    chownSync(file, uid, gid);
     (await openConfigStore(env())).set('default', 'token', 'abc');
-    expect(statSync(file)).toMatchObject({ uid: 0, gid: 4321 });
+    expect(statSync(file)).toMatchObject({ uid, gid });
   });
 
   it('carries on after short writes and short reads (a disk that takes 10 bytes at a time)', async () => {

@@ -1,3 +1,4 @@
+import { homedir } from 'node:os';
 import { execFileSync } from 'node:child_process';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,7 +12,7 @@ import {
 } from '../../src/config/settings.js';
 import { redactToken } from '../../src/shared/redact.js';
 import { openConfigStore } from '../../src/config/open.js';
-import { configDir } from '../../src/config/store.js';
+import { checkConfigFile, CHOSEN_BY_USE, configDir, noSuchProfile } from '../../src/config/store.js';
 import { AuthError, ConfigError, UsageError } from '../../src/errors.js';
 import { tempDir } from '../helpers/cli.js';
 
@@ -446,5 +447,55 @@ describe('ConfigStore: what the file holds', () => {
         `cannot read the config file ${file()}: it is not a regular file; fix it, or remove it and configure again`,
       ),
     );
+  });
+});
+
+describe('noSuchProfile: one message for a profile that does not exist', () => {
+  it('a command argument or --profile is a usage error', () => {
+    const err = noSuchProfile('prod', ['default', 'staging']);
+    expect(err).toBeInstanceOf(UsageError);
+    expect(err.message).toBe(
+      "no profile named prod (profiles: default, staging); create one with 'plants --profile prod config set base-url <url>'",
+    );
+    expect(noSuchProfile('prod', ['default'], '--profile')).toBeInstanceOf(UsageError);
+  });
+
+  it('a variable or the file’s choice is configuration, and says where the name came from', () => {
+    const err = noSuchProfile('prod', [], 'PLANTS_PROFILE');
+    expect(err).toBeInstanceOf(ConfigError);
+    expect(err.message).toBe(
+      "no profile named prod (from PLANTS_PROFILE; there are no profiles yet); create one with 'plants --profile prod config set base-url <url>'",
+    );
+    expect(noSuchProfile('prod', ['default'], CHOSEN_BY_USE).message).toMatch(
+      /, or go back with 'plants config use default'$/,
+    );
+  });
+});
+
+describe('the config directory and file, more', () => {
+  it('ignores an empty XDG_CONFIG_HOME, using ~/.config/plants', () => {
+    expect(configDir({ XDG_CONFIG_HOME: '' })).toBe(join(homedir(), '.config', 'plants'));
+  });
+
+  it('reports why the file cannot be looked at, other than its absence', () => {
+    const notADir = join(dir.path, 'file');
+    writeFileSync(notADir, '');
+    expect(() => checkConfigFile(join(notADir, 'config.json'))).toThrow(/ENOTDIR/);
+    expect(() => checkConfigFile(join(dir.path, 'missing.json'))).not.toThrow();
+  });
+
+  it('lists profiles sorted, the default among the selectable ones', async () => {
+    const store = await openConfigStore({ PLANTS_CONFIG_DIR: dir.path });
+    store.set('zeta', 'token', 'z');
+    store.set('alpha', 'token', 'a');
+    expect(store.profileNames()).toEqual(['alpha', 'zeta']);
+    expect(store.selectableProfiles()).toEqual(['alpha', 'default', 'zeta']);
+  });
+
+  it('writes a config of exactly 1 MiB', async () => {
+    const store = await openConfigStore({ PLANTS_CONFIG_DIR: dir.path });
+    const base = Buffer.byteLength(JSON.stringify({ profiles: { default: { token: '' } } }, undefined, '\t'));
+    store.set('default', 'token', 'x'.repeat(1024 * 1024 - base));
+    expect(statSync(store.path).size).toBe(1024 * 1024);
   });
 });
