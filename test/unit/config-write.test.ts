@@ -1,5 +1,9 @@
 import {
   chownSync,
+  closeSync,
+  fsyncSync,
+  openSync,
+  renameSync,
   lstatSync,
   mkdirSync,
   readdirSync,
@@ -15,7 +19,7 @@ import { join } from 'node:path';
 import { constants } from 'node:os';
 import { getSystemErrorMap, getSystemErrorName } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { WriteFs } from '../../src/config/atomic-write.js';
+import { writeFileAtomically, type WriteFs } from '../../src/config/atomic-write.js';
 import { openConfigStore } from '../../src/config/open.js';
 import { ConfigError } from '../../src/errors.js';
 import { tempDir } from '../helpers/cli.js';
@@ -84,6 +88,7 @@ const failures: [string, Partial<WriteFs>, string | RegExp][] = [
     },
     'the file written does not read back as what was written',
   ],
+  ['the file reads back short', { readSync: () => 0 }, 'the file written does not read back as what was written'],
   ['close reports the failure', { closeSync: fail('EDQUOT', 'close') }, 'disk quota exceeded (EDQUOT)'],
   ['rename is refused', { renameSync: fail('EACCES', 'rename') }, 'permission denied (EACCES)'],
   ['the temporary file cannot be made', { openSync: fail('EROFS', 'open') }, 'read-only file system (EROFS)'],
@@ -153,6 +158,82 @@ describe('a config write that succeeds', () => {
     chownSync(file, 4321, 4321);
     (await openConfigStore(env())).set('default', 'token', 'abc');
     expect(statSync(file)).toMatchObject({ uid: 4321, gid: 4321 });
+  });
+
+  it.runIf(process.geteuid?.() === 0).each([
+    [0, 4321],
+    [4321, 0],
+  ])('run by root, keeps an owner %i and group %i that differ only in part', async (uid, gid) => {
+    await configWithTokens();
+    chownSync(file, uid, gid);
+    (await openConfigStore(env())).set('default', 'token', 'abc');
+    expect(statSync(file)).toMatchObject({ uid, gid });
+  });
+
+  it('carries on after short writes and short reads (a disk that takes 10 bytes at a time)', async () => {
+    await configWithTokens();
+    const fs: Partial<WriteFs> = {
+      writeSync: (fd, buffer, offset, length, position) =>
+        writeSync(fd, buffer, offset, Math.min(length, 10), position),
+      readSync: (fd, buffer, offset, length, position) => readSync(fd, buffer, offset, Math.min(length, 10), position),
+    };
+    (await openConfigStore(env(), undefined, { fs })).set('default', 'token', 'abc');
+    expect((await openConfigStore(env())).get('default', 'token')).toBe('abc');
+    expect(readdirSync(dir.path)).toEqual(['config.json']);
+  });
+});
+
+describe('writeFileAtomically', () => {
+  it('makes a new file 0600 unless told otherwise', () => {
+    writeFileAtomically(file, 'secret\n');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(readFileSync(file, 'utf8')).toBe('secret\n');
+  });
+
+  it('after the rename, syncs the directory too, so the rename survives a crash', () => {
+    const calls: string[] = [];
+    const fds = new Map<number, string>();
+    writeFileAtomically(file, 'x', {
+      fs: {
+        openSync: (path, flags, mode) => {
+          const fd = openSync(path, flags, mode);
+          fds.set(fd, path === dir.path ? 'dir' : 'temp');
+          return fd;
+        },
+        fsyncSync: (fd) => {
+          calls.push(`fsync ${fds.get(fd)}`);
+          fsyncSync(fd);
+        },
+        renameSync: (from, to) => {
+          calls.push('rename');
+          renameSync(from, to);
+        },
+        closeSync: (fd) => {
+          calls.push(`close ${fds.get(fd)}`);
+          closeSync(fd);
+        },
+      },
+    });
+    expect(calls).toEqual(['fsync temp', 'close temp', 'rename', 'fsync dir', 'close dir']);
+  });
+
+  it('closes the temporary file when the write fails before it was closed', () => {
+    const closed: number[] = [];
+    let opened = -1;
+    expect(() =>
+      writeFileAtomically(file, 'x', {
+        fs: {
+          openSync: (path, flags, mode) => (opened = openSync(path, flags, mode)),
+          fsyncSync: fail('EIO', 'fsync'),
+          closeSync: (fd) => {
+            closed.push(fd);
+            closeSync(fd);
+          },
+        },
+      }),
+    ).toThrow(/EIO/);
+    expect(closed).toEqual([opened]);
+    expect(readdirSync(dir.path)).toEqual([]);
   });
 });
 

@@ -1,10 +1,18 @@
+import { homedir } from 'node:os';
+import { execFileSync } from 'node:child_process';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { checkToken, resolveBaseUrl, resolveProfile, resolveToken } from '../../src/config/settings.js';
+import {
+  checkToken,
+  resolveBaseUrl,
+  resolveProfile,
+  resolveRequestSettings,
+  resolveToken,
+} from '../../src/config/settings.js';
 import { redactToken } from '../../src/shared/redact.js';
 import { openConfigStore } from '../../src/config/open.js';
-import { configDir } from '../../src/config/store.js';
+import { checkConfigFile, CHOSEN_BY_USE, configDir, noSuchProfile } from '../../src/config/store.js';
 import { AuthError, ConfigError, UsageError } from '../../src/errors.js';
 import { tempDir } from '../helpers/cli.js';
 
@@ -239,4 +247,255 @@ describe('checkToken', () => {
       }
     },
   );
+});
+
+describe('resolveRequestSettings: flags > PLANTS_* variables > defaults', () => {
+  it('has defaults: 30 s per attempt, 2 retries, 256 MiB responses, no debug log', () => {
+    expect(resolveRequestSettings({}, {})).toEqual({
+      timeoutMs: 30_000,
+      retries: 2,
+      maxResponseBytes: 256 * 1024 * 1024,
+      debug: false,
+    });
+  });
+
+  it('reads PLANTS_TIMEOUT, PLANTS_RETRIES and PLANTS_DEBUG', () => {
+    const env = { PLANTS_TIMEOUT: '2.5', PLANTS_RETRIES: '0', PLANTS_DEBUG: 'TRUE' };
+    expect(resolveRequestSettings({}, env)).toEqual({
+      timeoutMs: 2500,
+      retries: 0,
+      maxResponseBytes: 256 * 1024 * 1024,
+      debug: true,
+    });
+  });
+
+  it('lets the flags win, even when they turn something off', () => {
+    const env = { PLANTS_TIMEOUT: '9', PLANTS_RETRIES: '5', PLANTS_DEBUG: '1' };
+    expect(resolveRequestSettings({ timeout: 1, retries: 0, maxResponseSize: 1024, debug: false }, env)).toEqual({
+      timeoutMs: 1000,
+      retries: 0,
+      maxResponseBytes: 1024,
+      debug: false,
+    });
+  });
+
+  it.each([
+    ['1', true],
+    ['yes', true],
+    ['Yes', true],
+    ['0', false],
+    ['no', false],
+    ['', false],
+  ])('PLANTS_DEBUG=%j turns the debug log %s', (value, debug) => {
+    expect(resolveRequestSettings({}, { PLANTS_DEBUG: value }).debug).toBe(debug);
+  });
+
+  it('names the variable when its value is bad, as a configuration error', () => {
+    expect(() => resolveRequestSettings({}, { PLANTS_TIMEOUT: 'soon' })).toThrow(
+      new ConfigError(
+        'invalid environment variable PLANTS_TIMEOUT "soon": expected a number of seconds, more than 0 and at most 3600',
+      ),
+    );
+    expect(() => resolveRequestSettings({}, { PLANTS_RETRIES: '11' })).toThrow(ConfigError);
+  });
+});
+
+describe('messages for a profile other than the default', () => {
+  const staging = () => Promise.resolve('staging');
+  const emptyStore = async () => {
+    const store = await openConfigStore({ PLANTS_CONFIG_DIR: dir.path });
+    return () => Promise.resolve(store);
+  };
+
+  it('a missing base URL names the profile and the command with --profile', async () => {
+    await expect(resolveBaseUrl(undefined, {}, await emptyStore(), staging)).rejects.toThrow(
+      new ConfigError(
+        "no base URL configured for profile staging; run 'plants --profile staging config set base-url <url>', set PLANTS_BASE_URL, or pass --base-url",
+      ),
+    );
+  });
+
+  it('a missing token names the profile and the login command with --profile', async () => {
+    await expect(resolveToken({}, await emptyStore(), staging)).rejects.toThrow(
+      new AuthError(
+        "no token configured for profile staging; run 'plants --profile staging auth login' or set PLANTS_TOKEN",
+      ),
+    );
+  });
+
+  it('a bad token from PLANTS_TOKEN says to correct the variable, whatever the profile', async () => {
+    await expect(resolveToken({ PLANTS_TOKEN: 'a b' }, await emptyStore(), staging)).rejects.toThrow(
+      new ConfigError(
+        'the token from PLANTS_TOKEN contains whitespace, control or non-ASCII characters; correct the PLANTS_TOKEN variable',
+      ),
+    );
+  });
+
+  it('a bad stored token says to log in again to that profile', async () => {
+    const store = await openConfigStore({ PLANTS_CONFIG_DIR: dir.path });
+    store.set('staging', 'token', 'bad token');
+    await expect(resolveToken({}, () => Promise.resolve(store), staging)).rejects.toThrow(
+      /; store it again with 'plants --profile staging auth login'$/,
+    );
+  });
+
+  it('PLANTS_PROFILE is trimmed, and a bad one is named', async () => {
+    const store = await emptyStore();
+    expect(await resolveProfile(undefined, { PLANTS_PROFILE: ' staging ' }, store)).toEqual({
+      value: 'staging',
+      source: 'PLANTS_PROFILE',
+    });
+    await expect(resolveProfile(undefined, { PLANTS_PROFILE: 'a/b' }, store)).rejects.toThrow(/PLANTS_PROFILE/);
+  });
+});
+
+describe('ConfigStore: what the file holds', () => {
+  const env = () => ({ PLANTS_CONFIG_DIR: dir.path });
+  const file = () => join(dir.path, 'config.json');
+  const write = (data: unknown) => writeFileSync(file(), JSON.stringify(data));
+  const read = () => JSON.parse(readFileSync(file(), 'utf8')) as unknown;
+
+  it.each([
+    [{ profile: 3 }, '"profile" must be a string'],
+    [{ profiles: [] }, '"profiles" must be an object'],
+    [{ profiles: { staging: 'x' } }, 'profile "staging" must be an object'],
+    [{ profiles: { staging: { 'base-url': 1 } } }, '"base-url" of profile "staging" must be a string'],
+    [{ profiles: { staging: { token: null } } }, '"token" of profile "staging" must be a string'],
+    [{ 'base-url': true }, '"base-url" must be a string'],
+    [{ token: 42 }, '"token" must be a string'],
+  ])('refuses %j, saying what is wrong and how to recover', async (data, what) => {
+    write(data);
+    await expect(openConfigStore(env())).rejects.toThrow(
+      new ConfigError(`config file ${file()} is invalid: ${what}; fix it, or remove it and configure again`),
+    );
+  });
+
+  it('moves settings from before profiles into the default profile; the profile’s own values win', async () => {
+    write({
+      'base-url': 'http://old',
+      token: 'old-token',
+      profiles: { default: { token: 'new' }, staging: { token: 's' } },
+    });
+    const store = await openConfigStore(env());
+    expect(read()).toEqual({
+      profiles: { default: { 'base-url': 'http://old', token: 'new' }, staging: { token: 's' } },
+    });
+    expect(store.get('default', 'base-url')).toBe('http://old');
+  });
+
+  it.each([
+    [{ token: 'only-token' }, { token: 'only-token' }],
+    [{ 'base-url': 'http://only' }, { 'base-url': 'http://only' }],
+  ])('moves a lone old setting too: %j', async (data, settings) => {
+    write(data);
+    await openConfigStore(env());
+    expect(read()).toEqual({ profiles: { default: settings } });
+  });
+
+  it('leaves a file without old settings untouched', async () => {
+    writeFileSync(file(), '{"profiles":{"a":{}}}');
+    await openConfigStore(env());
+    expect(readFileSync(file(), 'utf8')).toBe('{"profiles":{"a":{}}}');
+  });
+
+  it('treats an empty stored value as unset', async () => {
+    write({ profiles: { default: { token: '' } } });
+    expect((await openConfigStore(env())).get('default', 'token')).toBeUndefined();
+  });
+
+  it('deleting a key keeps the rest; deleting from a missing profile creates nothing', async () => {
+    const store = await openConfigStore(env());
+    store.set('staging', 'token', 't');
+    store.set('staging', 'base-url', 'http://s');
+    store.delete('staging', 'token');
+    store.delete('nowhere', 'token');
+    expect(read()).toEqual({ profiles: { staging: { 'base-url': 'http://s' } } });
+    expect(store.hasProfile('nowhere')).toBe(false);
+    expect(store.hasProfile('staging')).toBe(true);
+  });
+
+  it('using the default profile again removes the choice from the file', async () => {
+    const store = await openConfigStore(env());
+    store.use('staging');
+    expect(read()).toEqual({ profile: 'staging' });
+    store.use('default');
+    expect(read()).toEqual({});
+    expect(store.currentProfile).toBe('default');
+  });
+
+  it('deleting the profile in use goes back to the default; deleting another keeps the choice', async () => {
+    const store = await openConfigStore(env());
+    store.set('a', 'token', '1');
+    store.set('b', 'token', '2');
+    store.use('a');
+    store.deleteProfile('b');
+    expect(read()).toEqual({ profile: 'a', profiles: { a: { token: '1' } } });
+    store.deleteProfile('a');
+    expect(read()).toEqual({ profiles: {} });
+    expect(store.currentProfile).toBe('default');
+  });
+
+  it('reads a config file of exactly 1 MiB', async () => {
+    writeFileSync(file(), `{"profiles":{}${' '.repeat(1024 * 1024 - 15)}}`);
+    expect((await openConfigStore(env())).profileNames()).toEqual([]);
+  });
+
+  it('refuses a config.json that is not a regular file (a FIFO would block the read)', async () => {
+    execFileSync('mkfifo', [file()]);
+    await expect(openConfigStore(env())).rejects.toThrow(
+      new ConfigError(
+        `cannot read the config file ${file()}: it is not a regular file; fix it, or remove it and configure again`,
+      ),
+    );
+  });
+});
+
+describe('noSuchProfile: one message for a profile that does not exist', () => {
+  it('a command argument or --profile is a usage error', () => {
+    const err = noSuchProfile('prod', ['default', 'staging']);
+    expect(err).toBeInstanceOf(UsageError);
+    expect(err.message).toBe(
+      "no profile named prod (profiles: default, staging); create one with 'plants --profile prod config set base-url <url>'",
+    );
+    expect(noSuchProfile('prod', ['default'], '--profile')).toBeInstanceOf(UsageError);
+  });
+
+  it('a variable or the file’s choice is configuration, and says where the name came from', () => {
+    const err = noSuchProfile('prod', [], 'PLANTS_PROFILE');
+    expect(err).toBeInstanceOf(ConfigError);
+    expect(err.message).toBe(
+      "no profile named prod (from PLANTS_PROFILE; there are no profiles yet); create one with 'plants --profile prod config set base-url <url>'",
+    );
+    expect(noSuchProfile('prod', ['default'], CHOSEN_BY_USE).message).toMatch(
+      /, or go back with 'plants config use default'$/,
+    );
+  });
+});
+
+describe('the config directory and file, more', () => {
+  it('ignores an empty XDG_CONFIG_HOME, using ~/.config/plants', () => {
+    expect(configDir({ XDG_CONFIG_HOME: '' })).toBe(join(homedir(), '.config', 'plants'));
+  });
+
+  it('reports why the file cannot be looked at, other than its absence', () => {
+    const notADir = join(dir.path, 'file');
+    writeFileSync(notADir, '');
+    expect(() => checkConfigFile(join(notADir, 'config.json'))).toThrow(/ENOTDIR/);
+    expect(() => checkConfigFile(join(dir.path, 'missing.json'))).not.toThrow();
+  });
+
+  it('lists profiles sorted, the default among the selectable ones', async () => {
+    const store = await openConfigStore({ PLANTS_CONFIG_DIR: dir.path });
+    store.set('zeta', 'token', 'z');
+    store.set('alpha', 'token', 'a');
+    expect(store.profileNames()).toEqual(['alpha', 'zeta']);
+    expect(store.selectableProfiles()).toEqual(['alpha', 'default', 'zeta']);
+  });
+
+  it('writes a config of exactly 1 MiB', async () => {
+    const store = await openConfigStore({ PLANTS_CONFIG_DIR: dir.path });
+    const base = Buffer.byteLength(JSON.stringify({ profiles: { default: { token: '' } } }, undefined, '\t'));
+    store.set('default', 'token', 'x'.repeat(1024 * 1024 - base));
+    expect(statSync(store.path).size).toBe(1024 * 1024);
+  });
 });

@@ -1,38 +1,233 @@
-import { PassThrough } from 'node:stream';
-import { describe, expect, it } from 'vitest';
-import { createIOStreams, terminalColumns } from '../../src/output/iostreams.js';
+import fs from 'node:fs';
+import { PassThrough, Writable } from 'node:stream';
+import { describe, expect, it, vi } from 'vitest';
+import {
+  colorWanted,
+  createIOStreams,
+  readerGone,
+  systemIOStreams,
+  writeAll,
+  writeOut,
+} from '../../src/output/iostreams.js';
 
-describe('terminalColumns: the width tables fit on a terminal', () => {
-  it.each([
-    [80, undefined, 80],
-    [80, '60', 60],
-    [80, '250', 250],
-    [0, undefined, undefined],
-    [undefined, undefined, undefined],
-    [0, '60', 60],
-    [80, '0', 80],
-    [80, '', 80],
-    [80, 'wide', 80],
-    [80, '-5', 80],
-    [80, '60x', 80],
-  ])('measured %s, COLUMNS=%s: %s', (measured, columns, width) => {
-    expect(terminalColumns(measured, columns)).toBe(width);
+/** A writable that records each write, failing with `code` once `failAfter` writes went through. */
+function sink(options: { code?: string; failAfter?: number } = {}) {
+  const writes: string[] = [];
+  let attempts = 0;
+  // Like process.stdout, a failed write does not destroy it.
+  const stream = new Writable({
+    autoDestroy: false,
+    write(chunk: Buffer, _encoding, callback) {
+      attempts++;
+      if (options.code !== undefined && writes.length >= (options.failAfter ?? 0)) {
+        callback(Object.assign(new Error(options.code), { code: options.code }));
+        return;
+      }
+      writes.push(chunk.toString());
+      callback();
+    },
+  });
+  // A failed write destroys the stream; the error event is the write callback's to report.
+  stream.on('error', () => undefined);
+  return { stream, writes, attempts: () => attempts };
+}
+
+describe('createIOStreams', () => {
+  const streams = () => ({ stdin: new PassThrough(), stdout: new PassThrough(), stderr: new PassThrough() });
+
+  it('answers for each stream separately: a prompt needs stdin, marks need stderr, tables stdout', () => {
+    const io = createIOStreams(
+      streams(),
+      { stdin: true, stdout: false, stderr: false },
+      { stdout: false, stderr: false },
+      () => undefined,
+    );
+    expect([io.canPrompt(), io.interactive(), io.stdoutIsTTY]).toEqual([true, false, false]);
+    const piped = createIOStreams(
+      streams(),
+      { stdin: false, stdout: true, stderr: true },
+      { stdout: false, stderr: false },
+      () => undefined,
+    );
+    expect([piped.canPrompt(), piped.interactive(), piped.stdoutIsTTY]).toEqual([false, true, true]);
+  });
+
+  it('keeps colour per stream until --no-color turns both off', () => {
+    const io = createIOStreams(
+      streams(),
+      { stdin: false, stdout: true, stderr: false },
+      { stdout: true, stderr: false },
+      () => undefined,
+    );
+    expect([io.colorEnabled('stdout'), io.colorEnabled('stderr')]).toEqual([true, false]);
+    const both = createIOStreams(
+      streams(),
+      { stdin: false, stdout: true, stderr: true },
+      { stdout: true, stderr: true },
+      () => undefined,
+    );
+    both.disableColor();
+    expect([both.colorEnabled('stdout'), both.colorEnabled('stderr')]).toEqual([false, false]);
+  });
+
+  it('does not share colour state between two instances built from one setting', () => {
+    const color = { stdout: true, stderr: true };
+    const tty = { stdin: false, stdout: true, stderr: true };
+    const first = createIOStreams(streams(), tty, color, () => undefined);
+    const second = createIOStreams(streams(), tty, color, () => undefined);
+    first.disableColor();
+    expect(second.colorEnabled('stdout')).toBe(true);
+  });
+
+  it('reads stdin only when it is used', () => {
+    let made = 0;
+    const s = streams();
+    const io = createIOStreams(
+      {
+        get stdin() {
+          made++;
+          return s.stdin;
+        },
+        stdout: s.stdout,
+        stderr: s.stderr,
+      },
+      { stdin: false, stdout: false, stderr: false },
+      { stdout: false, stderr: false },
+      () => undefined,
+    );
+    expect(made).toBe(0);
+    expect(io.stdin).toBe(s.stdin);
+    expect(made).toBe(1);
   });
 });
 
-describe('IOStreams.terminalWidth', () => {
-  const streams = { stdin: new PassThrough(), stdout: new PassThrough(), stderr: new PassThrough() };
-  const off = { stdout: false, stderr: false };
+describe('systemIOStreams (the test runner’s streams are pipes, not terminals)', () => {
+  it('uses the process streams and does not treat pipes as terminals', () => {
+    const io = systemIOStreams({});
+    expect(io.stdout).toBe(process.stdout);
+    expect(io.stderr).toBe(process.stderr);
+    expect(io.stdin).toBe(process.stdin);
+    expect(io.stdoutIsTTY).toBe(process.stdout.isTTY === true);
+    expect(io.interactive()).toBe(process.stderr.isTTY === true);
+  });
 
-  it('is the width for a stream that is a terminal, and undefined for one that is not', () => {
-    const io = createIOStreams(
-      streams,
-      { stdin: true, stdout: false, stderr: true },
-      off,
-      () => undefined,
-      () => 40,
-    );
-    expect(io.terminalWidth('stdout')).toBeUndefined();
-    expect(io.terminalWidth('stderr')).toBe(40);
+  it('treats terminal stdout and stderr as terminals, each on its own', () => {
+    const saved = [process.stdout.isTTY, process.stderr.isTTY];
+    try {
+      for (const [out, err] of [
+        [true, false],
+        [false, true],
+      ]) {
+        Object.defineProperty(process.stdout, 'isTTY', { value: out, configurable: true, writable: true });
+        Object.defineProperty(process.stderr, 'isTTY', { value: err, configurable: true, writable: true });
+        const io = systemIOStreams({});
+        expect([io.stdoutIsTTY, io.interactive(), io.colorEnabled('stdout'), io.colorEnabled('stderr')]).toEqual([
+          out,
+          err,
+          out,
+          err,
+        ]);
+      }
+    } finally {
+      Object.defineProperty(process.stdout, 'isTTY', { value: saved[0], configurable: true, writable: true });
+      Object.defineProperty(process.stderr, 'isTTY', { value: saved[1], configurable: true, writable: true });
+    }
+  });
+
+  it('writeNow writes at once to file descriptor 1 or 2', () => {
+    const write = vi
+      .spyOn(fs, 'writeSync')
+      .mockImplementation(((_fd: number, buffer: Buffer) => buffer.length) as typeof fs.writeSync);
+    try {
+      const io = systemIOStreams({});
+      io.writeNow('stderr', 'interrupted\n');
+      io.writeNow('stdout', ']\n');
+      expect(write.mock.calls.map(([fd, buffer]) => [fd, String(buffer)])).toEqual([
+        [2, 'interrupted\n'],
+        [1, ']\n'],
+      ]);
+    } finally {
+      write.mockRestore();
+    }
+  });
+
+  it('colours pipes only when FORCE_COLOR asks, and never with --no-color or NO_COLOR', () => {
+    expect(systemIOStreams({ TERM: 'xterm' }).colorEnabled('stdout')).toBe(process.stdout.isTTY === true);
+    const forced = systemIOStreams({ FORCE_COLOR: '1' });
+    expect([forced.colorEnabled('stdout'), forced.colorEnabled('stderr')]).toEqual([true, true]);
+    const flagged = systemIOStreams({ FORCE_COLOR: '1' }, true);
+    expect([flagged.colorEnabled('stdout'), flagged.colorEnabled('stderr')]).toEqual([false, false]);
+    const noColor = systemIOStreams({ FORCE_COLOR: '1', NO_COLOR: '1' });
+    expect([noColor.colorEnabled('stdout'), noColor.colorEnabled('stderr')]).toEqual([false, false]);
+  });
+});
+
+describe('colorWanted', () => {
+  it('without --no-color, follows the terminal', () => {
+    expect([colorWanted(true, {}), colorWanted(false, {})]).toEqual([true, false]);
+  });
+});
+
+describe('writeOut', () => {
+  it('resolves once the stream has taken the text', async () => {
+    const { stream, writes } = sink();
+    await writeOut(stream, 'a\tb\n');
+    expect(writes).toEqual(['a\tb\n']);
+    expect(readerGone(stream)).toBe(false);
+  });
+
+  it.each(['EPIPE', 'ERR_STREAM_DESTROYED'])(
+    'ends quietly when the reader has gone (%s), and writes no more',
+    async (code) => {
+      const { stream, writes } = sink({ code });
+      await expect(writeOut(stream, 'first\n')).resolves.toBeUndefined();
+      expect(readerGone(stream)).toBe(true);
+      await expect(writeOut(stream, 'second\n')).resolves.toBeUndefined();
+      expect(writes).toEqual([]);
+    },
+  );
+
+  it('reports any other write error', async () => {
+    const { stream } = sink({ code: 'EIO' });
+    await expect(writeOut(stream, 'x')).rejects.toMatchObject({ code: 'EIO' });
+  });
+
+  it('writes nothing to a destroyed stream', async () => {
+    const { stream, writes } = sink();
+    stream.destroy();
+    await writeOut(stream, 'x');
+    expect(readerGone(stream)).toBe(true);
+    expect(writes).toEqual([]);
+  });
+});
+
+describe('writeAll', () => {
+  it('writes every piece in order, in few large writes', async () => {
+    const { stream, writes } = sink();
+    const pieces = Array.from({ length: 3000 }, (_, i) => `plant ${i}\t${'x'.repeat(40)}\n`);
+    await writeAll(stream, pieces);
+    expect(writes.join('')).toBe(pieces.join(''));
+    expect(writes.length).toBeGreaterThan(1);
+    expect(writes.length).toBeLessThan(10);
+  });
+
+  it('writes nothing for no pieces', async () => {
+    const { stream, writes } = sink();
+    await writeAll(stream, []);
+    expect(writes).toEqual([]);
+  });
+
+  it('stops taking pieces once the reader has gone', async () => {
+    const { stream, writes } = sink({ code: 'EPIPE', failAfter: 1 });
+    let taken = 0;
+    function* pieces() {
+      for (let i = 0; i < 100_000; i++) {
+        taken++;
+        yield `${'y'.repeat(99)}\n`;
+      }
+    }
+    await writeAll(stream, pieces());
+    expect(writes).toHaveLength(1);
+    expect(taken).toBeLessThan(100_000);
   });
 });
