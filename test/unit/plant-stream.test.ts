@@ -143,3 +143,11 @@ describe('writePlants', () => {
     expect(fake.stdout()).toBe('{"id":1,"name":"a"}\n');
   });
 });
+
+describe('streamPlantList: items that are no plants', () => {
+  it('says an item is a number, however large (a JsonNumber is no plant object)', async () => {
+    await expect(collect('[{"name":"a"},123456789012345678901234567890]')).rejects.toThrow(
+      'item 2 of the plant list is a number, expected a plant object: 123456789012345678901234567890',
+    );
+  });
+});
