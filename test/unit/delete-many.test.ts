@@ -1,7 +1,9 @@
+import { MockAgent } from 'undici';
 import { describe, expect, it } from 'vitest';
-import type { PlantStoreClient } from '../../src/api/client.js';
+import { PlantStoreClient } from '../../src/api/client.js';
 import { deleteMany } from '../../src/api/delete-many.js';
 import { HttpError, NetworkError } from '../../src/errors.js';
+import { parseBaseUrl } from '../../src/shared/url.js';
 
 // What a bulk delete reports per id (the `--json` array): the result kind,
 // the status, what went wrong, in input order; and which requests it sends
@@ -167,5 +169,38 @@ describe('deleteMany requests', () => {
     const { client, sent } = scripted({});
     expect(await run(client, []).done).toEqual([]);
     expect(sent).toEqual([]);
+  });
+});
+
+describe('deleteMany with the real client', () => {
+  it('Ctrl-C also ends the retry wait of a request in flight, whose last answer then stands', async () => {
+    const agent = new MockAgent();
+    agent.disableNetConnect();
+    agent
+      .get('http://plants.test')
+      .intercept({ path: '/plants/1', method: 'DELETE' })
+      .reply(503, 'busy', { headers: { 'retry-after': '30' } });
+    const stop = new AbortController();
+    const client = new PlantStoreClient({
+      baseUrl: parseBaseUrl('http://plants.test', 'test'),
+      token: 'delete-many-token-2',
+      dispatcher: agent,
+      userAgent: 'plants/test',
+      timeoutMs: 5_000,
+      retries: 3,
+      maxResponseBytes: 1024,
+      debug: (line) => {
+        if (line.startsWith('retrying in')) stop.abort();
+      },
+    });
+    const [outcome] = await deleteMany(client, ['1', '2'], { concurrency: 1, signal: stop.signal }).done;
+    expect(outcome!.result).toEqual({
+      id: '1',
+      result: 'failed',
+      status: 503,
+      error: { error: null, message: 'busy' },
+    });
+    agent.assertNoPendingInterceptors();
+    await agent.close();
   });
 });
