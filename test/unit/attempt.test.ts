@@ -1,5 +1,5 @@
 import { Agent } from 'undici';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PlantStoreClient } from '../../src/api/client.js';
 import { BadResponseError, HttpError, NetworkError } from '../../src/errors.js';
 import { parseBaseUrl } from '../../src/shared/url.js';
@@ -38,6 +38,7 @@ async function failure(promise: Promise<unknown>): Promise<Error> {
 const raise = 'raise it with --timeout or PLANTS_TIMEOUT';
 
 afterEach(async () => {
+  vi.useRealTimers();
   await agent?.destroy();
   await server?.close();
   agent = undefined;
@@ -153,5 +154,29 @@ describe('stopping early', () => {
       break;
     }
     await connectionClosed;
+  });
+});
+
+describe('a slow reader', () => {
+  it('is not cut off: time spent by the reader between pieces does not count', async () => {
+    let sendRest!: () => void;
+    const restWanted = new Promise<void>((resolve) => (sendRest = resolve));
+    server = await rawServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('[{"name":"first"},');
+      void restWanted.then(() => res.end('{"name":"second"}]'));
+    });
+    // Only the clock is fake: the reader "takes" ten seconds over the first
+    // batch, far more than the attempt's second, while the network waits on it.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    const seen: unknown[] = [];
+    for await (const batch of client(server.url, 1_000).streamPlants()) {
+      seen.push(...batch);
+      if (seen.length === 1) {
+        vi.advanceTimersByTime(10_000);
+        sendRest();
+      }
+    }
+    expect(seen).toEqual([{ name: 'first' }, { name: 'second' }]);
   });
 });

@@ -408,3 +408,16 @@ describe('404 and the base URL', () => {
     );
   });
 });
+
+describe('large error bodies', () => {
+  it('are shown as an excerpt of their start, not dropped', async () => {
+    agent
+      .get(ORIGIN)
+      .intercept({ path: '/plants', method: 'GET' })
+      .reply(500, `overloaded ${'x'.repeat(200 * 1024)}`, { headers: { 'content-type': 'text/plain' } });
+    const err = await failure(client().listPlants());
+    expect(err.message).toBe(
+      `GET http://plants.test/plants → 500 Internal Server Error: overloaded ${'x'.repeat(189)}…`,
+    );
+  });
+});
