@@ -421,3 +421,16 @@ describe('large error bodies', () => {
     );
   });
 });
+
+describe('error pages', () => {
+  it('an HTML page known only by its content type is summarised by its title', async () => {
+    agent
+      .get(ORIGIN)
+      .intercept({ path: '/plants', method: 'GET' })
+      .reply(503, '<div><title>Down for maintenance</title></div>', {
+        headers: { 'content-type': 'text/html; charset=utf-8' },
+      });
+    const err = await failure(client().listPlants());
+    expect(err.message).toBe('GET http://plants.test/plants → 503 Service Unavailable: Down for maintenance');
+  });
+});
