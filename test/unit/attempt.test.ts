@@ -114,6 +114,16 @@ describe('the attempt deadline', () => {
     );
   });
 
+  it('an error body cut short: the status stands, the body counts as empty', async () => {
+    server = await rawServer((_req, res) => {
+      res.writeHead(500, { 'content-type': 'text/plain', 'content-length': '1000' });
+      res.write('partial', () => res.destroy());
+    });
+    const err = (await failure(client(server.url, 5_000).listPlants())) as HttpError;
+    expect(err.status).toBe(500);
+    expect(err.message).toBe(`GET ${server.url}/plants → 500 Internal Server Error: (empty body)`);
+  });
+
   it('a DELETE whose 2xx body never ends still counts as deleted once the time is up', async () => {
     server = await rawServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });

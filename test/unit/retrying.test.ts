@@ -1,5 +1,5 @@
 import { MockAgent } from 'undici';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PlantStoreClient, type PlantStoreClientOptions } from '../../src/api/client.js';
 import { ExitCode, HttpError, NetworkError } from '../../src/errors.js';
 import { parseBaseUrl } from '../../src/shared/url.js';
@@ -49,6 +49,7 @@ beforeEach(() => {
 });
 
 afterEach(async () => {
+  vi.restoreAllMocks();
   agent.assertNoPendingInterceptors();
   await agent.close();
   expect(debug.join('\n')).not.toContain(TOKEN);
@@ -159,6 +160,47 @@ describe('connection failures', () => {
     const err = (await failure(client({ retries: 1 }).deletePlant('1'))) as NetworkError;
     expect(err.responseLost).toBe(true);
     expect(err.message).toMatch(/failed after 2 attempts: connection refused/);
+  });
+});
+
+describe('which connection failures are retried, and which may have reached the service', () => {
+  it.each([
+    'ECONNREFUSED',
+    'ECONNRESET',
+    'EPIPE',
+    'ENOTFOUND',
+    'EAI_AGAIN',
+    'ETIMEDOUT',
+    'ENETUNREACH',
+    'EHOSTUNREACH',
+    'UND_ERR_SOCKET',
+    'UND_ERR_CONNECT_TIMEOUT',
+    'UND_ERR_HEADERS_TIMEOUT',
+  ])('%s is transient: tried again', async (code) => {
+    // The shortest backoff: 250 ms.
+    vi.spyOn(Math, 'random').mockReturnValue(0);
+    pool().intercept({ path: '/plants', method: 'GET' }).replyWithError(coded(code, 'failed'));
+    pool().intercept({ path: '/plants', method: 'GET' }).reply(200, []);
+    expect(await client({ retries: 1 }).listPlants()).toEqual([]);
+  });
+
+  it.each([
+    ['ECONNRESET', true],
+    ['EPIPE', true],
+    ['UND_ERR_SOCKET', true],
+    ['UND_ERR_HEADERS_TIMEOUT', true],
+    ['ECONNREFUSED', false],
+    ['ENOTFOUND', false],
+    ['EAI_AGAIN', false],
+    ['ETIMEDOUT', false],
+    ['ENETUNREACH', false],
+    ['EHOSTUNREACH', false],
+    ['UND_ERR_CONNECT_TIMEOUT', false],
+  ])('%s: a DELETE that failed so may have been carried out: %s', async (code, lost) => {
+    pool().intercept({ path: '/plants/1', method: 'DELETE' }).replyWithError(coded(code, 'failed'));
+    const err = (await failure(client({ retries: 0 }).deletePlant('1'))) as NetworkError;
+    expect(err).toBeInstanceOf(NetworkError);
+    expect(err.responseLost).toBe(lost);
   });
 });
 
