@@ -175,6 +175,21 @@ describe('streamPlantList: what a user is told, and JSON blanks', () => {
     );
   });
 
+  it('a body that is no array, of exactly the limit, is read and described', async () => {
+    const text = '{"plants":[]}';
+    const stream = streamPlantList(chunks(text, [2, 2, 2]), 'application/json', text.length, NO_SECRETS);
+    await expect(stream.next()).rejects.toThrow(/but received an object/);
+  });
+
+  it('with a cap (--limit), what comes after the plants asked for is not read, even when broken', async () => {
+    const text = '[{"name":"a"},{"name":"b"}] and then junk';
+    const seen: unknown[] = [];
+    for await (const batch of streamPlantList(chunks(text, [14, 13, 5]), undefined, 1e9, NO_SECRETS, 1)) {
+      seen.push(...batch);
+    }
+    expect(seen).toEqual([{ name: 'a' }]);
+  });
+
   it('reads a body that is no array only up to the limit', async () => {
     const text = `{"plants":[${'{"name":"a"},'.repeat(20)}]}`;
     const stream = streamPlantList(chunks(text, [5, 5, 5, 5, 5, 5, 5]), 'application/json', 40, NO_SECRETS);

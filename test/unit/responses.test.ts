@@ -141,6 +141,7 @@ describe('describeErrorBody: what a user reads of an error page', () => {
   it('knows HTML by its content type, whatever its case and parameters', () => {
     const page = '<div><title>Down for maintenance</title></div>';
     expect(describeErrorBody(page, 'Text/HTML; charset=utf-8', NO_SECRETS).message).toBe('Down for maintenance');
+    expect(describeErrorBody(page, ' text/html ; charset=utf-8', NO_SECRETS).message).toBe('Down for maintenance');
   });
 
   it('knows HTML by its start when the content type says nothing, blanks and case aside', () => {
@@ -160,9 +161,10 @@ describe('describeErrorBody: what a user reads of an error page', () => {
   });
 
   it('reads a title with attributes; a blank title falls back to the text without tags', () => {
-    expect(describeErrorBody('<html><title lang="en">Busy</title></html>', 'text/html', NO_SECRETS).message).toBe(
-      'Busy',
-    );
+    expect(
+      describeErrorBody('<html><title lang="en">Busy</title><p>Try later</p></html>', 'text/html', NO_SECRETS).message,
+    ).toBe('Busy');
+    expect(describeErrorBody('<p>Try</p><p>later</p>', 'text/html', NO_SECRETS).message).toBe('Try later');
     expect(describeErrorBody('<html><title> </title><p>Try later</p></html>', 'text/html', NO_SECRETS).message).toBe(
       'Try later',
     );
@@ -185,6 +187,17 @@ describe('describeErrorBody: what a user reads of an error page', () => {
     expect(describeErrorBody('{"message":"","error":"denied"}', 'application/json', NO_SECRETS)).toEqual({
       error: null,
       message: 'denied',
+    });
+  });
+
+  it('takes only text for the problem title and detail', () => {
+    expect(describeErrorBody('{"title":"Conflict","detail":5}', 'application/problem+json', NO_SECRETS)).toEqual({
+      error: null,
+      message: 'Conflict',
+    });
+    expect(describeErrorBody('{"title":{"x":1},"detail":"in use"}', 'application/problem+json', NO_SECRETS)).toEqual({
+      error: null,
+      message: 'in use',
     });
   });
 

@@ -214,6 +214,16 @@ describe('a DELETE whose earlier answer was lost', () => {
     expect(debug).toContain('404 after a lost response: an earlier attempt deleted it');
   });
 
+  it('after a lost answer, any other refusal still stands', async () => {
+    pool()
+      .intercept({ path: '/plants/7', method: 'DELETE' })
+      .reply(...busy(502));
+    pool().intercept({ path: '/plants/7', method: 'DELETE' }).reply(409, 'locked');
+    const err = (await failure(client().deletePlant('7'))) as HttpError;
+    expect(err.message).toBe('DELETE http://plants.test/plants/7 → 409 Conflict: locked (after 2 attempts)');
+    expect(err.responseLost).toBe(true);
+  });
+
   it('after a 503 (not acted on), a 404 is a 404', async () => {
     pool()
       .intercept({ path: '/plants/7', method: 'DELETE' })
