@@ -142,7 +142,8 @@ export function parsePlantList(text: string, contentType: string | undefined, re
 /** `index` counts from 0; messages count from 1 (`item 1 of the plant list`). */
 export function checkPlant(item: unknown, index: number, redact: Redact): void {
   const where = `item ${index + 1} of the plant list`;
-  if (typeof item !== 'object' || item === null || Array.isArray(item)) {
+  // A large number parses as a JsonNumber, an object: it is still no plant object.
+  if (typeof item !== 'object' || item === null || Array.isArray(item) || item instanceof JsonNumber) {
     throw new BadResponseError(
       `${where} is ${kindOf(item)}, expected a plant object: ${excerpt(stringifyJson(item), 200, redact)}`,
     );

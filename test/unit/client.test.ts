@@ -308,3 +308,129 @@ describe('deletePlant', () => {
     expect(err.serviceError).toEqual({ error: 404, message: 'plant 9 not found' });
   });
 });
+
+describe('size and encoding limits', () => {
+  it('refuses a body whose Content-Length is over --max-response-size, without reading it', async () => {
+    agent
+      .get(ORIGIN)
+      .intercept({ path: '/plants', method: 'GET' })
+      .reply(200, '[]', { headers: { 'content-length': '1001' } });
+    const err = await failure(client(ORIGIN, { maxResponseBytes: 1000 }).listPlants());
+    expect(err).toBeInstanceOf(BadResponseError);
+    expect(err.message).toBe(
+      'GET http://plants.test/plants → 200: the response is 1001 bytes, more than --max-response-size (1000 bytes); refusing it',
+    );
+  });
+
+  it('accepts a body of exactly --max-response-size bytes', async () => {
+    const body = JSON.stringify([{ name: 'x'.repeat(87) }]);
+    expect(body).toHaveLength(100);
+    agent
+      .get(ORIGIN)
+      .intercept({ path: '/plants', method: 'GET' })
+      .reply(200, body, { headers: { 'content-length': '100' } });
+    expect(await client(ORIGIN, { maxResponseBytes: 100 }).listPlants()).toEqual([{ name: 'x'.repeat(87) }]);
+  });
+
+  it('says how large a body without Content-Length got when it passed the limit', async () => {
+    agent
+      .get(ORIGIN)
+      .intercept({ path: '/plants', method: 'GET' })
+      .reply(200, JSON.stringify(Array(50).fill({ name: 'A' })));
+    const err = await failure(client(ORIGIN, { maxResponseBytes: 100 }).listPlants());
+    expect(err).toBeInstanceOf(BadResponseError);
+    expect(err.message).toBe(
+      'GET http://plants.test/plants → 200: the response is larger than 100 bytes, more than --max-response-size; refusing it',
+    );
+  });
+
+  it('refuses a compressed list it did not ask for', async () => {
+    agent
+      .get(ORIGIN)
+      .intercept({ path: '/plants', method: 'GET' })
+      .reply(200, 'gzipped bytes', { headers: { 'content-encoding': 'gzip' } });
+    const err = await failure(client().listPlants());
+    expect(err).toBeInstanceOf(BadResponseError);
+    expect(err.message).toBe(
+      'GET http://plants.test/plants → 200: the response is gzip-encoded, which plants did not ask for (it sends Accept-Encoding: identity)',
+    );
+  });
+
+  it('does not show a compressed error body', async () => {
+    agent
+      .get(ORIGIN)
+      .intercept({ path: '/plants', method: 'GET' })
+      .reply(500, 'gzipped bytes', { headers: { 'content-encoding': 'gzip' } });
+    const err = await failure(client().listPlants());
+    expect(err.message).toBe(
+      'GET http://plants.test/plants → 500 Internal Server Error: the error body is gzip-encoded, which plants did not ask for (it sends Accept-Encoding: identity); not shown',
+    );
+    expect((err as HttpError).serviceError).toEqual({
+      error: null,
+      message:
+        'the error body is gzip-encoded, which plants did not ask for (it sends Accept-Encoding: identity); not shown',
+    });
+  });
+
+  it('masks the token in a list the service echoes it in', async () => {
+    const token = 'a-longer-token-42';
+    agent
+      .get(ORIGIN)
+      .intercept({ path: '/plants', method: 'GET' })
+      .reply(200, `[{"name":"ok"},{"name":1,"auth":"Bearer ${token}"}]`, {
+        headers: { 'content-type': 'application/json' },
+      });
+    const err = await failure(client(ORIGIN, { token }).listPlants());
+    expect(err).toBeInstanceOf(BadResponseError);
+    expect(err.message).toMatch(/^GET http:\/\/plants.test\/plants → 200: item 2 of the plant list is not a plant/);
+    expect(err.message).not.toContain(token);
+  });
+});
+
+describe('404 and the base URL', () => {
+  it('a 404 to the list suggests checking the base URL; a DELETE 404 is about the plant', async () => {
+    agent.get(ORIGIN).intercept({ path: '/api/plants', method: 'GET' }).reply(404, 'no such path');
+    agent.get(ORIGIN).intercept({ path: '/api/plants/3', method: 'DELETE' }).reply(404, 'no such plant');
+    const list = await failure(client(`${ORIGIN}/api`).listPlants());
+    expect(list.message).toBe(
+      'GET http://plants.test/api/plants → 404 Not Found: no such path; check the base URL (http://plants.test/api)',
+    );
+    expect((list as HttpError).exitCode).toBe(ExitCode.failure);
+    const del = await failure(client(`${ORIGIN}/api`).deletePlant('3'));
+    expect(del.message).toBe('DELETE http://plants.test/api/plants/3 → 404 Not Found: no such plant');
+  });
+
+  it('a refused token is explained in the words the client was given', async () => {
+    agent.get(ORIGIN).intercept({ path: '/plants', method: 'GET' }).reply(401, 'who?');
+    const err = await failure(client(ORIGIN, { refusedToken: "profile 'work' has a stale token" }).listPlants());
+    expect(err.message).toBe(
+      "GET http://plants.test/plants → 401 Unauthorized: who?; profile 'work' has a stale token",
+    );
+  });
+});
+
+describe('large error bodies', () => {
+  it('are shown as an excerpt of their start, not dropped', async () => {
+    agent
+      .get(ORIGIN)
+      .intercept({ path: '/plants', method: 'GET' })
+      .reply(500, `overloaded ${'x'.repeat(200 * 1024)}`, { headers: { 'content-type': 'text/plain' } });
+    const err = await failure(client().listPlants());
+    expect(err.message).toBe(
+      `GET http://plants.test/plants → 500 Internal Server Error: overloaded ${'x'.repeat(189)}…`,
+    );
+  });
+});
+
+describe('error pages', () => {
+  it('an HTML page known only by its content type is summarised by its title', async () => {
+    agent
+      .get(ORIGIN)
+      .intercept({ path: '/plants', method: 'GET' })
+      .reply(503, '<div><title>Down for maintenance</title></div>', {
+        headers: { 'content-type': 'text/html; charset=utf-8' },
+      });
+    const err = await failure(client().listPlants());
+    expect(err.message).toBe('GET http://plants.test/plants → 503 Service Unavailable: Down for maintenance');
+  });
+});

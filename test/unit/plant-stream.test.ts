@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { JsonArraySplitter, streamPlantList } from '../../src/api/plant-stream.js';
 import { parsePlantList } from '../../src/api/responses.js';
 import { BadResponseError } from '../../src/errors.js';
+import { TooLargeError } from '../../src/read-text.js';
 import { NO_SECRETS } from '../../src/shared/text.js';
 
 // eslint-disable-next-line @typescript-eslint/require-await -- async on purpose: the code under test reads an async iterable.
@@ -141,5 +142,57 @@ describe('writePlants', () => {
     }
     await expect(writePlants(fake.io, failing(), { format: 'ndjson' })).rejects.toThrow('broken');
     expect(fake.stdout()).toBe('{"id":1,"name":"a"}\n');
+  });
+});
+
+describe('streamPlantList: items that are no plants', () => {
+  it('says an item is a number, however large (a JsonNumber is no plant object)', async () => {
+    await expect(collect('[{"name":"a"},123456789012345678901234567890]')).rejects.toThrow(
+      'item 2 of the plant list is a number, expected a plant object: 123456789012345678901234567890',
+    );
+  });
+});
+
+describe('streamPlantList: what a user is told, and JSON blanks', () => {
+  it("takes JSON's four blanks anywhere between tokens, and a first piece of blanks only", async () => {
+    const text = ' \r\n\t[\r\n\t{"name":"a"}\r\n\t,\t{"name":"b"} \r\n]\r\n\t ';
+    for (const sizes of [[1000], [2, 1, 4], [1]]) {
+      expect(await collect(text, sizes)).toEqual([{ name: 'a' }, { name: 'b' }]);
+    }
+  });
+
+  it('names a comma with no item after it', async () => {
+    await expect(collect('[{"name":"a"},]')).rejects.toThrow(
+      'expected a JSON array of plants, but received application/json that is not JSON (a comma with no item after it) near: [{"name":"a"},]',
+    );
+    await expect(collect('[{"name":"a"},,{"name":"b"}]')).rejects.toThrow(/\(a comma with no item after it\)/);
+  });
+
+  it('says "a body" when there is no content type', async () => {
+    const stream = streamPlantList(chunks('[1 2]', [10]), undefined, 1e9, NO_SECRETS);
+    await expect(stream.next()).rejects.toThrow(
+      'expected a JSON array of plants, but received a body that is not JSON (missing comma between items) near: [1 2]',
+    );
+  });
+
+  it('a body that is no array, of exactly the limit, is read and described', async () => {
+    const text = '{"plants":[]}';
+    const stream = streamPlantList(chunks(text, [2, 2, 2]), 'application/json', text.length, NO_SECRETS);
+    await expect(stream.next()).rejects.toThrow(/but received an object/);
+  });
+
+  it('with a cap (--limit), what comes after the plants asked for is not read, even when broken', async () => {
+    const text = '[{"name":"a"},{"name":"b"}] and then junk';
+    const seen: unknown[] = [];
+    for await (const batch of streamPlantList(chunks(text, [14, 13, 5]), undefined, 1e9, NO_SECRETS, 1)) {
+      seen.push(...batch);
+    }
+    expect(seen).toEqual([{ name: 'a' }]);
+  });
+
+  it('reads a body that is no array only up to the limit', async () => {
+    const text = `{"plants":[${'{"name":"a"},'.repeat(20)}]}`;
+    const stream = streamPlantList(chunks(text, [5, 5, 5, 5, 5, 5, 5]), 'application/json', 40, NO_SECRETS);
+    await expect(stream.next()).rejects.toThrow(new TooLargeError('larger than 40 bytes'));
   });
 });

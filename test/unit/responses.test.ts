@@ -133,3 +133,106 @@ describe('unaskedEncoding', () => {
     expect(unaskedEncoding('x\u001b[31m', 'response')).not.toContain('\u001b');
   });
 });
+
+describe('describeErrorBody: what a user reads of an error page', () => {
+  const TOKEN = 'responses-token-8';
+  const redact = (text: string) => text.replaceAll(TOKEN, '***');
+
+  it('knows HTML by its content type, whatever its case and parameters', () => {
+    const page = '<div><title>Down for maintenance</title></div>';
+    expect(describeErrorBody(page, 'Text/HTML; charset=utf-8', NO_SECRETS).message).toBe('Down for maintenance');
+    expect(describeErrorBody(page, ' text/html ; charset=utf-8', NO_SECRETS).message).toBe('Down for maintenance');
+  });
+
+  it('knows HTML by its start when the content type says nothing, blanks and case aside', () => {
+    expect(describeErrorBody('  \n<!doctype html><title>Gateway</title>', undefined, NO_SECRETS).message).toBe(
+      'Gateway',
+    );
+    expect(describeErrorBody('<HTML><title>Gateway</title></HTML>', 'text/plain', NO_SECRETS).message).toBe('Gateway');
+  });
+
+  it('shows other markup as it is', () => {
+    expect(describeErrorBody('<error><title>x</title></error>', 'application/xml', NO_SECRETS).message).toBe(
+      '<error><title>x</title></error>',
+    );
+    expect(describeErrorBody('text then <html><title>x</title>', 'text/plain', NO_SECRETS).message).toBe(
+      'text then <html><title>x</title>',
+    );
+  });
+
+  it('reads a title with attributes; a blank title falls back to the text without tags', () => {
+    expect(
+      describeErrorBody('<html><title lang="en">Busy</title><p>Try later</p></html>', 'text/html', NO_SECRETS).message,
+    ).toBe('Busy');
+    expect(describeErrorBody('<p>Try</p><p>later</p>', 'text/html', NO_SECRETS).message).toBe('Try later');
+    expect(describeErrorBody('<html><title> </title><p>Try later</p></html>', 'text/html', NO_SECRETS).message).toBe(
+      'Try later',
+    );
+  });
+
+  it('masks the token in an HTML page', () => {
+    expect(describeErrorBody(`<html><title>bad ${TOKEN}</title></html>`, 'text/html', redact).message).toBe('bad ***');
+    expect(describeErrorBody(`<html><p>bad ${TOKEN}</p></html>`, 'text/html', redact).message).toBe('bad ***');
+  });
+
+  it('a blank message gives way to the problem title and detail, then to an error text', () => {
+    expect(describeErrorBody('{"message":" ","title":"Conflict"}', 'application/json', NO_SECRETS)).toEqual({
+      error: null,
+      message: 'Conflict',
+    });
+    expect(describeErrorBody('{"error":409,"detail":"in use"}', 'application/json', NO_SECRETS)).toEqual({
+      error: 409,
+      message: 'in use',
+    });
+    expect(describeErrorBody('{"message":"","error":"denied"}', 'application/json', NO_SECRETS)).toEqual({
+      error: null,
+      message: 'denied',
+    });
+  });
+
+  it('takes only text for the problem title and detail', () => {
+    expect(describeErrorBody('{"title":"Conflict","detail":5}', 'application/problem+json', NO_SECRETS)).toEqual({
+      error: null,
+      message: 'Conflict',
+    });
+    expect(describeErrorBody('{"title":{"x":1},"detail":"in use"}', 'application/problem+json', NO_SECRETS)).toEqual({
+      error: null,
+      message: 'in use',
+    });
+  });
+
+  it('JSON that is no error object is shown as text', () => {
+    for (const body of ['["a","b"]', 'null', '42', '{"error":" "}', '{"other":1}']) {
+      expect(describeErrorBody(body, 'application/json', NO_SECRETS)).toEqual({ error: null, message: body });
+    }
+  });
+
+  it('a body of blanks is empty', () => {
+    expect(describeErrorBody(' \n ', 'text/plain', NO_SECRETS).message).toBe('(empty body)');
+  });
+
+  it('cuts a message at 500 characters and plain text at 200', () => {
+    const long = 'm'.repeat(600);
+    expect(describeErrorBody(JSON.stringify({ message: long }), 'application/json', NO_SECRETS).message).toBe(
+      `${'m'.repeat(500)}…`,
+    );
+    expect(describeErrorBody(long, 'text/plain', NO_SECRETS).message).toBe(`${'m'.repeat(200)}…`);
+  });
+});
+
+describe('parsePlantList: what it says of a body that is no plant list', () => {
+  it('names the content type, or its absence', () => {
+    expect(() => parsePlantList('oops', undefined, NO_SECRETS)).toThrow(
+      'expected a JSON array of plants, but received no content type that is not JSON: oops',
+    );
+    expect(() => parsePlantList('oops', 'Text/Plain; charset=utf-8', NO_SECRETS)).toThrow(
+      'expected a JSON array of plants, but received text/plain that is not JSON: oops',
+    );
+  });
+
+  it('says an item is a number, however large', () => {
+    expect(() => parsePlantList('[123456789012345678901234567890]', 'application/json', NO_SECRETS)).toThrow(
+      'item 1 of the plant list is a number, expected a plant object: 123456789012345678901234567890',
+    );
+  });
+});

@@ -4,6 +4,10 @@ import { backoffMs, MAX_WAIT_MS, retryAfterMs } from '../../src/api/retry.js';
 describe('retryAfterMs', () => {
   const now = Date.parse('2026-11-21T10:00:00Z');
 
+  it('reads the first of repeated headers', () => {
+    expect(retryAfterMs(['2', '9'], now)).toBe(2000);
+  });
+
   it('reads delay-seconds', () => {
     expect(retryAfterMs('0', now)).toBe(0);
     expect(retryAfterMs(' 3 ', now)).toBe(3000);
@@ -23,6 +27,9 @@ describe('retryAfterMs', () => {
     expect(retryAfterMs(undefined, now)).toBeUndefined();
     expect(retryAfterMs('soon', now)).toBeUndefined();
     expect(retryAfterMs('-5', now)).toBeUndefined();
+    expect(retryAfterMs('  ', now)).toBeUndefined();
+    expect(retryAfterMs('5 minutes', now)).toBeUndefined();
+    expect(retryAfterMs('1.5', now)).toBeUndefined();
   });
 });
 

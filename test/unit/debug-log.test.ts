@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { DebugLog } from '../../src/api/debug-log.js';
+
+const TOKEN = 'debug-log-token-3';
+const redact = (text: string) => text.replaceAll(TOKEN, '***');
+
+function recorded(): { log: DebugLog; lines: string[] } {
+  const lines: string[] = [];
+  return { log: new DebugLog((line) => lines.push(line), redact), lines };
+}
+
+describe('DebugLog (--debug)', () => {
+  it('is off without a writer, and then writes nothing', () => {
+    const off = new DebugLog(undefined, redact);
+    expect(off.on).toBe(false);
+    expect(() => off.line('→ GET x', { a: 'b' })).not.toThrow();
+    expect(recorded().log.on).toBe(true);
+  });
+
+  it('writes the line, then one indented line per header, in order', () => {
+    const { log, lines } = recorded();
+    log.line('← 200 OK in 3 ms', { 'content-type': 'application/json', 'x-count': ['1', '2'] });
+    log.line('retrying');
+    expect(lines).toEqual(['← 200 OK in 3 ms', '  content-type: application/json', '  x-count: 1,2', 'retrying']);
+  });
+
+  it('never shows the Authorization header, whatever its case', () => {
+    const { log, lines } = recorded();
+    log.line('→ GET http://plants.test/plants', { authorization: `Bearer ${TOKEN}`, Authorization: 'Basic abc' });
+    expect(lines).toEqual([
+      '→ GET http://plants.test/plants',
+      '  authorization: Bearer ***',
+      '  Authorization: Bearer ***',
+    ]);
+  });
+
+  it('masks the token in the line and in every header value', () => {
+    const { log, lines } = recorded();
+    log.line(`→ GET http://plants.test/${TOKEN}`, { 'x-echo': `you sent ${TOKEN}` });
+    expect(lines).toEqual(['→ GET http://plants.test/***', '  x-echo: you sent ***']);
+  });
+
+  it('masks the userinfo and query of Location and Content-Location, any case', () => {
+    const { log, lines } = recorded();
+    log.line('← 302 Found', {
+      Location: 'https://user:pw@plants.test/next?sig=abc&limit=5',
+      'content-location': 'https://plants.test/x?key=secret',
+      'x-other': 'https://plants.test/x?key=shown',
+    });
+    expect(lines).toEqual([
+      '← 302 Found',
+      '  Location: https://***@plants.test/next?sig=***&limit=5',
+      '  content-location: https://plants.test/x?key=***',
+      '  x-other: https://plants.test/x?key=shown',
+    ]);
+  });
+
+  it('keeps a header value to one printable line of at most 300 characters', () => {
+    const { log, lines } = recorded();
+    log.line('←', { 'x-long': 'a\nb'.padEnd(400, 'c') });
+    expect(lines[1]).toBe(`  x-long: ${'a b'.padEnd(300, 'c')}…`);
+  });
+});
