@@ -57,7 +57,7 @@ export function buildProgram(ctx: Context): Command {
   const program: Command = new Command('plants')
     .description('Manage the plants of a plant store service: list them, delete them.')
     .version(VERSION, '-V, --version', 'print the version')
-    .helpOption('-h, --help', 'show help')
+    .helpOption('-h, --help', 'display help for command')
     .addOption(
       completeWith(
         new Option(

@@ -17,7 +17,7 @@ type HelpRunner = (options: HelpOptions, parent: Command) => void;
  */
 export function helpCommand(parent: Command, run: HelpRunner = runHelp): Command {
   return new Command('help')
-    .description('show help for a command')
+    .description('Display help for a command')
     .argument('[command...]', 'the command, e.g. config set')
     .action((names: string[]) => {
       run({ names }, parent);
