@@ -11,6 +11,8 @@ export interface InProcessOptions {
   tty?: boolean;
   stdinTTY?: boolean;
   stdin?: string;
+  /** The terminal's width, with `tty`. */
+  columns?: number;
   prompter?: Prompter;
   /** Added to (or, with `undefined`, taken out of) the base environment. */
   env?: Record<string, string | undefined>;

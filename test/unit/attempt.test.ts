@@ -1,8 +1,8 @@
 import { Agent } from 'undici';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { failure, testClient } from '../helpers/client.js';
 import { PlantStoreClient } from '../../src/api/client.js';
 import { BadResponseError, HttpError, NetworkError } from '../../src/errors.js';
-import { parseBaseUrl } from '../../src/shared/url.js';
 import { rawServer, type RawServer } from '../helpers/servers.js';
 
 // Each attempt's time bound (--timeout), body included, against a real HTTP
@@ -15,24 +15,7 @@ let agent: Agent | undefined;
 
 function client(url: string, timeoutMs: number): PlantStoreClient {
   agent = new Agent();
-  return new PlantStoreClient({
-    baseUrl: parseBaseUrl(url, 'test'),
-    token: TOKEN,
-    dispatcher: agent,
-    userAgent: 'plants/test',
-    timeoutMs,
-    retries: 0,
-    maxResponseBytes: 1024 * 1024,
-  });
-}
-
-async function failure(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (err) {
-    return err as Error;
-  }
-  throw new Error('expected a failure');
+  return testClient(url, { token: TOKEN, dispatcher: agent, timeoutMs });
 }
 
 const raise = 'raise it with --timeout or PLANTS_TIMEOUT';
@@ -50,7 +33,7 @@ describe('the attempt deadline', () => {
     server = await rawServer(() => {
       // Never answers.
     });
-    const err = (await failure(client(server.url, 200).listPlants())) as NetworkError;
+    const err = await failure<NetworkError>(client(server.url, 200).listPlants());
     expect(err).toBeInstanceOf(NetworkError);
     expect(err.code).toBe('timeout');
     expect(err.message).toBe(
@@ -63,7 +46,7 @@ describe('the attempt deadline', () => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.write('[{"name":"Fern"}');
     });
-    const err = (await failure(client(server.url, 200).listPlants())) as NetworkError;
+    const err = await failure<NetworkError>(client(server.url, 200).listPlants());
     expect(err).toBeInstanceOf(NetworkError);
     expect(err.code).toBe('timeout');
     expect(err.message).toBe(
@@ -87,7 +70,7 @@ describe('the attempt deadline', () => {
       res.on('close', () => clearInterval(timer));
     });
     // 40 pieces 50 ms apart take 2 s at the least: far more than the 0.3 s allowed.
-    const err = (await failure(client(server.url, 300).listPlants())) as NetworkError;
+    const err = await failure<NetworkError>(client(server.url, 300).listPlants());
     expect(err.code).toBe('timeout');
     expect(err.message).toMatch(/the response body did not arrive within 0.3 s/);
   });
@@ -106,7 +89,7 @@ describe('the attempt deadline', () => {
       res.writeHead(500, { 'content-type': 'text/plain' });
       res.write('partial');
     });
-    const err = (await failure(client(server.url, 200).listPlants())) as HttpError;
+    const err = await failure<HttpError>(client(server.url, 200).listPlants());
     expect(err).toBeInstanceOf(HttpError);
     expect(err.status).toBe(500);
     expect(err.message).toBe(
@@ -119,7 +102,7 @@ describe('the attempt deadline', () => {
       res.writeHead(500, { 'content-type': 'text/plain', 'content-length': '1000' });
       res.write('partial', () => res.destroy());
     });
-    const err = (await failure(client(server.url, 5_000).listPlants())) as HttpError;
+    const err = await failure<HttpError>(client(server.url, 5_000).listPlants());
     expect(err.status).toBe(500);
     expect(err.message).toBe(`GET ${server.url}/plants → 500 Internal Server Error: (empty body)`);
   });

@@ -1,7 +1,7 @@
 import { MockAgent } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { failure, testClient } from '../helpers/client.js';
 import { PlantStoreClient, type PlantStoreClientOptions } from '../../src/api/client.js';
-import { parseBaseUrl } from '../../src/shared/url.js';
 import { BadResponseError, ExitCode, HttpError, NetworkError } from '../../src/errors.js';
 
 const ORIGIN = 'http://plants.test';
@@ -9,25 +9,13 @@ const TOKEN = 'unit-token-1';
 let agent: MockAgent;
 
 function client(base = ORIGIN, options: Partial<PlantStoreClientOptions> = {}): PlantStoreClient {
-  return new PlantStoreClient({
-    baseUrl: parseBaseUrl(base, 'test'),
+  return testClient(base, {
     token: TOKEN,
     dispatcher: agent,
     userAgent: 'plants/test node/test',
-    timeoutMs: 5_000,
-    retries: 0,
     maxResponseBytes: 256 * 1024 * 1024,
     ...options,
   });
-}
-
-async function failure(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (err) {
-    return err as Error;
-  }
-  throw new Error('expected a failure');
 }
 
 beforeEach(() => {
@@ -79,7 +67,7 @@ describe('listPlants', () => {
 
   it.each([401, 403])('maps %d to the auth exit code with a login hint', async (status) => {
     agent.get(ORIGIN).intercept({ path: '/plants', method: 'GET' }).reply(status, { error: status, message: 'nope' });
-    const err = (await failure(client().listPlants())) as HttpError;
+    const err = await failure<HttpError>(client().listPlants());
     expect(err.exitCode).toBe(ExitCode.auth);
     expect(err.message).toMatch(/plants auth login.*PLANTS_TOKEN/);
     expect(err.message).not.toContain(TOKEN);
@@ -267,7 +255,7 @@ describe('deletePlant', () => {
     pool.intercept({ path: '/plants/2', method: 'DELETE' }).reply(404, { error: 404, message: 'gone' });
     const retrying = client(ORIGIN, { retries: 1 });
     expect(await retrying.deletePlant('1')).toEqual({ status: 404, afterLostResponse: true });
-    const err = (await failure(retrying.deletePlant('2'))) as HttpError;
+    const err = await failure<HttpError>(retrying.deletePlant('2'));
     expect(err.exitCode).toBe(ExitCode.notFound);
     expect(err.message).toMatch(/404 Not Found: gone \(error 404\) \(after 2 attempts\)/);
   });
@@ -302,7 +290,7 @@ describe('deletePlant', () => {
       .get(ORIGIN)
       .intercept({ path: '/plants/9', method: 'DELETE' })
       .reply(404, { error: 404, message: 'plant 9 not found' });
-    const err = (await failure(client().deletePlant('9'))) as HttpError;
+    const err = await failure<HttpError>(client().deletePlant('9'));
     expect(err.exitCode).toBe(ExitCode.notFound);
     expect(err.status).toBe(404);
     expect(err.serviceError).toEqual({ error: 404, message: 'plant 9 not found' });

@@ -1,63 +1,18 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { MockAgent } from 'undici';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { main } from '../../src/cli.js';
+import { describe, expect, it, vi } from 'vitest';
 import { getCommand, type GetOptions } from '../../src/commands/config/get.js';
 import { setCommand, type SetOptions } from '../../src/commands/config/set.js';
 import { deleteCommand, type DeleteOptions } from '../../src/commands/delete.js';
 import { listCommand, type ListOptions } from '../../src/commands/list.js';
 import { createContext } from '../../src/context.js';
-import type { Prompter } from '../../src/output/prompt.js';
-import { tempDir, type DeleteOutcome } from '../helpers/cli.js';
-import { fakeIO, scriptedPrompter, type FakeIO } from '../helpers/io.js';
+import type { DeleteOutcome } from '../helpers/cli.js';
+import { fakeIO, scriptedPrompter } from '../helpers/io.js';
+import { inProcess, ORIGIN } from '../helpers/in-process.js';
 
-const ORIGIN = 'https://plants.test';
 const TOKEN = 'commands-test-token';
 
-let agent: MockAgent;
-let dir: ReturnType<typeof tempDir>;
-
-beforeEach(() => {
-  agent = new MockAgent();
-  agent.disableNetConnect();
-  dir = tempDir();
-});
-
-afterEach(async () => {
-  agent.assertNoPendingInterceptors();
-  await agent.close();
-  dir.remove();
-});
-
-async function plants(
-  args: string[],
-  options: {
-    tty?: boolean;
-    stdinTTY?: boolean;
-    stdin?: string;
-    prompter?: Prompter;
-    env?: Record<string, string>;
-    /** The terminal's width, with `tty`. */
-    columns?: number;
-  } = {},
-): Promise<{ code: number } & FakeIO> {
-  const fake = fakeIO(options);
-  const code = await main(args, {
-    io: fake.io,
-    env: {
-      PLANTS_CONFIG_DIR: dir.path,
-      PLANTS_BASE_URL: ORIGIN,
-      PLANTS_TOKEN: TOKEN,
-      PLANTS_RETRIES: '0',
-      ...options.env,
-    },
-    dispatcher: () => agent,
-    prompter: options.prompter ?? scriptedPrompter(),
-  });
-  expect(fake.stdout() + fake.stderr()).not.toContain(TOKEN);
-  return { code, ...fake };
-}
+const { plants, service, agent, configDir } = inProcess(TOKEN);
 
 const json = { headers: { 'content-type': 'application/json' } };
 const SAMPLE = [
@@ -171,7 +126,7 @@ describe('argument parsing (the run function is replaced)', () => {
 
 describe('plants list', () => {
   it('prints a table with ID, NAME and TAG on a terminal', async () => {
-    agent.get(ORIGIN).intercept({ path: '/plants', method: 'GET' }).reply(200, SAMPLE, json);
+    service().intercept({ path: '/plants', method: 'GET' }).reply(200, SAMPLE, json);
     const r = await plants(['list'], { tty: true });
     expect(r.code).toBe(0);
     expect(r.stdout()).toBe(['ID  NAME      TAG', '1   Monstera  tropical', '2   Aloe', ''].join('\n'));
@@ -182,7 +137,7 @@ describe('plants list', () => {
       { id: 'a1b2c3d4', name: 'Monstera deliciosa "Thai Constellation"', tag: 'tropical' },
       { id: 'e5', name: '植物 🌱 Ficus', tag: null },
     ];
-    agent.get(ORIGIN).intercept({ path: '/plants', method: 'GET' }).reply(200, body, json).times(2);
+    service().intercept({ path: '/plants', method: 'GET' }).reply(200, body, json).times(2);
     const r = await plants(['list'], { tty: true, columns: 30 });
     expect(r.stdout()).toBe(
       ['ID        NAME        TAG', 'a1b2c3d4  Monstera …  tropical', 'e5        植物 🌱 F…', ''].join('\n'),
@@ -192,8 +147,7 @@ describe('plants list', () => {
   });
 
   it('leaves out the ID column when no plant has an id', async () => {
-    agent
-      .get(ORIGIN)
+    service()
       .intercept({ path: '/plants', method: 'GET' })
       .reply(200, [{ name: 'Fern', tag: 'x' }], json);
     const r = await plants(['list'], { tty: true });
@@ -201,7 +155,7 @@ describe('plants list', () => {
   });
 
   it('says "No plants found" on stderr for an empty list on a terminal', async () => {
-    agent.get(ORIGIN).intercept({ path: '/plants', method: 'GET' }).reply(200, [], json);
+    service().intercept({ path: '/plants', method: 'GET' }).reply(200, [], json);
     const r = await plants(['list'], { tty: true });
     expect(r.code).toBe(0);
     expect(r.stdout()).toBe('');
@@ -209,7 +163,7 @@ describe('plants list', () => {
   });
 
   it('prints tab-separated lines without header when piped', async () => {
-    agent.get(ORIGIN).intercept({ path: '/plants', method: 'GET' }).reply(200, SAMPLE, json);
+    service().intercept({ path: '/plants', method: 'GET' }).reply(200, SAMPLE, json);
     const r = await plants(['list']);
     expect(r.stdout()).toBe('1\tMonstera\ttropical\n2\tAloe\t\n');
     expect(r.stderr()).toBe('');
@@ -217,14 +171,13 @@ describe('plants list', () => {
 
   it('escapes backslashes and control characters inside TSV values', async () => {
     const name = 'a\tb\nc\\d\re\u001b[31m';
-    agent.get(ORIGIN).intercept({ path: '/plants', method: 'GET' }).reply(200, [{ name }], json);
+    service().intercept({ path: '/plants', method: 'GET' }).reply(200, [{ name }], json);
     const r = await plants(['list']);
     expect(r.stdout()).toBe('\ta\\tb\\nc\\\\d\\re\\u001b[31m\t\n');
   });
 
   it('never writes raw escape sequences from the service to the terminal', async () => {
-    agent
-      .get(ORIGIN)
+    service()
       .intercept({ path: '/plants', method: 'GET' })
       .reply(200, [{ name: 'evil\u001b]0;owned\u0007' }], json);
     const r = await plants(['list'], { tty: true });
@@ -234,20 +187,19 @@ describe('plants list', () => {
 
   it('--json: compact when piped, every field kept', async () => {
     const body = [{ id: 'x', name: 'A', tag: 't', extra: { height: 2 } }];
-    agent.get(ORIGIN).intercept({ path: '/plants', method: 'GET' }).reply(200, body, json);
+    service().intercept({ path: '/plants', method: 'GET' }).reply(200, body, json);
     const r = await plants(['list', '--json']);
     expect(r.stdout()).toBe(`${JSON.stringify(body)}\n`);
   });
 
   it('--json: pretty on a terminal', async () => {
-    agent.get(ORIGIN).intercept({ path: '/plants', method: 'GET' }).reply(200, SAMPLE, json);
+    service().intercept({ path: '/plants', method: 'GET' }).reply(200, SAMPLE, json);
     const r = await plants(['list', '--json'], { tty: true });
     expect(r.stdout()).toBe(`${JSON.stringify(SAMPLE, null, 2)}\n`);
   });
 
   it('enforces --limit on a service that returns more, with a warning', async () => {
-    agent
-      .get(ORIGIN)
+    service()
       .intercept({ path: '/plants', method: 'GET', query: { limit: '1' } })
       .reply(200, SAMPLE, json);
     const r = await plants(['list', '--limit', '1', '--json']);
@@ -264,8 +216,7 @@ describe('plants list', () => {
   });
 
   it('exits 1 with what was received when the response is not a plant list', async () => {
-    agent
-      .get(ORIGIN)
+    service()
       .intercept({ path: '/plants', method: 'GET' })
       .reply(200, '<html>hi</html>', { headers: { 'content-type': 'text/html' } });
     const r = await plants(['list']);
@@ -276,10 +227,7 @@ describe('plants list', () => {
   });
 
   it('exits 4 on 401 with a hint', async () => {
-    agent
-      .get(ORIGIN)
-      .intercept({ path: '/plants', method: 'GET' })
-      .reply(401, { error: 401, message: 'bad token' }, json);
+    service().intercept({ path: '/plants', method: 'GET' }).reply(401, { error: 401, message: 'bad token' }, json);
     const r = await plants(['list']);
     expect(r.code).toBe(4);
     expect(r.stderr()).toMatch(
@@ -288,7 +236,7 @@ describe('plants list', () => {
   });
 
   it('exits 1, not 3, when GET /plants is 404: the address is wrong, no plant is missing', async () => {
-    agent.get(ORIGIN).intercept({ path: '/plants', method: 'GET' }).reply(404, 'Not Found');
+    service().intercept({ path: '/plants', method: 'GET' }).reply(404, 'Not Found');
     const r = await plants(['list']);
     expect(r.code).toBe(1);
     expect(r.stderr()).toBe(
@@ -299,11 +247,10 @@ describe('plants list', () => {
 
 describe('plants delete', () => {
   it('asks on a terminal, showing the name it looked up, and deletes on yes', async () => {
-    agent
-      .get(ORIGIN)
+    service()
       .intercept({ path: '/plants', method: 'GET' })
       .reply(200, [{ id: 7, name: 'Fern', tag: 'green' }], json);
-    agent.get(ORIGIN).intercept({ path: '/plants/7', method: 'DELETE' }).reply(204, '');
+    service().intercept({ path: '/plants/7', method: 'DELETE' }).reply(204, '');
     const prompter = scriptedPrompter({ confirm: [true] });
     const r = await plants(['delete', '7'], { tty: true, prompter });
     expect(prompter.questions).toEqual(['Delete plant 7?']);
@@ -313,11 +260,10 @@ describe('plants delete', () => {
   });
 
   it('fits the table shown before the question to the terminal, the id whole', async () => {
-    agent
-      .get(ORIGIN)
+    service()
       .intercept({ path: '/plants', method: 'GET' })
       .reply(200, [{ id: 'plant-0007', name: 'Nephrolepis exaltata', tag: 'green' }], json);
-    agent.get(ORIGIN).intercept({ path: '/plants/plant-0007', method: 'DELETE' }).reply(204, '');
+    service().intercept({ path: '/plants/plant-0007', method: 'DELETE' }).reply(204, '');
     const prompter = scriptedPrompter({ confirm: [true] });
     const r = await plants(['delete', 'plant-0007'], { tty: true, prompter, columns: 30 });
     expect(r.stderr()).toBe(
@@ -326,7 +272,7 @@ describe('plants delete', () => {
   });
 
   it('sends nothing when the answer is no, and exits 2', async () => {
-    agent.get(ORIGIN).intercept({ path: '/plants', method: 'GET' }).reply(200, [], json);
+    service().intercept({ path: '/plants', method: 'GET' }).reply(200, [], json);
     const r = await plants(['delete', '7'], { tty: true, prompter: scriptedPrompter({ confirm: [false] }) });
     expect(r.code).toBe(2);
     expect(r.stderr()).toBe(
@@ -341,21 +287,20 @@ describe('plants delete', () => {
   });
 
   it('is silent on success when not on a terminal', async () => {
-    agent.get(ORIGIN).intercept({ path: '/plants/7', method: 'DELETE' }).reply(200, '{"ok":true}');
+    service().intercept({ path: '/plants/7', method: 'DELETE' }).reply(200, '{"ok":true}');
     const r = await plants(['delete', '7', '--yes']);
     expect(r.code).toBe(0);
     expect(r.stdout() + r.stderr()).toBe('');
   });
 
   it('--json reports the result per id', async () => {
-    agent.get(ORIGIN).intercept({ path: '/plants/7', method: 'DELETE' }).reply(202, '');
+    service().intercept({ path: '/plants/7', method: 'DELETE' }).reply(202, '');
     const r = await plants(['delete', '7', '--yes', '--json']);
     expect(JSON.parse(r.stdout())).toEqual([{ id: '7', result: 'deleted', status: 202 }]);
   });
 
   it('--json reports not_found with the service error, and exits 3', async () => {
-    agent
-      .get(ORIGIN)
+    service()
       .intercept({ path: '/plants/7', method: 'DELETE' })
       .reply(404, { error: 44, message: 'no such plant' }, json);
     const r = await plants(['delete', '7', '--yes', '--json']);
@@ -370,8 +315,7 @@ describe('plants delete', () => {
   });
 
   it('--json reports a request that never reached the service as failed, status null', async () => {
-    agent
-      .get(ORIGIN)
+    service()
       .intercept({ path: '/plants/7', method: 'DELETE' })
       .replyWithError(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }));
     const r = await plants(['delete', '7', '--yes', '--json']);
@@ -382,8 +326,7 @@ describe('plants delete', () => {
   });
 
   it('--json reports a request whose answer was lost as unknown: it may have been deleted', async () => {
-    agent
-      .get(ORIGIN)
+    service()
       .intercept({ path: '/plants/7', method: 'DELETE' })
       .replyWithError(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
     const r = await plants(['delete', '7', '--yes', '--json']);
@@ -395,9 +338,8 @@ describe('plants delete', () => {
   });
 
   it('exits 1 on a 500 and 4 on a 403', async () => {
-    agent.get(ORIGIN).intercept({ path: '/plants/1', method: 'DELETE' }).reply(500, 'boom');
-    agent
-      .get(ORIGIN)
+    service().intercept({ path: '/plants/1', method: 'DELETE' }).reply(500, 'boom');
+    service()
       .intercept({ path: '/plants/2', method: 'DELETE' })
       .reply(403, { error: 403, message: 'read-only token' }, json);
     expect((await plants(['delete', '1', '--yes'])).code).toBe(1);
@@ -407,8 +349,7 @@ describe('plants delete', () => {
   });
 
   it('shows a hostile id safely in the prompt', async () => {
-    agent
-      .get(ORIGIN)
+    service()
       .intercept({ path: '/plants', method: 'GET' })
       .reply(200, [{ id: 'x\u001b[2J', name: 'y\u001b]0;t\u0007' }], json);
     const prompter = scriptedPrompter({ confirm: [false] });
@@ -421,8 +362,7 @@ describe('plants delete', () => {
 
 describe('plants prune', () => {
   it('names a matching plant without an id by its position among the matches, counted from 1', async () => {
-    agent
-      .get(ORIGIN)
+    service()
       .intercept({ path: '/plants', method: 'GET' })
       .reply(200, [{ id: 1, name: 'Aloe', tag: 'weed' }, { name: 'Rose' }, { name: 'Fern', tag: 'weed' }], json);
     const r = await plants(['prune', '--tag', 'weed', '--yes']);
@@ -433,12 +373,11 @@ describe('plants prune', () => {
 
 describe('a refused token (401, 403)', () => {
   const refuse = (status: number) =>
-    agent
-      .get(ORIGIN)
+    service()
       .intercept({ path: '/plants', method: 'GET' })
       .reply(status, { error: status, message: 'bad token' }, json);
   const stored = (profiles: object) =>
-    writeFileSync(join(dir.path, 'config.json'), JSON.stringify({ profiles }), { mode: 0o600 });
+    writeFileSync(join(configDir(), 'config.json'), JSON.stringify({ profiles }), { mode: 0o600 });
 
   it.each([401, 403])('%d: names the profile whose token it was and how to log in to it', async (status) => {
     stored({ default: { token: TOKEN }, staging: { token: TOKEN } });
@@ -478,7 +417,7 @@ describe('config profiles', () => {
       wide: { 'base-url': 'https://例え.jp' },
       bare: {},
     };
-    writeFileSync(join(dir.path, 'config.json'), JSON.stringify({ profiles }), { mode: 0o600 });
+    writeFileSync(join(configDir(), 'config.json'), JSON.stringify({ profiles }), { mode: 0o600 });
     const r = await plants(['config', 'profiles']);
     expect(r.code).toBe(0);
     expect(r.stdout()).toBe(
@@ -507,13 +446,13 @@ describe('configuration errors', () => {
   });
 
   it('lets --base-url override the environment', async () => {
-    agent.get('http://flag.test').intercept({ path: '/api/plants', method: 'GET' }).reply(200, [], json);
+    agent().get('http://flag.test').intercept({ path: '/api/plants', method: 'GET' }).reply(200, [], json);
     const r = await plants(['--base-url', 'http://flag.test/api', 'list']);
     expect(r.code).toBe(0);
   });
 
   it('accepts --base-url after the command too', async () => {
-    agent.get('http://flag.test').intercept({ path: '/plants', method: 'GET' }).reply(200, [], json);
+    agent().get('http://flag.test').intercept({ path: '/plants', method: 'GET' }).reply(200, [], json);
     expect((await plants(['list', '--base-url', 'http://flag.test'])).code).toBe(0);
   });
 });
@@ -529,7 +468,7 @@ describe('config get', () => {
 
 describe('a profile that does not exist', () => {
   const saved = (config: object) =>
-    writeFileSync(join(dir.path, 'config.json'), JSON.stringify(config), { mode: 0o600 });
+    writeFileSync(join(configDir(), 'config.json'), JSON.stringify(config), { mode: 0o600 });
   const twoProfiles = {
     profiles: { default: { 'base-url': ORIGIN }, staging: { 'base-url': 'https://staging.test' } },
   };
@@ -596,14 +535,14 @@ describe('a profile that does not exist', () => {
   );
 
   it('PLANTS_PROFILE=default with the base URL and token from the environment works with no config file', async () => {
-    agent.get(ORIGIN).intercept({ path: '/plants', method: 'GET' }).reply(200, [], json);
+    service().intercept({ path: '/plants', method: 'GET' }).reply(200, [], json);
     const r = await plants(['list'], { env: { PLANTS_PROFILE: 'default' } });
     expect(r.code).toBe(0);
     expect(r.stderr()).toBe('');
   });
 
   it('the default profile always exists: a fresh install (no config file) works from the environment', async () => {
-    agent.get(ORIGIN).intercept({ path: '/plants', method: 'GET' }).reply(200, [], json);
+    service().intercept({ path: '/plants', method: 'GET' }).reply(200, [], json);
     expect((await plants(['list'])).code).toBe(0);
     const r = await plants(['config', 'list'], { env: { PLANTS_BASE_URL: '' } });
     expect(r.code).toBe(0);
@@ -618,7 +557,7 @@ describe('a profile that does not exist', () => {
     expect(again.stderr()).toBe('');
     const fresh = await plants(['config', 'set', 'base-url', ORIGIN]);
     expect(fresh.stderr()).toBe('');
-    expect(JSON.parse(readFileSync(join(dir.path, 'config.json'), 'utf8'))).toEqual({
+    expect(JSON.parse(readFileSync(join(configDir(), 'config.json'), 'utf8'))).toEqual({
       profiles: { staging: { 'base-url': 'https://staging.test/v2' }, default: { 'base-url': ORIGIN } },
     });
   });
@@ -630,7 +569,7 @@ describe('a profile that does not exist', () => {
     });
     expect(r.code).toBe(0);
     expect(r.stderr()).toBe('plants: creating profile staging\n');
-    expect(JSON.parse(readFileSync(join(dir.path, 'config.json'), 'utf8'))).toEqual({
+    expect(JSON.parse(readFileSync(join(configDir(), 'config.json'), 'utf8'))).toEqual({
       profiles: { staging: { token: 'abc' } },
     });
   });

@@ -1,8 +1,8 @@
 import { MockAgent } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { failure, testClient } from '../helpers/client.js';
 import { PlantStoreClient, type PlantStoreClientOptions } from '../../src/api/client.js';
 import { HttpError } from '../../src/errors.js';
-import { parseBaseUrl } from '../../src/shared/url.js';
 
 // Which redirects the client follows (same origin, at most five; a DELETE only
 // 307 and 308), which requests it then sends, and what it says otherwise.
@@ -12,26 +12,7 @@ let agent: MockAgent;
 let debug: string[];
 
 function client(options: Partial<PlantStoreClientOptions> = {}): PlantStoreClient {
-  return new PlantStoreClient({
-    baseUrl: parseBaseUrl(ORIGIN, 'test'),
-    token: TOKEN,
-    dispatcher: agent,
-    userAgent: 'plants/test',
-    timeoutMs: 5_000,
-    retries: 0,
-    maxResponseBytes: 1024 * 1024,
-    debug: (line) => debug.push(line),
-    ...options,
-  });
-}
-
-async function failure(promise: Promise<unknown>): Promise<HttpError> {
-  try {
-    await promise;
-  } catch (err) {
-    return err as HttpError;
-  }
-  throw new Error('expected a failure');
+  return testClient(ORIGIN, { token: TOKEN, dispatcher: agent, debug: (line) => debug.push(line), ...options });
 }
 
 function redirect(path: string, status: number, location?: string, method = 'GET'): void {
@@ -68,7 +49,7 @@ describe('a list request follows same-origin redirects', () => {
     redirect('/plants', 302, 'moved');
     agent.get(ORIGIN).intercept({ path: '/moved', method: 'GET' }).reply(200, []);
     // The first goes to another origin (https) and is not followed.
-    expect((await failure(client().listPlants())).message).toMatch(/another origin; not followed/);
+    expect((await failure<HttpError>(client().listPlants())).message).toMatch(/another origin; not followed/);
     expect(await client().listPlants()).toEqual([]);
   });
 
@@ -78,7 +59,7 @@ describe('a list request follows same-origin redirects', () => {
       .get(ORIGIN)
       .intercept({ path: '/next', method: 'GET', query: { sig: 'secret1' } })
       .reply(500, 'boom');
-    const err = await failure(client().listPlants());
+    const err = await failure<HttpError>(client().listPlants());
     expect(err.message).toBe('GET http://plants.test/next?sig=*** → 500 Internal Server Error: boom');
     expect(debug).toContain('following 302 Found to http://plants.test/next?sig=***');
     expect(debug).toContain('→ GET http://plants.test/next?sig=***');
@@ -91,7 +72,7 @@ describe('a list request follows same-origin redirects', () => {
     expect(await client().listPlants()).toEqual([]);
 
     for (let i = 0; i < 6; i += 1) redirect(i === 0 ? '/plants' : `/r${i}`, 302, `/r${i + 1}`);
-    const err = await failure(client().listPlants());
+    const err = await failure<HttpError>(client().listPlants());
     expect(err.message).toBe('GET http://plants.test/r5 → 302 Found: more than 5 redirects (5 followed); last to /r6');
   });
 });
@@ -99,21 +80,21 @@ describe('a list request follows same-origin redirects', () => {
 describe('redirects that are not followed', () => {
   it('a redirect without a Location', async () => {
     redirect('/plants', 302);
-    expect((await failure(client().listPlants())).message).toBe(
+    expect((await failure<HttpError>(client().listPlants())).message).toBe(
       'GET http://plants.test/plants → 302 Found: redirect without a Location header',
     );
   });
 
   it('a Location that is no URL', async () => {
     redirect('/plants', 302, 'http://[broken');
-    expect((await failure(client().listPlants())).message).toBe(
+    expect((await failure<HttpError>(client().listPlants())).message).toBe(
       'GET http://plants.test/plants → 302 Found: redirect to http://[broken not followed',
     );
   });
 
   it('to another origin, the Location masked', async () => {
     redirect('/plants', 307, 'http://user:pw@other.test/plants?key=k1');
-    const err = await failure(client().listPlants());
+    const err = await failure<HttpError>(client().listPlants());
     expect(err.message).toBe(
       'GET http://plants.test/plants → 307 Temporary Redirect: redirected to http://***@other.test/plants?key=***, ' +
         'another origin; not followed, since the request carries the token (point the base URL at the final address)',
@@ -140,16 +121,16 @@ describe('redirects that are not followed', () => {
     ],
   ])('%d is no redirect, and says what it is', async (status, said) => {
     redirect('/plants', status, '/a');
-    expect((await failure(client().listPlants())).message).toBe(`GET http://plants.test/plants → ${said}`);
+    expect((await failure<HttpError>(client().listPlants())).message).toBe(`GET http://plants.test/plants → ${said}`);
   });
 
   it('300 and other 3xx without a Location', async () => {
     redirect('/plants', 300);
     redirect('/plants', 310);
-    expect((await failure(client().listPlants())).message).toBe(
+    expect((await failure<HttpError>(client().listPlants())).message).toBe(
       'GET http://plants.test/plants → 300 Multiple Choices: a choice of representations, which plants does not make; not followed',
     );
-    expect((await failure(client().listPlants())).message).toBe(
+    expect((await failure<HttpError>(client().listPlants())).message).toBe(
       'GET http://plants.test/plants → 310 Unknown Status: a 3xx status that is not a redirect plants follows (301, 302, 303, 307, 308)',
     );
   });
@@ -164,7 +145,7 @@ describe('a DELETE follows only 307 and 308', () => {
 
   it.each([301, 302, 303])('%d: not followed, since it may change the method', async (status) => {
     redirect('/plants/1', status, '/v2/plants/1', 'DELETE');
-    const err = await failure(client().deletePlant('1'));
+    const err = await failure<HttpError>(client().deletePlant('1'));
     expect(err.message).toMatch(
       new RegExp(`^DELETE http://plants.test/plants/1 → ${status} [A-Za-z ]+: redirect to /v2/plants/1 not followed$`),
     );

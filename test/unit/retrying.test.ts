@@ -1,8 +1,8 @@
 import { MockAgent } from 'undici';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { failure, testClient } from '../helpers/client.js';
 import { PlantStoreClient, type PlantStoreClientOptions } from '../../src/api/client.js';
 import { ExitCode, HttpError, NetworkError } from '../../src/errors.js';
-import { parseBaseUrl } from '../../src/shared/url.js';
 
 // Retries as a user sees them: which requests are sent again, after which
 // failures, how long it waits (in --debug), what the final error says, and
@@ -13,26 +13,13 @@ let agent: MockAgent;
 let debug: string[];
 
 function client(options: Partial<PlantStoreClientOptions> = {}): PlantStoreClient {
-  return new PlantStoreClient({
-    baseUrl: parseBaseUrl(ORIGIN, 'test'),
+  return testClient(ORIGIN, {
     token: TOKEN,
     dispatcher: agent,
-    userAgent: 'plants/test',
-    timeoutMs: 5_000,
     retries: 2,
-    maxResponseBytes: 1024 * 1024,
     debug: (line) => debug.push(line),
     ...options,
   });
-}
-
-async function failure(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (err) {
-    return err as Error;
-  }
-  throw new Error('expected a failure');
 }
 
 const pool = () => agent.get(ORIGIN);
@@ -68,7 +55,7 @@ describe('statuses', () => {
 
   it.each([400, 404, 409, 501])('%d is not tried again', async (status) => {
     pool().intercept({ path: '/plants', method: 'GET' }).reply(status, 'no');
-    const err = (await failure(client().listPlants())) as HttpError;
+    const err = await failure<HttpError>(client().listPlants());
     expect(err.status).toBe(status);
     expect(err.message).not.toContain('attempts');
   });
@@ -106,7 +93,7 @@ describe('statuses', () => {
       .intercept({ path: '/plants', method: 'GET' })
       .reply(...busy())
       .times(3);
-    const err = (await failure(client().listPlants())) as HttpError;
+    const err = await failure<HttpError>(client().listPlants());
     expect(err.message).toBe('GET http://plants.test/plants → 503 Service Unavailable: busy (after 3 attempts)');
     expect(debug.filter((line) => line.startsWith('retrying in'))).toHaveLength(2);
   });
@@ -125,7 +112,7 @@ describe('connection failures', () => {
 
   it('says how many attempts were made when they all failed', async () => {
     pool().intercept({ path: '/plants', method: 'GET' }).replyWithError(refused()).times(2);
-    const err = (await failure(client({ retries: 1 }).listPlants())) as NetworkError;
+    const err = await failure<NetworkError>(client({ retries: 1 }).listPlants());
     expect(err).toBeInstanceOf(NetworkError);
     expect(err.message).toBe(
       'GET http://plants.test/plants failed after 2 attempts: connection refused by plants.test (is the service running?)',
@@ -147,7 +134,7 @@ describe('connection failures', () => {
 
   it('a reset may have reached the service: its response counts as lost, even without retries', async () => {
     pool().intercept({ path: '/plants/1', method: 'DELETE' }).replyWithError(reset());
-    const err = (await failure(client({ retries: 0 }).deletePlant('1'))) as NetworkError;
+    const err = await failure<NetworkError>(client({ retries: 0 }).deletePlant('1'));
     expect(err.responseLost).toBe(true);
     expect(err.message).toBe(
       'DELETE http://plants.test/plants/1 failed: the connection was closed by plants.test before a response arrived (ECONNRESET)',
@@ -157,7 +144,7 @@ describe('connection failures', () => {
   it('a reset, then a refusal: the first may have been carried out', async () => {
     pool().intercept({ path: '/plants/1', method: 'DELETE' }).replyWithError(reset());
     pool().intercept({ path: '/plants/1', method: 'DELETE' }).replyWithError(refused());
-    const err = (await failure(client({ retries: 1 }).deletePlant('1'))) as NetworkError;
+    const err = await failure<NetworkError>(client({ retries: 1 }).deletePlant('1'));
     expect(err.responseLost).toBe(true);
     expect(err.message).toMatch(/failed after 2 attempts: connection refused/);
   });
@@ -198,7 +185,7 @@ describe('which connection failures are retried, and which may have reached the 
     ['UND_ERR_CONNECT_TIMEOUT', false],
   ])('%s: a DELETE that failed so may have been carried out: %s', async (code, lost) => {
     pool().intercept({ path: '/plants/1', method: 'DELETE' }).replyWithError(coded(code, 'failed'));
-    const err = (await failure(client({ retries: 0 }).deletePlant('1'))) as NetworkError;
+    const err = await failure<NetworkError>(client({ retries: 0 }).deletePlant('1'));
     expect(err).toBeInstanceOf(NetworkError);
     expect(err.responseLost).toBe(lost);
   });
@@ -219,7 +206,7 @@ describe('a DELETE whose earlier answer was lost', () => {
       .intercept({ path: '/plants/7', method: 'DELETE' })
       .reply(...busy(502));
     pool().intercept({ path: '/plants/7', method: 'DELETE' }).reply(409, 'locked');
-    const err = (await failure(client().deletePlant('7'))) as HttpError;
+    const err = await failure<HttpError>(client().deletePlant('7'));
     expect(err.message).toBe('DELETE http://plants.test/plants/7 → 409 Conflict: locked (after 2 attempts)');
     expect(err.responseLost).toBe(true);
   });
@@ -229,7 +216,7 @@ describe('a DELETE whose earlier answer was lost', () => {
       .intercept({ path: '/plants/7', method: 'DELETE' })
       .reply(...busy(503));
     pool().intercept({ path: '/plants/7', method: 'DELETE' }).reply(404, 'none');
-    const err = (await failure(client().deletePlant('7'))) as HttpError;
+    const err = await failure<HttpError>(client().deletePlant('7'));
     expect(err.exitCode).toBe(ExitCode.notFound);
     expect(err.responseLost).toBe(false);
   });
@@ -239,7 +226,7 @@ describe('a DELETE whose earlier answer was lost', () => {
       .intercept({ path: '/plants', method: 'GET' })
       .reply(...busy(502));
     pool().intercept({ path: '/plants', method: 'GET' }).reply(404, 'none');
-    const err = (await failure(client().listPlants())) as HttpError;
+    const err = await failure<HttpError>(client().listPlants());
     expect(err.status).toBe(404);
     expect(err.message).toMatch(/check the base URL/);
   });
@@ -247,8 +234,8 @@ describe('a DELETE whose earlier answer was lost', () => {
   it('a 502 that stands is marked as a lost answer; a 500 is not', async () => {
     pool().intercept({ path: '/plants/7', method: 'DELETE' }).reply(502, 'bad gateway');
     pool().intercept({ path: '/plants/8', method: 'DELETE' }).reply(500, 'oops');
-    expect(((await failure(client({ retries: 0 }).deletePlant('7'))) as HttpError).responseLost).toBe(true);
-    expect(((await failure(client({ retries: 0 }).deletePlant('8'))) as HttpError).responseLost).toBe(false);
+    expect((await failure<HttpError>(client({ retries: 0 }).deletePlant('7'))).responseLost).toBe(true);
+    expect((await failure<HttpError>(client({ retries: 0 }).deletePlant('8'))).responseLost).toBe(false);
   });
 });
 
@@ -264,7 +251,7 @@ describe('Ctrl-C during a wait', () => {
         if (line.startsWith('retrying in')) stop.abort();
       },
     });
-    const err = (await failure(stopping.listPlants({ signal: stop.signal }))) as HttpError;
+    const err = await failure<HttpError>(stopping.listPlants({ signal: stop.signal }));
     expect(err).toBeInstanceOf(HttpError);
     expect(err.message).toBe('GET http://plants.test/plants → 502 Bad Gateway: busy');
     expect(err.responseLost).toBe(true);
@@ -281,7 +268,7 @@ describe('Ctrl-C during a wait', () => {
         if (line.startsWith('retrying in')) stop.abort();
       },
     });
-    const err = (await failure(stopping.listPlants({ signal: stop.signal }))) as NetworkError;
+    const err = await failure<NetworkError>(stopping.listPlants({ signal: stop.signal }));
     expect(err.message).toBe(
       'GET http://plants.test/plants failed: the connection was closed by plants.test before a response arrived (ECONNRESET)',
     );
