@@ -51,6 +51,8 @@ export interface Context {
    * was named by --profile or PLANTS_PROFILE.
    */
   usedProfile(this: void): Promise<string>;
+  /** Fails unless a profile named by --profile or PLANTS_PROFILE exists; a mistyped name is never ignored. */
+  namedProfile(this: void): Promise<void>;
   baseUrl(): Promise<Resolved<URL>>;
   token(): Promise<Resolved<string>>;
   client(): Promise<PlantStoreClient>;
@@ -222,6 +224,7 @@ export function createContext(options: ContextOptions): Context {
     config,
     profile,
     usedProfile,
+    namedProfile,
     baseUrl,
     token,
     client,

@@ -27,7 +27,7 @@ async function runStatus(_options: StatusOptions, ctx: Context): Promise<void> {
   const { io } = ctx;
   const profile = await ctx.profile();
   // A named profile must exist, as for every command; else it is checked once a value is read from it.
-  if (profile.source === '--profile' || profile.source === 'PLANTS_PROFILE') await ctx.usedProfile();
+  await ctx.namedProfile();
   const base = await lookupBaseUrl(ctx.flags.baseUrl, ctx.env, ctx.config, ctx.usedProfile);
   const token = await lookupToken(ctx.env, ctx.config, ctx.usedProfile);
   const lines = [
