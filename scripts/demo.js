@@ -14,8 +14,10 @@ const env = { ...process.env, PLANTS_CONFIG_DIR: configDir, PLANTS_BASE_URL: '',
 
 const server = spawn(process.execPath, [join(root, 'bin/plant-store-server.js'), '--port', '0', '--seed', '8'], {
   env: { ...process.env, PLANT_STORE_TOKEN: token },
-  stdio: ['ignore', 'pipe', 'ignore'],
+  stdio: ['ignore', 'pipe', 'pipe'],
 });
+let serverErr = '';
+server.stderr.setEncoding('utf8').on('data', (chunk) => (serverErr = (serverErr + chunk).slice(-4096)));
 
 function cleanUp() {
   server.kill('SIGTERM');
@@ -26,13 +28,24 @@ process.on('SIGINT', () => {
   process.exit(130);
 });
 
-const url = await new Promise((resolve, reject) => {
+const url = await new Promise((resolve) => {
+  // One line, not a stack trace: what the store said last, then stop.
+  const failed = (code, signal) => {
+    const said = serverErr.trim().split('\n').at(-1);
+    console.error(
+      `demo: the local plant store stopped before it started (${signal ?? `exit ${code}`})${said ? `: ${said}` : ''}`,
+    );
+    rmSync(configDir, { recursive: true, force: true });
+    process.exit(1);
+  };
+  server.on('exit', failed);
   let out = '';
   server.stdout.setEncoding('utf8').on('data', (chunk) => {
     out += chunk;
-    if (out.includes('\n')) resolve(out.split('\n')[0]);
+    if (!out.includes('\n')) return;
+    server.off('exit', failed);
+    resolve(out.split('\n')[0]);
   });
-  server.on('exit', (code) => reject(new Error(`plant-store-server exited with ${code}`)));
 });
 
 /** Show a command as a person would type it, then run it. */
