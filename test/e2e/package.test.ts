@@ -4,7 +4,7 @@ import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, tempDir } from '../helpers/cli.js';
-import { oldNode, pathWithout } from '../helpers/old-node.js';
+import { oldNode, pathWithout, present, withoutOldNode } from '../helpers/old-node.js';
 import { plantStore, TOKEN } from '../helpers/servers.js';
 
 // The package as a user gets it: `npm pack`, then `npm install -g` of the
@@ -145,18 +145,18 @@ describe('the npm package', () => {
   });
 
   const old = oldNode();
-  it.skipIf('skip' in old)(
-    `on an older Node.js (${'bin' in old ? old.version : old.skip}), the installed commands say in one line what they need and exit 1`,
+  it.skipIf(withoutOldNode(old))(
+    'on an older Node.js, the installed commands say in one line what they need and exit 1',
     () => {
-      if (!('bin' in old)) return;
+      const { bin, version } = present(old);
       for (const command of ['plants', 'plant-store-server']) {
         const r = spawnSync(join(prefix, 'bin', command), ['--version'], {
           cwd: work.path,
           encoding: 'utf8',
           // The installed scripts start with `#!/usr/bin/env node`: the first node on PATH runs them.
-          env: { PATH: pathWithout(old.bin), HOME: join(work.path, 'home') },
+          env: { PATH: pathWithout(bin), HOME: join(work.path, 'home') },
         });
-        expect(r.stderr).toBe(`${command} requires Node.js 22.19 or newer; this is ${old.version}\n`);
+        expect(r.stderr).toBe(`${command} requires Node.js 22.19 or newer; this is ${version}\n`);
         expect(r.stdout).toBe('');
         expect(r.status).toBe(1);
       }

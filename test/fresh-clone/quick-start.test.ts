@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, tempDir } from '../helpers/cli.js';
-import { oldNode, pathWithout } from '../helpers/old-node.js';
+import { oldNode, pathWithout, present, withoutOldNode } from '../helpers/old-node.js';
 
 // The README's quick start as a newcomer meets it: a clean copy of the
 // repository, a system Node.js older than the project supports first on
@@ -49,18 +49,18 @@ function newcomerEnv(bin: string, home: string): Record<string, string> {
   };
 }
 
-describe.skipIf('skip' in node)(
-  'bin' in node
-    ? `the README's quick start on a system Node.js ${node.version}`
-    : `the README's quick start on an old system Node.js (skipped: ${node.skip})`,
+describe.skipIf(withoutOldNode(node))(
+  `the README's quick start on an older system Node.js (${'version' in node ? node.version : node.missing})`,
   () => {
-    const bin = 'bin' in node ? node.bin : '';
+    let bin = '';
+    let version = '';
     let work: ReturnType<typeof tempDir>;
     let clone: string;
     let env: Record<string, string>;
     let run: { code: number | null; output: string };
 
     beforeAll(async () => {
+      ({ bin, version } = present(node));
       work = tempDir('plants-fresh-clone-');
       clone = join(work.path, 'plants');
       mkdirSync(clone);
@@ -83,7 +83,7 @@ describe.skipIf('skip' in node)(
 
     it('has the old Node.js first on PATH, as the system Node.js', () => {
       const r = spawnSync('sh', ['-c', 'node --version'], { env, encoding: 'utf8' });
-      expect(r.stdout.trim()).toBe('bin' in node ? node.version : '');
+      expect(r.stdout.trim()).toBe(version);
     });
 
     it('runs the demo to its end', () => {
@@ -104,7 +104,7 @@ describe.skipIf('skip' in node)(
       const lines = run.output.split('\n').filter((line) => line.includes("runs the project's scripts"));
       expect(lines).toEqual([
         `Node.js v${pinned} (the project's own, from the \`node\` dev dependency) runs the project's scripts; ` +
-          `the system's Node.js is ${'bin' in node ? node.version : ''}.`,
+          `the system's Node.js is ${version}.`,
       ]);
     });
 
@@ -114,7 +114,7 @@ describe.skipIf('skip' in node)(
 
     it('the CLI itself, on that Node.js, says in one line what it needs and exits 1', () => {
       const r = spawnSync('sh', ['-c', './bin/plants.js list'], { cwd: clone, env, encoding: 'utf8' });
-      expect(r.stderr).toBe(`plants requires Node.js 22.19 or newer; this is ${'bin' in node ? node.version : ''}\n`);
+      expect(r.stderr).toBe(`plants requires Node.js 22.19 or newer; this is ${version}\n`);
       expect(r.stdout).toBe('');
       expect(r.status).toBe(1);
     });

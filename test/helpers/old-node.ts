@@ -16,13 +16,15 @@ function older(version: string): boolean {
   return major < SUPPORTED[0] || (major === SUPPORTED[0] && minor < SUPPORTED[1]);
 }
 
+export type OldNode = { bin: string; version: string } | { missing: string };
+
 /**
  * A Node.js older than the project supports, as the system's Node.js of a
  * newcomer's machine: the bin directory in PLANTS_TEST_OLD_NODE (`.ci/run`
  * sets it), else the directory of the Node.js that runs npm when it is older.
- * `skip` says why there is none; on CI (CI=true) there must be one.
+ * `missing` says why there is none.
  */
-export function oldNode(): { bin: string; version: string } | { skip: string } {
+export function oldNode(): OldNode {
   const candidates = [
     process.env.PLANTS_TEST_OLD_NODE,
     process.env.npm_node_execpath && dirname(process.env.npm_node_execpath),
@@ -32,9 +34,20 @@ export function oldNode(): { bin: string; version: string } | { skip: string } {
     const version = versionOf(join(bin, 'node'));
     if (version && older(version)) return { bin, version };
   }
-  const skip = 'no Node.js older than 22.19 here: set PLANTS_TEST_OLD_NODE to the bin directory of one (.ci/run does)';
-  if (process.env.CI === 'true') throw new Error(skip);
-  return { skip };
+  return {
+    missing: 'no Node.js older than 22.19 here: set PLANTS_TEST_OLD_NODE to the bin directory of one (.ci/run does)',
+  };
+}
+
+/** Skip a test that needs an old Node.js when there is none, except on CI (CI=true), where it fails instead. */
+export function withoutOldNode(node: OldNode): boolean {
+  return 'missing' in node && process.env.CI !== 'true';
+}
+
+/** The old Node.js, or the test fails saying why there is none. */
+export function present(node: OldNode): { bin: string; version: string } {
+  if ('missing' in node) throw new Error(node.missing);
+  return node;
 }
 
 /**

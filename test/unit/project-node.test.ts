@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import semver from 'semver';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.js';
-import { oldNode } from '../helpers/old-node.js';
+import { oldNode, present, withoutOldNode } from '../helpers/old-node.js';
 
 // The project's scripts run on its own Node.js (the exact `node` dev
 // dependency, first on every npm script's PATH), whatever the system has. npm
@@ -87,12 +87,12 @@ describe('scripts/project-node.js, the first step of the scripts', () => {
     spawnSync(node, [script], { encoding: 'utf8', env: { PATH: process.env.PATH, ...env } });
   const old = oldNode();
 
-  it.skipIf('skip' in old)('names the Node.js that runs the scripts, once, when npm runs on another', () => {
-    if (!('bin' in old)) return;
-    const top = run(process.execPath, { npm_node_execpath: join(old.bin, 'node'), npm_lifecycle_event: 'test' });
+  it.skipIf(withoutOldNode(old))('names the Node.js that runs the scripts, once, when npm runs on another', () => {
+    const { bin, version } = present(old);
+    const top = run(process.execPath, { npm_node_execpath: join(bin, 'node'), npm_lifecycle_event: 'test' });
     expect(top.stderr).toBe(
       `Node.js ${process.version} (${process.version === `v${pinned}` ? "the project's own, from the `node` dev dependency" : 'found on PATH'}) ` +
-        `runs the project's scripts; the system's Node.js is ${old.version}.\n`,
+        `runs the project's scripts; the system's Node.js is ${version}.\n`,
     );
     expect(top.status).toBe(0);
   });
@@ -109,11 +109,11 @@ describe('scripts/project-node.js, the first step of the scripts', () => {
     expect(nested.status).toBe(0);
   });
 
-  it.skipIf('skip' in old)('stops with one line on a Node.js too old, saying to run npm ci', () => {
-    if (!('bin' in old)) return;
-    const r = run(join(old.bin, 'node'), { npm_node_execpath: join(old.bin, 'node'), npm_lifecycle_event: 'demo' });
+  it.skipIf(withoutOldNode(old))('stops with one line on a Node.js too old, saying to run npm ci', () => {
+    const { bin, version } = present(old);
+    const r = run(join(bin, 'node'), { npm_node_execpath: join(bin, 'node'), npm_lifecycle_event: 'demo' });
     expect(r.stderr).toBe(
-      `npm run demo needs Node.js 22.19 or newer, and the project's own Node.js is not installed (this is ${old.version}): ` +
+      `npm run demo needs Node.js 22.19 or newer, and the project's own Node.js is not installed (this is ${version}): ` +
         'run `npm ci` first, without --ignore-scripts.\n',
     );
     expect(r.status).toBe(1);
