@@ -4,6 +4,7 @@ import { completeCommand, completionCommand } from './commands/completion.js';
 import { configCommand } from './commands/config/index.js';
 import { completeWith } from './completion/hints.js';
 import { deleteCommand } from './commands/delete.js';
+import { DoubleDashCommand } from './commands/double-dash.js';
 import { helpCommand } from './commands/help.js';
 import { listCommand } from './commands/list.js';
 import { pruneCommand } from './commands/prune.js';
@@ -54,7 +55,7 @@ Environment:
 
 /** The command tree. Building it touches neither disk nor network. */
 export function buildProgram(ctx: Context): Command {
-  const program: Command = new Command('plants')
+  const program: Command = new DoubleDashCommand('plants')
     .description('Manage the plants of a plant store service: list them, delete them.')
     .version(VERSION, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'display help for command')

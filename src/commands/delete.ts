@@ -1,4 +1,4 @@
-import { Argument, Command } from 'commander';
+import { Argument, type Command } from 'commander';
 import { completeWith } from '../completion/hints.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
@@ -10,6 +10,7 @@ import {
   type DeletionFlags,
   type DeletionOptions,
 } from './deletion.js';
+import { DoubleDashCommand, splitAtDoubleDash } from './double-dash.js';
 import { parseIdInput } from './ids.js';
 import { examples, parsePlantId } from './options.js';
 
@@ -25,11 +26,14 @@ type DeleteRunner = (options: DeleteOptions, ctx: Context) => Promise<void>;
 const MAX_ID_INPUT = 256 * 1024 * 1024;
 
 export function deleteCommand(ctx: Context, run: DeleteRunner = runDelete): Command {
-  const command = new Command('delete')
+  const command = new DoubleDashCommand('delete')
     .description('Delete plants by id')
     .addArgument(
       completeWith(
-        new Argument('[ids...]', 'ids of plants (any text, each sent as one URL path segment); - reads standard input'),
+        new Argument(
+          '[ids...]',
+          'ids of plants (any text, each sent as one URL path segment); - reads standard input, except after --',
+        ),
         'plant-ids',
       ),
     )
@@ -45,11 +49,14 @@ export function deleteCommand(ctx: Context, run: DeleteRunner = runDelete): Comm
         'plants delete 42 --dry-run',
         'plants list -o csv | plants delete --stdin --yes --max-deletes 50',
         'plants delete --yes -- -7       # an id that starts with a dash',
+        'plants delete --yes -- -        # the id -: after --, - is an id, not standard input',
       ),
     )
-    .action(async (rawIds: string[], flags: DeletionFlags & { stdin?: boolean }) => {
-      const stdin = flags.stdin === true || rawIds.includes('-');
-      const ids = rawIds.filter((id) => id !== '-').map(parsePlantId);
+    .action(async (rawIds: string[], flags: DeletionFlags & { stdin?: boolean }, self: Command) => {
+      // `-` reads standard input, unless it comes after `--`: there it is an id like any other word.
+      const [marked, literal] = splitAtDoubleDash(rawIds, self);
+      const stdin = flags.stdin === true || marked.includes('-');
+      const ids = [...marked.filter((id) => id !== '-'), ...literal].map(parsePlantId);
       if (!stdin && ids.length === 0) {
         throw new UsageError(
           'no plant ids given; pass ids, or --stdin to read them (e.g. plants list --json | plants delete --stdin --yes)',

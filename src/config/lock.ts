@@ -1,6 +1,6 @@
 import { closeSync, openSync, statSync, unlinkSync } from 'node:fs';
 import { ConfigError } from '../errors.js';
-import { errorCode, fsReason } from './fs-reason.js';
+import { errorCode, fsReason } from '../shared/fs-reason.js';
 
 const LOCK_WAIT_MS = 5_000;
 /** A lock older than this was left by a run that died. */

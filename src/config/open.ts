@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import type { Env } from '../env.js';
 import { ConfigError } from '../errors.js';
 import type { WriteFs } from './atomic-write.js';
-import { errorCode, fsReason } from './fs-reason.js';
+import { errorCode, fsReason } from '../shared/fs-reason.js';
 import { checkConfigFile, configDir, ConfigStore, isObject, readError, type ConfLike } from './store.js';
 
 /**

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import type { Env } from '../env.js';
 import { ConfigError, UsageError } from '../errors.js';
 import { writeFileAtomically, type WriteFs } from './atomic-write.js';
-import { errorCode, fsReason } from './fs-reason.js';
+import { errorCode, fsReason } from '../shared/fs-reason.js';
 import { withLock } from './lock.js';
 
 /** One profile's settings. */

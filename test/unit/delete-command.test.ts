@@ -58,6 +58,36 @@ describe('which ids are deleted', () => {
     expect((JSON.parse(r.stdout()) as JsonResult[]).map((x) => x.id)).toEqual(['1', '2', '3']);
   });
 
+  describe('after --, every word is an id: - too, and standard input is not read', () => {
+    const flags = ['--yes', '--json', '--concurrency', '1'];
+    // Each case: the arguments, what standard input holds, the ids deleted, in order.
+    it.each([
+      [['delete', ...flags, '--', '-'], '7 8', ['-']],
+      [['--retries', '0', 'delete', ...flags, '1', '--', '-', '-1', '--yes'], '7 8', ['1', '-', '-1', '--yes']],
+      [['delete', ...flags, '--', '--'], '7', ['--']],
+      [['delete', '-', ...flags, '--', '-'], '7 8', ['-', '7', '8']],
+      [['delete', '--stdin', ...flags, '--', '-2'], '7', ['-2', '7']],
+      [['delete', '-', ...flags], '7 8', ['7', '8']],
+      [['delete', '--max-deletes', '5', ...flags, '--', '-'], '7', ['-']],
+    ])('%j with %j on stdin deletes %j', async (args, input, ids) => {
+      for (const id of ids) deletes(id);
+      const r = await plants(args, { stdin: input });
+      expect(r.stderr()).toBe('');
+      expect((JSON.parse(r.stdout()) as JsonResult[]).map((x) => x.id)).toEqual(ids);
+      expect(r.code).toBe(0);
+    });
+
+    it('with no option before --, as the program reads it: delete -- - asks about the plant -', async () => {
+      service().intercept({ path: '/plants', method: 'GET' }).reply(200, '[{"id":"-","name":"Dash"}]', json);
+      deletes('-');
+      deletes('1');
+      const prompter = scriptedPrompter({ confirm: [true] });
+      const r = await plants(['delete', '--', '-', '1'], { tty: true, prompter });
+      expect(prompter.questions).toEqual(['Delete these 2 plants?']);
+      expect(r.code).toBe(0);
+    });
+  });
+
   it('--stdin reads the JSON plants list --json prints', async () => {
     deletes('a');
     deletes('7');

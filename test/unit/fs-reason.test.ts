@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { errorCode, fsReason } from '../../src/config/fs-reason.js';
+import { errorCode, fsReason } from '../../src/shared/fs-reason.js';
 
 describe('fsReason: why a file operation failed, in one line', () => {
   it('gives the description and the code, without the syscall or path', () => {
