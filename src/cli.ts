@@ -12,7 +12,9 @@ import { parseSize } from './commands/options.js';
 import { parseRetries, parseTimeout } from './shared/values.js';
 import { parseProfileName } from './config/store.js';
 import { createContext, type Context, type ContextOptions, type GlobalFlags } from './context.js';
-import { CliError, ExitCode, type ErrorCode } from './errors.js';
+import { CliError, ExitCode, signalExitCode, type ErrorCode, type StopSignal } from './errors.js';
+
+const STOP_SIGNALS: readonly StopSignal[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 import { systemIOStreams } from './output/iostreams.js';
 import { writeToFd } from './output/write-now.js';
 import { failure } from './output/messages.js';
@@ -34,7 +36,9 @@ Exit codes:
   2    usage error (bad flag, argument or configuration; --yes missing; prompt declined)
   3    not found (delete of an id the service does not have)
   4    authentication (401/403 from the service, or no token)
-  130  interrupted
+  129  stopped by SIGHUP (a closed terminal), as by Ctrl-C
+  130  interrupted (Ctrl-C)
+  143  stopped by SIGTERM (a cancelled CI job), as by Ctrl-C
 
 Environment:
   PLANTS_PROFILE       profile to use (overrides config use)
@@ -195,15 +199,17 @@ export async function run(): Promise<void> {
   // A reader that goes away (`plants list | head -1`) is not an error: writes
   // then end quietly (see writeOut) and the command keeps its exit code.
   process.stdout.on('error', () => {});
+  // Nor is a terminal that has gone (SIGHUP): the run still ends as it should, its results in its files.
+  process.stderr.on('error', () => {});
   const argv = process.argv.slice(2);
-  const signals = handleSignals((summary = 'interrupted') => {
-    // Nothing is set up to stop gracefully, or this is the second Ctrl-C: stop now.
+  const signals = handleSignals((signal, summary = 'interrupted') => {
+    // Nothing is set up to stop gracefully, or this is the second signal: stop now.
     let last = `\nplants: ${summary}\n`;
     if (jsonRequested(argv)) {
       last += `${JSON.stringify({ error: { code: 'interrupted', status: null, message: summary } })}\n`;
     }
     writeToFd(2, last);
-    process.exit(ExitCode.interrupted);
+    process.exit(signalExitCode(signal));
   });
   try {
     // --no-color is looked for before parsing too, so parse errors obey it.
@@ -216,39 +222,38 @@ export async function run(): Promise<void> {
 }
 
 /**
- * SIGINT and SIGTERM (how CI cancels a job) for the whole run. The first
- * goes to whatever a command registered (a bulk delete stops starting new
- * requests); with nothing registered, or the second time, the registered
- * quit handlers write what must not be lost (synchronously, with
- * io.writeNow), then `stopNow` ends the run.
+ * SIGINT, SIGTERM (how CI cancels a job) and SIGHUP (a closed terminal) for
+ * the whole run, alike. The first goes to whatever a command registered (a
+ * bulk delete stops starting new requests); with nothing registered, or the
+ * second time, the registered quit handlers write what must not be lost
+ * (synchronously, with io.writeNow), then `stopNow` ends the run with the
+ * exit code of the signal that ended it.
  */
-function handleSignals(stopNow: (summary?: string) => void): {
-  register(this: void, onFirst: () => void, onQuit?: () => string): () => void;
+function handleSignals(stopNow: (signal: StopSignal, summary?: string) => void): {
+  register(this: void, onFirst: (signal: StopSignal) => void, onQuit?: () => string): () => void;
   dispose(): void;
 } {
-  const listeners = new Map<() => void, (() => string) | undefined>();
+  const listeners = new Map<(signal: StopSignal) => void, (() => string) | undefined>();
   let received = 0;
-  const handle = () => {
+  const handle = (signal: StopSignal) => {
     received += 1;
     if (received > 1 || listeners.size === 0) {
       let summary: string | undefined;
       try {
         for (const onQuit of listeners.values()) summary = onQuit?.() ?? summary;
       } finally {
-        stopNow(summary);
+        stopNow(signal, summary);
       }
-    } else for (const listener of listeners.keys()) listener();
+    } else for (const listener of listeners.keys()) listener(signal);
   };
-  process.on('SIGINT', handle);
-  process.on('SIGTERM', handle);
+  for (const signal of STOP_SIGNALS) process.on(signal, handle);
   return {
     register(onFirst, onQuit) {
       listeners.set(onFirst, onQuit);
       return () => listeners.delete(onFirst);
     },
     dispose() {
-      process.off('SIGINT', handle);
-      process.off('SIGTERM', handle);
+      for (const signal of STOP_SIGNALS) process.off(signal, handle);
     },
   };
 }

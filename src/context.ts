@@ -14,6 +14,7 @@ import { openConfigStore } from './config/open.js';
 import { redactToken } from './shared/redact.js';
 import type { ConfigStore } from './config/store.js';
 import type { Env } from './env.js';
+import type { StopSignal } from './errors.js';
 import type { IOStreams } from './output/iostreams.js';
 import { warning } from './output/messages.js';
 import { terminalPrompter, type Prompter } from './output/prompt.js';
@@ -57,12 +58,12 @@ export interface Context {
   token(): Promise<Resolved<string>>;
   client(): Promise<PlantStoreClient>;
   /**
-   * Run `onFirst` at the first Ctrl-C (SIGINT or SIGTERM) until the returned
+   * Run `onFirst` at the first Ctrl-C (SIGINT, or SIGTERM or SIGHUP) until the returned
    * function is called; a second one ends the process at once, after
    * `onQuit` has written (synchronously) what must not be lost and returned
    * the message the run ends with.
    */
-  onInterrupt(onFirst: () => void, onQuit?: () => string): () => void;
+  onInterrupt(onFirst: (signal: StopSignal) => void, onQuit?: () => string): () => void;
   /** Hide the token, once known, in text about to be shown: the last line of defence. */
   redact(this: void, text: string): string;
   /**
@@ -81,7 +82,7 @@ export interface ContextOptions {
   flags?: () => GlobalFlags;
   prompter?: Prompter;
   /** Process signals; tests pass their own trigger. Default: never fires. */
-  onInterrupt?: (onFirst: () => void, onQuit?: () => string) => () => void;
+  onInterrupt?: (onFirst: (signal: StopSignal) => void, onQuit?: () => string) => () => void;
   /** Builds the dispatcher; tests pass a MockAgent (and close it themselves). */
   dispatcher?: (settings: RequestSettings) => Dispatcher | Promise<Dispatcher>;
 }

@@ -13,10 +13,23 @@ export const ExitCode = {
   notFound: 3,
   /** 401/403 from the service, or no token configured. */
   auth: 4,
+  /** Stopped by a signal, as shells report it (128 + the signal's number): SIGHUP. */
+  hangup: 129,
+  /** Ctrl-C (SIGINT). */
   interrupted: 130,
+  /** SIGTERM, as CI systems send to cancel a job. */
+  terminated: 143,
 } as const;
 
 type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
+
+/** The signals that stop a run gracefully. */
+export type StopSignal = 'SIGINT' | 'SIGTERM' | 'SIGHUP';
+
+/** The exit code of a run stopped by `signal`, by the shell's convention. */
+export function signalExitCode(signal: StopSignal): ExitCodeValue {
+  return signal === 'SIGHUP' ? ExitCode.hangup : signal === 'SIGTERM' ? ExitCode.terminated : ExitCode.interrupted;
+}
 
 export abstract class CliError extends Error {
   abstract readonly exitCode: ExitCodeValue;
@@ -62,13 +75,14 @@ export class CancelledError extends CliError {
   override name = 'CancelledError';
 }
 
-/** Ctrl-C at a prompt or during work. */
+/** Ctrl-C at a prompt or during work, or another stop signal (SIGTERM, SIGHUP). */
 export class InterruptedError extends CliError {
-  readonly exitCode = ExitCode.interrupted;
+  readonly exitCode: ExitCodeValue;
   readonly code = 'interrupted';
   override name = 'InterruptedError';
-  constructor(message = 'interrupted') {
+  constructor(message = 'interrupted', signal: StopSignal = 'SIGINT') {
     super(message);
+    this.exitCode = signalExitCode(signal);
   }
 }
 

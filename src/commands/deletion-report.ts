@@ -1,6 +1,6 @@
 import type { DeleteOutcome, DeleteResult, DeleteResultKind } from '../api/delete-many.js';
 import type { Context } from '../context.js';
-import { ExitCode, ExitStatus, InterruptedError } from '../errors.js';
+import { ExitCode, ExitStatus, InterruptedError, type StopSignal } from '../errors.js';
 import { formatJson, tsvLine } from '../output/formats.js';
 import { writeAll, writeOut } from '../output/iostreams.js';
 import { failure, info, success, warning } from '../output/messages.js';
@@ -55,8 +55,10 @@ export async function report(
   outcomes: readonly DeleteOutcome[],
   options: DeletionOptions,
   ctx: Context,
-  interrupted: boolean,
+  /** The signal that stopped the run, if one did. */
+  stoppedBy: StopSignal | undefined,
 ): Promise<void> {
+  const interrupted = stoppedBy !== undefined;
   const { io } = ctx;
   const results = outcomes.map((o) => o.result);
   if (options.json) {
@@ -85,7 +87,7 @@ export async function report(
 
   // Stopped: the last line counts every kind, a failure line like any other's
   // ("plants: interrupted: 2 deleted, 1 failed, 3 skipped"), and the JSON error line says the same.
-  if (interrupted) throw new InterruptedError(interruptedSummary(counts));
+  if (stoppedBy) throw new InterruptedError(interruptedSummary(counts), stoppedBy);
   if (problems.length === 0) return;
   if (outcomes.length === 1) {
     const error = problems[0]!.error!;

@@ -3,7 +3,7 @@ import { deleteMany, type DeleteOutcome } from '../api/delete-many.js';
 import type { Plant } from '../api/responses.js';
 import { encodePathSegment } from '../shared/url.js';
 import type { Context } from '../context.js';
-import { CancelledError, UsageError } from '../errors.js';
+import { CancelledError, UsageError, type StopSignal } from '../errors.js';
 import { formatJson } from '../output/formats.js';
 import { writeOut } from '../output/iostreams.js';
 import { info, warning } from '../output/messages.js';
@@ -102,7 +102,7 @@ export async function deletePlants(
       );
     }
     const outcomes = ids.map((id): DeleteOutcome => ({ result: { id, result: 'would_delete', status: null } }));
-    await report(outcomes, options, ctx, false);
+    await report(outcomes, options, ctx, undefined);
     return;
   }
   if (!options.yes) {
@@ -118,17 +118,20 @@ export async function deletePlants(
   let progress: Progress | undefined =
     io.interactive() && ids.length > PROGRESS_ABOVE ? progressBar(io, 'Deleting', ids.length) : undefined;
   const stop = new AbortController();
+  let stoppedBy: StopSignal | undefined;
   const run = deleteMany(client, ids, {
     concurrency: options.concurrency,
     signal: stop.signal,
     onSettled: (done) => progress?.update(done),
   });
   const release = ctx.onInterrupt(
-    () => {
+    (signal) => {
+      stoppedBy = signal;
       stop.abort();
       progress?.end();
       progress = undefined;
-      info(io, 'Stopping: finishing the requests in flight (Ctrl-C again to quit now)');
+      const again = signal === 'SIGINT' ? 'Ctrl-C' : signal;
+      info(io, `Stopping: finishing the requests in flight (${again} again to quit now)`);
     },
     // Quit now: what the service confirmed is still reported, in-flight ids as unknown.
     () => quitReport(run.snapshot(), options, ctx),
@@ -140,7 +143,7 @@ export async function deletePlants(
     progress?.end();
     release();
   }
-  await report(outcomes, options, ctx, stop.signal.aborted);
+  await report(outcomes, options, ctx, stoppedBy);
 }
 
 /** First occurrence of each id wins. */

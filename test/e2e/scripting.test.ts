@@ -350,39 +350,46 @@ describe('bulk delete against a service that misbehaves', () => {
     expect(most).toBe(4);
   });
 
-  it('on SIGINT starts nothing new, finishes what is in flight, reports the rest as skipped, exits 130', async () => {
-    let started = 0;
-    let answered = 0;
-    server = await rawServer((_req, res) => {
-      started += 1;
-      setTimeout(() => {
-        answered += 1;
-        res.writeHead(204).end();
-      }, 100);
-    });
-    const ids = Array.from({ length: 200 }, (_, i) => String(i + 1)).join('\n');
-    const { child, out, exit } = spawnCli(['delete', '--stdin', '--yes', '--json', '--concurrency', '2'], {
-      configDir: setup.dir.path,
-      env: { PLANTS_BASE_URL: server.url, PLANTS_TOKEN: TOKEN },
-      input: ids,
-    });
-    while (started < 6) await new Promise((resolve) => setTimeout(resolve, 10));
-    child.kill('SIGINT');
-    expect(await exit).toBe(130);
-    const { stdout, stderr } = out;
-    const results = JSON.parse(stdout) as { id: string; result: string }[];
-    expect(results).toHaveLength(200);
-    const deleted = results.filter((x) => x.result === 'deleted').length;
-    expect(deleted).toBe(answered);
-    expect(deleted).toBe(started);
-    expect(deleted).toBeLessThan(20);
-    expect(results.filter((x) => x.result === 'skipped')).toHaveLength(200 - deleted);
-    expect(results.slice(0, deleted).every((x) => x.result === 'deleted')).toBe(true);
-    expect((JSON.parse(lastLine(stderr)) as JsonError).error).toMatchObject({
-      code: 'interrupted',
-      message: `interrupted: ${deleted} deleted, ${200 - deleted} skipped`,
-    });
-  });
+  it.each([
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+    ['SIGHUP', 129],
+  ] as const)(
+    'on %s starts nothing new, finishes what is in flight, reports the rest as skipped, exits %i',
+    async (signal, code) => {
+      let started = 0;
+      let answered = 0;
+      server = await rawServer((_req, res) => {
+        started += 1;
+        setTimeout(() => {
+          answered += 1;
+          res.writeHead(204).end();
+        }, 100);
+      });
+      const ids = Array.from({ length: 200 }, (_, i) => String(i + 1)).join('\n');
+      const { child, out, exit } = spawnCli(['delete', '--stdin', '--yes', '--json', '--concurrency', '2'], {
+        configDir: setup.dir.path,
+        env: { PLANTS_BASE_URL: server.url, PLANTS_TOKEN: TOKEN },
+        input: ids,
+      });
+      while (started < 6) await new Promise((resolve) => setTimeout(resolve, 10));
+      child.kill(signal);
+      expect(await exit).toBe(code);
+      const { stdout, stderr } = out;
+      const results = JSON.parse(stdout) as { id: string; result: string }[];
+      expect(results).toHaveLength(200);
+      const deleted = results.filter((x) => x.result === 'deleted').length;
+      expect(deleted).toBe(answered);
+      expect(deleted).toBe(started);
+      expect(deleted).toBeLessThan(20);
+      expect(results.filter((x) => x.result === 'skipped')).toHaveLength(200 - deleted);
+      expect(results.slice(0, deleted).every((x) => x.result === 'deleted')).toBe(true);
+      expect((JSON.parse(lastLine(stderr)) as JsonError).error).toMatchObject({
+        code: 'interrupted',
+        message: `interrupted: ${deleted} deleted, ${200 - deleted} skipped`,
+      });
+    },
+  );
 });
 
 describe('signals outside the delete phase', () => {
@@ -392,7 +399,7 @@ describe('signals outside the delete phase', () => {
   const spawnPlants = (args: string[], url: string) =>
     spawnCli(args, { configDir: setup.dir.path, env: { PLANTS_BASE_URL: url, PLANTS_TOKEN: TOKEN } });
 
-  it('SIGTERM while prune is still listing exits 130 with the JSON error line, deleting nothing', async () => {
+  it('SIGTERM while prune is still listing exits 143 with the JSON error line, deleting nothing', async () => {
     let listed = false;
     server = await rawServer((req) => {
       listed = true;
@@ -401,7 +408,7 @@ describe('signals outside the delete phase', () => {
     const { child, out, exit } = spawnPlants(['prune', '--all', '--yes', '--json'], server.url);
     while (!listed) await new Promise((resolve) => setTimeout(resolve, 10));
     child.kill('SIGTERM');
-    expect(await exit).toBe(130);
+    expect(await exit).toBe(143);
     expect(out.stdout).toBe('');
     expect((JSON.parse(lastLine(out.stderr)) as JsonError).error.code).toBe('interrupted');
     expect(server.requests.filter((q) => q.method === 'DELETE')).toEqual([]);

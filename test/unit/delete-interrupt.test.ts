@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { StopSignal } from '../../src/errors.js';
 import { main } from '../../src/cli.js';
 import { inProcess, ORIGIN } from '../helpers/in-process.js';
 import { fakeIO, scriptedPrompter } from '../helpers/io.js';
@@ -14,7 +15,7 @@ const { service, agent, configDir } = inProcess(TOKEN);
 
 /** What a command registered with ctx.onInterrupt, as the signal handler of src/cli.ts holds it. */
 interface Registered {
-  onFirst: () => void;
+  onFirst: (signal: StopSignal) => void;
   onQuit?: () => string;
 }
 
@@ -34,10 +35,10 @@ function plantsWithSignals(args: string[], options: { tty?: boolean } = {}) {
   });
   return {
     ...fake,
-    /** The first Ctrl-C, as src/cli.ts delivers it. */
-    interrupt: () => {
+    /** The first Ctrl-C (or another stop signal), as src/cli.ts delivers it. */
+    interrupt: (signal: StopSignal = 'SIGINT') => {
       expect(registered.size).toBe(1);
-      for (const { onFirst } of registered) onFirst();
+      for (const { onFirst } of registered) onFirst(signal);
     },
     /** The second Ctrl-C: what the quit handler writes at once, and the summary it returns. */
     quit: () => [...registered].map(({ onQuit }) => onQuit!()),
@@ -51,6 +52,31 @@ function plantsWithSignals(args: string[], options: { tty?: boolean } = {}) {
 }
 
 describe('Ctrl-C during the deletes', () => {
+  it.each([
+    ['SIGTERM', 143, 'SIGTERM'],
+    ['SIGHUP', 129, 'SIGHUP'],
+  ] as const)('%s is handled as Ctrl-C is, and the run exits %i', async (signal, code, again) => {
+    service().intercept({ path: '/plants/1', method: 'DELETE' }).reply(204, '');
+    service()
+      .intercept({ path: '/plants/2', method: 'DELETE' })
+      .reply(() => {
+        run.interrupt(signal);
+        return { statusCode: 204, data: '' };
+      });
+    const run = plantsWithSignals(['delete', '1', '2', '3', '--yes', '--json', '--concurrency', '1']);
+    expect(await run.code()).toBe(code);
+    expect(JSON.parse(run.stdout())).toEqual([
+      { id: '1', result: 'deleted', status: 204 },
+      { id: '2', result: 'deleted', status: 204 },
+      { id: '3', result: 'skipped', status: null },
+    ]);
+    expect(run.stderr()).toBe(
+      `Stopping: finishing the requests in flight (${again} again to quit now)\n` +
+        'plants: interrupted: 2 deleted, 1 skipped\n' +
+        '{"error":{"code":"interrupted","status":null,"message":"interrupted: 2 deleted, 1 skipped"}}\n',
+    );
+  });
+
   it('the first stops starting requests; the one in flight finishes; the rest are skipped; exit 130', async () => {
     service().intercept({ path: '/plants/1', method: 'DELETE' }).reply(204, '');
     service()

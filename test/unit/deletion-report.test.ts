@@ -14,7 +14,7 @@ const OPTIONS: DeletionOptions = { yes: true, json: false, dryRun: false, ignore
 function reportOf(outcomes: DeleteOutcome[], options: Partial<DeletionOptions> = {}, tty = false) {
   const fake = fakeIO({ tty });
   const ctx = createContext({ io: fake.io, env: {} });
-  const done = report(outcomes, { ...OPTIONS, ...options }, ctx, false);
+  const done = report(outcomes, { ...OPTIONS, ...options }, ctx, undefined);
   return { done, ...fake };
 }
 
