@@ -49,6 +49,7 @@ Environment:
   PLANTS_TIMEOUT       seconds per attempt (default 30)
   PLANTS_RETRIES       retries of a failed request (default 2)
   PLANTS_DEBUG         1 to log requests and responses to stderr
+  TRACEPARENT          W3C trace context, sent on as traceparent
   PLANTS_CODE_CACHE    0 to keep no compiled code in $XDG_CACHE_HOME/plants
                        (default: on; else ~/.cache/plants)
   HTTPS_PROXY, HTTP_PROXY, NO_PROXY
@@ -167,6 +168,7 @@ function report(err: unknown, ctx: Context, json: boolean): number {
   let exitCode: number;
   let code: ErrorCode;
   let status: number | null = null;
+  let requestId: string | null = null;
   let message: string;
   if (err instanceof CommanderError) {
     // --help and --version end this way too.
@@ -180,6 +182,7 @@ function report(err: unknown, ctx: Context, json: boolean): number {
     exitCode = err.exitCode;
     code = err.code;
     status = err.status;
+    requestId = err.requestId;
     // Printable for the JSON error line too, which a terminal may show.
     message = printable(ctx.redact(err.summary));
     if (err.message) failure(ctx.io, message);
@@ -190,7 +193,7 @@ function report(err: unknown, ctx: Context, json: boolean): number {
     message = `unexpected error: ${excerpt(err instanceof Error ? err.message : String(err), 500, ctx.redact)}`;
     failure(ctx.io, message);
   }
-  if (json) ctx.io.stderr.write(`${JSON.stringify({ error: { code, status, message } })}\n`);
+  if (json) ctx.io.stderr.write(`${JSON.stringify({ error: { code, status, message, request_id: requestId } })}\n`);
   return exitCode;
 }
 
@@ -206,7 +209,7 @@ export async function run(): Promise<void> {
     // Nothing is set up to stop gracefully, or this is the second signal: stop now.
     let last = `\nplants: ${summary}\n`;
     if (jsonRequested(argv)) {
-      last += `${JSON.stringify({ error: { code: 'interrupted', status: null, message: summary } })}\n`;
+      last += `${JSON.stringify({ error: { code: 'interrupted', status: null, message: summary, request_id: null } })}\n`;
     }
     writeToFd(2, last);
     process.exit(signalExitCode(signal));

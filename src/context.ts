@@ -12,6 +12,7 @@ import {
 } from './config/settings.js';
 import { openConfigStore } from './config/open.js';
 import { redactToken } from './shared/redact.js';
+import { parseTraceparent } from './shared/values.js';
 import type { ConfigStore } from './config/store.js';
 import type { Env } from './env.js';
 import type { StopSignal } from './errors.js';
@@ -213,6 +214,7 @@ export function createContext(options: ContextOptions): Context {
       maxResponseBytes: settings.maxResponseBytes,
       debug: settings.debug ? (line) => io.stderr.write(`plants: debug: ${line}\n`) : undefined,
       proxy: proxyVariable(url.value, env),
+      traceparent: parseTraceparent(env.TRACEPARENT),
     });
   });
   return {

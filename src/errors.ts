@@ -42,6 +42,8 @@ export abstract class CliError extends Error {
    * 504, an interrupted retry): the service may have acted on it.
    */
   responseLost = false;
+  /** The X-Request-Id of the request behind the error, when one was sent. */
+  requestId: string | null = null;
 
   constructor(message: string, status: number | null = null) {
     super(message);

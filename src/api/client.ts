@@ -1,6 +1,6 @@
 import type { Dispatcher } from 'undici';
 import { redactToken } from '../shared/redact.js';
-import { BadResponseError, NetworkError } from '../errors.js';
+import { BadResponseError, CliError, NetworkError } from '../errors.js';
 import type { Redact } from '../shared/text.js';
 import { ReadTimeoutError, TooLargeError } from '../read-text.js';
 import { Attempt, headerValue, type Method, type Target } from './attempt.js';
@@ -36,11 +36,18 @@ export interface PlantStoreClientOptions {
   debug?: (line: string) => void;
   /** Named in connection errors when requests go through a proxy (its variable, never its URL). */
   proxy?: string;
+  /** A W3C trace context to send on as `traceparent` (TRACEPARENT, as CI systems set it). */
+  traceparent?: string;
 }
 
-/** Per request: `signal` stops retries (Ctrl-C); the attempt in flight still finishes. */
+/**
+ * Per request: `signal` stops retries (Ctrl-C); the attempt in flight still
+ * finishes. `requestId` is its X-Request-Id (the same on every retry and
+ * redirect); a fresh UUID when not given.
+ */
 interface RequestOptions {
   signal?: AbortSignal;
+  requestId?: string;
 }
 
 /** What a successful DELETE answered. */
@@ -52,6 +59,8 @@ interface DeleteResponse {
    * deleted by that attempt, but it may never have existed.
    */
   afterLostResponse: boolean;
+  /** How many attempts it took. */
+  attempts: number;
 }
 
 /**
@@ -93,7 +102,8 @@ export class PlantStoreClient {
    */
   async *streamPlants(options: { limit?: number } & RequestOptions = {}): AsyncGenerator<PlantBatch> {
     const target = endpoint(this.#base, ['plants'], { limit: options.limit });
-    const { attempt, label, attempts } = await this.#send('GET', target, false, options.signal);
+    const requestId = options.requestId ?? newRequestId();
+    const { attempt, label, attempts } = await this.#send('GET', target, false, options.signal, requestId);
     const where = `${label} → ${attempt.statusCode}`;
     const limit = this.#options.maxResponseBytes;
     const declared = Number(headerValue(attempt.headers['content-length']));
@@ -104,36 +114,41 @@ export class PlantStoreClient {
         : undefined);
     if (refusal) {
       attempt.close();
-      throw new BadResponseError(`${where}: ${this.#redact(refusal)}`, attempt.statusCode);
+      throw withRequestId(new BadResponseError(`${where}: ${this.#redact(refusal)}`, attempt.statusCode), requestId);
     }
     try {
       const body = boundYoungGeneration(attempt.timedBody());
       yield* streamPlantList(body, headerValue(attempt.headers['content-type']), limit, this.#redact, options.limit);
     } catch (err) {
-      if (err instanceof TooLargeError) {
-        throw new BadResponseError(
-          `${where}: the response is ${err.message}, more than --max-response-size; refusing it`,
-          attempt.statusCode,
-        );
-      }
-      if (err instanceof BadResponseError) {
-        throw new BadResponseError(`${where}: ${this.#redact(err.message)}`, attempt.statusCode);
-      }
-      if (err instanceof ReadTimeoutError || attempt.timedOut) {
-        throw new NetworkError(
-          `${label} failed: the response body did not arrive within ${this.#deadline()}${attempts.suffix()}`,
-          true,
-        );
-      }
-      const failure = describeNetworkFailure(err, this.baseUrl.host, this.#redact, this.#deadline());
-      throw new BadResponseError(
-        `${where}: the response body was cut short (${failure.message})${attempts.suffix()}`,
-        attempt.statusCode,
-      );
+      throw withRequestId(this.#bodyError(err, where, label, attempt, attempts), requestId);
     } finally {
       // Stopped early, or failed: close the response rather than read the rest.
       attempt.close();
     }
+  }
+
+  /** A failure while reading the list's body, as the error to throw. */
+  #bodyError(err: unknown, where: string, label: string, attempt: Attempt, attempts: Attempts): unknown {
+    if (err instanceof TooLargeError) {
+      return new BadResponseError(
+        `${where}: the response is ${err.message}, more than --max-response-size; refusing it`,
+        attempt.statusCode,
+      );
+    }
+    if (err instanceof BadResponseError) {
+      return new BadResponseError(`${where}: ${this.#redact(err.message)}`, attempt.statusCode);
+    }
+    if (err instanceof ReadTimeoutError || attempt.timedOut) {
+      return new NetworkError(
+        `${label} failed: the response body did not arrive within ${this.#deadline()}${attempts.suffix()}`,
+        true,
+      );
+    }
+    const failure = describeNetworkFailure(err, this.baseUrl.host, this.#redact, this.#deadline());
+    return new BadResponseError(
+      `${where}: the response body was cut short (${failure.message})${attempts.suffix()}`,
+      attempt.statusCode,
+    );
   }
 
   /**
@@ -147,10 +162,11 @@ export class PlantStoreClient {
       endpoint(this.#base, ['plants', id]),
       true,
       options.signal,
+      options.requestId ?? newRequestId(),
     );
     await attempt.discard();
     attempt.close();
-    return { status: attempt.statusCode, afterLostResponse: attempts.responseMayBeLost };
+    return { status: attempt.statusCode, afterLostResponse: attempts.responseMayBeLost, attempts: attempts.count };
   }
 
   /** A request, retried and redirected as needed: resolves with a 2xx response (or a DELETE's 404 after a lost response), unread. */
@@ -159,6 +175,21 @@ export class PlantStoreClient {
     first: Target,
     addressedPlant: boolean,
     signal: AbortSignal | undefined,
+    requestId: string,
+  ): Promise<{ attempt: Attempt; label: string; attempts: Attempts }> {
+    try {
+      return await this.#sendFollowing(method, first, addressedPlant, signal, requestId);
+    } catch (err) {
+      throw withRequestId(err, requestId);
+    }
+  }
+
+  async #sendFollowing(
+    method: Method,
+    first: Target,
+    addressedPlant: boolean,
+    signal: AbortSignal | undefined,
+    requestId: string,
   ): Promise<{ attempt: Attempt; label: string; attempts: Attempts }> {
     let target = first;
     for (let redirects = 0; ; redirects += 1) {
@@ -169,7 +200,7 @@ export class PlantStoreClient {
         retries: this.#options.retries,
         signal,
         log: this.#log,
-        send: (attempts) => this.#attempt(method, target, label, attempts),
+        send: (attempts) => this.#attempt(method, target, label, attempts, requestId),
         describeFailure: (error) =>
           describeNetworkFailure(error, this.baseUrl.host, this.#redact, this.#deadline(), this.#options.proxy),
         httpError: (response, attempts, text) => this.#httpError({ response, label, attempts, text }),
@@ -195,15 +226,17 @@ export class PlantStoreClient {
   }
 
   /** One attempt, its whole life (headers and body) bounded by the timeout. */
-  #attempt(method: Method, target: Target, label: string, attempts: Attempts): Promise<Attempt> {
-    const { timeoutMs, userAgent, dispatcher } = this.#options;
-    const headers = {
+  #attempt(method: Method, target: Target, label: string, attempts: Attempts, requestId: string): Promise<Attempt> {
+    const { timeoutMs, userAgent, dispatcher, traceparent } = this.#options;
+    const headers: Record<string, string> = {
       authorization: `Bearer ${this.#token}`,
       accept: 'application/json',
       // Bodies are read as sent (undici's request() decodes nothing); a compressed one is refused.
       'accept-encoding': 'identity',
       'user-agent': userAgent,
+      'x-request-id': requestId,
     };
+    if (traceparent) headers.traceparent = traceparent;
     if (this.#log.on) this.#log.line(`→ ${label}${attempts.count > 1 ? ` (attempt ${attempts.count})` : ''}`, headers);
     return Attempt.send({ dispatcher, method, target, headers, timeoutMs });
   }
@@ -227,4 +260,15 @@ export class PlantStoreClient {
   readonly #redact: Redact = (text) => redactToken(text, this.#token);
 
   readonly #log: DebugLog;
+}
+
+/** A fresh X-Request-Id: a random UUID, so a service's log line can be found for any outcome. */
+export function newRequestId(): string {
+  return globalThis.crypto.randomUUID();
+}
+
+/** The error, naming the request it came from (the first request named wins: the innermost). */
+function withRequestId(err: unknown, requestId: string): unknown {
+  if (err instanceof CliError && err.requestId === null) err.requestId = requestId;
+  return err;
 }

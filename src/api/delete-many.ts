@@ -1,5 +1,5 @@
 import { CliError, ExitCode, HttpError, type ServiceError } from '../errors.js';
-import type { PlantStoreClient } from './client.js';
+import { newRequestId, type PlantStoreClient } from './client.js';
 
 /**
  * What happened to one id:
@@ -21,6 +21,8 @@ export interface DeleteResult {
   result: DeleteResultKind;
   /** HTTP status of the response, or null when none arrived (or nothing was sent). */
   status: number | null;
+  /** The request's X-Request-Id (the same on its retries), or null when nothing was sent. */
+  request_id: string | null;
   /** Only on failure: what the service said, or what went wrong on the way. */
   error?: ServiceError;
 }
@@ -44,10 +46,16 @@ interface DeleteManyOptions {
 const MAY_HAVE_BEEN_DELETED = 'the plant may have been deleted';
 
 /** Delete one id and describe what happened; request failures are returned, not thrown. */
-async function deleteOne(client: PlantStoreClient, id: string, signal?: AbortSignal): Promise<DeleteOutcome> {
+async function deleteOne(
+  client: PlantStoreClient,
+  id: string,
+  requestId: string,
+  signal?: AbortSignal,
+): Promise<DeleteOutcome> {
+  const request_id = requestId;
   try {
-    const { status, afterLostResponse } = await client.deletePlant(id, { signal });
-    return { result: { id, result: afterLostResponse && status === 404 ? 'gone' : 'deleted', status } };
+    const { status, afterLostResponse } = await client.deletePlant(id, { signal, requestId });
+    return { result: { id, result: afterLostResponse && status === 404 ? 'gone' : 'deleted', status, request_id } };
   } catch (err) {
     if (!(err instanceof CliError)) throw err;
     if (err.responseLost) {
@@ -55,14 +63,14 @@ async function deleteOne(client: PlantStoreClient, id: string, signal?: AbortSig
       const serviceError = err instanceof HttpError ? err.serviceError : { error: null, message: err.message };
       err.message = `${err.message}; ${MAY_HAVE_BEEN_DELETED}`;
       const error = { ...serviceError, message: `${serviceError.message}; ${MAY_HAVE_BEEN_DELETED}` };
-      return { result: { id, result: 'unknown', status: err.status, error }, error: err };
+      return { result: { id, result: 'unknown', status: err.status, request_id, error }, error: err };
     }
     if (err instanceof HttpError) {
       const result = err.status === 404 ? 'not_found' : 'failed';
-      return { result: { id, result, status: err.status, error: err.serviceError }, error: err };
+      return { result: { id, result, status: err.status, request_id, error: err.serviceError }, error: err };
     }
     return {
-      result: { id, result: 'failed', status: err.status, error: { error: null, message: err.message } },
+      result: { id, result: 'failed', status: err.status, request_id, error: { error: null, message: err.message } },
       error: err,
     };
   }
@@ -91,8 +99,11 @@ const IN_FLIGHT: ServiceError = {
  * are `skipped`. Outcomes keep the input order.
  */
 export function deleteMany(client: PlantStoreClient, ids: readonly string[], options: DeleteManyOptions): BulkDelete {
-  const outcomes: DeleteOutcome[] = ids.map((id) => ({ result: { id, result: 'skipped', status: null } }));
-  const inFlight = new Set<number>();
+  const outcomes: DeleteOutcome[] = ids.map((id) => ({
+    result: { id, result: 'skipped', status: null, request_id: null },
+  }));
+  /** The X-Request-Id of each request in flight, by index. */
+  const inFlight = new Map<number, string>();
   let next = 0;
   let settled = 0;
   let authRefused = false;
@@ -100,8 +111,9 @@ export function deleteMany(client: PlantStoreClient, ids: readonly string[], opt
     while (next < ids.length && !authRefused && !options.signal.aborted) {
       const index = next;
       next += 1;
-      inFlight.add(index);
-      const outcome = await deleteOne(client, ids[index]!, options.signal);
+      const requestId = newRequestId();
+      inFlight.set(index, requestId);
+      const outcome = await deleteOne(client, ids[index]!, requestId, options.signal);
       inFlight.delete(index);
       outcomes[index] = outcome;
       if (outcome.error?.exitCode === ExitCode.auth) authRefused = true;
@@ -115,10 +127,11 @@ export function deleteMany(client: PlantStoreClient, ids: readonly string[], opt
   return {
     done,
     snapshot: () =>
-      outcomes.map((outcome, index) =>
-        inFlight.has(index)
-          ? { result: { id: ids[index]!, result: 'unknown', status: null, error: IN_FLIGHT } }
-          : outcome,
-      ),
+      outcomes.map((outcome, index) => {
+        const requestId = inFlight.get(index);
+        return requestId === undefined
+          ? outcome
+          : { result: { id: ids[index]!, result: 'unknown', status: null, request_id: requestId, error: IN_FLIGHT } };
+      }),
   };
 }

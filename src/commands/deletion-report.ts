@@ -90,8 +90,10 @@ export async function report(
   if (stoppedBy) throw new InterruptedError(interruptedSummary(counts), stoppedBy);
   if (problems.length === 0) return;
   if (outcomes.length === 1) {
-    const error = problems[0]!.error!;
-    throw new ExitStatus(error.exitCode, error.code, ctx.redact(error.message), error.status);
+    const { error, result } = problems[0]!;
+    const status = new ExitStatus(error!.exitCode, error!.code, ctx.redact(error!.message), error!.status);
+    status.requestId = result.request_id;
+    throw status;
   }
   // A refused token outranks everything: the rest of the run never happened.
   if (problems.some((o) => o.error!.exitCode === ExitCode.auth)) {

@@ -101,7 +101,9 @@ export async function deletePlants(
         }),
       );
     }
-    const outcomes = ids.map((id): DeleteOutcome => ({ result: { id, result: 'would_delete', status: null } }));
+    const outcomes = ids.map((id): DeleteOutcome => ({
+      result: { id, result: 'would_delete', status: null, request_id: null },
+    }));
     await report(outcomes, options, ctx, undefined);
     return;
   }

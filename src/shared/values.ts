@@ -22,3 +22,14 @@ export function parseRetries(raw: string, source = '--retries'): number {
   }
   return Number(text);
 }
+
+/**
+ * `TRACEPARENT`, a W3C trace context (`00-<trace-id>-<parent-id>-<flags>`),
+ * to send on as `traceparent`; undefined when unset or malformed, which the
+ * recommendation says to ignore rather than pass on.
+ */
+export function parseTraceparent(raw: string | undefined): string | undefined {
+  const match = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-[0-9a-f]{2}$/.exec(raw?.trim() ?? '');
+  if (!match || match[1] === 'ff' || /^0+$/.test(match[2]!) || /^0+$/.test(match[3]!)) return undefined;
+  return match[0];
+}

@@ -170,7 +170,7 @@ describe('on a small tmpfs', () => {
     const list = await plants(['list', '--json'], { dir: missing });
     expect(list.code).toBe(2);
     expect(list.stderr).toBe(
-      `plants: ${cannotMake}\n${JSON.stringify({ error: { code: 'config', status: null, message: cannotMake } })}\n`,
+      `plants: ${cannotMake}\n${JSON.stringify({ error: { code: 'config', status: null, message: cannotMake, request_id: null } })}\n`,
     );
   });
 });
@@ -197,7 +197,7 @@ describe('a config.json plants must not read', () => {
     const message = `cannot read the config file ${file()}: it is ${size} bytes, more than the 1 MiB (1048576 bytes) a config file may hold; fix it, or remove it and configure again`;
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(
-      `plants: ${message}\n${JSON.stringify({ error: { code: 'config', status: null, message } })}\n`,
+      `plants: ${message}\n${JSON.stringify({ error: { code: 'config', status: null, message, request_id: null } })}\n`,
     );
     expect(statSync(file()).size).toBe(size);
   });

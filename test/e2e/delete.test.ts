@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { againstStore } from '../helpers/against-store.js';
 import type { DeleteOutcome } from '../helpers/cli.js';
 import { rawServer, type RawServer } from '../helpers/servers.js';
+import { withoutRequestIds } from '../helpers/results.js';
 
 const setup = againstStore(
   {
@@ -45,10 +46,10 @@ describe('plants delete against the local plant store', () => {
 
   it('--json prints one result object per id', async () => {
     const ok = await plants(['delete', '1', '--yes', '--json']);
-    expect(JSON.parse(ok.stdout)).toEqual([{ id: '1', result: 'deleted', status: 204 }]);
+    expect(withoutRequestIds(JSON.parse(ok.stdout))).toEqual([{ id: '1', result: 'deleted', status: 204 }]);
     const missing = await plants(['delete', '1', '--yes', '--json']);
     expect(missing.code).toBe(3);
-    expect(JSON.parse(missing.stdout)).toEqual([
+    expect(withoutRequestIds(JSON.parse(missing.stdout))).toEqual([
       { id: '1', result: 'not_found', status: 404, error: { error: 404, message: 'plant 1 not found' } },
     ]);
   });
@@ -92,7 +93,7 @@ describe('plants delete against services that answer differently', () => {
     server = await rawServer((_req, res) => res.writeHead(status, { 'content-type': 'application/json' }).end(body));
     const r = await plants(['delete', '5', '--yes', '--json'], { PLANTS_BASE_URL: server.url });
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual([{ id: '5', result: 'deleted', status }]);
+    expect(withoutRequestIds(JSON.parse(r.stdout))).toEqual([{ id: '5', result: 'deleted', status }]);
   });
 
   it('reports a 500 with an HTML page as failed, exit 1', async () => {
@@ -101,12 +102,12 @@ describe('plants delete against services that answer differently', () => {
     );
     const r = await plants(['delete', '5', '--yes', '--json'], { PLANTS_BASE_URL: server.url });
     expect(r.code).toBe(1);
-    expect(JSON.parse(r.stdout)).toEqual([
+    expect(withoutRequestIds(JSON.parse(r.stdout))).toEqual([
       { id: '5', result: 'failed', status: 500, error: { error: null, message: 'Internal Error' } },
     ]);
     const [message, errorLine] = r.stderr.trimEnd().split('\n');
     expect(message).toMatch(/500 Internal Server Error: Internal Error$/);
-    expect(JSON.parse(errorLine!)).toEqual({
+    expect(withoutRequestIds(JSON.parse(errorLine!))).toEqual({
       error: { code: 'http_error', status: 500, message: expect.stringMatching(/500 Internal Server Error/) as string },
     });
   });
@@ -115,7 +116,7 @@ describe('plants delete against services that answer differently', () => {
     server = await rawServer((_req, res) => res.writeHead(404, { 'content-type': 'text/plain' }).end('Not Found'));
     const r = await plants(['delete', '5', '--yes', '--json'], { PLANTS_BASE_URL: server.url });
     expect(r.code).toBe(3);
-    expect((JSON.parse(r.stdout) as DeleteOutcome[])[0]).toEqual({
+    expect(withoutRequestIds((JSON.parse(r.stdout) as DeleteOutcome[])[0])).toEqual({
       id: '5',
       result: 'not_found',
       status: 404,

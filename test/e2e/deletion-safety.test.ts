@@ -279,6 +279,7 @@ describe('interrupts and retries report the truth', () => {
       code: 'interrupted',
       status: null,
       message: 'interrupted: 2 deleted, 4 unknown, 2 skipped',
+      request_id: null,
     });
   });
 

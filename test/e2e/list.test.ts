@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { againstStore } from '../helpers/against-store.js';
 import type { DeleteOutcome } from '../helpers/cli.js';
 import { plantStore, rawServer, TOKEN, type RawServer } from '../helpers/servers.js';
+import { withoutRequestIds } from '../helpers/results.js';
 
 const setup = againstStore({ seed: 12 });
 beforeEach(() => {
@@ -35,7 +36,7 @@ describe('plants list against the local plant store', () => {
   it('--json prints the array as the service sent it, compact when piped', async () => {
     const r = await plants(['list', '--json']);
     expect(r.stdout.split('\n')).toHaveLength(2);
-    expect(JSON.parse(r.stdout)).toEqual(setup.store.store.list());
+    expect(withoutRequestIds(JSON.parse(r.stdout))).toEqual(setup.store.store.list());
   });
 
   it('sends --limit as ?limit=N', async () => {
@@ -190,7 +191,7 @@ describe('plants list against services that answer differently', () => {
     ];
     await serve(200, JSON.stringify(body), { 'content-type': 'application/json' });
     const json = await plants(['list', '--json'], { PLANTS_BASE_URL: server.url });
-    expect(JSON.parse(json.stdout)).toEqual(body);
+    expect(withoutRequestIds(JSON.parse(json.stdout))).toEqual(body);
     const tsv = await plants(['list'], { PLANTS_BASE_URL: server.url });
     expect(tsv.stdout).toBe('abc-1\tA\tx\n9\tB\t\n');
   });

@@ -15,6 +15,7 @@ import {
   type RawServer,
 } from '../helpers/servers.js';
 import { selfSignedCertificate } from '../helpers/tls.js';
+import { withoutRequestIds } from '../helpers/results.js';
 
 let dir: ReturnType<typeof tempDir>;
 let server: RawServer | undefined;
@@ -133,7 +134,7 @@ describe('retries', () => {
     });
     const r = await plants(['delete', '7', '--yes', '--json'], { PLANTS_RETRIES: '2' });
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual([{ id: '7', result: 'gone', status: 404 }]);
+    expect(withoutRequestIds(JSON.parse(r.stdout))).toEqual([{ id: '7', result: 'gone', status: 404 }]);
     expect(r.stderr).toMatch(
       /warning: plant 7 is gone: the answer to its DELETE was lost and the retry found no such plant/,
     );
@@ -156,7 +157,7 @@ describe('response headers', () => {
     await scripted([withHeader(15 * 1024)]);
     const r = await plants(['list', '--json']);
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual([{ id: 1, name: 'Fern' }]);
+    expect(withoutRequestIds(JSON.parse(r.stdout))).toEqual([{ id: 1, name: 'Fern' }]);
   });
 
   it('more than 16 KiB: one line that says so, not retried', async () => {

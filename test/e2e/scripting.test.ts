@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { spawnCli, type DeleteOutcome, type JsonError } from '../helpers/cli.js';
 import { againstStore } from '../helpers/against-store.js';
 import { plantStore, rawServer, TOKEN, type RawServer } from '../helpers/servers.js';
+import { withoutRequestIds } from '../helpers/results.js';
 
 const setup = againstStore(
   {
@@ -75,7 +76,9 @@ describe('list output formats', () => {
 
   it('--columns leaves JSON whole and says so', async () => {
     const r = await plants(['list', '--columns', 'name', '--json', '--limit', '1']);
-    expect(JSON.parse(r.stdout)).toEqual([{ id: 1, name: 'Fern', tag: 'green', extra: { height: 30 } }]);
+    expect(withoutRequestIds(JSON.parse(r.stdout))).toEqual([
+      { id: 1, name: 'Fern', tag: 'green', extra: { height: 30 } },
+    ]);
     expect(r.stderr).toMatch(/warning: --columns applies to table, tsv and csv/);
   });
 
@@ -108,7 +111,7 @@ describe('list filters', () => {
 
   it('combines filters, and --limit applies at the service before filtering', async () => {
     const r = await plants(['list', '--limit', '3', '--tag', 'tree', '--json']);
-    expect(JSON.parse(r.stdout)).toEqual([]);
+    expect(withoutRequestIds(JSON.parse(r.stdout))).toEqual([]);
     expect(r.stderr).toBe('');
     expect(setup.store.requests[0]?.path).toBe('/plants?limit=3');
   });
@@ -221,7 +224,7 @@ describe('bulk delete', () => {
   it('--dry-run sends no DELETE, needs no --yes, and reports would_delete', async () => {
     const r = await plants(['delete', '1', '2', '--dry-run', '--json']);
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual([
+    expect(withoutRequestIds(JSON.parse(r.stdout))).toEqual([
       { id: '1', result: 'would_delete', status: null },
       { id: '2', result: 'would_delete', status: null },
     ]);
@@ -240,7 +243,7 @@ describe('bulk delete', () => {
     expect((JSON.parse(lastLine(r.stderr)) as JsonError).error.code).toBe('not_found');
     const ignored = await plants(['delete', '2', '77', '--yes', '--ignore-missing', '--json']);
     expect(ignored.code).toBe(0);
-    expect((JSON.parse(ignored.stdout) as DeleteOutcome[])[1]).toEqual({
+    expect(withoutRequestIds((JSON.parse(ignored.stdout) as DeleteOutcome[])[1])).toEqual({
       id: '77',
       result: 'not_found',
       status: 404,
@@ -284,7 +287,7 @@ describe('bulk delete against a service that misbehaves', () => {
     });
     const r = await plants(['delete', '1', '2', '3', '4', '--yes', '--json'], { env: { PLANTS_BASE_URL: server.url } });
     expect(r.code).toBe(1);
-    expect(JSON.parse(r.stdout)).toEqual([
+    expect(withoutRequestIds(JSON.parse(r.stdout))).toEqual([
       { id: '1', result: 'deleted', status: 204 },
       { id: '2', result: 'failed', status: 500, error: { error: 9, message: 'disk full' } },
       { id: '3', result: 'not_found', status: 404, error: { error: null, message: '(empty body)' } },
@@ -295,6 +298,7 @@ describe('bulk delete against a service that misbehaves', () => {
       code: 'partial_failure',
       status: null,
       message: '1 of 4 deletes failed',
+      request_id: null,
     });
   });
 
@@ -456,7 +460,7 @@ describe('plants prune', () => {
 
   it('--dry-run lists what it would delete and sends no DELETE', async () => {
     const r = await plants(['prune', '--name', 'Ficus*', '--dry-run', '--json']);
-    expect(JSON.parse(r.stdout)).toEqual([
+    expect(withoutRequestIds(JSON.parse(r.stdout))).toEqual([
       { id: '4', result: 'would_delete', status: null },
       { id: '5', result: 'would_delete', status: null },
     ]);

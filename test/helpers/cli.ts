@@ -10,7 +10,7 @@ export const PLANTS_BIN = join(ROOT, 'bin', 'plants.js');
 
 /** What --json writes last to stderr when a command fails. */
 export interface JsonError {
-  error: { code: string; status: number | null; message: string };
+  error: { code: string; status: number | null; message: string; request_id: string | null };
 }
 
 /** One plant's outcome in `delete --json` output; `error` when it was not deleted. */

@@ -112,7 +112,11 @@ describe('the attempt deadline', () => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.write('{"deleted":');
     });
-    expect(await client(server.url, 200).deletePlant('1')).toEqual({ status: 200, afterLostResponse: false });
+    expect(await client(server.url, 200).deletePlant('1')).toEqual({
+      status: 200,
+      afterLostResponse: false,
+      attempts: 1,
+    });
   });
 
   it('a body cut short by the server is a bad response naming the cause', async () => {

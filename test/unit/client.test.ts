@@ -231,7 +231,7 @@ describe('deletePlant', () => {
       .get(ORIGIN)
       .intercept({ path: '/plants/42', method: 'DELETE', headers: { authorization: `Bearer ${TOKEN}` } })
       .reply(status, status === 204 ? '' : '{"deleted":true}');
-    expect(await client().deletePlant('42')).toEqual({ status, afterLostResponse: false });
+    expect(await client().deletePlant('42')).toEqual({ status, afterLostResponse: false, attempts: 1 });
   });
 
   it('sends an id with slashes and dots as one encoded segment', async () => {
@@ -254,7 +254,7 @@ describe('deletePlant', () => {
     pool.intercept({ path: '/plants/2', method: 'DELETE' }).replyWithError(refused);
     pool.intercept({ path: '/plants/2', method: 'DELETE' }).reply(404, { error: 404, message: 'gone' });
     const retrying = client(ORIGIN, { retries: 1 });
-    expect(await retrying.deletePlant('1')).toEqual({ status: 404, afterLostResponse: true });
+    expect(await retrying.deletePlant('1')).toEqual({ status: 404, afterLostResponse: true, attempts: 2 });
     const err = await failure<HttpError>(retrying.deletePlant('2'));
     expect(err.exitCode).toBe(ExitCode.notFound);
     expect(err.message).toMatch(/404 Not Found: gone \(error 404\) \(after 2 attempts\)/);

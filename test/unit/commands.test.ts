@@ -9,6 +9,7 @@ import { createContext } from '../../src/context.js';
 import type { DeleteOutcome } from '../helpers/cli.js';
 import { fakeIO, scriptedPrompter } from '../helpers/io.js';
 import { inProcess, ORIGIN } from '../helpers/in-process.js';
+import { withoutRequestIds } from '../helpers/results.js';
 
 const TOKEN = 'commands-test-token';
 
@@ -203,7 +204,7 @@ describe('plants list', () => {
       .intercept({ path: '/plants', method: 'GET', query: { limit: '1' } })
       .reply(200, SAMPLE, json);
     const r = await plants(['list', '--limit', '1', '--json']);
-    expect(JSON.parse(r.stdout())).toEqual([SAMPLE[0]]);
+    expect(withoutRequestIds(JSON.parse(r.stdout()))).toEqual([SAMPLE[0]]);
     expect(r.stderr()).toMatch(/warning: the service returned more plants than --limit 1; showing the first 1/);
   });
 
@@ -296,7 +297,7 @@ describe('plants delete', () => {
   it('--json reports the result per id', async () => {
     service().intercept({ path: '/plants/7', method: 'DELETE' }).reply(202, '');
     const r = await plants(['delete', '7', '--yes', '--json']);
-    expect(JSON.parse(r.stdout())).toEqual([{ id: '7', result: 'deleted', status: 202 }]);
+    expect(withoutRequestIds(JSON.parse(r.stdout()))).toEqual([{ id: '7', result: 'deleted', status: 202 }]);
   });
 
   it('--json reports not_found with the service error, and exits 3', async () => {
@@ -305,12 +306,16 @@ describe('plants delete', () => {
       .reply(404, { error: 44, message: 'no such plant' }, json);
     const r = await plants(['delete', '7', '--yes', '--json']);
     expect(r.code).toBe(3);
-    expect(JSON.parse(r.stdout())).toEqual([
+    const results = JSON.parse(r.stdout()) as { request_id: string }[];
+    expect(withoutRequestIds(results)).toEqual([
       { id: '7', result: 'not_found', status: 404, error: { error: 44, message: 'no such plant' } },
     ]);
+    // The error line names the same request as the result.
+    const requestId = results[0]!.request_id;
+    expect(requestId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(r.stderr()).toBe(
       'plants: DELETE https://plants.test/plants/7 → 404 Not Found: no such plant (error 44)\n' +
-        '{"error":{"code":"not_found","status":404,"message":"DELETE https://plants.test/plants/7 → 404 Not Found: no such plant (error 44)"}}\n',
+        `{"error":{"code":"not_found","status":404,"message":"DELETE https://plants.test/plants/7 → 404 Not Found: no such plant (error 44)","request_id":"${requestId}"}}\n`,
     );
   });
 

@@ -4,6 +4,7 @@ import { main } from '../../src/cli.js';
 import { createIOStreams } from '../../src/output/iostreams.js';
 import { inProcess, ORIGIN } from '../helpers/in-process.js';
 import { scriptedPrompter } from '../helpers/io.js';
+import { withoutRequestIds } from '../helpers/results.js';
 
 // What `plants delete` sends, asks and reports, run in process (docs/commands.md).
 
@@ -34,9 +35,18 @@ function loses(id: string) {
 }
 
 /** The JSON error line: the last line of stderr with --json. */
-function errorLine(stderr: string): { code: string; status: number | null; message: string } {
+function errorLine(stderr: string): {
+  code: string;
+  status: number | null;
+  message: string;
+  request_id: string | null;
+} {
   const lines = stderr.trimEnd().split('\n');
-  return (JSON.parse(lines.at(-1)!) as { error: { code: string; status: number | null; message: string } }).error;
+  return (
+    JSON.parse(lines.at(-1)!) as {
+      error: { code: string; status: number | null; message: string; request_id: string | null };
+    }
+  ).error;
 }
 
 describe('which ids are deleted', () => {
@@ -135,7 +145,7 @@ describe('which ids are deleted', () => {
     expect(r.stderr()).toBe('No plants to delete\n');
     const j = await plants(['delete', '-', '--yes', '--json'], { stdin: '' });
     expect(j.code).toBe(0);
-    expect(JSON.parse(j.stdout())).toEqual([]);
+    expect(withoutRequestIds(JSON.parse(j.stdout()))).toEqual([]);
     expect(j.stderr()).toBe('No plants to delete\n');
   });
 });
@@ -157,6 +167,7 @@ describe('--max-deletes', () => {
       code: 'usage',
       status: null,
       message: '3 plants would be deleted, more than --max-deletes 2; nothing was deleted',
+      request_id: null,
     });
   });
 
@@ -197,7 +208,7 @@ describe('--dry-run', () => {
   it('--json: every id as would_delete', async () => {
     const r = await plants(['delete', '1', '2', '--dry-run', '--json']);
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout())).toEqual([
+    expect(withoutRequestIds(JSON.parse(r.stdout()))).toEqual([
       { id: '1', result: 'would_delete', status: null },
       { id: '2', result: 'would_delete', status: null },
     ]);
@@ -343,7 +354,7 @@ describe('what is reported', () => {
     expect(r.stderr()).toBe(
       'plants: DELETE https://plants.test/plants/2 → 404 Not Found: no such plant (error 44)\n' +
         'Deleted 1, not found 1\n' +
-        '{"error":{"code":"not_found","status":null,"message":"1 of 2 plants were not found"}}\n',
+        '{"error":{"code":"not_found","status":null,"message":"1 of 2 plants were not found","request_id":null}}\n',
     );
   });
 
@@ -375,6 +386,7 @@ describe('what is reported', () => {
       code: 'partial_failure',
       status: null,
       message: '1 of 2 deletes failed',
+      request_id: null,
     });
   });
 
@@ -401,6 +413,7 @@ describe('what is reported', () => {
       code: 'partial_failure',
       status: null,
       message: '2 of 4 deletes failed (1 of them may have been deleted)',
+      request_id: null,
     });
   });
 
@@ -429,6 +442,7 @@ describe('what is reported', () => {
       code: 'auth',
       status: null,
       message: 'the service refused the token; 2 plants were not attempted',
+      request_id: null,
     });
   });
 

@@ -3,6 +3,7 @@ import type { StopSignal } from '../../src/errors.js';
 import { main } from '../../src/cli.js';
 import { inProcess, ORIGIN } from '../helpers/in-process.js';
 import { fakeIO, scriptedPrompter } from '../helpers/io.js';
+import { withoutRequestIds } from '../helpers/results.js';
 
 // Ctrl-C during a bulk delete, driven without timing: the interrupt is
 // triggered from inside the MockAgent reply to a chosen DELETE, so what is
@@ -65,7 +66,7 @@ describe('Ctrl-C during the deletes', () => {
       });
     const run = plantsWithSignals(['delete', '1', '2', '3', '--yes', '--json', '--concurrency', '1']);
     expect(await run.code()).toBe(code);
-    expect(JSON.parse(run.stdout())).toEqual([
+    expect(withoutRequestIds(JSON.parse(run.stdout()))).toEqual([
       { id: '1', result: 'deleted', status: 204 },
       { id: '2', result: 'deleted', status: 204 },
       { id: '3', result: 'skipped', status: null },
@@ -73,7 +74,7 @@ describe('Ctrl-C during the deletes', () => {
     expect(run.stderr()).toBe(
       `Stopping: finishing the requests in flight (${again} again to quit now)\n` +
         'plants: interrupted: 2 deleted, 1 skipped\n' +
-        '{"error":{"code":"interrupted","status":null,"message":"interrupted: 2 deleted, 1 skipped"}}\n',
+        '{"error":{"code":"interrupted","status":null,"message":"interrupted: 2 deleted, 1 skipped","request_id":null}}\n',
     );
   });
 
@@ -88,7 +89,7 @@ describe('Ctrl-C during the deletes', () => {
     const run = plantsWithSignals(['delete', '1', '2', '3', '4', '--yes', '--json', '--concurrency', '1']);
     expect(await run.code()).toBe(130);
     expect(run.registered()).toBe(0);
-    expect(JSON.parse(run.stdout())).toEqual([
+    expect(withoutRequestIds(JSON.parse(run.stdout()))).toEqual([
       { id: '1', result: 'deleted', status: 204 },
       { id: '2', result: 'deleted', status: 204 },
       { id: '3', result: 'skipped', status: null },
@@ -97,7 +98,7 @@ describe('Ctrl-C during the deletes', () => {
     expect(run.stderr()).toBe(
       'Stopping: finishing the requests in flight (Ctrl-C again to quit now)\n' +
         'plants: interrupted: 2 deleted, 2 skipped\n' +
-        '{"error":{"code":"interrupted","status":null,"message":"interrupted: 2 deleted, 2 skipped"}}\n',
+        '{"error":{"code":"interrupted","status":null,"message":"interrupted: 2 deleted, 2 skipped","request_id":null}}\n',
     );
   });
 
@@ -135,7 +136,7 @@ describe('Ctrl-C during the deletes', () => {
     const run = plantsWithSignals(['delete', '1', '2', '3', '4', '5', '--yes', '--json', '--concurrency', '1']);
     await run.code();
     expect(atQuit!.summaries).toEqual(['interrupted: 1 deleted, 1 unknown, 1 failed, 2 skipped']);
-    expect(JSON.parse(atQuit!.stdout)).toEqual([
+    expect(withoutRequestIds(JSON.parse(atQuit!.stdout))).toEqual([
       { id: '1', result: 'deleted', status: 204 },
       { id: '2', result: 'failed', status: 500, error: { error: null, message: 'boom' } },
       {

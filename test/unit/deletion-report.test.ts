@@ -4,6 +4,7 @@ import type { DeletionOptions } from '../../src/commands/deletion.js';
 import { quitReport, report } from '../../src/commands/deletion-report.js';
 import { createContext } from '../../src/context.js';
 import { fakeIO } from '../helpers/io.js';
+import { withoutRequestIds } from '../helpers/results.js';
 
 // The report of a delete for outcomes a MockAgent cannot easily produce
 // in-process: `gone` needs a retry after a lost answer, with its real backoff.
@@ -18,8 +19,10 @@ function reportOf(outcomes: DeleteOutcome[], options: Partial<DeletionOptions> =
   return { done, ...fake };
 }
 
-const deleted = (id: string): DeleteOutcome => ({ result: { id, result: 'deleted', status: 204 } });
-const gone = (id: string): DeleteOutcome => ({ result: { id, result: 'gone', status: 404 } });
+const deleted = (id: string): DeleteOutcome => ({
+  result: { id, result: 'deleted', status: 204, request_id: `r-${id}` },
+});
+const gone = (id: string): DeleteOutcome => ({ result: { id, result: 'gone', status: 404, request_id: `r-${id}` } });
 
 describe('gone: a retried DELETE found no plant after the first answer was lost', () => {
   it('counts as success (exit 0), with a warning per id, and the summary even when piped', async () => {
@@ -42,7 +45,7 @@ describe('gone: a retried DELETE found no plant after the first answer was lost'
   it('--json: reported as gone, status 404', async () => {
     const r = reportOf([gone('7'), deleted('8')], { json: true });
     await r.done;
-    expect(JSON.parse(r.stdout())).toEqual([
+    expect(withoutRequestIds(JSON.parse(r.stdout()))).toEqual([
       { id: '7', result: 'gone', status: 404 },
       { id: '8', result: 'deleted', status: 204 },
     ]);
@@ -54,7 +57,13 @@ describe('quitReport (the second Ctrl-C)', () => {
     const fake = fakeIO();
     const ctx = createContext({ io: fake.io, env: {} });
     const inFlight: DeleteOutcome = {
-      result: { id: '3', result: 'unknown', status: null, error: { error: null, message: 'stopped' } },
+      result: {
+        id: '3',
+        result: 'unknown',
+        status: null,
+        request_id: 'r-3',
+        error: { error: null, message: 'stopped' },
+      },
     };
     const summary = quitReport([deleted('1'), gone('2'), inFlight], OPTIONS, ctx);
     expect(summary).toBe('interrupted: 1 deleted, 1 gone, 1 unknown');

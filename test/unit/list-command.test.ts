@@ -54,7 +54,7 @@ describe('plants list: formats', () => {
     // With --json, the error is a JSON line too, for scripts.
     expect(r.stderr()).toBe(
       'plants: --json conflicts with --output csv; use one of them\n' +
-        '{"error":{"code":"usage","status":null,"message":"--json conflicts with --output csv; use one of them"}}\n',
+        '{"error":{"code":"usage","status":null,"message":"--json conflicts with --output csv; use one of them","request_id":null}}\n',
     );
   });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { inProcess } from '../helpers/in-process.js';
 import { scriptedPrompter } from '../helpers/io.js';
+import { withoutRequestIds } from '../helpers/results.js';
 
 const TOKEN = 'prune-test-token';
 const { plants, service } = inProcess(TOKEN);
@@ -39,7 +40,7 @@ describe('plants prune', () => {
     deleted(1, 4);
     const r = await plants(['prune', '--tag', 'weed', '--tag', 'moss', '--yes', '--json']);
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout())).toEqual([
+    expect(withoutRequestIds(JSON.parse(r.stdout()))).toEqual([
       { id: '1', result: 'deleted', status: 204 },
       { id: '4', result: 'deleted', status: 204 },
     ]);

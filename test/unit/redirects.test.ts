@@ -140,7 +140,7 @@ describe('a DELETE follows only 307 and 308', () => {
   it.each([307, 308])('%d: the DELETE is sent again where it points', async (status) => {
     redirect('/plants/1', status, '/v2/plants/1', 'DELETE');
     agent.get(ORIGIN).intercept({ path: '/v2/plants/1', method: 'DELETE' }).reply(204, '');
-    expect(await client().deletePlant('1')).toEqual({ status: 204, afterLostResponse: false });
+    expect(await client().deletePlant('1')).toEqual({ status: 204, afterLostResponse: false, attempts: 1 });
   });
 
   it.each([301, 302, 303])('%d: not followed, since it may change the method', async (status) => {

@@ -197,7 +197,7 @@ describe('a DELETE whose earlier answer was lost', () => {
       .intercept({ path: '/plants/7', method: 'DELETE' })
       .reply(...busy(status));
     pool().intercept({ path: '/plants/7', method: 'DELETE' }).reply(404, 'none');
-    expect(await client().deletePlant('7')).toEqual({ status: 404, afterLostResponse: true });
+    expect(await client().deletePlant('7')).toEqual({ status: 404, afterLostResponse: true, attempts: 2 });
     expect(debug).toContain('404 after a lost response: an earlier attempt deleted it');
   });
 
