@@ -1,7 +1,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-const LAYERS = ['api', 'config', 'output', 'shared'];
+const LAYERS = ['api', 'config', 'journal', 'output', 'shared'];
 const ABOVE = ['commands', 'completion', 'context', 'cli', 'main', 'server'];
 
 /** One rule per layer: no imports from the other layers or from above (import type allowed). */

@@ -206,6 +206,8 @@ async function benchOn(node, undiciIndexBin) {
     PLANTS_BASE_URL: url,
     PLANTS_TOKEN: TOKEN,
     PLANTS_CONFIG_DIR: work,
+    // The deletion journal of the delete cases: here, never the user's own.
+    PLANTS_STATE_DIR: join(work, 'state'),
     PLANTS_RETRIES: '0',
     ...cache,
   });
@@ -343,7 +345,7 @@ await agent.close();
     }
     return samples.map(summary);
   };
-  const [xargs, bareUndici, del] = await againstFreshStores([
+  const [xargs, bareUndici, del, delNoJournal] = await againstFreshStores([
     (storeUrl) => ({
       argv: sh(
         `xargs -P 8 -n 1 -I{} curl -s -o /dev/null -X DELETE -H 'Authorization: Bearer ${TOKEN}' '${storeUrl}/plants/{}' < ${ids}`,
@@ -351,11 +353,16 @@ await agent.close();
     }),
     (storeUrl) => ({ argv: at(bareUndiciScript, storeUrl) }),
     (storeUrl) => ({ argv: sh(`${inShell([plants, 'delete', '--stdin', '--yes'])} < ${ids}`), env: env(storeUrl) }),
+    (storeUrl) => ({
+      argv: sh(`${inShell([plants, 'delete', '--stdin', '--yes'])} < ${ids}`),
+      env: { ...env(storeUrl), PLANTS_JOURNAL: 'off' },
+    }),
   ]);
   record(node, 'xargs -P 8 curl -X DELETE (2,000)', xargs);
   record(node, 'bare undici, 8 in flight (2,000)', bareUndici);
   ratioRow('plants delete --stdin --yes (2,000)', del, 'xargs -P 8 curl', xargs, '≤ 0.1x', 0.1);
   ratioRow('plants delete --stdin --yes (2,000)', del, 'bare undici', bareUndici, '≤ 2x', 2);
+  ratioRow('plants delete (2,000), journal on', del, 'journal off', delNoJournal, '≤ 1.2x', 1.2);
 }
 
 try {

@@ -46,6 +46,9 @@ Environment:
   PLANTS_TOKEN         bearer token (overrides the config file)
   PLANTS_CONFIG_DIR    directory of config.json
                        (default: $XDG_CONFIG_HOME/plants, else ~/.config/plants)
+  PLANTS_STATE_DIR     directory of the deletion journal, deletions.jsonl
+                       (default: $XDG_STATE_HOME/plants, else ~/.local/state/plants)
+  PLANTS_JOURNAL       off to record no deletions (as --no-journal)
   PLANTS_TIMEOUT       seconds per attempt (default 30)
   PLANTS_RETRIES       retries of a failed request (default 2)
   PLANTS_DEBUG         1 to log requests and responses to stderr

@@ -44,6 +44,8 @@ export abstract class CliError extends Error {
   responseLost = false;
   /** The X-Request-Id of the request behind the error, when one was sent. */
   requestId: string | null = null;
+  /** How many attempts that request took, when it was sent. */
+  attempts: number | null = null;
 
   constructor(message: string, status: number | null = null) {
     super(message);
@@ -164,6 +166,16 @@ export class ExitStatus extends CliError {
   }
 }
 
+/**
+ * The deletion journal cannot be written: nothing more is deleted, since
+ * nothing may be deleted that cannot be recorded.
+ */
+export class JournalError extends CliError {
+  readonly exitCode = ExitCode.usage;
+  readonly code = 'journal';
+  override name = 'JournalError';
+}
+
 /** `config get` of a key the selected profile does not set: exit 1, as scripts that test for a value expect. */
 export class NotSetError extends CliError {
   readonly exitCode = ExitCode.failure;
@@ -184,4 +196,5 @@ export type ErrorCode =
   | 'timeout'
   | 'bad_response'
   | 'partial_failure'
+  | 'journal'
   | 'internal';

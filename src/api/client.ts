@@ -177,9 +177,11 @@ export class PlantStoreClient {
     signal: AbortSignal | undefined,
     requestId: string,
   ): Promise<{ attempt: Attempt; label: string; attempts: Attempts }> {
+    const tries = { count: 0 };
     try {
-      return await this.#sendFollowing(method, first, addressedPlant, signal, requestId);
+      return await this.#sendFollowing(method, first, addressedPlant, signal, requestId, tries);
     } catch (err) {
+      if (err instanceof CliError && err.attempts === null && tries.count > 0) err.attempts = tries.count;
       throw withRequestId(err, requestId);
     }
   }
@@ -190,6 +192,7 @@ export class PlantStoreClient {
     addressedPlant: boolean,
     signal: AbortSignal | undefined,
     requestId: string,
+    tries: { count: number },
   ): Promise<{ attempt: Attempt; label: string; attempts: Attempts }> {
     let target = first;
     for (let redirects = 0; ; redirects += 1) {
@@ -200,7 +203,10 @@ export class PlantStoreClient {
         retries: this.#options.retries,
         signal,
         log: this.#log,
-        send: (attempts) => this.#attempt(method, target, label, attempts, requestId),
+        send: (attempts) => {
+          tries.count = attempts.count;
+          return this.#attempt(method, target, label, attempts, requestId);
+        },
         describeFailure: (error) =>
           describeNetworkFailure(error, this.baseUrl.host, this.#redact, this.#deadline(), this.#options.proxy),
         httpError: (response, attempts, text) => this.#httpError({ response, label, attempts, text }),

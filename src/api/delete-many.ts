@@ -31,6 +31,18 @@ export interface DeleteOutcome {
   result: DeleteResult;
   /** The error behind a not_found, unknown or failed result. */
   error?: CliError;
+  /** How many attempts the request took, when it was sent. */
+  attempts?: number;
+}
+
+/**
+ * Where a bulk delete records what it sends (the deletion journal): `intent`
+ * before each request leaves, `outcome` once it is known. When either
+ * throws, no further request is sent; the one whose intent failed is not sent at all.
+ */
+export interface DeletionRecorder {
+  intent(index: number, requestId: string): void;
+  outcome(index: number, outcome: DeleteOutcome): void;
 }
 
 interface DeleteManyOptions {
@@ -40,6 +52,7 @@ interface DeleteManyOptions {
   signal: AbortSignal;
   /** Called as each id settles. */
   onSettled?(settled: number): void;
+  recorder?: DeletionRecorder;
 }
 
 /** Said of a request whose answer never came. */
@@ -54,24 +67,29 @@ async function deleteOne(
 ): Promise<DeleteOutcome> {
   const request_id = requestId;
   try {
-    const { status, afterLostResponse } = await client.deletePlant(id, { signal, requestId });
-    return { result: { id, result: afterLostResponse && status === 404 ? 'gone' : 'deleted', status, request_id } };
+    const { status, afterLostResponse, attempts } = await client.deletePlant(id, { signal, requestId });
+    return {
+      result: { id, result: afterLostResponse && status === 404 ? 'gone' : 'deleted', status, request_id },
+      attempts,
+    };
   } catch (err) {
     if (!(err instanceof CliError)) throw err;
+    const attempts = err.attempts ?? undefined;
     if (err.responseLost) {
       // The error is this request's own: saying what it means is safe.
       const serviceError = err instanceof HttpError ? err.serviceError : { error: null, message: err.message };
       err.message = `${err.message}; ${MAY_HAVE_BEEN_DELETED}`;
       const error = { ...serviceError, message: `${serviceError.message}; ${MAY_HAVE_BEEN_DELETED}` };
-      return { result: { id, result: 'unknown', status: err.status, request_id, error }, error: err };
+      return { result: { id, result: 'unknown', status: err.status, request_id, error }, error: err, attempts };
     }
     if (err instanceof HttpError) {
       const result = err.status === 404 ? 'not_found' : 'failed';
-      return { result: { id, result, status: err.status, request_id, error: err.serviceError }, error: err };
+      return { result: { id, result, status: err.status, request_id, error: err.serviceError }, error: err, attempts };
     }
     return {
       result: { id, result: 'failed', status: err.status, request_id, error: { error: null, message: err.message } },
       error: err,
+      attempts,
     };
   }
 }
@@ -85,6 +103,8 @@ interface BulkDelete {
    * `unknown` (their answer has not come), the rest `skipped`.
    */
   snapshot(): DeleteOutcome[];
+  /** What the recorder threw, which stopped the run; undefined while it has not. */
+  recordingFailure(): unknown;
 }
 
 const IN_FLIGHT: ServiceError = {
@@ -107,15 +127,29 @@ export function deleteMany(client: PlantStoreClient, ids: readonly string[], opt
   let next = 0;
   let settled = 0;
   let authRefused = false;
+  let recordingFailure: { error: unknown } | undefined;
+  const { recorder } = options;
   const worker = async () => {
-    while (next < ids.length && !authRefused && !options.signal.aborted) {
+    while (next < ids.length && !authRefused && !recordingFailure && !options.signal.aborted) {
       const index = next;
       next += 1;
       const requestId = newRequestId();
+      try {
+        recorder?.intent(index, requestId);
+      } catch (error) {
+        // Not on record, so not sent; nor is anything after it.
+        recordingFailure = { error };
+        break;
+      }
       inFlight.set(index, requestId);
       const outcome = await deleteOne(client, ids[index]!, requestId, options.signal);
       inFlight.delete(index);
       outcomes[index] = outcome;
+      try {
+        recorder?.outcome(index, outcome);
+      } catch (error) {
+        recordingFailure ??= { error };
+      }
       if (outcome.error?.exitCode === ExitCode.auth) authRefused = true;
       settled += 1;
       options.onSettled?.(settled);
@@ -133,5 +167,6 @@ export function deleteMany(client: PlantStoreClient, ids: readonly string[], opt
           ? outcome
           : { result: { id: ids[index]!, result: 'unknown', status: null, request_id: requestId, error: IN_FLIGHT } };
       }),
+    recordingFailure: () => recordingFailure?.error,
   };
 }

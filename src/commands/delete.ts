@@ -68,6 +68,7 @@ export function deleteCommand(ctx: Context, run: DeleteRunner = runDelete): Comm
 
 async function runDelete(options: DeleteOptions, ctx: Context): Promise<void> {
   await deletePlants(
+    'delete',
     async () => {
       const ids = options.stdin ? [...options.ids, ...parseIdInput(await readIds(ctx))] : options.ids;
       return ids.map((id) => ({ id }));

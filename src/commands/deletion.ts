@@ -10,12 +10,19 @@ import { info, warning } from '../output/messages.js';
 import { PREVIEW_ROWS, renderPreview, type PreviewRow } from '../output/preview.js';
 import { progressBar, type Progress } from '../output/progress.js';
 import { printable } from '../shared/text.js';
+import {
+  journalOnByEnv,
+  journalStopped,
+  openDeletionJournal,
+  recorderFor,
+  type JournalChoice,
+} from './deletion-journal.js';
 import { quitReport, report } from './deletion-report.js';
 import { plantId } from './ids.js';
 import { parseConcurrency, parseMaxDeletes } from './options.js';
 
 /** The flags `delete` and `prune` share, as commander parses them (with defaults). */
-export interface DeletionOptions {
+export interface DeletionOptions extends JournalChoice {
   yes: boolean;
   json: boolean;
   dryRun: boolean;
@@ -32,11 +39,22 @@ export function addDeletionOptions(command: Command): Command {
     .option('--max-deletes <n>', 'refuse, deleting nothing, when more than n plants would be deleted', parseMaxDeletes)
     .option('--ignore-missing', 'count a 404 (not found) as success, exit 0')
     .option('--concurrency <n>', 'requests in flight at once, 1-64', parseConcurrency, 8)
-    .option('--json', 'print one result per id as JSON: [{"id", "result", "status", "error"?}]');
+    .option('--json', 'print one result per id as JSON: [{"id", "result", "status", "request_id", "error"?}]')
+    .option(
+      '--journal-file <path>',
+      "also record the run's deletions in this file (JSON Lines), e.g. for a CI artifact",
+    )
+    .option(
+      '--no-journal',
+      'do not record the deletions in the journal of the state directory (also PLANTS_JOURNAL=off)',
+    );
 }
 
 /** The flags as commander leaves them: booleans absent when not given. */
-export type DeletionFlags = Partial<Omit<DeletionOptions, 'concurrency'>> & { concurrency: number };
+export type DeletionFlags = Partial<Omit<DeletionOptions, 'concurrency' | 'journal'>> & {
+  concurrency: number;
+  journal: boolean;
+};
 
 /** Only the flags of DeletionOptions, from commander's options object. */
 export function pickDeletionOptions(flags: DeletionFlags): DeletionOptions {
@@ -47,6 +65,8 @@ export function pickDeletionOptions(flags: DeletionFlags): DeletionOptions {
     ignoreMissing: flags.ignoreMissing === true,
     concurrency: flags.concurrency,
     maxDeletes: flags.maxDeletes,
+    journal: flags.journal,
+    journalFile: flags.journalFile,
   };
 }
 
@@ -65,6 +85,7 @@ const PROGRESS_ABOVE = 10;
  * the confirmation; ids are deleted once each, in input order.
  */
 export async function deletePlants(
+  command: string,
   findTargets: () => Promise<DeletionTarget[]>,
   options: DeletionOptions,
   ctx: Context,
@@ -73,6 +94,7 @@ export async function deletePlants(
   if (!options.yes && !options.dryRun && !io.canPrompt()) {
     throw new UsageError('--yes is required when not running interactively');
   }
+  journalOnByEnv(ctx.env);
   const targets = uniqueTargets(await findTargets());
   const ids = targets.map((target) => target.id);
   // Every id must be sendable before anything is sent.
@@ -117,6 +139,8 @@ export async function deletePlants(
     if (!(await ctx.prompter.confirm(question(targets)))) throw new CancelledError('cancelled; nothing was deleted');
   }
 
+  // Nothing is deleted that cannot be recorded: the journal is opened, and the run's start written, first.
+  const journal = await openDeletionJournal(command, ids.length, options, ctx);
   let progress: Progress | undefined =
     io.interactive() && ids.length > PROGRESS_ABOVE ? progressBar(io, 'Deleting', ids.length) : undefined;
   const stop = new AbortController();
@@ -125,6 +149,7 @@ export async function deletePlants(
     concurrency: options.concurrency,
     signal: stop.signal,
     onSettled: (done) => progress?.update(done),
+    recorder: journal && recorderFor(journal, targets),
   });
   const release = ctx.onInterrupt(
     (signal) => {
@@ -144,6 +169,16 @@ export async function deletePlants(
   } finally {
     progress?.end();
     release();
+    journal?.close();
+  }
+  const failure = run.recordingFailure();
+  if (failure !== undefined && journal) {
+    try {
+      await report(outcomes, options, ctx, stoppedBy);
+    } catch {
+      // The results are out; the run ends with what stopped it.
+    }
+    throw journalStopped(failure, outcomes, journal);
   }
   await report(outcomes, options, ctx, stoppedBy);
 }

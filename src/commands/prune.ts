@@ -57,6 +57,7 @@ async function runPrune(options: PruneOptions, ctx: Context): Promise<void> {
     throw new UsageError('prune needs a filter (--tag or --name), or --all to delete every plant listed');
   }
   await deletePlants(
+    'prune',
     async () => {
       const matches = plantMatcher(options.filter);
       const plants = (await fetchPlants(ctx, options.limit)).filter(matches);

@@ -84,7 +84,7 @@ describe('X-Request-Id', () => {
   it('is shown by --debug', async () => {
     server = await rawServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('[]'));
     const r = await plants(['list', '--debug']);
-    expect(r.stderr).toContain(`plants: debug:   x-request-id: ${idsSeen('/plants')[0]}\n`);
+    expect(r.stderr).toContain(`plants: debug:   x-request-id: ${String(idsSeen('/plants')[0])}\n`);
   });
 });
 

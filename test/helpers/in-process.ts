@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { MockAgent } from 'undici';
 import { afterEach, beforeEach, expect } from 'vitest';
 import { main } from '../../src/cli.js';
@@ -45,6 +46,8 @@ export function inProcess(token: string) {
     const env: Record<string, string> = {};
     const wanted = {
       PLANTS_CONFIG_DIR: dir.path,
+      // The deletion journal too stays in the test's directory.
+      PLANTS_STATE_DIR: join(dir.path, 'state'),
       PLANTS_BASE_URL: ORIGIN,
       PLANTS_TOKEN: token,
       PLANTS_RETRIES: '0',

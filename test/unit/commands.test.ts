@@ -96,9 +96,27 @@ describe('argument parsing (the run function is replaced)', () => {
     const { run, done } = parse<DeleteOptions>((r) => deleteCommand(ctx, r), ['a/b?c', '7', '-y', '--json']);
     await done;
     expect(run).toHaveBeenCalledWith(
-      { ids: ['a/b?c', '7'], stdin: false, yes: true, json: true, dryRun: false, ignoreMissing: false, concurrency: 8 },
+      {
+        ids: ['a/b?c', '7'],
+        stdin: false,
+        yes: true,
+        json: true,
+        dryRun: false,
+        ignoreMissing: false,
+        concurrency: 8,
+        journal: true,
+      },
       ctx,
     );
+  });
+
+  it('delete: --no-journal and --journal-file', async () => {
+    const { run, done } = parse<DeleteOptions>(
+      (r) => deleteCommand(ctx, r),
+      ['7', '--no-journal', '--journal-file', 'run.jsonl'],
+    );
+    await done;
+    expect(run.mock.calls[0]![0]).toMatchObject({ journal: false, journalFile: 'run.jsonl' });
   });
 
   it('delete: - and --stdin both read standard input', async () => {

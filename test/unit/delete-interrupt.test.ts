@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { StopSignal } from '../../src/errors.js';
 import { main } from '../../src/cli.js';
@@ -25,7 +26,13 @@ function plantsWithSignals(args: string[], options: { tty?: boolean } = {}) {
   const registered = new Set<Registered>();
   const codePromise = main(args, {
     io: fake.io,
-    env: { PLANTS_CONFIG_DIR: configDir(), PLANTS_BASE_URL: ORIGIN, PLANTS_TOKEN: TOKEN, PLANTS_RETRIES: '0' },
+    env: {
+      PLANTS_CONFIG_DIR: configDir(),
+      PLANTS_STATE_DIR: join(configDir(), 'state'),
+      PLANTS_BASE_URL: ORIGIN,
+      PLANTS_TOKEN: TOKEN,
+      PLANTS_RETRIES: '0',
+    },
     dispatcher: () => agent(),
     prompter: scriptedPrompter(),
     onInterrupt(onFirst, onQuit) {

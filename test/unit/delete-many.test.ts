@@ -205,3 +205,63 @@ describe('deleteMany with the real client', () => {
     await agent.close();
   });
 });
+
+describe('deleteMany with a recorder (the deletion journal)', () => {
+  const recording = (failAt: { intent?: number; outcome?: number }) => {
+    const events: string[] = [];
+    const recorder = {
+      intent(index: number, requestId: string) {
+        if (index === failAt.intent) throw new Error('disk full');
+        events.push(`intent ${index} ${requestId}`);
+      },
+      outcome(index: number, outcome: { result: { result: string; request_id: string | null } }) {
+        if (index === failAt.outcome) throw new Error('disk full');
+        events.push(`outcome ${index} ${outcome.result.result} ${outcome.result.request_id}`);
+      },
+    };
+    return { recorder, events };
+  };
+
+  it('records each intent before its request and its outcome after, with the same request id', async () => {
+    const { client, sent } = scripted({});
+    const { recorder, events } = recording({});
+    const bulk = deleteMany(client, ['a', 'b'], { concurrency: 1, signal: new AbortController().signal, recorder });
+    const outcomes = await bulk.done;
+    expect(sent).toEqual(['a', 'b']);
+    const [a, b] = outcomes.map((outcome) => outcome.result.request_id);
+    expect(events).toEqual([`intent 0 ${a}`, `outcome 0 deleted ${a}`, `intent 1 ${b}`, `outcome 1 deleted ${b}`]);
+    expect(bulk.recordingFailure()).toBeUndefined();
+  });
+
+  it('an intent that cannot be recorded is not sent, nor is anything after it', async () => {
+    const { client, sent } = scripted({});
+    const { recorder } = recording({ intent: 2 });
+    const bulk = deleteMany(client, ['a', 'b', 'c', 'd'], {
+      concurrency: 1,
+      signal: new AbortController().signal,
+      recorder,
+    });
+    const outcomes = await bulk.done;
+    expect(sent).toEqual(['a', 'b']);
+    expect(outcomes.map((outcome) => [outcome.result.result, outcome.result.request_id === null])).toEqual([
+      ['deleted', false],
+      ['deleted', false],
+      ['skipped', true],
+      ['skipped', true],
+    ]);
+    expect((bulk.recordingFailure() as Error).message).toBe('disk full');
+  });
+
+  it('an outcome that cannot be recorded stops the run after it', async () => {
+    const { client, sent } = scripted({});
+    const { recorder } = recording({ outcome: 0 });
+    const bulk = deleteMany(client, ['a', 'b', 'c'], {
+      concurrency: 1,
+      signal: new AbortController().signal,
+      recorder,
+    });
+    await bulk.done;
+    expect(sent).toEqual(['a']);
+    expect(bulk.recordingFailure()).toBeInstanceOf(Error);
+  });
+});

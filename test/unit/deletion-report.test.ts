@@ -10,7 +10,14 @@ import { withoutRequestIds } from '../helpers/results.js';
 // in-process: `gone` needs a retry after a lost answer, with its real backoff.
 // delete-command.test.ts covers the rest through the command.
 
-const OPTIONS: DeletionOptions = { yes: true, json: false, dryRun: false, ignoreMissing: false, concurrency: 8 };
+const OPTIONS: DeletionOptions = {
+  yes: true,
+  json: false,
+  dryRun: false,
+  ignoreMissing: false,
+  concurrency: 8,
+  journal: false,
+};
 
 function reportOf(outcomes: DeleteOutcome[], options: Partial<DeletionOptions> = {}, tty = false) {
   const fake = fakeIO({ tty });

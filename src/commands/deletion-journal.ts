@@ -1,0 +1,86 @@
+import type { DeleteOutcome, DeletionRecorder } from '../api/delete-many.js';
+import type { Plant } from '../api/responses.js';
+import type { Context } from '../context.js';
+import type { Env } from '../env.js';
+import { ConfigError, JournalError } from '../errors.js';
+import { DeletionJournal, type JournalPlant } from '../journal/journal.js';
+import { stateDir } from '../journal/location.js';
+import { formatBaseUrl, maskUrl } from '../shared/url.js';
+
+/** Where a delete or prune records what it sends (docs/commands.md, "The deletion journal"). */
+export interface JournalChoice {
+  /** The journal in the state directory: on unless --no-journal or PLANTS_JOURNAL=off. */
+  journal: boolean;
+  /** --journal-file: the run's records also go to this file. */
+  journalFile?: string;
+}
+
+/** PLANTS_JOURNAL: `on` (or unset), or `off`; anything else is refused before anything is sent. */
+export function journalOnByEnv(env: Env): boolean {
+  const value = (env.PLANTS_JOURNAL ?? '').trim().toLowerCase();
+  if (value === '' || value === 'on') return true;
+  if (value === 'off') return false;
+  throw new ConfigError(`invalid PLANTS_JOURNAL ${JSON.stringify(env.PLANTS_JOURNAL)}: expected on or off`);
+}
+
+/**
+ * Open the run's journal (the state directory's, the --journal-file, both, or
+ * neither) and record its start; a JournalError (exit 2) when it cannot be
+ * written, before anything is sent.
+ */
+export async function openDeletionJournal(
+  command: string,
+  plants: number,
+  choice: JournalChoice,
+  ctx: Context,
+): Promise<DeletionJournal | undefined> {
+  const dir = choice.journal && journalOnByEnv(ctx.env) ? stateDir(ctx.env) : undefined;
+  if (dir === undefined && choice.journalFile === undefined) return undefined;
+  const [profile, baseUrl] = await Promise.all([ctx.profile(), ctx.baseUrl()]);
+  return DeletionJournal.open({
+    dir,
+    extraFile: choice.journalFile,
+    plants,
+    redact: ctx.redact,
+    run: {
+      run: globalThis.crypto.randomUUID(),
+      command,
+      profile: profile.value,
+      baseUrl: maskUrl(formatBaseUrl(baseUrl.value)),
+    },
+  });
+}
+
+/** The journal as a bulk delete records into it: each target by its index. */
+export function recorderFor(
+  journal: DeletionJournal,
+  targets: readonly { id: string; plant?: Plant }[],
+): DeletionRecorder {
+  const plant = (index: number): JournalPlant => {
+    const { id, plant } = targets[index]!;
+    return { id, name: plant?.name, tag: plant?.tag };
+  };
+  return {
+    intent: (index, requestId) => journal.intent(plant(index), requestId),
+    outcome: (index, outcome) => journal.outcome(plant(index), outcome.result, outcome.attempts ?? null),
+  };
+}
+
+/** The error a run stopped by a journal that could no longer be written ends with: what was and was not recorded. */
+export function journalStopped(
+  failure: unknown,
+  outcomes: readonly DeleteOutcome[],
+  journal: DeletionJournal,
+): unknown {
+  if (!(failure instanceof JournalError)) return failure;
+  const sent = outcomes.filter((o) => o.result.request_id !== null);
+  const deleted = sent.filter((o) => o.result.result === 'deleted' || o.result.result === 'gone').length;
+  const notSent = outcomes.length - sent.length;
+  const unrecorded = journal.unrecordedOutcomes;
+  const parts = [
+    `${deleted} deleted`,
+    `${notSent} not sent`,
+    ...(unrecorded > 0 ? [`the outcome of ${unrecorded} not recorded (their intent is: they read as unknown)`] : []),
+  ];
+  return new JournalError(`${failure.message}; no further DELETE was sent: ${parts.join(', ')}`);
+}
