@@ -6,6 +6,7 @@ import { completeWith } from './completion/hints.js';
 import { deleteCommand } from './commands/delete.js';
 import { DoubleDashCommand } from './commands/double-dash.js';
 import { helpCommand } from './commands/help.js';
+import { historyCommand } from './commands/history.js';
 import { listCommand } from './commands/list.js';
 import { pruneCommand } from './commands/prune.js';
 import { parseSize } from './commands/options.js';
@@ -28,6 +29,7 @@ Examples:
   plants list --tag seedling
   plants delete 42
   plants prune --tag seedling --dry-run
+  plants history --since 24h
   plants completion bash --help
 
 Exit codes:
@@ -95,6 +97,7 @@ export function buildProgram(ctx: Context): Command {
     .addCommand(listCommand(ctx))
     .addCommand(deleteCommand(ctx))
     .addCommand(pruneCommand(ctx))
+    .addCommand(historyCommand(ctx))
     .addCommand(configCommand(ctx))
     .addCommand(authCommand(ctx))
     .addCommand(completionCommand(ctx))

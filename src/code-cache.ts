@@ -51,7 +51,7 @@ interface Loaded {
  * one; `main` for the rest (--help, a usage error). Any name is safe: V8
  * checks the data against the source, whichever run made it.
  */
-export const COMMANDS = ['list', 'delete', 'prune', 'config', 'auth', 'completion', '__complete', 'help'];
+export const COMMANDS = ['list', 'delete', 'prune', 'history', 'config', 'auth', 'completion', '__complete', 'help'];
 
 const loaded = new Map<string, Loaded>();
 let directory: string | null | undefined;

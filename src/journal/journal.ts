@@ -227,7 +227,7 @@ function cut(text: string): string {
 }
 
 /** Old journals are named by when they were rolled over, so names sort by age. */
-const OLD_JOURNAL = /^deletions\.\d{8}T\d{6}Z\.\d+\.jsonl$/;
+export const OLD_JOURNAL = /^deletions\.\d{8}T\d{6}Z\.\d+\.jsonl$/;
 
 /**
  * Keep the journal bounded: when it has reached ROLL_OVER_BYTES, rename it

@@ -33,3 +33,28 @@ export function parseTraceparent(raw: string | undefined): string | undefined {
   if (!match || match[1] === 'ff' || /^0+$/.test(match[2]!) || /^0+$/.test(match[3]!)) return undefined;
   return match[0];
 }
+
+const DURATION_UNITS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
+
+/**
+ * `--since`: a duration back from `now` (`30m`, `24h`, `7d`, `2w`; s, m, h,
+ * d, w) or a date or time as ISO 8601 writes it (`2026-11-24`, midnight
+ * UTC; `2026-11-24T18:00:00Z`; `2026-11-24T18:00+01:00`). The instant it
+ * names, in milliseconds since the epoch.
+ */
+export function parseSince(raw: string, now = Date.now()): number {
+  const text = raw.trim();
+  const duration = /^(\d+)\s*([smhdw])$/i.exec(text);
+  if (duration) return now - Number(duration[1]) * DURATION_UNITS[duration[2]!.toLowerCase()]!;
+  const iso = /^(\d{4})-(\d{2})-(\d{2})(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/i.exec(text);
+  // Date.parse takes 2026-02-30 for March 2: the day must exist.
+  const day = iso && new Date(Date.UTC(Number(iso[1]), Number(iso[2]) - 1, Number(iso[3])));
+  const real = day && day.getUTCMonth() === Number(iso[2]) - 1 && day.getUTCDate() === Number(iso[3]);
+  const time = real ? Date.parse(text) : NaN;
+  if (Number.isNaN(time)) {
+    throw new UsageError(
+      `invalid --since ${JSON.stringify(raw)}: expected a duration such as 30m, 24h or 7d, or a date such as 2026-11-24 or 2026-11-24T18:00:00Z`,
+    );
+  }
+  return time;
+}

@@ -4,28 +4,14 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli, spawnCli, tempDir, type JsonError } from '../helpers/cli.js';
 import { rawServer, TOKEN, type RawServer } from '../helpers/servers.js';
+import type { JournalRecord } from '../../src/journal/read.js';
 
 // The deletion journal (docs/commands.md, "The deletion journal"): every
 // DELETE on record before it leaves and again when its outcome is known,
 // in an append-only JSON Lines file of the state directory.
 
-interface JournalLine {
-  v: number;
-  event: 'start' | 'intent' | 'outcome';
-  run: string;
-  time: string;
-  command: string;
-  profile: string;
-  base_url: string;
-  id?: string;
-  name?: string;
-  tag?: string;
-  request_id?: string;
-  result?: string;
-  status?: number | null;
-  attempts?: number | null;
-  plants?: number;
-}
+/** A line of the journal, with the start record's own field. */
+type JournalLine = JournalRecord & { v: number; plants?: number };
 
 let dir: ReturnType<typeof tempDir>;
 let server: RawServer;

@@ -9,6 +9,7 @@ import {
   parseSize,
 } from '../../src/commands/options.js';
 import { UsageError } from '../../src/errors.js';
+import { parseSince } from '../../src/shared/values.js';
 
 /** The flag values below are what a user types; each parser accepts or refuses them before any request. */
 
@@ -113,5 +114,43 @@ describe('repeatable flags and help', () => {
 
   it('examples are one indented invocation a line', () => {
     expect(examples('plants list', 'plants list --json')).toBe('\nExamples:\n  plants list\n  plants list --json\n');
+  });
+});
+
+describe('--since (history)', () => {
+  const now = Date.parse('2026-11-25T12:00:00Z');
+  it.each([
+    ['30m', '2026-11-25T11:30:00.000Z'],
+    ['24h', '2026-11-24T12:00:00.000Z'],
+    ['7d', '2026-11-18T12:00:00.000Z'],
+    ['2W', '2026-11-11T12:00:00.000Z'],
+    [' 90s ', '2026-11-25T11:58:30.000Z'],
+    ['0h', '2026-11-25T12:00:00.000Z'],
+    ['2026-11-24', '2026-11-24T00:00:00.000Z'],
+    ['2024-02-29', '2024-02-29T00:00:00.000Z'],
+    ['2026-11-24T18:00:00Z', '2026-11-24T18:00:00.000Z'],
+    ['2026-11-24T18:00+01:00', '2026-11-24T17:00:00.000Z'],
+    ['2026-11-24t18:00:00.5z', '2026-11-24T18:00:00.500Z'],
+  ])('%j is %s', (raw, instant) => {
+    expect(new Date(parseSince(raw, now)).toISOString()).toBe(instant);
+  });
+
+  it.each([
+    '',
+    'yesterday',
+    '7',
+    '-7d',
+    '7 days',
+    '1y',
+    '2026-02-30',
+    '2026-13-01',
+    '2026-11-24T18:00',
+    '24/11/2026',
+    '2026-11-24T25:00Z',
+  ])('%j is refused, naming what it takes', (raw) => {
+    expect(() => parseSince(raw, now)).toThrow(UsageError);
+    expect(() => parseSince(raw, now)).toThrow(
+      /expected a duration such as 30m, 24h or 7d, or a date such as 2026-11-24/,
+    );
   });
 });

@@ -1,0 +1,263 @@
+import { Command, Option } from 'commander';
+import type { DeleteResultKind } from '../api/delete-many.js';
+import type { Context } from '../context.js';
+import { UsageError } from '../errors.js';
+import { readJournal, type JournalRecord } from '../journal/read.js';
+import { stateDir } from '../journal/location.js';
+import { countResults, RECORDED_RESULTS, summarizeRuns, type PlantOutcome, type RunSummary } from '../journal/runs.js';
+import { csvLine, escapeForTerminal, formatJson, tsvLine } from '../output/formats.js';
+import { writeOut } from '../output/iostreams.js';
+import { info, warning } from '../output/messages.js';
+import { OUTPUT_FORMATS, type OutputFormat } from '../output/plants.js';
+import { renderTable } from '../output/table.js';
+import { parseSince } from '../shared/values.js';
+import { examples, parseOutputFormat } from './options.js';
+
+export interface HistoryOptions {
+  /** A run id, or a unique beginning of one: that run's plants. */
+  run?: string;
+  /** Runs that started at or after this instant (ms since the epoch). */
+  since?: number;
+  profile?: string;
+  /** Runs that deleted, or tried to delete, this plant. */
+  id?: string;
+  /** Runs with a plant of this result; in one run, its plants of this result. */
+  result?: DeleteResultKind;
+  /** Undefined: table on a terminal, tsv when piped. */
+  output?: OutputFormat;
+}
+
+type HistoryRunner = (options: HistoryOptions, ctx: Context) => Promise<void>;
+
+interface HistoryFlags {
+  since?: number;
+  id?: string;
+  result?: DeleteResultKind;
+  output?: OutputFormat;
+  json?: boolean;
+}
+
+export function historyCommand(ctx: Context, run: HistoryRunner = runHistory): Command {
+  return new Command('history')
+    .description('Show the deletions on record in the journal: one line per run, or the plants of one run')
+    .argument('[run]', "a run's id (or the first characters of it): list that run's plants and their outcome")
+    .option('--since <when>', 'only runs since then: a duration (30m, 24h, 7d) or a date (2026-11-24)', (raw) =>
+      parseSince(raw),
+    )
+    .option('--id <plant-id>', 'only runs that deleted, or tried to delete, this plant')
+    .addOption(
+      new Option(
+        '--result <result>',
+        'only runs with a plant of this result (and, for one run, only those plants)',
+      ).choices(RECORDED_RESULTS),
+    )
+    .addOption(
+      new Option('-o, --output <format>', 'output format (default: table on a terminal, tsv when piped)')
+        .choices(OUTPUT_FORMATS)
+        .argParser(parseOutputFormat),
+    )
+    .option('--json', 'same as -o json')
+    .addHelpText(
+      'after',
+      examples(
+        'plants history',
+        'plants history --since 24h --profile staging    # the runs of one profile',
+        'plants history --id 42',
+        'plants history 3f2a9c1e',
+        'plants history 3f2a9c1e --result unknown --json',
+      ),
+    )
+    .action(async (runId: string | undefined, flags: HistoryFlags) => {
+      if (flags.json && flags.output !== undefined && flags.output !== 'json') {
+        throw new UsageError(`--json conflicts with --output ${flags.output}; use one of them`);
+      }
+      await run(
+        {
+          run: runId,
+          since: flags.since,
+          // The global --profile: here it picks the runs of that profile (PLANTS_PROFILE does not).
+          profile: ctx.flags.profile,
+          id: flags.id,
+          result: flags.result,
+          output: flags.json ? 'json' : flags.output,
+        },
+        ctx,
+      );
+    });
+}
+
+async function runHistory(options: HistoryOptions, ctx: Context): Promise<void> {
+  const { io } = ctx;
+  const dir = stateDir(ctx.env);
+  const { records, damaged } = readJournal(dir);
+  for (const { file, line } of damaged) warning(io, `skipped a damaged line of the journal: ${file} line ${line}`);
+  await knowTheToken(ctx);
+  const runs = summarizeRuns(records.map((record) => masked(record, ctx.redact))).filter(
+    (run) =>
+      (options.since === undefined || Date.parse(run.time) >= options.since) &&
+      (options.profile === undefined || run.profile === options.profile) &&
+      (options.id === undefined || run.plants.some((plant) => plant.id === options.id)) &&
+      (options.result === undefined || run.plants.some((plant) => plant.result === options.result)),
+  );
+  const format = options.output ?? (io.stdoutIsTTY ? 'table' : 'tsv');
+  if (options.run !== undefined) {
+    const run = findRun(runs, options.run);
+    const plants = run.plants.filter((plant) => options.result === undefined || plant.result === options.result);
+    await writeRows(ctx, format, PLANT_VIEW, plants, 'No plants on record for this run match');
+    return;
+  }
+  await writeRows(ctx, format, RUN_VIEW, runs, `No deletions on record in ${dir}`);
+}
+
+/**
+ * plants writes no token into the journal, but a journal edited by hand, or
+ * written under another token's name, might hold one: the token in effect,
+ * when there is one, is masked in everything shown.
+ */
+async function knowTheToken(ctx: Context): Promise<void> {
+  try {
+    await ctx.token();
+  } catch {
+    // No token configured: none to hide.
+  }
+}
+
+function masked(record: JournalRecord, redact: (text: string) => string): JournalRecord {
+  const copy: Record<string, unknown> = { ...record };
+  for (const [key, value] of Object.entries(copy)) if (typeof value === 'string') copy[key] = redact(value);
+  return copy as unknown as JournalRecord;
+}
+
+/** A run by its id or a beginning of it that only one run has. */
+function findRun(runs: readonly RunSummary[], wanted: string): RunSummary {
+  const matches = runs.filter((run) => run.run.startsWith(wanted.toLowerCase()));
+  if (matches.length === 1 && wanted.length >= 4) return matches[0]!;
+  if (matches.length > 1 && !matches.some((run) => run.run === wanted)) {
+    throw new UsageError(
+      `run ${JSON.stringify(wanted)} is the beginning of ${matches.length} runs' ids; give more of it`,
+    );
+  }
+  const exact = matches.find((run) => run.run === wanted);
+  if (exact) return exact;
+  throw new UsageError(
+    `no run ${JSON.stringify(wanted)} on record${wanted.length < 4 ? ' (give at least 4 characters of its id)' : ''}; 'plants history' lists the runs`,
+  );
+}
+
+/** How one kind of row is shown in each format. */
+interface View<T> {
+  /** Table headers, and the cells of a row. */
+  table: { headers: string[]; cells(this: void, row: T): unknown[]; whole: number[] };
+  /** TSV and CSV columns (CSV's header), and the values of a row. */
+  data: { columns: string[]; values(this: void, row: T): unknown[] };
+  /** The row as JSON and NDJSON show it. */
+  json(this: void, row: T): unknown;
+}
+
+const RUN_VIEW: View<RunSummary> = {
+  table: {
+    headers: ['RUN', 'WHEN (UTC)', 'PROFILE', 'HOST', 'COMMAND', 'RESULTS'],
+    cells: (run) => [run.run.slice(0, 8), when(run.time), run.profile, host(run.base_url), run.command, results(run)],
+    whole: [0],
+  },
+  data: {
+    columns: ['run', 'time', 'profile', 'base_url', 'command', 'plants', ...RECORDED_RESULTS],
+    values: (run) => {
+      const counts = countResults(run.plants);
+      return [
+        run.run,
+        run.time,
+        run.profile,
+        run.base_url,
+        run.command,
+        run.plants.length,
+        ...RECORDED_RESULTS.map((r) => counts[r]),
+      ];
+    },
+  },
+  json: (run) => ({
+    run: run.run,
+    time: run.time,
+    profile: run.profile,
+    base_url: run.base_url,
+    command: run.command,
+    plants: run.plants.length,
+    results: countResults(run.plants),
+  }),
+};
+
+/** A plant's outcome as text cells, in the order of PLANT_VIEW's data columns; the table shows the first six. */
+const plantValues = (plant: PlantOutcome): unknown[] => [
+  plant.id,
+  plant.name ?? '',
+  plant.tag ?? '',
+  plant.result,
+  plant.status ?? '',
+  plant.request_id ?? '',
+  plant.attempts ?? '',
+  plant.time,
+];
+
+const PLANT_VIEW: View<PlantOutcome> = {
+  table: {
+    headers: ['ID', 'NAME', 'TAG', 'RESULT', 'STATUS', 'REQUEST ID'],
+    cells: (plant) => plantValues(plant).slice(0, 6),
+    whole: [0],
+  },
+  data: {
+    columns: ['id', 'name', 'tag', 'result', 'status', 'request_id', 'attempts', 'time'],
+    values: plantValues,
+  },
+  json: (plant) => plant,
+};
+
+async function writeRows<T>(
+  ctx: Context,
+  format: OutputFormat,
+  view: View<T>,
+  rows: readonly T[],
+  none: string,
+): Promise<void> {
+  const { io } = ctx;
+  const terminal = io.stdoutIsTTY;
+  if (format === 'json') return writeOut(io.stdout, formatJson(rows.map(view.json), terminal));
+  if (rows.length === 0) {
+    if (format === 'csv') await writeOut(io.stdout, csvLine(view.data.columns, terminal));
+    info(io, none);
+    return;
+  }
+  if (format === 'ndjson') {
+    const text = `${rows.map((row) => JSON.stringify(view.json(row))).join('\n')}\n`;
+    return writeOut(io.stdout, terminal ? escapeForTerminal(text) : text);
+  }
+  if (format === 'tsv')
+    return writeOut(io.stdout, rows.map((row) => tsvLine(view.data.values(row), terminal)).join(''));
+  if (format === 'csv') {
+    const lines = [view.data.columns, ...rows.map(view.data.values)].map((values) => csvLine(values, terminal));
+    return writeOut(io.stdout, lines.join(''));
+  }
+  const blocks: string[] = [];
+  for await (const block of renderTable(view.table.headers, rows.map(view.table.cells), io.colorEnabled('stdout'), {
+    width: io.terminalWidth('stdout'),
+    whole: view.table.whole,
+  }))
+    blocks.push(block);
+  await writeOut(io.stdout, blocks.join(''));
+}
+
+/** `2026-11-25 15:37:52`: a table's time, to the second, in UTC as the journal keeps it. */
+function when(time: string): string {
+  return time.replace('T', ' ').replace(/\.\d+Z$|Z$/, '');
+}
+
+/** The host (and path prefix) of a base URL, as the confirmation names the target. */
+function host(baseUrl: string): string {
+  return baseUrl.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '');
+}
+
+/** `2 deleted, 1 not_found`: the results a run had, in the usual order. */
+function results(run: RunSummary): string {
+  const counts = countResults(run.plants);
+  const parts = RECORDED_RESULTS.filter((result) => counts[result] > 0).map((result) => `${counts[result]} ${result}`);
+  return parts.length > 0 ? parts.join(', ') : 'nothing sent';
+}

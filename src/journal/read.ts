@@ -1,0 +1,79 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { DeleteResultKind } from '../api/delete-many.js';
+import { errorCode } from '../shared/fs-reason.js';
+import { JOURNAL_FILE } from './location.js';
+import { OLD_JOURNAL } from './journal.js';
+
+/** One line of the journal, as written by DeletionJournal (journal.ts). */
+export interface JournalRecord {
+  event: 'start' | 'intent' | 'outcome';
+  run: string;
+  time: string;
+  command: string;
+  profile: string;
+  base_url: string;
+  id?: string;
+  name?: string;
+  tag?: string;
+  request_id?: string | null;
+  result?: DeleteResultKind;
+  status?: number | null;
+  attempts?: number | null;
+}
+
+/** A line that is not a record (a run killed mid-write, a hand edit): skipped, and said once. */
+export interface DamagedLine {
+  file: string;
+  line: number;
+}
+
+/**
+ * Every record in the state directory's journals, oldest file first (the
+ * rolled-over ones by name, then the current one), in the order written.
+ * A missing directory or journal is an empty one.
+ */
+export function readJournal(dir: string): { records: JournalRecord[]; damaged: DamagedLine[] } {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch (err) {
+    if (errorCode(err) === 'ENOENT') return { records: [], damaged: [] };
+    throw err;
+  }
+  const files = [
+    ...names.filter((name) => OLD_JOURNAL.test(name)).sort(),
+    ...names.filter((name) => name === JOURNAL_FILE),
+  ];
+  const records: JournalRecord[] = [];
+  const damaged: DamagedLine[] = [];
+  for (const name of files) {
+    const file = join(dir, name);
+    const lines = readFileSync(file, 'utf8').split('\n');
+    lines.forEach((text, index) => {
+      if (text === '') return;
+      const record = parseRecord(text);
+      if (record) records.push(record);
+      else damaged.push({ file, line: index + 1 });
+    });
+  }
+  return { records, damaged };
+}
+
+const EVENTS = new Set(['start', 'intent', 'outcome']);
+
+function parseRecord(text: string): JournalRecord | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const record = value as Record<string, unknown>;
+  const strings = ['run', 'time', 'command', 'profile', 'base_url'];
+  if (!EVENTS.has(record.event as string) || strings.some((key) => typeof record[key] !== 'string')) return undefined;
+  if (record.event !== 'start' && typeof record.id !== 'string') return undefined;
+  if (record.event === 'outcome' && typeof record.result !== 'string') return undefined;
+  return record as unknown as JournalRecord;
+}

@@ -1,0 +1,228 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runCli, tempDir } from '../helpers/cli.js';
+import { TOKEN } from '../helpers/servers.js';
+
+// `plants history` reads the deletion journal back (docs/commands.md,
+// "plants history"). The journals here are written as plants writes them,
+// so each case can hold exactly the history it needs.
+
+let dir: ReturnType<typeof tempDir>;
+let state: string;
+beforeEach(() => {
+  dir = tempDir();
+  state = join(dir.path, 'state');
+  mkdirSync(state);
+});
+afterEach(() => dir.remove());
+
+const history = (args: string[], options: { tty?: boolean; columns?: number } = {}) =>
+  runCli(['history', ...args], { configDir: dir.path, env: { PLANTS_STATE_DIR: state }, ...options });
+
+const RUN_A = 'aaaa1111-0000-4000-8000-000000000001';
+const RUN_B = 'bbbb2222-0000-4000-8000-000000000002';
+const RUN_C = 'bbbb3333-0000-4000-8000-000000000003';
+
+/** A record as DeletionJournal writes it. */
+function record(run: string, time: string, event: string, fields: Record<string, unknown> = {}, profile = 'default') {
+  return JSON.stringify({
+    v: 1,
+    event,
+    run,
+    time,
+    command: run === RUN_A ? 'delete' : 'prune',
+    profile,
+    base_url: run === RUN_C ? 'https://staging.example.com/api' : 'https://plants.example.com/api',
+    ...fields,
+  });
+}
+const intent = (run: string, time: string, id: string, extra: Record<string, unknown> = {}, profile?: string) =>
+  record(run, time, 'intent', { id, request_id: `${run}-${id}`, ...extra }, profile);
+const outcome = (run: string, time: string, id: string, result: string, status: number | null, profile?: string) =>
+  record(run, time, 'outcome', { id, request_id: `${run}-${id}`, result, status, attempts: 1 }, profile);
+
+const JOURNAL = [
+  record(RUN_A, '2026-11-20T10:00:00.000Z', 'start', { plants: 2 }),
+  intent(RUN_A, '2026-11-20T10:00:00.100Z', '7'),
+  outcome(RUN_A, '2026-11-20T10:00:00.200Z', '7', 'deleted', 204),
+  intent(RUN_A, '2026-11-20T10:00:00.300Z', '8'),
+  outcome(RUN_A, '2026-11-20T10:00:00.400Z', '8', 'not_found', 404),
+  record(RUN_B, '2026-11-24T22:00:00.000Z', 'start', { plants: 3 }),
+  intent(RUN_B, '2026-11-24T22:00:00.100Z', '7', { name: 'Fern\tthe\nsecond', tag: 'weed' }),
+  outcome(RUN_B, '2026-11-24T22:00:00.200Z', '7', 'deleted', 204),
+  // Killed while these two were in flight: no outcome, so unknown.
+  intent(RUN_B, '2026-11-24T22:00:00.300Z', '9', { name: 'Aloe', tag: 'weed' }),
+  intent(RUN_B, '2026-11-24T22:00:00.400Z', '10', { name: 'Ivy', tag: 'weed' }),
+  record(RUN_C, '2026-11-25T09:00:00.000Z', 'start', { plants: 1 }, 'staging'),
+  intent(RUN_C, '2026-11-25T09:00:00.100Z', '3', {}, 'staging'),
+  outcome(RUN_C, '2026-11-25T09:00:00.200Z', '3', 'failed', 500, 'staging'),
+];
+
+const write = (lines: string[], name = 'deletions.jsonl') =>
+  writeFileSync(join(state, name), `${lines.join('\n')}\n`, { mode: 0o600 });
+
+describe('plants history', () => {
+  it('one line per run, newest first: tab-separated when piped, with fixed columns', async () => {
+    write(JOURNAL);
+    const r = await history([]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe(
+      [
+        `${RUN_C}\t2026-11-25T09:00:00.000Z\tstaging\thttps://staging.example.com/api\tprune\t1\t0\t0\t0\t0\t1\t0`,
+        `${RUN_B}\t2026-11-24T22:00:00.000Z\tdefault\thttps://plants.example.com/api\tprune\t3\t1\t0\t0\t2\t0\t0`,
+        `${RUN_A}\t2026-11-20T10:00:00.000Z\tdefault\thttps://plants.example.com/api\tdelete\t2\t1\t0\t1\t0\t0\t0`,
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('a table on a terminal, fitted to its width', async () => {
+    write(JOURNAL);
+    const wide = await history([], { tty: true, columns: 120 });
+    expect(wide.stdout.split('\r\n')[1]).toMatch(
+      /^bbbb3333\s+2026-11-25 09:00:00\s+staging\s+staging\.example\.com\/api\s+prune\s+1 failed$/,
+    );
+    const r = await history([], { tty: true, columns: 60 });
+    const lines = r.stdout.split('\r\n').filter((line) => line !== '');
+    expect(lines[0]).toMatch(/^RUN\s+WHEN/);
+    expect(lines[1]).toMatch(/^bbbb3333 .*…/);
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(60);
+  });
+
+  it("<run>: that run's plants with their outcome, an intent without one as unknown; service text escaped", async () => {
+    write(JOURNAL);
+    const r = await history(['bbbb2222']);
+    expect(r.stdout).toBe(
+      [
+        `7\tFern\\tthe\\nsecond\tweed\tdeleted\t204\t${RUN_B}-7\t1\t2026-11-24T22:00:00.200Z`,
+        `9\tAloe\tweed\tunknown\t\t${RUN_B}-9\t\t2026-11-24T22:00:00.300Z`,
+        `10\tIvy\tweed\tunknown\t\t${RUN_B}-10\t\t2026-11-24T22:00:00.400Z`,
+        '',
+      ].join('\n'),
+    );
+    const json = await history([RUN_B, '--json']);
+    expect(JSON.parse(json.stdout)).toEqual([
+      expect.objectContaining({ id: '7', name: 'Fern\tthe\nsecond', result: 'deleted', status: 204 }),
+      expect.objectContaining({ id: '9', result: 'unknown', status: null, request_id: `${RUN_B}-9` }),
+      expect.objectContaining({ id: '10', result: 'unknown' }),
+    ]);
+  });
+
+  it('a run id must be whole or a beginning only one run has, of 4 characters or more', async () => {
+    write(JOURNAL);
+    expect((await history(['bbbb'])).stderr).toBe(
+      `plants: run "bbbb" is the beginning of 2 runs' ids; give more of it\n`,
+    );
+    expect((await history(['aaa'])).stderr).toMatch(/no run "aaa" on record \(give at least 4 characters of its id\)/);
+    const none = await history(['cccc']);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/no run "cccc" on record; 'plants history' lists the runs/);
+    expect((await history(['aaaa'])).stdout.split('\n')).toHaveLength(3);
+  });
+
+  it.each([
+    [['--profile', 'staging'], [RUN_C]],
+    [
+      ['--id', '7'],
+      [RUN_B, RUN_A],
+    ],
+    [['--id', '3'], [RUN_C]],
+    [['--result', 'unknown'], [RUN_B]],
+    [['--result', 'not_found'], [RUN_A]],
+    [
+      ['--since', '2026-11-24'],
+      [RUN_C, RUN_B],
+    ],
+    [['--since', '2026-11-24T22:00:00.001Z'], [RUN_C]],
+    [['--id', '7', '--profile', 'staging'], []],
+  ])('%j selects %j', async (args, runs) => {
+    write(JOURNAL);
+    const r = await history([...args, '--json']);
+    expect(r.code).toBe(0);
+    expect((JSON.parse(r.stdout) as { run: string }[]).map((run) => run.run)).toEqual(runs);
+  });
+
+  it('--since a duration counts back from now', async () => {
+    const recent = new Date(Date.now() - 3_600_000).toISOString();
+    write([...JOURNAL, record(RUN_A.replace('aaaa', 'dddd'), recent, 'start', { plants: 0 })]);
+    const r = await history(['--since', '2h', '--json']);
+    expect((JSON.parse(r.stdout) as { run: string }[]).map((run) => run.run)).toEqual([RUN_A.replace('aaaa', 'dddd')]);
+  });
+
+  it('--result in one run keeps only the plants of that result', async () => {
+    write(JOURNAL);
+    const r = await history([RUN_B, '--result', 'unknown', '-o', 'csv']);
+    // CSV lines end in CRLF (RFC 4180).
+    const lines = r.stdout.split('\r\n');
+    expect(lines[0]).toBe('id,name,tag,result,status,request_id,attempts,time');
+    expect(lines.slice(1, -1).map((line) => line.split(',')[0])).toEqual(['9', '10']);
+  });
+
+  it('ndjson: one run per line, with its counts', async () => {
+    write(JOURNAL);
+    const r = await history(['-o', 'ndjson', '--profile', 'staging']);
+    expect(
+      r.stdout
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line) as unknown),
+    ).toEqual([
+      {
+        run: RUN_C,
+        time: '2026-11-25T09:00:00.000Z',
+        profile: 'staging',
+        base_url: 'https://staging.example.com/api',
+        command: 'prune',
+        plants: 1,
+        results: { deleted: 0, gone: 0, not_found: 0, unknown: 0, failed: 1, skipped: 0 },
+      },
+    ]);
+  });
+
+  it('reads rolled-over journals too, oldest first', async () => {
+    write(JOURNAL.slice(0, 5), 'deletions.20261121T000000Z.7.jsonl');
+    write(JOURNAL.slice(5));
+    const r = await history(['--json']);
+    expect((JSON.parse(r.stdout) as { run: string }[]).map((run) => run.run)).toEqual([RUN_C, RUN_B, RUN_A]);
+  });
+
+  it('a damaged line is skipped with one warning naming its line; the rest is shown', async () => {
+    write([...JOURNAL.slice(0, 3), '{"v":1,"event":"intent","run":"aaaa', 'not json at all', ...JOURNAL.slice(3)]);
+    const r = await history(['--json']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe(
+      `plants: warning: skipped a damaged line of the journal: ${join(state, 'deletions.jsonl')} line 4\n` +
+        `plants: warning: skipped a damaged line of the journal: ${join(state, 'deletions.jsonl')} line 5\n`,
+    );
+    expect(JSON.parse(r.stdout)).toHaveLength(3);
+  });
+
+  it('no journal yet: nothing on stdout (an empty array with --json), and says so', async () => {
+    const r = await history([]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('');
+    expect((await history(['--json'])).stdout).toBe('[]\n');
+  });
+
+  it.each([
+    [['--since', 'yesterday'], /invalid --since "yesterday"/],
+    [['--result', 'lost'], /argument 'lost' is invalid/],
+    [['--json', '-o', 'csv'], /--json conflicts with --output csv/],
+  ])('%j is refused (exit 2)', async (args, message) => {
+    const r = await history(args);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message);
+  });
+
+  it('the token is in no output even when a journal line holds it', async () => {
+    write([record(RUN_A, '2026-11-20T10:00:00.000Z', 'start'), intent(RUN_A, '2026-11-20T10:00:01.000Z', TOKEN)]);
+    // runCli fails the test if the token shows up; PLANTS_TOKEN makes it known to plants.
+    const r = await runCli(['history', RUN_A], {
+      configDir: dir.path,
+      env: { PLANTS_STATE_DIR: state, PLANTS_TOKEN: TOKEN },
+    });
+    expect(r.stdout).toContain('***');
+  });
+});
