@@ -57,6 +57,8 @@ export async function report(
   ctx: Context,
   /** The signal that stopped the run, if one did. */
   stoppedBy: StopSignal | undefined,
+  /** Where a dry run would have deleted: `plants.example.com/api (profile staging)`. */
+  target?: string,
 ): Promise<void> {
   const interrupted = stoppedBy !== undefined;
   const { io } = ctx;
@@ -78,7 +80,11 @@ export async function report(
 
   const counts = countResults(results);
   if (options.dryRun) {
-    info(io, `Would delete ${results.length} plant${results.length === 1 ? '' : 's'} (dry run: nothing was sent)`);
+    const where = target === undefined ? '' : ` from ${target}`;
+    info(
+      io,
+      `Would delete ${results.length} plant${results.length === 1 ? '' : 's'}${where}; dry run: nothing was sent`,
+    );
   } else if (results.length === 1 && counts.deleted === 1) {
     success(io, `Deleted plant ${printable(results[0]!.id)}`);
   } else if (!interrupted && results.length > 1 && (io.interactive() || problems.length > 0 || counts.gone > 0)) {

@@ -126,7 +126,7 @@ export async function deletePlants(
     const outcomes = ids.map((id): DeleteOutcome => ({
       result: { id, result: 'would_delete', status: null, request_id: null },
     }));
-    await report(outcomes, options, ctx, undefined);
+    await report(outcomes, options, ctx, undefined, await deletionTarget(ctx));
     return;
   }
   if (!options.yes) {
@@ -136,7 +136,9 @@ export async function deletePlants(
         width: io.terminalWidth('stderr'),
       }),
     );
-    if (!(await ctx.prompter.confirm(question(targets)))) throw new CancelledError('cancelled; nothing was deleted');
+    const where = await deletionTarget(ctx);
+    if (!(await ctx.prompter.confirm(question(targets, where))))
+      throw new CancelledError('cancelled; nothing was deleted');
   }
 
   // Nothing is deleted that cannot be recorded: the journal is opened, and the run's start written, first.
@@ -189,8 +191,20 @@ function uniqueTargets(targets: readonly DeletionTarget[]): DeletionTarget[] {
   return targets.filter((target) => !seen.has(target.id) && seen.add(target.id));
 }
 
-function question(targets: readonly DeletionTarget[]): string {
-  return targets.length === 1 ? `Delete plant ${printable(targets[0]!.id)}?` : `Delete these ${targets.length} plants?`;
+function question(targets: readonly DeletionTarget[], where: string): string {
+  const what = targets.length === 1 ? `plant ${printable(targets[0]!.id)}` : `these ${targets.length} plants`;
+  return `Delete ${what} from ${where}?`;
+}
+
+/**
+ * Where a run deletes, as a person checks it before saying yes: the base
+ * URL's host and path prefix, and the profile (`plants.example.com/api
+ * (profile staging)`), the token masked should the URL hold it.
+ */
+async function deletionTarget(ctx: Context): Promise<string> {
+  const [client, profile] = await Promise.all([ctx.client(), ctx.profile()]);
+  const { host, pathname } = client.baseUrl;
+  return printable(ctx.redact(`${host}${pathname.replace(/\/+$/, '')} (profile ${profile.value})`));
 }
 
 /**

@@ -166,7 +166,7 @@ describe('people see what they are about to delete', () => {
     expect(r.code).toBe(2);
     expect(r.stdout).toMatch(/7 +Rose +flower\r\n1 +Ficus 7 +tree\r\n99 +\(not in the list\)\r\n/);
     expect(r.stdout).toContain('… and 3 more\r\n');
-    expect(r.stdout).toContain('Delete these 13 plants? [y/N]');
+    expect(r.stdout).toMatch(/Delete these 13 plants from 127\.0\.0\.1:\d+ \(profile default\)\? \[y\/N\]/);
     expect(setup.store.requests).toEqual([{ method: 'GET', path: '/plants', status: 200 }]);
   });
 
@@ -181,7 +181,9 @@ describe('people see what they are about to delete', () => {
     const table = await plants(['prune', '--tag', 'weed', '--dry-run'], { tty: true });
     expect(table.code).toBe(0);
     expect(table.stdout).toMatch(/ID +NAME +TAG\r\n2 +Weed, common +weed\r\n/);
-    expect(table.stdout).toContain('Would delete 3 plants (dry run: nothing was sent)');
+    expect(table.stdout).toMatch(
+      /Would delete 3 plants from 127\.0\.0\.1:\d+ \(profile default\); dry run: nothing was sent/,
+    );
     const many = Array.from({ length: 14 }, (_, i) => String(i + 1));
     const all = await plants(['delete', ...many, '--dry-run'], { tty: true });
     expect(all.stdout).toMatch(/\r\n7 +Rose +flower\r\n[\s\S]*\r\n14 +\(not in the list\)\r\n/);

@@ -12,6 +12,7 @@ const setup = againstStore({ seed: 8 }, { perTest: true });
 
 const EXAMPLE_URL = 'https://plants.example.com/api';
 const EXAMPLE_CONFIG = '/home/ana/.config/plants/config.json';
+const EXAMPLE_TARGET = 'plants.example.com/api';
 
 interface Step {
   args: string[];
@@ -78,12 +79,16 @@ function screen(output: string): string[] {
 
 /** What the terminal showed, with the test's own URL and config path put back as the page has them. */
 function shown(output: string): string[] {
-  return screen(output)
-    .join('\n')
-    .replaceAll(setup.store.url, EXAMPLE_URL)
-    .replaceAll(join(setup.dir.path, 'config.json'), EXAMPLE_CONFIG)
-    .trimEnd()
-    .split('\n');
+  return (
+    screen(output)
+      .join('\n')
+      .replaceAll(setup.store.url, EXAMPLE_URL)
+      // Where a delete would go, as its prompt and dry run name it.
+      .replaceAll(`${new URL(setup.store.url).host} (profile`, `${EXAMPLE_TARGET} (profile`)
+      .replaceAll(join(setup.dir.path, 'config.json'), EXAMPLE_CONFIG)
+      .trimEnd()
+      .split('\n')
+  );
 }
 
 async function replay(steps: Step[], env: Record<string, string | undefined>) {

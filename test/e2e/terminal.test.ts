@@ -68,7 +68,7 @@ describe('in a terminal', () => {
   it('delete asks first and deletes on y', async () => {
     const r = await inTerminal(['delete', '2'], { answers: [{ when: '[y/N]', send: 'y\r' }] });
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('Delete plant 2? [y/N]');
+    expect(r.stdout).toMatch(/Delete plant 2 from 127\.0\.0\.1:\d+ \(profile default\)\? \[y\/N\]/);
     expect(r.stdout).toContain('✓ Deleted plant 2');
     expect(setup.store.store.size).toBe(2);
   });
@@ -139,7 +139,7 @@ describe('bulk delete in a terminal', () => {
       // readline moves the cursor to the start of the line before the question.
       expect(r.stdout).toMatch(
         // eslint-disable-next-line no-control-regex
-        /10 {2}Pilea peperomioides\r\n… and 2 more\r\n(\x1b\[[0-9;]*[A-Za-z])*Delete these 12 plants\? \[y\/N\]/,
+        /10 {2}Pilea peperomioides\r\n… and 2 more\r\n(\x1b\[[0-9;]*[A-Za-z])*Delete these 12 plants from 127\.0\.0\.1:\d+ \(profile default\)\? \[y\/N\]/,
       );
       expect(r.stdout).toContain('Deleting [------------------------------] 0/12');
       expect(r.stdout).toContain('Deleting [##############################] 12/12');
@@ -155,7 +155,7 @@ describe('bulk delete in a terminal', () => {
     expect(r.code).toBe(2);
     expect(r.stdout).toMatch(
       // eslint-disable-next-line no-control-regex
-      /ID +NAME +TAG\r\n1 +\S[\s\S]*\r\n3 +\S[^\r]*\r\n(\x1b\[[0-9;]*[A-Za-z])*Delete these 3 plants\? \[y\/N\]/,
+      /ID +NAME +TAG\r\n1 +\S[\s\S]*\r\n3 +\S[^\r]*\r\n(\x1b\[[0-9;]*[A-Za-z])*Delete these 3 plants from 127\.0\.0\.1:\d+ \(profile default\)\? \[y\/N\]/,
     );
     expect(setup.store.store.size).toBe(3);
   });

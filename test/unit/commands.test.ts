@@ -272,7 +272,7 @@ describe('plants delete', () => {
     service().intercept({ path: '/plants/7', method: 'DELETE' }).reply(204, '');
     const prompter = scriptedPrompter({ confirm: [true] });
     const r = await plants(['delete', '7'], { tty: true, prompter });
-    expect(prompter.questions).toEqual(['Delete plant 7?']);
+    expect(prompter.questions).toEqual(['Delete plant 7 from plants.test (profile default)?']);
     expect(r.code).toBe(0);
     expect(r.stderr()).toBe('ID  NAME  TAG\n7   Fern  green\n✓ Deleted plant 7\n');
     expect(r.stdout()).toBe('');
@@ -377,7 +377,7 @@ describe('plants delete', () => {
       .reply(200, [{ id: 'x\u001b[2J', name: 'y\u001b]0;t\u0007' }], json);
     const prompter = scriptedPrompter({ confirm: [false] });
     const r = await plants(['delete', 'x\u001b[2J'], { tty: true, prompter });
-    expect(prompter.questions).toEqual(['Delete plant x\\u001b[2J?']);
+    expect(prompter.questions).toEqual(['Delete plant x\\u001b[2J from plants.test (profile default)?']);
     expect(r.stderr()).not.toContain('\u001b');
     expect(r.stderr()).toContain('x\\u001b[2J  y\\u001b]0;t\\u0007');
   });

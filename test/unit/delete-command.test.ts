@@ -93,7 +93,7 @@ describe('which ids are deleted', () => {
       deletes('1');
       const prompter = scriptedPrompter({ confirm: [true] });
       const r = await plants(['delete', '--', '-', '1'], { tty: true, prompter });
-      expect(prompter.questions).toEqual(['Delete these 2 plants?']);
+      expect(prompter.questions).toEqual(['Delete these 2 plants from plants.test (profile default)?']);
       expect(r.code).toBe(0);
     });
   });
@@ -197,12 +197,12 @@ describe('--dry-run', () => {
     const r = await plants(['delete', '1', 'a\tb', '1', '--dry-run']);
     expect(r.code).toBe(0);
     expect(r.stdout()).toBe('1\na\\tb\n');
-    expect(r.stderr()).toBe('Would delete 2 plants (dry run: nothing was sent)\n');
+    expect(r.stderr()).toBe('Would delete 2 plants from plants.test (profile default); dry run: nothing was sent\n');
   });
 
   it('says "plant" for one', async () => {
     const r = await plants(['delete', '1', '--dry-run']);
-    expect(r.stderr()).toBe('Would delete 1 plant (dry run: nothing was sent)\n');
+    expect(r.stderr()).toBe('Would delete 1 plant from plants.test (profile default); dry run: nothing was sent\n');
   });
 
   it('--json: every id as would_delete', async () => {
@@ -226,11 +226,25 @@ describe('--dry-run', () => {
     expect(lines[0]).toMatch(/^ID +NAME +TAG$/);
     expect(lines[1]).toMatch(/^1 +\(not in the list\)$/);
     expect(lines[12]).toMatch(/^12 +Fern +green$/);
-    expect(r.stderr()).toBe('Would delete 12 plants (dry run: nothing was sent)\n');
+    expect(r.stderr()).toBe('Would delete 12 plants from plants.test (profile default); dry run: nothing was sent\n');
   });
 });
 
 describe('confirmation', () => {
+  it('names where it deletes: the host with the path prefix, and the profile; a dry run too', async () => {
+    service().intercept({ path: '/api/v1/plants', method: 'GET' }).reply(200, '[{"id":7,"name":"Fern"}]', json);
+    service().intercept({ path: '/api/v1/plants/7', method: 'DELETE' }).reply(204, '');
+    const prompter = scriptedPrompter({ confirm: [true] });
+    const env = { PLANTS_BASE_URL: 'https://plants.test/api/v1/' };
+    const r = await plants(['delete', '7'], { tty: true, prompter, env });
+    expect(r.code).toBe(0);
+    expect(prompter.questions).toEqual(['Delete plant 7 from plants.test/api/v1 (profile default)?']);
+    const dry = await plants(['delete', '7', '8', '--dry-run'], { env });
+    expect(dry.stderr()).toBe(
+      'Would delete 2 plants from plants.test/api/v1 (profile default); dry run: nothing was sent\n',
+    );
+  });
+
   it('asks once for the whole batch, showing the first ten and how many more', async () => {
     const ids = Array.from({ length: 12 }, (_, i) => String(i + 1));
     service()
@@ -239,7 +253,7 @@ describe('confirmation', () => {
     const prompter = scriptedPrompter({ confirm: [false] });
     const r = await plants(['delete', ...ids], { tty: true, prompter });
     expect(r.code).toBe(2);
-    expect(prompter.questions).toEqual(['Delete these 12 plants?']);
+    expect(prompter.questions).toEqual(['Delete these 12 plants from plants.test (profile default)?']);
     const lines = r.stderr().trimEnd().split('\n');
     expect(lines).toHaveLength(13);
     expect(lines[2]).toMatch(/^2 +Aloe$/);
@@ -255,7 +269,7 @@ describe('confirmation', () => {
     const prompter = scriptedPrompter({ confirm: [true] });
     const r = await plants(['delete', '1', '2'], { tty: true, prompter });
     expect(r.code).toBe(0);
-    expect(prompter.questions).toEqual(['Delete these 2 plants?']);
+    expect(prompter.questions).toEqual(['Delete these 2 plants from plants.test (profile default)?']);
     expect(r.stderr()).toMatch(/^plants: warning: could not look up the plants' names: GET .*500/);
     expect(r.stderr()).toMatch(/\nID\n1\n2\nDeleted 2\n$/);
   });
@@ -297,7 +311,7 @@ describe('confirmation', () => {
     const prompter = scriptedPrompter({ confirm: [false] });
     const r = await plants(['prune', '--tag', 'weed'], { tty: true, prompter });
     expect(r.code).toBe(2);
-    expect(prompter.questions).toEqual(['Delete plant 1?']);
+    expect(prompter.questions).toEqual(['Delete plant 1 from plants.test (profile default)?']);
     expect(r.stderr()).toBe('ID  NAME       TAG\n1   Dandelion  weed\nplants: cancelled; nothing was deleted\n');
   });
 

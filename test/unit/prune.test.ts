@@ -99,7 +99,7 @@ describe('plants prune', () => {
     const prompter = scriptedPrompter({ confirm: [true] });
     const r = await plants(['prune', '--tag', 'succulent'], { tty: true, prompter });
     expect(r.code).toBe(0);
-    expect(prompter.questions).toEqual(['Delete plant 2?']);
+    expect(prompter.questions).toEqual(['Delete plant 2 from plants.test (profile default)?']);
     expect(r.stderr()).toContain('2   Aloe vera  succulent');
   });
 
