@@ -167,6 +167,17 @@ export class ExitStatus extends CliError {
 }
 
 /**
+ * A guard rail refused the run before anything was sent (--max-deletes):
+ * its own code, so a CI job can tell "too many plants matched" from a
+ * mistyped flag.
+ */
+export class RefusedError extends CliError {
+  readonly exitCode = ExitCode.usage;
+  readonly code = 'refused';
+  override name = 'RefusedError';
+}
+
+/**
  * The deletion journal cannot be written: nothing more is deleted, since
  * nothing may be deleted that cannot be recorded.
  */
@@ -197,4 +208,5 @@ export type ErrorCode =
   | 'bad_response'
   | 'partial_failure'
   | 'journal'
+  | 'refused'
   | 'internal';

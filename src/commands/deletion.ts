@@ -3,7 +3,7 @@ import { deleteMany, type DeleteOutcome } from '../api/delete-many.js';
 import type { Plant } from '../api/responses.js';
 import { encodePathSegment } from '../shared/url.js';
 import type { Context } from '../context.js';
-import { CancelledError, UsageError, type StopSignal } from '../errors.js';
+import { CancelledError, RefusedError, UsageError, type StopSignal } from '../errors.js';
 import { formatJson } from '../output/formats.js';
 import { writeOut } from '../output/iostreams.js';
 import { info, warning } from '../output/messages.js';
@@ -105,7 +105,7 @@ export async function deletePlants(
     return;
   }
   if (options.maxDeletes !== undefined && ids.length > options.maxDeletes) {
-    throw new UsageError(
+    throw new RefusedError(
       `${ids.length} plant${ids.length === 1 ? '' : 's'} would be deleted, more than --max-deletes ${options.maxDeletes}; nothing was deleted`,
     );
   }

@@ -164,7 +164,7 @@ describe('--max-deletes', () => {
     expect(r.code).toBe(2);
     expect(r.stdout()).toBe('');
     expect(errorLine(r.stderr())).toEqual({
-      code: 'usage',
+      code: 'refused',
       status: null,
       message: '3 plants would be deleted, more than --max-deletes 2; nothing was deleted',
       request_id: null,
