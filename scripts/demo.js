@@ -5,12 +5,20 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const configDir = mkdtempSync(join(tmpdir(), 'plants-demo-'));
 const token = `demo-${randomBytes(8).toString('hex')}`;
-const env = { ...process.env, PLANTS_CONFIG_DIR: configDir, PLANTS_BASE_URL: '', PLANTS_TOKEN: '' };
+// The deletion journal too goes to the temporary directory, never the user's own.
+const env = {
+  ...process.env,
+  PLANTS_CONFIG_DIR: configDir,
+  PLANTS_STATE_DIR: join(configDir, 'state'),
+  PLANTS_BASE_URL: '',
+  PLANTS_TOKEN: '',
+};
 
 const server = spawn(process.execPath, [join(root, 'bin/plant-store-server.js'), '--port', '0', '--seed', '8'], {
   env: { ...process.env, PLANT_STORE_TOKEN: token },
@@ -72,6 +80,15 @@ plants(['list', '--limit', '2', '--json']);
 plants(['delete', '3', '--yes']);
 plants(['delete', '3', '--yes', '--json']);
 plants(['list', '--limit', '4']);
+plants(['history']);
+// The store's own log of the DELETEs it served: the same request ids as the journal's.
+// The commands ran synchronously; its log arrives once this process listens again.
+const logged = () => serverErr.split('\n').filter((line) => line.includes('DELETE'));
+for (const deadline = Date.now() + 5000; logged().length < 2 && Date.now() < deadline;) {
+  await sleep(10);
+}
+console.log('\nThe local plant store logged the DELETEs it served (compare the request ids):');
+for (const line of logged()) console.log(`  ${line}`);
 
 cleanUp();
 console.log('\nDone; the demo store and its config directory are gone.');

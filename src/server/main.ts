@@ -7,7 +7,8 @@ import { PlantStore } from './store.js';
 const HELP = `Usage: plant-store-server [options]
 
 A local plant store service for trying plants and testing scripts safely.
-Prints the URL it listens on as the first line of stdout.
+Prints the URL it listens on as the first line of stdout, and logs each
+DELETE it serves, with its X-Request-Id, to stderr.
 
 Options:
   --port <n>     port to listen on; 0 picks a free one (default: 0)
@@ -93,6 +94,11 @@ async function main(): Promise<void> {
     store,
     host: values.host,
     port,
+    // Each DELETE served, with the request id plants sent: its journal and this log side by side.
+    onRequest: ({ method, path, status, requestId }) => {
+      if (method !== 'DELETE') return;
+      console.error(`plant-store-server: DELETE ${path} → ${status}${requestId ? ` (X-Request-Id ${requestId})` : ''}`);
+    },
     // Batch writes: a bulk delete should not rewrite the file thousands of times.
     onChange: () => {
       changed = true;

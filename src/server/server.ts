@@ -10,7 +10,14 @@ interface PlantStoreServerOptions {
   /** Called after each mutation (the CLI entry point persists with it). */
   onChange?: () => void;
   /** Called for every request, after it is answered (tests count requests with it). */
-  onRequest?: (request: { method: string; path: string; status: number; remotePort?: number }) => void;
+  onRequest?: (request: {
+    method: string;
+    path: string;
+    status: number;
+    remotePort?: number;
+    /** The request's X-Request-Id, when it sent one. */
+    requestId?: string;
+  }) => void;
 }
 
 export interface RunningPlantStore {
@@ -123,6 +130,7 @@ export function plantStoreHandler(
           path: req.url ?? '/',
           status: res.statusCode,
           remotePort: req.socket.remotePort,
+          requestId: typeof req.headers['x-request-id'] === 'string' ? req.headers['x-request-id'] : undefined,
         });
       });
     }

@@ -3,7 +3,7 @@ import { readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ROOT, tempDir } from '../helpers/cli.js';
+import { ROOT, runCli, tempDir } from '../helpers/cli.js';
 
 const SERVER_BIN = join(ROOT, 'bin', 'plant-store-server.js');
 const TOKEN = 'server-test-token';
@@ -53,6 +53,35 @@ describe('plant-store-server', () => {
     const body = (await res.json()) as { id: number; name: string }[];
     expect(body).toHaveLength(4);
     expect(body[0]).toEqual({ id: 1, name: 'Monstera deliciosa', tag: 'tropical' });
+  });
+
+  it('logs each DELETE it serves with the X-Request-Id plants sent: the journal and the log side by side', async () => {
+    const { url, child } = await start(['--seed', '4']);
+    let log = '';
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (log += chunk));
+    const state = join(dir.path, 'state');
+    const r = await runCli(['delete', '2', '9', '--yes', '--concurrency', '1'], {
+      configDir: dir.path,
+      env: { PLANTS_BASE_URL: url, PLANTS_TOKEN: TOKEN, PLANTS_STATE_DIR: state },
+    });
+    expect(r.code).toBe(3);
+    const intents = readFileSync(join(state, 'deletions.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { event: string; request_id?: string })
+      .filter((record) => record.event === 'intent');
+    const expected = [
+      `plant-store-server: DELETE /plants/2 → 204 (X-Request-Id ${intents[0]!.request_id})`,
+      `plant-store-server: DELETE /plants/9 → 404 (X-Request-Id ${intents[1]!.request_id})`,
+    ];
+    // The log line is written once the answer has gone: wait for it rather than a fixed time.
+    for (const deadline = Date.now() + 10_000; !log.includes(expected[1]!) && Date.now() < deadline;) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(log.split('\n').filter((line) => line.includes('DELETE'))).toEqual(expected);
+    // Requests other than DELETE are not logged.
+    await fetch(`${url}/plants`, { headers: auth });
+    expect(log).not.toMatch(/GET/);
   });
 
   it('applies limit and rejects a bad one with a 400 Error body', async () => {

@@ -22,7 +22,7 @@ export async function plantStore(
   const running = await startPlantStoreServer({
     token: TOKEN,
     store,
-    onRequest: ({ remotePort, ...request }) => {
+    onRequest: ({ remotePort, requestId: _requestId, ...request }) => {
       requests.push(request);
       ports.push(remotePort ?? 0);
     },
