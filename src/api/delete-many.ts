@@ -83,7 +83,8 @@ async function deleteOne(
       return { result: { id, result: 'unknown', status: err.status, request_id, error }, error: err, attempts };
     }
     if (err instanceof HttpError) {
-      const result = err.status === 404 ? 'not_found' : 'failed';
+      // A 404 with the interface's Error object: the plant is missing; without one, the address is wrong.
+      const result = err.code === 'not_found' ? 'not_found' : 'failed';
       return { result: { id, result, status: err.status, request_id, error: err.serviceError }, error: err, attempts };
     }
     return {
@@ -92,6 +93,11 @@ async function deleteOne(
       attempts,
     };
   }
+}
+
+/** A 404 that was not about the plant (no Error object came with it): the base URL is wrong. */
+export function wrongAddress(outcome: DeleteOutcome): boolean {
+  return outcome.error instanceof HttpError && outcome.error.status === 404 && outcome.error.code !== 'not_found';
 }
 
 /** A bulk delete under way: its outcomes so far can be read at any moment. */
@@ -126,11 +132,11 @@ export function deleteMany(client: PlantStoreClient, ids: readonly string[], opt
   const inFlight = new Map<number, string>();
   let next = 0;
   let settled = 0;
-  let authRefused = false;
+  let stopSending = false;
   let recordingFailure: { error: unknown } | undefined;
   const { recorder } = options;
   const worker = async () => {
-    while (next < ids.length && !authRefused && !recordingFailure && !options.signal.aborted) {
+    while (next < ids.length && !stopSending && !recordingFailure && !options.signal.aborted) {
       const index = next;
       next += 1;
       const requestId = newRequestId();
@@ -150,7 +156,8 @@ export function deleteMany(client: PlantStoreClient, ids: readonly string[], opt
       } catch (error) {
         recordingFailure ??= { error };
       }
-      if (outcome.error?.exitCode === ExitCode.auth) authRefused = true;
+      // After a refused token, or a 404 that says the address is wrong, every later request would fare the same.
+      if (outcome.error?.exitCode === ExitCode.auth || wrongAddress(outcome)) stopSending = true;
       settled += 1;
       options.onSettled?.(settled);
     }

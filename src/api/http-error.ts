@@ -39,10 +39,25 @@ export function describeHttpError(facts: HttpErrorFacts): HttpError {
   const code = serviceError.error === null ? '' : ` (error ${serviceError.error})`;
   let message = `${label} → ${statusText(status)}: ${serviceError.message}${code}${attempts.suffix()}`;
   if (status === 401 || status === 403) message += `; ${refusedToken}`;
-  if (status === 404 && !addressedPlant) message += `; check the base URL (${formatBaseUrl(baseUrl)})`;
-  const error = new HttpError(message, status, serviceError, addressedPlant);
+  // A missing plant is answered with the interface's Error object; a 404 without one is a
+  // router's or a proxy's: the address is wrong, not the plant (and a retry elsewhere would not help).
+  const plantMissing = addressedPlant && status === 404 && serviceError.error !== null;
+  if (status === 404 && !plantMissing) {
+    const why = addressedPlant ? '; with no Error object from the service, so the address is wrong, not the plant' : '';
+    message += `${why}; check the base URL (${formatBaseUrl(baseUrl)})${pathHint(baseUrl)}`;
+  }
+  const error = new HttpError(message, status, serviceError, plantMissing);
   error.responseLost = attempts.responseMayBeLost || LOST_RESPONSE_STATUSES.has(status);
   return error;
+}
+
+/** A base URL that already ends in /plants: plants adds that segment itself. */
+function pathHint(baseUrl: URL): string {
+  const path = baseUrl.pathname.replace(/\/+$/, '');
+  if (!/\/plants$/i.test(path)) return '';
+  const root = new URL(baseUrl.href);
+  root.pathname = path.slice(0, -'/plants'.length) || '/';
+  return `: it ends in /plants, which plants adds itself; use ${formatBaseUrl(root)}`;
 }
 
 /** What the service said, normalised, with the token masked (it goes to stdout in delete --json). */

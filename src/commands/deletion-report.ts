@@ -1,4 +1,4 @@
-import type { DeleteOutcome, DeleteResult, DeleteResultKind } from '../api/delete-many.js';
+import { wrongAddress, type DeleteOutcome, type DeleteResult, type DeleteResultKind } from '../api/delete-many.js';
 import type { Context } from '../context.js';
 import { ExitCode, ExitStatus, InterruptedError, type StopSignal } from '../errors.js';
 import { formatJson, tsvLine } from '../output/formats.js';
@@ -100,6 +100,17 @@ export async function report(
     const status = new ExitStatus(error!.exitCode, error!.code, ctx.redact(error!.message), error!.status);
     status.requestId = result.request_id;
     throw status;
+  }
+  // A wrong address stopped the run: its message says how to fix it.
+  const misaddressed = problems.find(wrongAddress);
+  if (misaddressed) {
+    const notAttempted = `${counts.skipped} ${counts.skipped === 1 ? 'plant was' : 'plants were'} not attempted`;
+    throw new ExitStatus(
+      ExitCode.failure,
+      'http_error',
+      `${ctx.redact(misaddressed.error!.message)}; ${notAttempted}`,
+      404,
+    );
   }
   // A refused token outranks everything: the rest of the run never happened.
   if (problems.some((o) => o.error!.exitCode === ExitCode.auth)) {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { againstStore } from '../helpers/against-store.js';
-import type { DeleteOutcome } from '../helpers/cli.js';
+import type { DeleteOutcome, JsonError } from '../helpers/cli.js';
 import { rawServer, type RawServer } from '../helpers/servers.js';
 import { withoutRequestIds } from '../helpers/results.js';
 
@@ -112,15 +112,26 @@ describe('plants delete against services that answer differently', () => {
     });
   });
 
-  it('reports a 404 whose body is not an Error object as not_found', async () => {
+  it('a 404 whose body is not an Error object means a wrong base URL: the run stops, exit 1, --ignore-missing or not', async () => {
+    // A router's 404, as a base URL with a wrong path prefix meets it.
     server = await rawServer((_req, res) => res.writeHead(404, { 'content-type': 'text/plain' }).end('Not Found'));
-    const r = await plants(['delete', '5', '--yes', '--json'], { PLANTS_BASE_URL: server.url });
-    expect(r.code).toBe(3);
-    expect(withoutRequestIds((JSON.parse(r.stdout) as DeleteOutcome[])[0])).toEqual({
-      id: '5',
-      result: 'not_found',
-      status: 404,
-      error: { error: null, message: 'Not Found' },
+    const r = await plants(['delete', '5', '6', '7', '--yes', '--json', '--ignore-missing', '--concurrency', '1'], {
+      PLANTS_BASE_URL: `${server.url}/api`,
     });
+    expect(r.code).toBe(1);
+    const results = withoutRequestIds(JSON.parse(r.stdout) as DeleteOutcome[]);
+    expect(results.map((result) => [result.id, result.result])).toEqual([
+      ['5', 'failed'],
+      ['6', 'skipped'],
+      ['7', 'skipped'],
+    ]);
+    expect(server.requests).toHaveLength(1);
+    const line = (JSON.parse(r.stderr.trimEnd().split('\n').at(-1)!) as JsonError).error;
+    expect(line.code).toBe('http_error');
+    expect(line.message).toMatch(
+      new RegExp(
+        `no Error object from the service, so the address is wrong, not the plant; check the base URL \\(${server.url}/api\\); 2 plants were not attempted$`,
+      ),
+    );
   });
 });

@@ -42,9 +42,13 @@ const lines = (file: string): JournalLine[] =>
 const journal = () => lines(join(state, 'deletions.jsonl'));
 const deletesSeen = () => server.requests.filter((request) => request.method === 'DELETE');
 
-/** A service that deletes whatever it is asked to, 404 for ids starting with "missing". */
+/** A service that deletes whatever it is asked to, 404 (with its Error object) for ids starting with "missing". */
 const answering = () =>
-  rawServer((req, res) => res.writeHead(req.url?.startsWith('/plants/missing') ? 404 : 204).end());
+  rawServer((req, res) => {
+    if (req.url?.startsWith('/plants/missing'))
+      res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":404,"message":"no such plant"}');
+    else res.writeHead(204).end();
+  });
 
 describe('what is recorded', () => {
   it('a start, then an intent before each DELETE and its outcome after, with the request id the service saw', async () => {

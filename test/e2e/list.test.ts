@@ -251,6 +251,8 @@ describe('a reader that goes away', () => {
           const child = spawn(process.execPath, [PLANTS_BIN, ...args], {
             env: {
               PATH: process.env.PATH,
+              // The deletion journal of the delete below stays here too.
+              HOME: setup.dir.path,
               PLANTS_CONFIG_DIR: setup.dir.path,
               PLANTS_BASE_URL: big.url,
               PLANTS_TOKEN: TOKEN,

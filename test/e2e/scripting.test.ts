@@ -284,7 +284,8 @@ describe('bulk delete against a service that misbehaves', () => {
       const id = req.url!.split('/').pop();
       if (id === '2')
         res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":9,"message":"disk full"}');
-      else if (id === '3') res.writeHead(404).end();
+      else if (id === '3')
+        res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":404,"message":"no plant 3"}');
       else res.writeHead(204).end();
     });
     const r = await plants(['delete', '1', '2', '3', '4', '--yes', '--json'], { env: { PLANTS_BASE_URL: server.url } });
@@ -292,7 +293,7 @@ describe('bulk delete against a service that misbehaves', () => {
     expect(withoutRequestIds(JSON.parse(r.stdout))).toEqual([
       { id: '1', result: 'deleted', status: 204 },
       { id: '2', result: 'failed', status: 500, error: { error: 9, message: 'disk full' } },
-      { id: '3', result: 'not_found', status: 404, error: { error: null, message: '(empty body)' } },
+      { id: '3', result: 'not_found', status: 404, error: { error: 404, message: 'no plant 3' } },
       { id: '4', result: 'deleted', status: 204 },
     ]);
     expect(r.stderr).toMatch(/Deleted 2, not found 1, failed 1\n/);

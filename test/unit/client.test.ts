@@ -376,16 +376,49 @@ describe('size and encoding limits', () => {
 });
 
 describe('404 and the base URL', () => {
-  it('a 404 to the list suggests checking the base URL; a DELETE 404 is about the plant', async () => {
+  it('a 404 to the list suggests checking the base URL; a DELETE 404 with an Error object is about the plant', async () => {
     agent.get(ORIGIN).intercept({ path: '/api/plants', method: 'GET' }).reply(404, 'no such path');
-    agent.get(ORIGIN).intercept({ path: '/api/plants/3', method: 'DELETE' }).reply(404, 'no such plant');
+    agent
+      .get(ORIGIN)
+      .intercept({ path: '/api/plants/3', method: 'DELETE' })
+      .reply(404, { error: 404, message: 'no such plant' }, { headers: { 'content-type': 'application/json' } });
     const list = await failure(client(`${ORIGIN}/api`).listPlants());
     expect(list.message).toBe(
       'GET http://plants.test/api/plants → 404 Not Found: no such path; check the base URL (http://plants.test/api)',
     );
     expect((list as HttpError).exitCode).toBe(ExitCode.failure);
     const del = await failure(client(`${ORIGIN}/api`).deletePlant('3'));
-    expect(del.message).toBe('DELETE http://plants.test/api/plants/3 → 404 Not Found: no such plant');
+    expect(del.message).toBe('DELETE http://plants.test/api/plants/3 → 404 Not Found: no such plant (error 404)');
+    expect((del as HttpError).code).toBe('not_found');
+  });
+
+  it.each([
+    ['a text body', 'Not Found', 'text/plain'],
+    ['an HTML page', '<html><title>404 Not Found</title></html>', 'text/html'],
+    ['an empty body', '', 'text/plain'],
+    ['JSON that is not an Error object', '{"detail":"not found"}', 'application/json'],
+  ])(
+    'a DELETE 404 with %s is a wrong address, not a missing plant: exit 1, check the base URL',
+    async (_name, body, type) => {
+      agent
+        .get(ORIGIN)
+        .intercept({ path: '/api/plants/3', method: 'DELETE' })
+        .reply(404, body, { headers: { 'content-type': type } });
+      const del = await failure<HttpError>(client(`${ORIGIN}/api`).deletePlant('3'));
+      expect(del.code).toBe('http_error');
+      expect(del.exitCode).toBe(ExitCode.failure);
+      expect(del.message).toMatch(
+        /^DELETE http:\/\/plants\.test\/api\/plants\/3 → 404 Not Found: .*; with no Error object from the service, so the address is wrong, not the plant; check the base URL \(http:\/\/plants\.test\/api\)$/,
+      );
+    },
+  );
+
+  it('a base URL that ends in /plants is named as the likely mistake', async () => {
+    agent.get(ORIGIN).intercept({ path: '/api/plants/plants', method: 'GET' }).reply(404, 'no route');
+    const list = await failure(client(`${ORIGIN}/api/plants/`).listPlants());
+    expect(list.message).toBe(
+      'GET http://plants.test/api/plants/plants → 404 Not Found: no route; check the base URL (http://plants.test/api/plants): it ends in /plants, which plants adds itself; use http://plants.test/api',
+    );
   });
 
   it('a refused token is explained in the words the client was given', async () => {

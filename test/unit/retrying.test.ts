@@ -215,7 +215,9 @@ describe('a DELETE whose earlier answer was lost', () => {
     pool()
       .intercept({ path: '/plants/7', method: 'DELETE' })
       .reply(...busy(503));
-    pool().intercept({ path: '/plants/7', method: 'DELETE' }).reply(404, 'none');
+    pool()
+      .intercept({ path: '/plants/7', method: 'DELETE' })
+      .reply(404, { error: 404, message: 'none' }, { headers: { 'content-type': 'application/json' } });
     const err = await failure<HttpError>(client().deletePlant('7'));
     expect(err.exitCode).toBe(ExitCode.notFound);
     expect(err.responseLost).toBe(false);
