@@ -6,7 +6,7 @@
 // line when the project's Node.js is missing (npm ci not run yet, or run with
 // --ignore-scripts) and the one found instead is too old.
 //
-// Plain syntax only: an old Node.js must be able to parse this file to say so.
+// Syntax Node.js 14 and later parse: an old Node.js must be able to read this file to say so.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, realpathSync } from 'node:fs';
 

@@ -9,7 +9,7 @@ import { describeHttpError, type HttpErrorFacts } from './http-error.js';
 import { describeNetworkFailure } from './network.js';
 import { streamPlantList, type PlantBatch } from './plant-stream.js';
 import { mayFollow, redirectTarget } from './redirects.js';
-import { unaskedEncoding, type Plant } from './responses.js';
+import { describeErrorBody, unaskedEncoding, type Plant } from './responses.js';
 import { sendWithRetries } from './retrying.js';
 import { type Attempts, statusText } from './retry.js';
 import { endpoint, maskUrl } from '../shared/url.js';
@@ -214,8 +214,15 @@ export class PlantStoreClient {
       const status = attempt.statusCode;
       if (status >= 200 && status < 300) return { attempt, label, attempts };
       if (method === 'DELETE' && status === 404 && attempts.responseMayBeLost) {
-        this.#log.line('404 after a lost response: an earlier attempt deleted it');
-        return { attempt, label, attempts };
+        // Gone only when the service says the plant is missing (its Error object); a router's
+        // 404 says the address is wrong, and what the lost attempt did stays unknown.
+        const text = await attempt.errorText();
+        if (describeErrorBody(text, headerValue(attempt.headers['content-type']), this.#redact).error !== null) {
+          this.#log.line('404 after a lost response: an earlier attempt deleted it');
+          return { attempt, label, attempts };
+        }
+        attempt.close();
+        throw this.#httpError({ response: attempt, label, attempts, addressedPlant, redirects, text });
       }
       const next = redirectTarget(method, attempt, target);
       if (mayFollow(next, this.baseUrl.origin, redirects)) {

@@ -77,8 +77,10 @@ export function journalStopped(
   const deleted = sent.filter((o) => o.result.result === 'deleted' || o.result.result === 'gone').length;
   const notSent = outcomes.length - sent.length;
   const unrecorded = journal.unrecordedOutcomes;
+  const others = sent.length - deleted;
   const parts = [
     `${deleted} deleted`,
+    ...(others > 0 ? [`${others} not deleted or unknown (see the results)`] : []),
     `${notSent} not sent`,
     ...(unrecorded > 0 ? [`the outcome of ${unrecorded} not recorded (their intent is: they read as unknown)`] : []),
   ];

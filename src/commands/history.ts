@@ -92,20 +92,26 @@ async function runHistory(options: HistoryOptions, ctx: Context): Promise<void> 
   const { records, damaged } = readJournal(dir);
   for (const { file, line } of damaged) warning(io, `skipped a damaged line of the journal: ${file} line ${line}`);
   await knowTheToken(ctx);
-  const runs = summarizeRuns(records.map((record) => masked(record, ctx.redact))).filter(
+  const all = summarizeRuns(records.map((record) => masked(record, ctx.redact)));
+  const format = options.output ?? (io.stdoutIsTTY ? 'table' : 'tsv');
+  if (options.run !== undefined) {
+    // One run, found among all of them; the filters then pick its plants.
+    const run = findRun(all, options.run);
+    const plants = run.plants.filter(
+      (plant) =>
+        (options.result === undefined || plant.result === options.result) &&
+        (options.id === undefined || plant.id === options.id),
+    );
+    await writeRows(ctx, format, PLANT_VIEW, plants, 'No plants of this run on record match');
+    return;
+  }
+  const runs = all.filter(
     (run) =>
       (options.since === undefined || Date.parse(run.time) >= options.since) &&
       (options.profile === undefined || run.profile === options.profile) &&
       (options.id === undefined || run.plants.some((plant) => plant.id === options.id)) &&
       (options.result === undefined || run.plants.some((plant) => plant.result === options.result)),
   );
-  const format = options.output ?? (io.stdoutIsTTY ? 'table' : 'tsv');
-  if (options.run !== undefined) {
-    const run = findRun(runs, options.run);
-    const plants = run.plants.filter((plant) => options.result === undefined || plant.result === options.result);
-    await writeRows(ctx, format, PLANT_VIEW, plants, 'No plants on record for this run match');
-    return;
-  }
   await writeRows(ctx, format, RUN_VIEW, runs, `No deletions on record in ${dir}`);
 }
 
@@ -163,14 +169,14 @@ const RUN_VIEW: View<RunSummary> = {
   data: {
     columns: ['run', 'time', 'profile', 'base_url', 'command', 'plants', ...RECORDED_RESULTS],
     values: (run) => {
-      const counts = countResults(run.plants);
+      const counts = countResults(run.plants, run.planned);
       return [
         run.run,
         run.time,
         run.profile,
         run.base_url,
         run.command,
-        run.plants.length,
+        run.planned,
         ...RECORDED_RESULTS.map((r) => counts[r]),
       ];
     },
@@ -181,8 +187,8 @@ const RUN_VIEW: View<RunSummary> = {
     profile: run.profile,
     base_url: run.base_url,
     command: run.command,
-    plants: run.plants.length,
-    results: countResults(run.plants),
+    plants: run.planned,
+    results: countResults(run.plants, run.planned),
   }),
 };
 
@@ -257,7 +263,7 @@ function host(baseUrl: string): string {
 
 /** `2 deleted, 1 not_found`: the results a run had, in the usual order. */
 function results(run: RunSummary): string {
-  const counts = countResults(run.plants);
+  const counts = countResults(run.plants, run.planned);
   const parts = RECORDED_RESULTS.filter((result) => counts[result] > 0).map((result) => `${counts[result]} ${result}`);
   return parts.length > 0 ? parts.join(', ') : 'nothing sent';
 }

@@ -91,15 +91,16 @@ export class DeletionJournal {
     plants: number;
   }): DeletionJournal {
     const files: JournalFile[] = [];
-    const opened = (path: string, wayOn: string) => {
+    const opened = (path: string, wayOn: string, own: boolean) => {
       try {
         const fd = openSync(path, 'a', 0o600);
         files.push({ path, fd, wayOn });
+        if (!own) return;
         try {
-          // An older file, or one made by hand, is kept private too.
+          // The state directory's journal is kept private, an older one too; a --journal-file is the user's to set.
           fchmodSync(fd, 0o600);
         } catch {
-          // Not ours to change (a shared --journal-file): left as it is.
+          // Not ours to change: left as it is.
         }
       } catch (err) {
         throw new JournalError(
@@ -117,9 +118,9 @@ export class DeletionJournal {
           );
         }
         rollOver(options.dir);
-        opened(join(options.dir, JOURNAL_FILE), WAY_ON);
+        opened(join(options.dir, JOURNAL_FILE), WAY_ON, true);
       }
-      if (options.extraFile !== undefined) opened(options.extraFile, OTHER_FILE);
+      if (options.extraFile !== undefined) opened(options.extraFile, OTHER_FILE, false);
       const journal = new DeletionJournal(files, options.run, options.redact);
       journal.#write({ event: 'start', plants: options.plants }, (wayOn) => `nothing was deleted; ${wayOn}`);
       return journal;
@@ -192,7 +193,8 @@ export class DeletionJournal {
     const fields: Record<string, string> = { id: this.#redact(plant.id) };
     for (const key of ['name', 'tag'] as const) {
       const value = plant[key];
-      if (typeof value === 'string') fields[key] = this.#redact(cut(value));
+      // Masked before it is cut: a cut could leave a piece of the token that no mask would find.
+      if (typeof value === 'string') fields[key] = cut(this.#redact(value));
     }
     return fields;
   }
@@ -213,12 +215,24 @@ export class DeletionJournal {
       try {
         const written = writeSync(file.fd, line);
         // A regular file takes a whole line at once; anything less means it is full.
-        if (written !== line.length) throw Object.assign(new Error('short write'), { code: 'ENOSPC' });
+        if (written !== line.length) {
+          // End the piece (best effort), so the next run's line is not glued to it.
+          if (written > 0) tryWrite(file.fd, '\n');
+          throw Object.assign(new Error('short write'), { code: 'ENOSPC' });
+        }
       } catch (err) {
         throw new JournalError(`cannot write the deletion journal ${file.path}: ${fsReason(err)}; ${then(file.wayOn)}`);
       }
       took.push(file);
     }
+  }
+}
+
+function tryWrite(fd: number, text: string): void {
+  try {
+    writeSync(fd, text);
+  } catch {
+    // Still full: the piece stays a damaged line, which history skips with a warning.
   }
 }
 

@@ -20,6 +20,8 @@ export interface JournalRecord {
   result?: DeleteResultKind;
   status?: number | null;
   attempts?: number | null;
+  /** On a start record: how many plants the run was about to delete. */
+  plants?: number;
 }
 
 /** A line that is not a record (a run killed mid-write, a hand edit): skipped, and said once. */
@@ -34,6 +36,20 @@ export interface DamagedLine {
  * A missing directory or journal is an empty one.
  */
 export function readJournal(dir: string): { records: JournalRecord[]; damaged: DamagedLine[] } {
+  for (let tries = 1; ; tries += 1) {
+    try {
+      return readOnce(dir);
+    } catch (err) {
+      if (err !== VANISHED || tries === 3)
+        throw err === VANISHED ? new Error(`the journal in ${dir} kept changing`) : err;
+    }
+  }
+}
+
+/** Thrown when a file listed a moment ago is gone: a run rolled the journal over meanwhile. */
+const VANISHED = Symbol('vanished');
+
+function readOnce(dir: string): { records: JournalRecord[]; damaged: DamagedLine[] } {
   let names: string[];
   try {
     names = readdirSync(dir);
@@ -49,7 +65,14 @@ export function readJournal(dir: string): { records: JournalRecord[]; damaged: D
   const damaged: DamagedLine[] = [];
   for (const name of files) {
     const file = join(dir, name);
-    const lines = readFileSync(file, 'utf8').split('\n');
+    let lines: string[];
+    try {
+      lines = readFileSync(file, 'utf8').split('\n');
+    } catch (err) {
+      // Rolled over or removed by a run meanwhile: read the directory again.
+      if (errorCode(err) === 'ENOENT') throw VANISHED;
+      throw err;
+    }
     lines.forEach((text, index) => {
       if (text === '') return;
       const record = parseRecord(text);

@@ -25,7 +25,10 @@ export interface RunSummary {
   command: string;
   profile: string;
   base_url: string;
+  /** The plants it sent a DELETE for (only those have ids on record). */
   plants: PlantOutcome[];
+  /** How many it was about to delete when it started: those never sent count as skipped. */
+  planned: number;
 }
 
 /** The runs on record, newest first, each with its plants in the order they were sent. */
@@ -41,11 +44,15 @@ export function summarizeRuns(records: readonly JournalRecord[]): RunSummary[] {
         profile: record.profile,
         base_url: record.base_url,
         plants: [],
+        planned: 0,
         byRequest: new Map(),
       };
       runs.set(record.run, run);
     }
-    if (record.event === 'start') continue;
+    if (record.event === 'start') {
+      run.planned = typeof record.plants === 'number' ? record.plants : 0;
+      continue;
+    }
     const key = record.request_id ?? `${record.id}\u0000${run.plants.length}`;
     let plant = run.byRequest.get(key);
     if (!plant) {
@@ -70,16 +77,20 @@ export function summarizeRuns(records: readonly JournalRecord[]): RunSummary[] {
     }
   }
   return [...runs.values()]
-    .map(({ byRequest: _byRequest, ...run }) => run)
+    .map(({ byRequest: _byRequest, ...run }) => ({ ...run, planned: Math.max(run.planned, run.plants.length) }))
     .sort((a, b) => (a.time < b.time ? 1 : a.time > b.time ? -1 : 0));
 }
 
-/** How many plants of a run had each result. */
-export function countResults(plants: readonly PlantOutcome[]): Record<(typeof RECORDED_RESULTS)[number], number> {
+/** How many plants of a run had each result; `planned` beyond those sent were skipped. */
+export function countResults(
+  plants: readonly PlantOutcome[],
+  planned = plants.length,
+): Record<(typeof RECORDED_RESULTS)[number], number> {
   const counts = Object.fromEntries(RECORDED_RESULTS.map((result) => [result, 0])) as Record<
     (typeof RECORDED_RESULTS)[number],
     number
   >;
   for (const plant of plants) if (plant.result in counts) counts[plant.result as keyof typeof counts] += 1;
+  counts.skipped += Math.max(0, planned - plants.length);
   return counts;
 }

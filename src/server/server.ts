@@ -118,7 +118,10 @@ export function plantStoreHandler(
       return;
     }
 
-    sendError(res, 404, `no route for ${method} ${rawPath}`);
+    // As a router or a proxy answers a path it has no route for: not the interface's Error
+    // object, which means "no such plant". Against this store, a base URL with a wrong path
+    // prefix is then caught by plants as it would be against a real deployment.
+    res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('404 page not found\n');
   };
 
   const { onRequest } = options;

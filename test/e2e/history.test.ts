@@ -160,6 +160,33 @@ describe('plants history', () => {
     expect(lines.slice(1, -1).map((line) => line.split(',')[0])).toEqual(['9', '10']);
   });
 
+  it('<run> finds the run whatever the filters; they then pick its plants (--result, --id)', async () => {
+    write(JOURNAL);
+    const none = await history([RUN_A, '--result', 'unknown']);
+    expect(none.code).toBe(0);
+    expect(none.stdout).toBe('');
+    expect(none.stderr).toBe('No plants of this run on record match\n');
+    const one = await history([RUN_B, '--id', '9', '--json']);
+    expect((JSON.parse(one.stdout) as { id: string }[]).map((plant) => plant.id)).toEqual(['9']);
+    // --since leaves the run out of the list, not out of reach.
+    expect((await history([RUN_A, '--since', '1h'])).code).toBe(0);
+  });
+
+  it('plants a run was about to delete but never sent count as skipped', async () => {
+    write([
+      record(RUN_A, '2026-11-20T10:00:00.000Z', 'start', { plants: 5 }),
+      intent(RUN_A, '2026-11-20T10:00:00.100Z', '7'),
+      outcome(RUN_A, '2026-11-20T10:00:00.200Z', '7', 'deleted', 204),
+    ]);
+    const r = await history(['--json']);
+    expect(JSON.parse(r.stdout)).toEqual([
+      expect.objectContaining({
+        plants: 5,
+        results: { deleted: 1, gone: 0, not_found: 0, unknown: 0, failed: 0, skipped: 4 },
+      }),
+    ]);
+  });
+
   it('ndjson: one run per line, with its counts', async () => {
     write(JOURNAL);
     const r = await history(['-o', 'ndjson', '--profile', 'staging']);

@@ -1,4 +1,13 @@
-import { mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { execFileSync, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -92,6 +101,32 @@ describe('what is recorded', () => {
     const intent = journal().find((record) => record.event === 'intent')!;
     expect(intent).toMatchObject({ command: 'prune', id: '7', name: 'Fern ***', tag: 'weed' });
     expect(intent.base_url).toBe(`${server.url}/***`);
+  });
+
+  it('a long name is masked before it is cut: no piece of the token is left at the cut', async () => {
+    // The token straddles the 200th character, where a name is cut.
+    const name = `${'n'.repeat(190)}${TOKEN}`;
+    server = await rawServer((req, res) => {
+      if (req.method === 'GET')
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify([{ id: 1, name, tag: 'x' }]));
+      else res.writeHead(204).end();
+    });
+    expect((await plants(['prune', '--tag', 'x', '--yes'])).code).toBe(0);
+    const text = readFileSync(join(state, 'deletions.jsonl'), 'utf8');
+    expect(text).toContain(`${'n'.repeat(190)}***`);
+    expect(text).not.toContain(TOKEN.slice(0, 6));
+  });
+
+  it("a --journal-file keeps the mode it has; the state directory's journal is made private", async () => {
+    server = await answering();
+    const artifact = join(dir.path, 'run.jsonl');
+    writeFileSync(artifact, '', { mode: 0o644 });
+    chmodSync(artifact, 0o644);
+    mkdirSync(state, { mode: 0o755 });
+    writeFileSync(join(state, 'deletions.jsonl'), '', { mode: 0o644 });
+    await plants(['delete', '1', '--yes', '--journal-file', artifact]);
+    expect(statSync(artifact).mode & 0o777).toBe(0o644);
+    expect(statSync(join(state, 'deletions.jsonl')).mode & 0o777).toBe(0o600);
   });
 
   it('a dry run, and a run with nothing to delete, record nothing', async () => {

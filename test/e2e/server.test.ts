@@ -120,11 +120,12 @@ describe('plant-store-server', () => {
     expect(await second.json()).toEqual({ error: 404, message: 'plant 1 not found' });
   });
 
-  it('answers unknown routes and methods with Error bodies', async () => {
+  it('answers an unknown route as a router would (plain text), an unknown method with an Error body', async () => {
     const { url } = await start([]);
-    const unknown = await fetch(`${url}/trees`, { headers: auth });
+    const unknown = await fetch(`${url}/api/plants/1`, { method: 'DELETE', headers: auth });
     expect(unknown.status).toBe(404);
-    expect(await unknown.json()).toMatchObject({ error: 404 });
+    expect(unknown.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    expect(await unknown.text()).toBe('404 page not found\n');
     const method = await fetch(`${url}/plants`, { method: 'POST', headers: auth });
     expect(method.status).toBe(405);
     expect(method.headers.get('allow')).toBe('GET');

@@ -196,7 +196,9 @@ describe('a DELETE whose earlier answer was lost', () => {
     pool()
       .intercept({ path: '/plants/7', method: 'DELETE' })
       .reply(...busy(status));
-    pool().intercept({ path: '/plants/7', method: 'DELETE' }).reply(404, 'none');
+    pool()
+      .intercept({ path: '/plants/7', method: 'DELETE' })
+      .reply(404, { error: 404, message: 'none' }, { headers: { 'content-type': 'application/json' } });
     expect(await client().deletePlant('7')).toEqual({ status: 404, afterLostResponse: true, attempts: 2 });
     expect(debug).toContain('404 after a lost response: an earlier attempt deleted it');
   });
@@ -210,6 +212,23 @@ describe('a DELETE whose earlier answer was lost', () => {
     expect(err.message).toBe('DELETE http://plants.test/plants/7 → 409 Conflict: locked (after 2 attempts)');
     expect(err.responseLost).toBe(true);
   });
+
+  it.each([502, 504])(
+    'after a %d, a 404 without the Error object is no sign of the plant: a wrong address, and the first attempt stays unknown',
+    async (status) => {
+      pool()
+        .intercept({ path: '/plants/7', method: 'DELETE' })
+        .reply(...busy(status));
+      pool()
+        .intercept({ path: '/plants/7', method: 'DELETE' })
+        .reply(404, '<html>Not Found</html>', { headers: { 'content-type': 'text/html' } });
+      const err = await failure<HttpError>(client().deletePlant('7'));
+      expect(err.code).toBe('http_error');
+      expect(err.responseLost).toBe(true);
+      expect(err.message).toMatch(/so the address is wrong, not the plant; check the base URL/);
+      expect(debug).not.toContain('an earlier attempt deleted it');
+    },
+  );
 
   it('after a 503 (not acted on), a 404 is a 404', async () => {
     pool()
