@@ -1,4 +1,5 @@
 import { CliError, ExitCode, HttpError, type ServiceError } from '../errors.js';
+import { printable } from '../shared/text.js';
 import { newRequestId, type PlantStoreClient } from './client.js';
 
 /**
@@ -83,6 +84,11 @@ async function deleteOne(
       return { result: { id, result: 'unknown', status: err.status, request_id, error }, error: err, attempts };
     }
     if (err instanceof HttpError) {
+      if (err.status === 403) {
+        // That plant is refused, not the token: the run goes on.
+        const said = err.serviceError.message;
+        err.message = `the service refused to delete plant ${printable(id)} (403 Forbidden): ${said}`;
+      }
       // A 404 with the interface's Error object: the plant is missing; without one, the address is wrong.
       const result = err.code === 'not_found' ? 'not_found' : 'failed';
       return { result: { id, result, status: err.status, request_id, error: err.serviceError }, error: err, attempts };
@@ -93,6 +99,11 @@ async function deleteOne(
       attempts,
     };
   }
+}
+
+/** A 401: the token was refused, and every later request would be refused too (a 403 refuses only its plant). */
+export function tokenRefused(outcome: DeleteOutcome): boolean {
+  return outcome.error?.exitCode === ExitCode.auth && outcome.error.status === 401;
 }
 
 /** A 404 that was not about the plant (no Error object came with it): the base URL is wrong. */
@@ -157,7 +168,7 @@ export function deleteMany(client: PlantStoreClient, ids: readonly string[], opt
         recordingFailure ??= { error };
       }
       // After a refused token, or a 404 that says the address is wrong, every later request would fare the same.
-      if (outcome.error?.exitCode === ExitCode.auth || wrongAddress(outcome)) stopSending = true;
+      if (tokenRefused(outcome) || wrongAddress(outcome)) stopSending = true;
       settled += 1;
       options.onSettled?.(settled);
     }

@@ -6,8 +6,11 @@ import { describeErrorBody, unaskedEncoding } from './responses.js';
 import { LOST_RESPONSE_STATUSES, statusText, type Attempts } from './retry.js';
 import { formatBaseUrl, maskUrl } from '../shared/url.js';
 
-/** After a 401 or 403, when the client was not told whose token it sends. */
+/** After a 401, when the client was not told whose token it sends. */
 const AUTH_HINT = "run 'plants auth login' or set PLANTS_TOKEN";
+
+/** After a 403 to a request that named no plant (the list): a permission, not a bad token. */
+const NO_PERMISSION = "the service refused this token the permission: ask the service's owner for access";
 
 /** Everything an error response's description is made from. */
 export interface HttpErrorFacts {
@@ -38,7 +41,9 @@ export function describeHttpError(facts: HttpErrorFacts): HttpError {
   const serviceError = describeServiceError(facts);
   const code = serviceError.error === null ? '' : ` (error ${serviceError.error})`;
   let message = `${label} → ${statusText(status)}: ${serviceError.message}${code}${attempts.suffix()}`;
-  if (status === 401 || status === 403) message += `; ${refusedToken}`;
+  // 401: the token itself was refused. 403: the token was accepted, and what it asked was not allowed.
+  if (status === 401) message += `; ${refusedToken}`;
+  if (status === 403 && !addressedPlant) message += `; ${NO_PERMISSION}`;
   // A missing plant is answered with the interface's Error object; a 404 without one is a
   // router's or a proxy's: the address is wrong, not the plant (and a retry elsewhere would not help).
   const plantMissing = addressedPlant && status === 404 && serviceError.error !== null;

@@ -1,4 +1,10 @@
-import { wrongAddress, type DeleteOutcome, type DeleteResult, type DeleteResultKind } from '../api/delete-many.js';
+import {
+  tokenRefused,
+  wrongAddress,
+  type DeleteOutcome,
+  type DeleteResult,
+  type DeleteResultKind,
+} from '../api/delete-many.js';
 import type { Context } from '../context.js';
 import { ExitCode, ExitStatus, InterruptedError, type StopSignal } from '../errors.js';
 import { formatJson, tsvLine } from '../output/formats.js';
@@ -113,7 +119,7 @@ export async function report(
     );
   }
   // A refused token outranks everything: the rest of the run never happened.
-  if (problems.some((o) => o.error!.exitCode === ExitCode.auth)) {
+  if (problems.some(tokenRefused)) {
     throw new ExitStatus(
       ExitCode.auth,
       'auth',

@@ -40,14 +40,13 @@ export function readJournal(dir: string): { records: JournalRecord[]; damaged: D
     try {
       return readOnce(dir);
     } catch (err) {
-      if (err !== VANISHED || tries === 3)
-        throw err === VANISHED ? new Error(`the journal in ${dir} kept changing`) : err;
+      if (!(err instanceof Vanished) || tries === 3) throw err;
     }
   }
 }
 
-/** Thrown when a file listed a moment ago is gone: a run rolled the journal over meanwhile. */
-const VANISHED = Symbol('vanished');
+/** A file listed a moment ago is gone: a run rolled the journal over meanwhile. */
+class Vanished extends Error {}
 
 function readOnce(dir: string): { records: JournalRecord[]; damaged: DamagedLine[] } {
   let names: string[];
@@ -70,7 +69,7 @@ function readOnce(dir: string): { records: JournalRecord[]; damaged: DamagedLine
       lines = readFileSync(file, 'utf8').split('\n');
     } catch (err) {
       // Rolled over or removed by a run meanwhile: read the directory again.
-      if (errorCode(err) === 'ENOENT') throw VANISHED;
+      if (errorCode(err) === 'ENOENT') throw new Vanished(`the journal in ${dir} kept changing while it was read`);
       throw err;
     }
     lines.forEach((text, index) => {

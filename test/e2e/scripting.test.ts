@@ -322,14 +322,39 @@ describe('bulk delete against a service that misbehaves', () => {
     server = await rawServer((req, res) => {
       const id = req.url!.split('/').pop();
       if (id === 'boom') res.writeHead(500).end();
-      else if (id === 'locked') res.writeHead(403).end('{"error":403,"message":"read-only"}');
+      else if (id === 'expired') res.writeHead(401).end('{"error":401,"message":"expired"}');
       else res.writeHead(204).end();
     });
-    const r = await plants(['delete', 'ok', 'boom', 'locked', '--yes', '--json', '--concurrency', '3'], {
+    const r = await plants(['delete', 'ok', 'boom', 'expired', '--yes', '--json', '--concurrency', '3'], {
       env: { PLANTS_BASE_URL: server.url },
     });
     expect(r.code).toBe(4);
     expect((JSON.parse(lastLine(r.stderr)) as JsonError).error.code).toBe('auth');
+  });
+
+  it('a 403 refuses that plant only: the run goes on, and it is a failure of that plant (exit 1)', async () => {
+    server = await rawServer((req, res) => {
+      const id = req.url!.split('/').pop();
+      if (id === 'locked')
+        res.writeHead(403, { 'content-type': 'application/json' }).end('{"error":403,"message":"read-only plant"}');
+      else res.writeHead(204).end();
+    });
+    const r = await plants(['delete', 'a', 'locked', 'b', 'c', '--yes', '--json', '--concurrency', '1'], {
+      env: { PLANTS_BASE_URL: server.url },
+    });
+    expect(r.code).toBe(1);
+    const results = JSON.parse(r.stdout) as { id: string; result: string }[];
+    expect(results.map((result) => [result.id, result.result])).toEqual([
+      ['a', 'deleted'],
+      ['locked', 'failed'],
+      ['b', 'deleted'],
+      ['c', 'deleted'],
+    ]);
+    expect(r.stderr).toContain('plants: the service refused to delete plant locked (403 Forbidden): read-only plant\n');
+    expect((JSON.parse(lastLine(r.stderr)) as JsonError).error).toMatchObject({
+      code: 'partial_failure',
+      message: '1 of 4 deletes failed',
+    });
   });
 
   it('prints dry-run ids from the service escaped, one per line', async () => {

@@ -65,12 +65,21 @@ describe('listPlants', () => {
     expect(err.message).toBe('GET http://plants.test/plants → 400 Bad Request: limit too large (error 12)');
   });
 
-  it.each([401, 403])('maps %d to the auth exit code with a login hint', async (status) => {
-    agent.get(ORIGIN).intercept({ path: '/plants', method: 'GET' }).reply(status, { error: status, message: 'nope' });
+  it('maps 401 to the auth exit code with a login hint', async () => {
+    agent.get(ORIGIN).intercept({ path: '/plants', method: 'GET' }).reply(401, { error: 401, message: 'nope' });
     const err = await failure<HttpError>(client().listPlants());
     expect(err.exitCode).toBe(ExitCode.auth);
     expect(err.message).toMatch(/plants auth login.*PLANTS_TOKEN/);
     expect(err.message).not.toContain(TOKEN);
+  });
+
+  it('words a 403 to the list as a permission refused, not a bad token (exit 4 still)', async () => {
+    agent.get(ORIGIN).intercept({ path: '/plants', method: 'GET' }).reply(403, { error: 403, message: 'nope' });
+    const err = await failure<HttpError>(client().listPlants());
+    expect(err.exitCode).toBe(ExitCode.auth);
+    expect(err.message).toBe(
+      "GET http://plants.test/plants → 403 Forbidden: nope (error 403); the service refused this token the permission: ask the service's owner for access",
+    );
   });
 
   it('summarises an HTML error page', async () => {

@@ -368,7 +368,7 @@ describe('plants delete', () => {
     expect((await plants(['delete', '1', '--yes'])).code).toBe(1);
     const forbidden = await plants(['delete', '2', '--yes']);
     expect(forbidden.code).toBe(4);
-    expect(forbidden.stderr()).toMatch(/403 Forbidden: read-only token/);
+    expect(forbidden.stderr()).toBe('plants: the service refused to delete plant 2 (403 Forbidden): read-only token\n');
   });
 
   it('shows a hostile id safely in the prompt', async () => {
@@ -402,15 +402,24 @@ describe('a refused token (401, 403)', () => {
   const stored = (profiles: object) =>
     writeFileSync(join(configDir(), 'config.json'), JSON.stringify({ profiles }), { mode: 0o600 });
 
-  it.each([401, 403])('%d: names the profile whose token it was and how to log in to it', async (status) => {
+  it('401: names the profile whose token it was and how to log in to it', async () => {
     stored({ default: { token: TOKEN }, staging: { token: TOKEN } });
-    refuse(status);
+    refuse(401);
     const r = await plants(['--profile', 'staging', 'list'], { env: { PLANTS_TOKEN: '' } });
     expect(r.code).toBe(4);
     expect(r.stderr()).toBe(
-      `plants: GET https://plants.test/plants → ${status} ${status === 401 ? 'Unauthorized' : 'Forbidden'}: bad token (error ${status}); ` +
+      'plants: GET https://plants.test/plants → 401 Unauthorized: bad token (error 401); ' +
         "the service refused the token of profile staging; run 'plants --profile staging auth login'\n",
     );
+  });
+
+  it('403: a permission refused, not a bad token: no login hint', async () => {
+    stored({ default: { token: TOKEN }, staging: { token: TOKEN } });
+    refuse(403);
+    const r = await plants(['--profile', 'staging', 'list'], { env: { PLANTS_TOKEN: '' } });
+    expect(r.code).toBe(4);
+    expect(r.stderr()).toMatch(/403 Forbidden: bad token \(error 403\); the service refused this token the permission/);
+    expect(r.stderr()).not.toMatch(/auth login/);
   });
 
   it('the default profile: the login command needs no --profile', async () => {
