@@ -10,7 +10,7 @@ import { ExitCode, ExitStatus, InterruptedError, type StopSignal } from '../erro
 import { formatJson, tsvLine } from '../output/formats.js';
 import { writeAll, writeOut } from '../output/iostreams.js';
 import { failure, info, success, warning } from '../output/messages.js';
-import { printable } from '../shared/text.js';
+import { printable, quoted } from '../shared/text.js';
 import type { DeletionOptions } from './deletion.js';
 
 type Counts = Record<DeleteResultKind, number>;
@@ -36,6 +36,39 @@ function summary(counts: Counts): string {
     `Deleted ${counts.deleted}`,
     ...NAMED.filter(([kind]) => counts[kind]).map(([kind, label]) => `${label} ${counts[kind]}`),
   ].join(', ');
+}
+
+/** How many ids of each kind a stopped run names; the rest are in `plants history <run>`. */
+export const NAMED_AFTER_STOP = 10;
+
+/**
+ * After a stop, the plants by id: `Deleted: 1, 2, 3` and `Unknown (may have
+ * been deleted): 7`, at most NAMED_AFTER_STOP of each, then how many more
+ * and where all of them are.
+ */
+function namedAfterStop(
+  results: readonly DeleteResult[],
+  kinds: readonly DeleteResultKind[],
+  runId?: string,
+): string[] {
+  const lines: string[] = [];
+  const groups = [
+    { label: 'Deleted', of: ['deleted', 'gone'] },
+    { label: 'Unknown (may have been deleted)', of: ['unknown'] },
+  ];
+  for (const { label, of } of groups) {
+    const ids = results.filter((r) => of.includes(r.result) && kinds.includes(r.result)).map((r) => shownId(r.id));
+    if (ids.length === 0) continue;
+    const rest = ids.length - NAMED_AFTER_STOP;
+    const where = runId ? `: plants history ${runId}` : '';
+    lines.push(`${label}: ${ids.slice(0, NAMED_AFTER_STOP).join(', ')}${rest > 0 ? `, and ${rest} more${where}` : ''}`);
+  }
+  return lines;
+}
+
+/** An id in a list: as it is when plain, quoted when a space or comma would make the list unclear. */
+function shownId(id: string): string {
+  return /^[^\s,"]+$/.test(id) ? printable(id) : quoted(id);
 }
 
 /** For the final error line: "interrupted: 2 deleted, 1 failed, 3 skipped". */
@@ -65,6 +98,8 @@ export async function report(
   stoppedBy: StopSignal | undefined,
   /** Where a dry run would have deleted: `plants.example.com/api (profile staging)`. */
   target?: string,
+  /** The run's id in the deletion journal, when it keeps one: where every plant of a stopped run is. */
+  runId?: string,
 ): Promise<void> {
   const interrupted = stoppedBy !== undefined;
   const { io } = ctx;
@@ -99,7 +134,12 @@ export async function report(
 
   // Stopped: the last line counts every kind, a failure line like any other's
   // ("plants: interrupted: 2 deleted, 1 failed, 3 skipped"), and the JSON error line says the same.
-  if (stoppedBy) throw new InterruptedError(interruptedSummary(counts), stoppedBy);
+  if (stoppedBy) {
+    // Not only how many: which plants went, and which may have (--json has them all on stdout).
+    if (!options.json)
+      for (const line of namedAfterStop(results, ['deleted', 'gone', 'unknown'], runId)) info(io, line);
+    throw new InterruptedError(interruptedSummary(counts), stoppedBy);
+  }
   if (problems.length === 0) return;
   if (outcomes.length === 1) {
     const { error, result } = problems[0]!;
@@ -143,10 +183,17 @@ export async function report(
  * the service confirmed, written at once (nothing asynchronous runs after
  * this). Returns the summary for the final error line.
  */
-export function quitReport(outcomes: readonly DeleteOutcome[], options: DeletionOptions, ctx: Context): string {
+export function quitReport(
+  outcomes: readonly DeleteOutcome[],
+  options: DeletionOptions,
+  ctx: Context,
+  runId?: string,
+): string {
   const { io } = ctx;
   const results = outcomes.map((o) => o.result);
   if (options.json) io.writeNow('stdout', formatJson(results, io.stdoutIsTTY));
+  // Those unknown or failed get a line each below.
+  else for (const line of namedAfterStop(results, ['deleted', 'gone'], runId)) io.writeNow('stderr', `${line}\n`);
   for (const outcome of outcomes) {
     const { result } = outcome;
     if (result.result === 'unknown' || result.result === 'failed') {

@@ -163,7 +163,7 @@ export async function deletePlants(
       info(io, `Stopping: finishing the requests in flight (${again} again to quit now)`);
     },
     // Quit now: what the service confirmed is still reported, in-flight ids as unknown.
-    () => quitReport(run.snapshot(), options, ctx),
+    () => quitReport(run.snapshot(), options, ctx, journal?.run),
   );
   let outcomes: DeleteOutcome[];
   try {
@@ -176,13 +176,13 @@ export async function deletePlants(
   const failure = run.recordingFailure();
   if (failure !== undefined && journal) {
     try {
-      await report(outcomes, options, ctx, stoppedBy);
+      await report(outcomes, options, ctx, stoppedBy, undefined, journal.run);
     } catch {
       // The results are out; the run ends with what stopped it.
     }
     throw journalStopped(failure, outcomes, journal);
   }
-  await report(outcomes, options, ctx, stoppedBy);
+  await report(outcomes, options, ctx, stoppedBy, undefined, journal?.run);
 }
 
 /** First occurrence of each id wins. */

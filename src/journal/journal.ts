@@ -64,6 +64,7 @@ export class DeletionJournal {
   readonly #files: JournalFile[];
   /** The fields every record of the run shares, as JSON text without braces: made once. */
   readonly #shared: { run: string; rest: string };
+  readonly #runId: string;
   readonly #redact: Redact;
   /** Intents written whose outcome is not (yet) on record, by request id. */
   readonly #open = new Set<string>();
@@ -71,6 +72,7 @@ export class DeletionJournal {
   private constructor(files: JournalFile[], run: JournalRun, redact: Redact) {
     this.#files = files;
     const { command, profile, baseUrl } = run;
+    this.#runId = run.run;
     this.#shared = {
       run: JSON.stringify(run.run),
       rest: JSON.stringify({ command, profile: redact(profile), base_url: redact(baseUrl) }).slice(1, -1),
@@ -167,6 +169,11 @@ export class DeletionJournal {
       () => 'its intent is on record, so it reads as unknown',
     );
     if (result.request_id !== null) this.#open.delete(result.request_id);
+  }
+
+  /** The run's id, which its records share: `plants history <run>` lists them. */
+  get run(): string {
+    return this.#runId;
   }
 
   /** How many DELETEs were sent whose outcome is not on record. */

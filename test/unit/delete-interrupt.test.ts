@@ -121,7 +121,9 @@ describe('Ctrl-C during the deletes', () => {
     const run = plantsWithSignals(['delete', ...ids, '--yes', '--concurrency', '1'], { tty: true });
     expect(await run.code()).toBe(130);
     expect(run.stderr()).toContain(
-      '\r\u001b[2KStopping: finishing the requests in flight (Ctrl-C again to quit now)\nplants: interrupted: 2 deleted, 9 skipped\n',
+      '\r\u001b[2KStopping: finishing the requests in flight (Ctrl-C again to quit now)\n' +
+        'Deleted: 1, 2\n' +
+        'plants: interrupted: 2 deleted, 9 skipped\n',
     );
     expect(run.stderr().split('Stopping')[1]).not.toContain('Deleting');
   });
@@ -176,7 +178,7 @@ describe('Ctrl-C during the deletes', () => {
     expect(await run.code()).toBe(0);
     expect(atQuit).toEqual({
       stdout: '',
-      stderr: 'plants: a/b: stopped before the service answered; the plant may have been deleted\n',
+      stderr: 'Deleted: 1\nplants: a/b: stopped before the service answered; the plant may have been deleted\n',
       summaries: ['interrupted: 1 deleted, 1 unknown, 1 skipped'],
     });
   });

@@ -74,7 +74,43 @@ describe('quitReport (the second Ctrl-C)', () => {
     };
     const summary = quitReport([deleted('1'), gone('2'), inFlight], OPTIONS, ctx);
     expect(summary).toBe('interrupted: 1 deleted, 1 gone, 1 unknown');
-    expect(fake.stderr()).toBe('plants: 3: stopped\n');
+    expect(fake.stderr()).toBe('Deleted: 1, 2\nplants: 3: stopped\n');
     expect(fake.stdout()).toBe('');
+  });
+
+  it('after a stop names the plants deleted and unknown, the first ten of each, then where all of them are', async () => {
+    const fake = fakeIO();
+    const ctx = createContext({ io: fake.io, env: {} });
+    const ids = Array.from({ length: 12 }, (_, i) => deleted(String(i + 1)));
+    const odd: DeleteOutcome = { result: { id: 'a, b', result: 'deleted', status: 204, request_id: 'r' } };
+    const lost: DeleteOutcome = {
+      result: {
+        id: '99',
+        result: 'unknown',
+        status: null,
+        request_id: 'r-99',
+        error: { error: null, message: 'lost' },
+      },
+    };
+    const run = 'aaaa1111-0000-4000-8000-000000000001';
+    await expect(report([odd, ...ids, lost], OPTIONS, ctx, 'SIGTERM', undefined, run)).rejects.toMatchObject({
+      exitCode: 143,
+    });
+    expect(
+      fake
+        .stderr()
+        .split('\n')
+        .filter((line) => !line.startsWith('plants:')),
+    ).toEqual([
+      `Deleted: "a, b", 1, 2, 3, 4, 5, 6, 7, 8, 9, and 3 more: plants history ${run}`,
+      'Unknown (may have been deleted): 99',
+      '',
+    ]);
+    // With --json every result is on stdout already: no list.
+    const quiet = fakeIO();
+    await expect(
+      report(ids, { ...OPTIONS, json: true }, createContext({ io: quiet.io, env: {} }), 'SIGINT'),
+    ).rejects.toMatchObject({ exitCode: 130 });
+    expect(quiet.stderr()).not.toMatch(/Deleted:/);
   });
 });
