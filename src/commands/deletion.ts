@@ -19,7 +19,7 @@ import {
 } from './deletion-journal.js';
 import { quitReport, report } from './deletion-report.js';
 import { plantId } from './ids.js';
-import { parseConcurrency, parseMaxDeletes } from './options.js';
+import { capOf, parseConcurrency, parseMaxDeletes, type MaxDeletes } from './options.js';
 
 /** The flags `delete` and `prune` share, as commander parses them (with defaults). */
 export interface DeletionOptions extends JournalChoice {
@@ -29,14 +29,18 @@ export interface DeletionOptions extends JournalChoice {
   ignoreMissing: boolean;
   concurrency: number;
   /** Refuse, sending nothing, when more plants than this would be deleted. Default: no cap. */
-  maxDeletes?: number;
+  maxDeletes?: MaxDeletes;
 }
 
 export function addDeletionOptions(command: Command): Command {
   return command
     .option('-y, --yes', 'do not ask for confirmation (required when stdin is not a terminal)')
     .option('--dry-run', 'send no DELETE; report each id as would_delete')
-    .option('--max-deletes <n>', 'refuse, deleting nothing, when more than n plants would be deleted', parseMaxDeletes)
+    .option(
+      '--max-deletes <n>',
+      'refuse, deleting nothing, when more than n plants (or n% of the plants listed, e.g. 10%) would be deleted',
+      parseMaxDeletes,
+    )
     .option('--ignore-missing', 'count a 404 (not found) as success, exit 0')
     .option('--concurrency <n>', 'requests in flight at once, 1-64', parseConcurrency, 8)
     .option('--json', 'print one result per id as JSON: [{"id", "result", "status", "request_id", "error"?}]')
@@ -76,6 +80,9 @@ interface DeletionTarget {
   plant?: Plant;
 }
 
+/** The targets, and how many plants the service listed when the caller listed them (prune). */
+type FoundTargets = DeletionTarget[] | { targets: DeletionTarget[]; listed: number };
+
 const PROGRESS_ABOVE = 10;
 
 /**
@@ -86,7 +93,7 @@ const PROGRESS_ABOVE = 10;
  */
 export async function deletePlants(
   command: string,
-  findTargets: () => Promise<DeletionTarget[]>,
+  findTargets: () => Promise<FoundTargets>,
   options: DeletionOptions,
   ctx: Context,
 ): Promise<void> {
@@ -95,7 +102,8 @@ export async function deletePlants(
     throw new UsageError('--yes is required when not running interactively');
   }
   journalOnByEnv(ctx.env);
-  const targets = uniqueTargets(await findTargets());
+  const found = await findTargets();
+  const targets = uniqueTargets(Array.isArray(found) ? found : found.targets);
   const ids = targets.map((target) => target.id);
   // Every id must be sendable before anything is sent.
   for (const id of ids) encodePathSegment(id);
@@ -104,10 +112,17 @@ export async function deletePlants(
     info(io, 'No plants to delete');
     return;
   }
-  if (options.maxDeletes !== undefined && ids.length > options.maxDeletes) {
-    throw new RefusedError(
-      `${ids.length} plant${ids.length === 1 ? '' : 's'} would be deleted, more than --max-deletes ${options.maxDeletes}; nothing was deleted`,
-    );
+  if (options.maxDeletes !== undefined) {
+    const max = options.maxDeletes;
+    // A share of what the service lists: prune has listed; delete lists to count.
+    const listed = typeof max === 'number' ? 0 : Array.isArray(found) ? await countListed(ctx) : found.listed;
+    const cap = capOf(max, listed);
+    if (ids.length > cap) {
+      const shown = typeof max === 'number' ? `${max}` : `${max.percent}% (${cap} of the ${listed} plants listed)`;
+      throw new RefusedError(
+        `${ids.length} plant${ids.length === 1 ? '' : 's'} would be deleted, more than --max-deletes ${shown}; nothing was deleted`,
+      );
+    }
   }
   const client = await ctx.client();
 
@@ -183,6 +198,13 @@ export async function deletePlants(
     throw journalStopped(failure, outcomes, journal);
   }
   await report(outcomes, options, ctx, stoppedBy, undefined, journal?.run);
+}
+
+/** How many plants the service lists (for a percentage cap): read as they come, not kept. */
+async function countListed(ctx: Context): Promise<number> {
+  let count = 0;
+  for await (const batch of (await ctx.client()).streamPlants()) count += batch.length;
+  return count;
 }
 
 /** First occurrence of each id wins. */

@@ -60,11 +60,13 @@ async function runPrune(options: PruneOptions, ctx: Context): Promise<void> {
     'prune',
     async () => {
       const matches = plantMatcher(options.filter);
-      const plants = (await fetchPlants(ctx, options.limit)).filter(matches);
-      return plants.map((plant, index) => ({
+      const listed = await fetchPlants(ctx, options.limit);
+      const targets = listed.filter(matches).map((plant, index) => ({
         id: requirePlantId(plant, `matching plant ${index + 1} (${quoted(plant.name)})`),
         plant,
       }));
+      // --max-deletes 10% is of the plants listed, before the filters.
+      return { targets, listed: listed.length };
     },
     options,
     ctx,

@@ -159,6 +159,20 @@ describe('every id is checked before any is sent', () => {
 });
 
 describe('--max-deletes', () => {
+  it('a percentage is of the plants the service lists: delete lists first, then refuses or goes on', async () => {
+    const garden = JSON.stringify(Array.from({ length: 15 }, (_, i) => ({ id: i + 1, name: `p${i + 1}` })));
+    service().intercept({ path: '/plants', method: 'GET' }).reply(200, garden, json);
+    // 10% of 15 is 1.5: rounded down, 1.
+    const refused = await plants(['delete', '1', '2', '--yes', '--max-deletes', '10%']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr()).toBe(
+      'plants: 2 plants would be deleted, more than --max-deletes 10% (1 of the 15 plants listed); nothing was deleted\n',
+    );
+    service().intercept({ path: '/plants', method: 'GET' }).reply(200, garden, json);
+    deletes('1');
+    expect((await plants(['delete', '1', '--yes', '--max-deletes', '10%'])).code).toBe(0);
+  });
+
   it('refuses more plants than the cap, duplicates counted once, sending nothing (exit 2)', async () => {
     const r = await plants(['delete', '1', '2', '3', '2', '--yes', '--max-deletes', '2', '--json']);
     expect(r.code).toBe(2);

@@ -5,6 +5,7 @@ import {
   parseColumns,
   parseConcurrency,
   parseMaxDeletes,
+  capOf,
   parseOutputFormat,
   parseSize,
 } from '../../src/commands/options.js';
@@ -66,8 +67,55 @@ describe('--max-deletes', () => {
     expect(parseMaxDeletes(raw)).toBe(n);
   });
 
-  it.each(['-1', '1.5', 'x', '', '1x', 'x1', '9007199254740992', '1e3'])('refuses %j', (raw) => {
+  it.each([
+    '-1',
+    '1.5',
+    'x',
+    '',
+    '1x',
+    'x1',
+    '9007199254740992',
+    '1e3',
+    '101%',
+    '100.1%',
+    '-1%',
+    '%',
+    '10 %',
+    '1e1%',
+    '.5%',
+  ])('refuses %j', (raw) => {
     expect(() => parseMaxDeletes(raw)).toThrow(/^invalid --max-deletes /);
+  });
+
+  it.each([
+    ['10%', 10],
+    ['2.5%', 2.5],
+    ['0%', 0],
+    ['100%', 100],
+    [' 50% ', 50],
+  ])('accepts %j as %d percent', (raw, percent) => {
+    expect(parseMaxDeletes(raw)).toEqual({ percent });
+  });
+
+  // A percentage is of the plants listed, rounded down: "at most", never one more.
+  it.each([
+    [10, 15, 1],
+    [10, 10, 1],
+    [10, 9, 0],
+    [100, 7, 7],
+    [0, 1000, 0],
+    [50, 3, 1],
+    [2.5, 40, 1],
+    [30, 10, 3],
+    [70, 10, 7],
+    [33.3, 3, 0],
+    [10, 0, 0],
+  ])('%d%% of %d plants is a cap of %d', (percent, listed, cap) => {
+    expect(capOf({ percent }, listed)).toBe(cap);
+  });
+
+  it('a number is the cap whatever was listed', () => {
+    expect(capOf(5, 1000)).toBe(5);
   });
 });
 

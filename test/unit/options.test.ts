@@ -52,7 +52,10 @@ describe('limits name their unit', () => {
   it.each([
     [() => parseLimit('x'), 'invalid --limit "x": expected a whole number of plants from 0 to 2147483647'],
     [() => parseConcurrency('0'), 'invalid --concurrency "0": expected a whole number of requests from 1 to 64'],
-    [() => parseMaxDeletes('-1'), 'invalid --max-deletes "-1": expected a whole number of plants, 0 or more'],
+    [
+      () => parseMaxDeletes('-1'),
+      'invalid --max-deletes "-1": expected a whole number of plants, 0 or more, or a percentage such as 10%',
+    ],
     [() => parseTimeout('0'), 'invalid --timeout "0": expected a number of seconds, more than 0 and at most 3600'],
     [() => parseRetries('11'), 'invalid --retries "11": expected a whole number of retries from 0 to 10'],
     [

@@ -110,6 +110,20 @@ describe('plants prune', () => {
     expect(r.stderr()).toMatch(/2 plants would be deleted, more than --max-deletes 1; nothing was deleted/);
   });
 
+  it('--max-deletes 50%: of the plants listed (4), before the filters: 2 may go, 3 may not', async () => {
+    listed();
+    deleted(1, 3);
+    const two = await plants(['prune', '--name', 'F*', '--yes', '--max-deletes', '50%']);
+    expect(two.code).toBe(0);
+    listed();
+    const three = await plants(['prune', '--name', '*a*', '--yes', '--max-deletes', '50%', '--json']);
+    expect(three.code).toBe(2);
+    expect(three.stderr()).toMatch(
+      /3 plants would be deleted, more than --max-deletes 50% \(2 of the 4 plants listed\); nothing was deleted/,
+    );
+    expect(three.stderr()).toMatch(/"code":"refused"/);
+  });
+
   it('needs --yes when not on a terminal, before listing', async () => {
     const r = await plants(['prune', '--tag', 'weed']);
     expect(r.code).toBe(2);
