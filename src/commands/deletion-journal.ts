@@ -31,7 +31,8 @@ export function journalOnByEnv(env: Env): boolean {
 export async function openDeletionJournal(
   command: string,
   plants: number,
-  choice: JournalChoice,
+  // --include-protected goes on the start record: a deletion the protections would have refused is attributable.
+  choice: JournalChoice & { includeProtected?: boolean },
   ctx: Context,
 ): Promise<DeletionJournal | undefined> {
   const dir = choice.journal && journalOnByEnv(ctx.env) ? stateDir(ctx.env) : undefined;
@@ -42,6 +43,7 @@ export async function openDeletionJournal(
     extraFile: choice.journalFile,
     plants,
     redact: ctx.redact,
+    start: choice.includeProtected ? { include_protected: true } : undefined,
     run: {
       run: globalThis.crypto.randomUUID(),
       command,

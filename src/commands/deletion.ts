@@ -3,7 +3,7 @@ import { deleteMany, type DeleteOutcome } from '../api/delete-many.js';
 import type { Plant } from '../api/responses.js';
 import { encodePathSegment } from '../shared/url.js';
 import type { Context } from '../context.js';
-import { CancelledError, RefusedError, UsageError, type StopSignal } from '../errors.js';
+import { CancelledError, UsageError, type StopSignal } from '../errors.js';
 import { formatJson } from '../output/formats.js';
 import { writeOut } from '../output/iostreams.js';
 import { info, warning } from '../output/messages.js';
@@ -18,18 +18,17 @@ import {
   type JournalChoice,
 } from './deletion-journal.js';
 import { quitReport, report } from './deletion-report.js';
-import { plantId } from './ids.js';
-import { capOf, parseConcurrency, parseMaxDeletes, type MaxDeletes } from './options.js';
+import { guardDeletion, lookUp, profileGuard, type DeletionTarget, type GuardOptions } from './deletion-guard.js';
+import { parseMaxDeletes } from '../shared/values.js';
+import { parseConcurrency } from './options.js';
 
 /** The flags `delete` and `prune` share, as commander parses them (with defaults). */
-export interface DeletionOptions extends JournalChoice {
+export interface DeletionOptions extends JournalChoice, GuardOptions {
   yes: boolean;
   json: boolean;
   dryRun: boolean;
   ignoreMissing: boolean;
   concurrency: number;
-  /** Refuse, sending nothing, when more plants than this would be deleted. Default: no cap. */
-  maxDeletes?: MaxDeletes;
 }
 
 export function addDeletionOptions(command: Command): Command {
@@ -38,9 +37,10 @@ export function addDeletionOptions(command: Command): Command {
     .option('--dry-run', 'send no DELETE; report each id as would_delete')
     .option(
       '--max-deletes <n>',
-      'refuse, deleting nothing, when more than n plants (or n% of the plants listed, e.g. 10%) would be deleted',
-      parseMaxDeletes,
+      'refuse, deleting nothing, when more than n plants (or n% of the plants listed, e.g. 10%) would be deleted (default: the max-deletes of the profile, else no cap)',
+      (raw: string) => parseMaxDeletes(raw),
     )
+    .option('--include-protected', "delete plants the profile's protections cover (see config protect)")
     .option('--ignore-missing', 'count a 404 (not found) as success, exit 0')
     .option('--concurrency <n>', 'requests in flight at once, 1-64', parseConcurrency, 8)
     .option('--json', 'print one result per id as JSON: [{"id", "result", "status", "request_id", "error"?}]')
@@ -55,7 +55,8 @@ export function addDeletionOptions(command: Command): Command {
 }
 
 /** The flags as commander leaves them: booleans absent when not given. */
-export type DeletionFlags = Partial<Omit<DeletionOptions, 'concurrency' | 'journal'>> & {
+export type DeletionFlags = Partial<Omit<DeletionOptions, 'concurrency' | 'journal' | 'includeProtected'>> & {
+  includeProtected?: boolean;
   concurrency: number;
   journal: boolean;
 };
@@ -69,15 +70,10 @@ export function pickDeletionOptions(flags: DeletionFlags): DeletionOptions {
     ignoreMissing: flags.ignoreMissing === true,
     concurrency: flags.concurrency,
     maxDeletes: flags.maxDeletes,
+    includeProtected: flags.includeProtected === true,
     journal: flags.journal,
     journalFile: flags.journalFile,
   };
-}
-
-/** A plant to delete: its id, and the plant itself when the caller listed it (prune). */
-interface DeletionTarget {
-  id: string;
-  plant?: Plant;
 }
 
 /** The targets, and how many plants the service listed when the caller listed them (prune). */
@@ -86,7 +82,7 @@ type FoundTargets = DeletionTarget[] | { targets: DeletionTarget[]; listed: numb
 const PROGRESS_ABOVE = 10;
 
 /**
- * Find the targets, check the cap, show and confirm, delete and report: the
+ * Find the targets, check the cap and the protections, show and confirm, delete and report: the
  * part `delete` and `prune` share. Whether the run can be confirmed at all
  * is settled before anything is read or listed; nothing is deleted before
  * the confirmation; ids are deleted once each, in input order.
@@ -102,9 +98,10 @@ export async function deletePlants(
     throw new UsageError('--yes is required when not running interactively');
   }
   journalOnByEnv(ctx.env);
+  const guard = await profileGuard(ctx);
   const found = await findTargets();
-  const targets = uniqueTargets(Array.isArray(found) ? found : found.targets);
-  const ids = targets.map((target) => target.id);
+  const unique = uniqueTargets(Array.isArray(found) ? found : found.targets);
+  const ids = unique.map((target) => target.id);
   // Every id must be sendable before anything is sent.
   for (const id of ids) encodePathSegment(id);
   if (ids.length === 0) {
@@ -112,18 +109,8 @@ export async function deletePlants(
     info(io, 'No plants to delete');
     return;
   }
-  if (options.maxDeletes !== undefined) {
-    const max = options.maxDeletes;
-    // A share of what the service lists: prune has listed; delete lists to count.
-    const listed = typeof max === 'number' ? 0 : Array.isArray(found) ? await countListed(ctx) : found.listed;
-    const cap = capOf(max, listed);
-    if (ids.length > cap) {
-      const shown = typeof max === 'number' ? `${max}` : `${max.percent}% (${cap} of the ${listed} plants listed)`;
-      throw new RefusedError(
-        `${ids.length} plant${ids.length === 1 ? '' : 's'} would be deleted, more than --max-deletes ${shown}; nothing was deleted`,
-      );
-    }
-  }
+  // The cap and the protections, before anything is shown: the plants looked up for them are kept.
+  const targets = await guardDeletion(unique, Array.isArray(found) ? undefined : found.listed, options, guard, ctx);
   const client = await ctx.client();
 
   if (options.dryRun) {
@@ -200,13 +187,6 @@ export async function deletePlants(
   await report(outcomes, options, ctx, stoppedBy, undefined, journal?.run);
 }
 
-/** How many plants the service lists (for a percentage cap): read as they come, not kept. */
-async function countListed(ctx: Context): Promise<number> {
-  let count = 0;
-  for await (const batch of (await ctx.client()).streamPlants()) count += batch.length;
-  return count;
-}
-
 /** First occurrence of each id wins. */
 function uniqueTargets(targets: readonly DeletionTarget[]): DeletionTarget[] {
   const seen = new Set<string>();
@@ -242,15 +222,9 @@ async function previewRows(targets: readonly DeletionTarget[], ctx: Context, sho
       .map((target) => target.id),
   );
   if (wanted.size === 0) return targets.map(({ id, plant }) => ({ id, plant }));
-  const found = new Map<string, Plant>();
+  let found: Map<string, Plant>;
   try {
-    for await (const batch of (await ctx.client()).streamPlants()) {
-      for (const plant of batch) {
-        const id = plantId(plant);
-        if (id !== undefined && wanted.has(id) && !found.has(id)) found.set(id, plant);
-      }
-      if (found.size === wanted.size) break;
-    }
+    ({ found } = await lookUp(ctx, wanted, false));
   } catch (err) {
     warning(ctx.io, `could not look up the plants' names: ${ctx.redact((err as Error).message)}`);
     return targets.map(({ id }) => ({ id }));

@@ -56,30 +56,6 @@ export function parseConcurrency(raw: string): number {
   return Number(text);
 }
 
-/** A cap on one run's deletes: a number of plants, or a share of the plants the service listed. */
-export type MaxDeletes = number | { percent: number };
-
-/**
- * `--max-deletes <n>`: a whole number, 0 or more (0 refuses any delete), or
- * a percentage from 0% to 100% (`10%`, `2.5%`) of the plants the service lists.
- */
-export function parseMaxDeletes(raw: string): MaxDeletes {
-  const text = raw.trim();
-  const percent = /^(\d{1,3}(\.\d+)?)%$/.exec(text);
-  if (percent && Number(percent[1]) <= 100) return { percent: Number(percent[1]) };
-  if (!/^\d+$/.test(text) || !Number.isSafeInteger(Number(text))) {
-    throw new UsageError(
-      `invalid --max-deletes ${JSON.stringify(raw)}: expected a whole number of plants, 0 or more, or a percentage such as 10%`,
-    );
-  }
-  return Number(text);
-}
-
-/** The cap in plants: a percentage of `listed`, rounded down (10% of 15 plants is 1). */
-export function capOf(max: MaxDeletes, listed: number): number {
-  return typeof max === 'number' ? max : Math.floor((listed * max.percent) / 100 + 1e-9);
-}
-
 /** Repeatable options (`--tag a --tag b`) collect into a list. */
 export function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];

@@ -1,9 +1,10 @@
-import { mkdirSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Env } from '../env.js';
 import { ConfigError } from '../errors.js';
 import type { WriteFs } from './atomic-write.js';
-import { errorCode, fsReason } from '../shared/fs-reason.js';
+import { fsReason } from '../shared/fs-reason.js';
+import { makeDirectory } from '../shared/make-directory.js';
 import { checkConfigFile, configDir, ConfigStore, isObject, readError, type ConfLike } from './store.js';
 
 /**
@@ -43,31 +44,6 @@ function tooOpen(path: string, wanted: number): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/**
- * `mkdir -p`, each directory made 0700. By hand because node's recursive
- * mkdir reports a read-only file system as ENOENT ("no such file or
- * directory"), which sends people looking for the wrong problem.
- */
-function makeDirectory(dir: string): void {
-  try {
-    mkdirSync(dir, { mode: 0o700 });
-  } catch (err) {
-    if (errorCode(err) !== 'ENOENT' || dirname(dir) === dir) return alreadyThere(dir, err);
-    makeDirectory(dirname(dir));
-    try {
-      mkdirSync(dir, { mode: 0o700 });
-    } catch (again) {
-      alreadyThere(dir, again);
-    }
-  }
-}
-
-/** After mkdir failed with `err`: fine when the directory exists (EEXIST comes first even on a read-only file system). */
-function alreadyThere(dir: string, err: unknown): void {
-  if (errorCode(err) !== 'EEXIST') throw err;
-  if (!statSync(dir).isDirectory()) throw new Error('something that is not a directory is in its place');
 }
 
 /** Open options; see openConfigStore. */

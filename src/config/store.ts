@@ -7,15 +7,33 @@ import { writeFileAtomically, type WriteFs } from './atomic-write.js';
 import { errorCode, fsReason } from '../shared/fs-reason.js';
 import { withLock } from './lock.js';
 
+/**
+ * Plants a delete or prune of the profile refuses to touch (unless
+ * --include-protected): by exact id, exact tag, or a glob on the whole name.
+ */
+export interface Protections {
+  ids: string[];
+  tags: string[];
+  names: string[];
+}
+
+export const PROTECTION_KINDS = ['ids', 'tags', 'names'] as const;
+
 /** One profile's settings. */
 interface ProfileSettings {
   /** Base URL of the service, e.g. `https://plants.example.com/api`. Default: unset. */
   'base-url'?: string;
   /** Bearer token, written only by `plants auth login`. Default: unset. */
   token?: string;
+  /** The default cap on one run's deletes: `50` or `10%` (as --max-deletes). Default: unset, no cap. */
+  'max-deletes'?: string;
+  /** Written only by `plants config protect/unprotect`. Default: none. */
+  protected?: Partial<Protections>;
 }
 
-type ProfileKey = keyof ProfileSettings;
+/** The settings that are one string. */
+type ProfileKey = 'base-url' | 'token' | 'max-deletes';
+const STRING_KEYS: readonly ProfileKey[] = ['base-url', 'token', 'max-deletes'];
 
 export const DEFAULT_PROFILE = 'default';
 
@@ -103,6 +121,15 @@ export function checkConfigFile(path: string): void {
   }
 }
 
+/** The rules as stored, each list a fresh copy (the constructor checked their shape). */
+function copyRules(stored: Partial<Protections> | undefined): Protections {
+  const list = (kind: keyof Protections) => {
+    const rules: unknown = stored?.[kind];
+    return Array.isArray(rules) ? rules.filter((rule): rule is string => typeof rule === 'string' && rule !== '') : [];
+  };
+  return { ids: list('ids'), tags: list('tags'), names: list('names') };
+}
+
 export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -127,9 +154,18 @@ export class ConfigStore {
     if (data.profiles !== undefined && !isObject(data.profiles)) throw invalid('"profiles" must be an object');
     for (const [name, settings] of Object.entries(data.profiles ?? {})) {
       if (!isObject(settings)) throw invalid(`profile "${name}" must be an object`);
-      for (const key of ['base-url', 'token']) {
+      for (const key of STRING_KEYS) {
         if (settings[key] !== undefined && typeof settings[key] !== 'string') {
           throw invalid(`"${key}" of profile "${name}" must be a string`);
+        }
+      }
+      const rules = settings.protected;
+      if (rules === undefined) continue;
+      if (!isObject(rules)) throw invalid(`"protected" of profile "${name}" must be an object`);
+      for (const kind of PROTECTION_KINDS) {
+        const list = rules[kind];
+        if (list !== undefined && !(Array.isArray(list) && list.every((rule) => typeof rule === 'string' && rule))) {
+          throw invalid(`"protected.${kind}" of profile "${name}" must be a list of non-empty strings`);
         }
       }
     }
@@ -194,6 +230,26 @@ export class ConfigStore {
   get(profile: string, key: ProfileKey): string | undefined {
     const value = this.#profiles()[profile]?.[key];
     return typeof value === 'string' && value !== '' ? value : undefined;
+  }
+
+  /** The profile's protection rules (none when it has none, or does not exist). */
+  protections(profile: string): Protections {
+    return copyRules(this.#profiles()[profile]?.protected);
+  }
+
+  /**
+   * Change the profile's protection rules in one locked write; `change` gets
+   * the rules as stored at that moment. Empty lists are left out of the file.
+   */
+  updateProtections(profile: string, change: (rules: Protections) => Protections): void {
+    this.#updateProfiles((profiles) => {
+      const next = change(copyRules(profiles[profile]?.protected));
+      const { protected: _previous, ...rest } = profiles[profile] ?? {};
+      const kept = Object.fromEntries(
+        PROTECTION_KINDS.filter((kind) => next[kind].length > 0).map((kind) => [kind, next[kind]]),
+      );
+      return { ...profiles, [profile]: Object.keys(kept).length > 0 ? { ...rest, protected: kept } : rest };
+    });
   }
 
   set(profile: string, key: ProfileKey, value: string): void {

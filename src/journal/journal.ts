@@ -1,18 +1,9 @@
-import {
-  closeSync,
-  fchmodSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  renameSync,
-  statSync,
-  unlinkSync,
-  writeSync,
-} from 'node:fs';
+import { closeSync, fchmodSync, openSync, readdirSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DeleteResult } from '../api/delete-many.js';
 import { JournalError } from '../errors.js';
 import { errorCode, fsReason } from '../shared/fs-reason.js';
+import { makeDirectory } from '../shared/make-directory.js';
 import type { Redact } from '../shared/text.js';
 import { JOURNAL_FILE } from './location.js';
 
@@ -91,6 +82,8 @@ export class DeletionJournal {
     run: JournalRun;
     redact: Redact;
     plants: number;
+    /** More fields for the start record (e.g. `include_protected`). */
+    start?: Record<string, unknown>;
   }): DeletionJournal {
     const files: JournalFile[] = [];
     const opened = (path: string, wayOn: string, own: boolean) => {
@@ -113,7 +106,7 @@ export class DeletionJournal {
     try {
       if (options.dir !== undefined) {
         try {
-          mkdirSync(options.dir, { recursive: true, mode: 0o700 });
+          makeDirectory(options.dir);
         } catch (err) {
           throw new JournalError(
             `cannot make the directory of the deletion journal ${options.dir}: ${fsReason(err)}; nothing was deleted; ${WAY_ON}`,
@@ -124,7 +117,10 @@ export class DeletionJournal {
       }
       if (options.extraFile !== undefined) opened(options.extraFile, OTHER_FILE, false);
       const journal = new DeletionJournal(files, options.run, options.redact);
-      journal.#write({ event: 'start', plants: options.plants }, (wayOn) => `nothing was deleted; ${wayOn}`);
+      journal.#write(
+        { event: 'start', plants: options.plants, ...options.start },
+        (wayOn) => `nothing was deleted; ${wayOn}`,
+      );
       return journal;
     } catch (err) {
       for (const { fd } of files) closeSync(fd);

@@ -87,7 +87,7 @@ describe.skipIf(shellMissing('bash'))('in bash', () => {
     expect(await bash(['plants', 'list', '-o', ''])).toEqual(['table', 'json', 'ndjson', 'tsv', 'csv']);
     expect(await bash(['plants', 'delete', ''])).toEqual(['1', '2', '3']);
     expect(await bash(['plants', 'completion', ''])).toEqual(['bash', 'zsh', 'fish']);
-    expect(await bash(['plants', 'config', 'set', ''])).toEqual(['base-url']);
+    expect(await bash(['plants', 'config', 'set', ''])).toEqual(['base-url', 'max-deletes']);
   });
 });
 

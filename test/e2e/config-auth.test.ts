@@ -27,7 +27,7 @@ describe('plants config', () => {
     const got = await plants(['config', 'get', 'base-url']);
     expect(got.stdout).toBe(`${store.url}\n`);
     const list = await plants(['config', 'list']);
-    expect(list.stdout).toBe(`profile=default\nbase-url=${store.url}\ntoken=(not set)\n`);
+    expect(list.stdout).toBe(`profile=default\nbase-url=${store.url}\ntoken=(not set)\nmax-deletes=(not set)\n`);
     expect((await plants(['config', 'unset', 'base-url'])).code).toBe(0);
     const missing = await plants(['config', 'get', 'base-url']);
     expect(missing.code).toBe(1);
@@ -53,7 +53,7 @@ describe('plants config', () => {
   it('refuses unknown keys and points the token to auth commands', async () => {
     const unknown = await plants(['config', 'set', 'colour', 'red']);
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toBe('plants: unknown config key "colour"; known keys: base-url\n');
+    expect(unknown.stderr).toBe('plants: unknown config key "colour"; known keys: base-url, max-deletes\n');
     for (const verb of ['get', 'set', 'unset']) {
       const token = await plants(['config', verb, 'token', ...(verb === 'set' ? ['x'] : [])]);
       expect(token.code).toBe(2);
@@ -80,7 +80,7 @@ describe('plants config', () => {
   it('config list never shows the token', async () => {
     await plants(['auth', 'login', '--with-token'], { input: TOKEN });
     const r = await plants(['config', 'list']);
-    expect(r.stdout).toBe('profile=default\nbase-url=(not set)\ntoken=(set)\n');
+    expect(r.stdout).toBe('profile=default\nbase-url=(not set)\ntoken=(set)\nmax-deletes=(not set)\n');
   });
 });
 

@@ -18,7 +18,8 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli, spawnCli, tempDir } from '../helpers/cli.js';
+import { runCli, spawnCli, tempDir, type JsonError } from '../helpers/cli.js';
+import { rawServer, TOKEN, type RawServer } from '../helpers/servers.js';
 
 /*
  * The config file on a full disk, a read-only file system, and when it is
@@ -132,7 +133,7 @@ describe('on a small tmpfs', () => {
       const list = await plants(['config', 'list']);
       expect(list).toMatchObject({
         code: 0,
-        stdout: 'profile=default\nbase-url=https://plants.example.com/api\ntoken=(set)\n',
+        stdout: 'profile=default\nbase-url=https://plants.example.com/api\ntoken=(set)\nmax-deletes=(not set)\n',
       });
       rmSync(join(mount, 'filler'));
       expect((await plants(['config', 'set', 'base-url', 'https://other.example.com'])).code).toBe(0);
@@ -172,6 +173,78 @@ describe('on a small tmpfs', () => {
     expect(list.stderr).toBe(
       `plants: ${cannotMake}\n${JSON.stringify({ error: { code: 'config', status: null, message: cannotMake, request_id: null } })}\n`,
     );
+  });
+});
+
+describe('the deletion journal on a small tmpfs: nothing is deleted that cannot be recorded', () => {
+  let server: RawServer | undefined;
+  let home: ReturnType<typeof tempDir>;
+  beforeEach((ctx) => {
+    if (noTmpfs) ctx.skip(noTmpfs);
+    home = tempDir();
+  });
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+    home.remove();
+  });
+
+  /** `delete 1 2 --yes --json` with the journal in `stateDir`: what it said, and what the service saw. */
+  async function deleteWithJournalIn(stateDir: string) {
+    server ??= await rawServer((_req, res) => res.writeHead(204).end());
+    const r = await runCli(['delete', '1', '2', '--yes', '--json'], {
+      configDir: home.path,
+      env: { ...NO_CODE_CACHE, PLANTS_BASE_URL: server.url, PLANTS_TOKEN: TOKEN, PLANTS_STATE_DIR: stateDir },
+    });
+    const error = (JSON.parse(r.stderr.trimEnd().split('\n').at(-1)!) as JsonError).error;
+    return { ...r, error, deletes: server.requests.filter((q) => q.method === 'DELETE') };
+  }
+
+  it('read-only, with the journal there or still to be made: exit 2 before any DELETE, naming the path and the way on', async () => {
+    const { path: mount } = smallTmpfs();
+    const existing = join(mount, 'state');
+    mkdirSync(existing);
+    writeFileSync(join(existing, 'deletions.jsonl'), '');
+    execFileSync('mount', ['-o', 'remount,ro', mount], { stdio: 'pipe' });
+    for (const [dir, what] of [
+      [existing, `cannot write the deletion journal ${join(existing, 'deletions.jsonl')}`],
+      [join(mount, 'new', 'state'), `cannot make the directory of the deletion journal ${join(mount, 'new', 'state')}`],
+    ] as const) {
+      const r = await deleteWithJournalIn(dir);
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.error.code).toBe('journal');
+      expect(r.error.message).toBe(
+        `${what}: read-only file system (EROFS); nothing was deleted; run with --no-journal (or PLANTS_JOURNAL=off) to delete without a record`,
+      );
+      expect(r.deletes).toEqual([]);
+    }
+  });
+
+  it('full: exit 2 before any DELETE; with space again, the run goes through and is on record', async () => {
+    const { path: mount } = smallTmpfs();
+    const state = join(mount, 'state');
+    mkdirSync(state);
+    fill(mount, 0);
+    const full = await deleteWithJournalIn(state);
+    expect(full.code).toBe(2);
+    expect(full.error.code).toBe('journal');
+    expect(full.error.message).toMatch(
+      /^cannot write the deletion journal .*deletions\.jsonl: no space left on device \(ENOSPC\); nothing was deleted; run with --no-journal/,
+    );
+    expect(full.deletes).toEqual([]);
+    rmSync(join(mount, 'filler'));
+    const after = await runCli(['delete', '1', '--yes'], {
+      configDir: home.path,
+      env: { ...NO_CODE_CACHE, PLANTS_BASE_URL: server!.url, PLANTS_TOKEN: TOKEN, PLANTS_STATE_DIR: state },
+    });
+    expect(after.code).toBe(0);
+    const records = readFileSync(join(state, 'deletions.jsonl'), 'utf8').trimEnd().split('\n');
+    expect(records.map((line) => (JSON.parse(line) as { event: string }).event)).toEqual([
+      'start',
+      'intent',
+      'outcome',
+    ]);
   });
 });
 

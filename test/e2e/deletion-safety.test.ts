@@ -237,6 +237,41 @@ describe('--max-deletes caps unattended runs', () => {
   });
 });
 
+describe("a profile's protections and max-deletes hold against the real store", () => {
+  it('each rule kind refuses the whole run, naming the plant; --include-protected goes through', async () => {
+    expect((await plants(['config', 'protect', '--id', '7', '--tag', 'tree', '--name', 'Say *'])).code).toBe(0);
+    const cases: [string[], string][] = [
+      [['delete', '7', '--yes'], 'plant 7 "Rose" (id "7")'],
+      [['delete', '1', '4', '--yes'], 'plant 1 "Ficus 7" (tag "tree")'],
+      [['prune', '--tag', 'weed', '--yes'], 'plant 3 "Say \\"cheese\\"" (name "Say *")'],
+      [['delete', '2', '99', '--yes'], "plant 99 is not in the service's list, so cannot be checked"],
+    ];
+    for (const [args, named] of cases) {
+      const r = await plants([...args, '--json']);
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      const error = (JSON.parse(lastLine(r.stderr)) as JsonError).error;
+      expect(error.code).toBe('refused');
+      expect(error.message).toContain(named);
+      expect(error.message).toContain('nothing was deleted');
+    }
+    expect(deletes()).toEqual([]);
+    const through = await plants(['delete', '7', '--yes', '--include-protected']);
+    expect(through.code).toBe(0);
+    expect(deletes()).toEqual(['/plants/7']);
+  });
+
+  it('the profile caps a run; the flag overrides it for one run', async () => {
+    expect((await plants(['config', 'set', 'max-deletes', '40%'])).code).toBe(0);
+    const over = await plants(['prune', '--tag', 'weed', '--yes']);
+    expect(over.code).toBe(2);
+    expect(over.stderr).toMatch(/more than the max-deletes 40% \(2 of the 5 plants listed\) of profile default/);
+    expect(deletes()).toEqual([]);
+    expect((await plants(['prune', '--tag', 'weed', '--yes', '--max-deletes', '3'])).code).toBe(0);
+    expect(deletes()).toHaveLength(3);
+  });
+});
+
 describe('interrupts and retries report the truth', () => {
   const run = (args: string[], url: string, env: Record<string, string> = {}) =>
     spawnCli(args, {

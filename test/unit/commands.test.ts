@@ -105,9 +105,16 @@ describe('argument parsing (the run function is replaced)', () => {
         ignoreMissing: false,
         concurrency: 8,
         journal: true,
+        includeProtected: false,
       },
       ctx,
     );
+  });
+
+  it('delete and prune: --include-protected', async () => {
+    const del = parse<DeleteOptions>((r) => deleteCommand(ctx, r), ['7', '--include-protected']);
+    await del.done;
+    expect(del.run.mock.calls[0]![0]).toMatchObject({ includeProtected: true });
   });
 
   it('delete: --no-journal and --journal-file', async () => {
@@ -578,7 +585,7 @@ describe('a profile that does not exist', () => {
     expect((await plants(['list'])).code).toBe(0);
     const r = await plants(['config', 'list'], { env: { PLANTS_BASE_URL: '' } });
     expect(r.code).toBe(0);
-    expect(r.stdout()).toBe('profile=default\nbase-url=(not set)\ntoken=(not set)\n');
+    expect(r.stdout()).toBe('profile=default\nbase-url=(not set)\ntoken=(not set)\nmax-deletes=(not set)\n');
   });
 
   it('config set creates it, saying so on stderr; the default profile is never "created"', async () => {

@@ -40,7 +40,7 @@ describe('config set', () => {
       ['token', 'x'],
       "plants: the token is not a config key: store it with 'plants auth login', remove it with 'plants auth logout', check it with 'plants auth status'\n",
     ],
-    [['colour', 'x'], 'plants: unknown config key "colour"; known keys: base-url\n'],
+    [['colour', 'x'], 'plants: unknown config key "colour"; known keys: base-url, max-deletes\n'],
   ])('refuses the key of %j with exit 2 and writes nothing', async (args, message) => {
     const r = await plants(['config', 'set', ...args]);
     expect(r.code).toBe(2);
@@ -77,7 +77,7 @@ describe('config get', () => {
   it('refuses an unknown key with exit 2', async () => {
     const r = await plants(['config', 'get', 'colour']);
     expect(r.code).toBe(2);
-    expect(r.stderr()).toBe('plants: unknown config key "colour"; known keys: base-url\n');
+    expect(r.stderr()).toBe('plants: unknown config key "colour"; known keys: base-url, max-deletes\n');
   });
 });
 
@@ -114,14 +114,14 @@ describe('config list', () => {
     saved({ profiles: { default: {}, staging: { 'base-url': 'https://b.test', token: TOKEN } } });
     const r = await plants(['--profile', 'staging', 'config', 'list'], fileOnly);
     expect(r.code).toBe(0);
-    expect(r.stdout()).toBe('profile=staging\nbase-url=https://b.test\ntoken=(set)\n');
+    expect(r.stdout()).toBe('profile=staging\nbase-url=https://b.test\ntoken=(set)\nmax-deletes=(not set)\n');
     expect(r.stderr()).toBe('');
   });
 
   it('shows what is stored, not what the environment says', async () => {
     saved({ profiles: { default: { 'base-url': 'https://a.test' } } });
     const r = await plants(['config', 'list']);
-    expect(r.stdout()).toBe('profile=default\nbase-url=https://a.test\ntoken=(not set)\n');
+    expect(r.stdout()).toBe('profile=default\nbase-url=https://a.test\ntoken=(not set)\nmax-deletes=(not set)\n');
   });
 });
 

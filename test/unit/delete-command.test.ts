@@ -492,6 +492,50 @@ describe('what is reported', () => {
   });
 });
 
+describe('the exit code of every mix of results in one run', () => {
+  // Each kind of outcome, how the service produces it, and the result word it gets.
+  const KINDS: Record<string, () => [number, string | object] | undefined> = {
+    deleted: () => [204, ''],
+    not_found: () => [404, { error: 404, message: 'no such plant' }],
+    failed: () => [500, { error: 500, message: 'boom' }],
+    refused: () => [403, { error: 403, message: 'not yours' }],
+    unknown: () => undefined,
+  };
+  type Kind = string;
+  const kinds = Object.keys(KINDS);
+  const mixes = Array.from({ length: 2 ** kinds.length - 1 }, (_, bits) =>
+    kinds.filter((_, i) => ((bits + 1) >> i) & 1),
+  );
+
+  /** The documented rule (README, "Exit codes of a bulk delete or prune"). */
+  function expectedExit(mix: Kind[], ignoreMissing: boolean): number {
+    if (mix.length === 1) {
+      if (mix[0] === 'refused') return 4;
+      if (mix[0] === 'not_found') return ignoreMissing ? 0 : 3;
+      return mix[0] === 'deleted' ? 0 : 1;
+    }
+    if (mix.some((kind) => kind === 'failed' || kind === 'refused' || kind === 'unknown')) return 1;
+    if (mix.includes('not_found') && !ignoreMissing) return 3;
+    return 0;
+  }
+
+  it.each(mixes.flatMap((mix) => [false, true].map((ignoreMissing) => [mix.join('+'), ignoreMissing, mix] as const)))(
+    '%s, --ignore-missing %s',
+    async (_name, ignoreMissing, mix) => {
+      mix.forEach((kind, i) => {
+        const answer = KINDS[kind]!();
+        if (answer === undefined) loses(String(i + 1));
+        else deletes(String(i + 1), answer[0], answer[1]);
+      });
+      const ids = mix.map((_, i) => String(i + 1));
+      const r = await plants(['delete', ...ids, '--yes', '--json', ...(ignoreMissing ? ['--ignore-missing'] : [])]);
+      const results = JSON.parse(r.stdout()) as JsonResult[];
+      expect(results.map((x) => x.result)).toEqual(mix.map((kind) => (kind === 'refused' ? 'failed' : kind)));
+      expect(r.code).toBe(expectedExit(mix, ignoreMissing));
+    },
+  );
+});
+
 describe('help and completion', () => {
   it('delete --help: a description, every argument and option described, every example a plants command', async () => {
     const r = await plants(['delete', '--help']);

@@ -17,6 +17,7 @@ const OPTIONS: DeletionOptions = {
   ignoreMissing: false,
   concurrency: 8,
   journal: false,
+  includeProtected: false,
 };
 
 function reportOf(outcomes: DeleteOutcome[], options: Partial<DeletionOptions> = {}, tty = false) {

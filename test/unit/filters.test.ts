@@ -17,6 +17,22 @@ describe('globToRegExp', () => {
     ['a/b{1}|c^$\\', 'a/b{1}|c^$\\', true],
     ['*', 'multi\nline', true],
     ['🌱?', '🌱x', true],
+    // the whole name: no match of a part
+    ['Ficus', 'Ficus lyrata', false],
+    ['lyrata', 'Ficus lyrata', false],
+    ['Ficus', 'Ficus', true],
+    // case counts
+    ['ficus', 'Ficus', false],
+    ['FICUS*', 'Ficus', false],
+    // * is any run of characters, none too; ? exactly one, an astral character too
+    ['Ficus*', 'Ficus', true],
+    ['*', '', true],
+    ['F*s', 'Fs', true],
+    ['F?cus', 'Fiicus', false],
+    ['?', '', false],
+    ['?', '🌱', true],
+    ['??', '🌱', false],
+    ['*?*', '', false],
   ])('%j against %j is %s', (glob, name, expected) => {
     expect(globToRegExp(glob).test(name)).toBe(expected);
   });
@@ -30,6 +46,19 @@ describe('plantMatcher', () => {
   it('keeps everything without a filter', () => {
     expect(hasFilter({ tags: [] })).toBe(false);
     expect(keep({ tags: [] })).toEqual(plants);
+  });
+
+  it('a tag matches exactly: case counts, no prefix, no tag or a null tag never', () => {
+    const tagged = [
+      { name: 'a', tag: 'tree' },
+      { name: 'b', tag: 'Tree' },
+      { name: 'c', tag: 'trees' },
+      { name: 'd', tag: null },
+      { name: 'e' },
+      { name: 'f', tag: '' },
+    ];
+    expect(tagged.filter(plantMatcher({ tags: ['tree'] })).map((p) => p.name)).toEqual(['a']);
+    expect(tagged.filter(plantMatcher({ tags: [''] })).map((p) => p.name)).toEqual(['f']);
   });
 
   it('matches any of the tags, and the name glob as well', () => {

@@ -4,13 +4,11 @@ import {
   examples,
   parseColumns,
   parseConcurrency,
-  parseMaxDeletes,
-  capOf,
   parseOutputFormat,
   parseSize,
 } from '../../src/commands/options.js';
 import { UsageError } from '../../src/errors.js';
-import { parseSince } from '../../src/shared/values.js';
+import { capOf, parseMaxDeletes, parseSince } from '../../src/shared/values.js';
 
 /** The flag values below are what a user types; each parser accepts or refuses them before any request. */
 

@@ -6,6 +6,7 @@ import { getCommand } from './get.js';
 import { listCommand } from './list.js';
 import { pathCommand } from './path.js';
 import { profilesCommand } from './profiles.js';
+import { protectCommand, unprotectCommand } from './protect.js';
 import { setCommand } from './set.js';
 import { unsetCommand } from './unset.js';
 import { useCommand } from './use.js';
@@ -20,6 +21,8 @@ export function configCommand(ctx: Context): Command {
         'plants --profile staging config set base-url https://staging.example.com/api',
         'plants config profiles',
         'plants config use staging',
+        'plants config set max-deletes 50',
+        'plants config protect --tag mother-plant',
         'plants config path',
       ),
     )
@@ -27,6 +30,8 @@ export function configCommand(ctx: Context): Command {
     .addCommand(getCommand(ctx))
     .addCommand(unsetCommand(ctx))
     .addCommand(listCommand(ctx))
+    .addCommand(protectCommand(ctx))
+    .addCommand(unprotectCommand(ctx))
     .addCommand(profilesCommand(ctx))
     .addCommand(useCommand(ctx))
     .addCommand(deleteProfileCommand(ctx))

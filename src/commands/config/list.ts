@@ -1,28 +1,59 @@
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
+import { formatJson } from '../../output/formats.js';
+import { writeOut } from '../../output/iostreams.js';
+import { maskUrl } from '../../shared/url.js';
+import { printable } from '../../shared/text.js';
+import { PROTECTION_KINDS } from '../../config/store.js';
 import { examples } from '../options.js';
+import { RULE_WORD } from '../protections.js';
 import { selectedProfile, shownOr } from './shared.js';
 
-/** `config list` takes no flags: its settings come from the global ones (--profile). */
-type ConfigListOptions = Record<string, never>;
+interface ConfigListOptions {
+  json: boolean;
+}
 
 type ConfigListRunner = (options: ConfigListOptions, ctx: Context) => Promise<void>;
 
 export function listCommand(ctx: Context, run: ConfigListRunner = runConfigList): Command {
   return new Command('list')
-    .description('Print the stored settings of the selected profile (the token only as set or not set)')
-    .addHelpText('after', examples('plants config list', 'plants --profile staging config list'))
-    .action(async () => {
-      await run({}, ctx);
+    .description(
+      'Print the stored settings of the selected profile: base URL, token (only as set or not set), max-deletes, protections',
+    )
+    .option(
+      '--json',
+      'print them as one JSON object: {"profile", "base_url", "token_set", "max_deletes", "protected": {"ids", "tags", "names"}}',
+    )
+    .addHelpText('after', examples('plants config list', 'plants --profile staging config list --json'))
+    .action(async (flags: { json?: boolean }) => {
+      await run({ json: flags.json === true }, ctx);
     });
 }
 
-async function runConfigList(_options: ConfigListOptions, ctx: Context): Promise<void> {
+async function runConfigList(options: ConfigListOptions, ctx: Context): Promise<void> {
   const [store, profile] = await selectedProfile(ctx);
+  const baseUrl = store.get(profile, 'base-url');
+  const tokenSet = store.get(profile, 'token') !== undefined;
+  const maxDeletes = store.get(profile, 'max-deletes');
+  const rules = store.protections(profile);
+  if (options.json) {
+    const settings = {
+      profile,
+      base_url: baseUrl === undefined ? null : maskUrl(baseUrl),
+      token_set: tokenSet,
+      max_deletes: maxDeletes ?? null,
+      protected: rules,
+    };
+    await writeOut(ctx.io.stdout, formatJson(settings, ctx.io.stdoutIsTTY));
+    return;
+  }
   const lines = [
     `profile=${profile}`,
-    `base-url=${shownOr(store.get(profile, 'base-url'), '(not set)')}`,
-    `token=${store.get(profile, 'token') === undefined ? '(not set)' : '(set)'}`,
+    `base-url=${shownOr(baseUrl, '(not set)')}`,
+    `token=${tokenSet ? '(set)' : '(not set)'}`,
+    `max-deletes=${maxDeletes === undefined ? '(not set)' : printable(maxDeletes)}`,
+    // One line per rule, as `config protect` takes it: protect.tag=mother-plant.
+    ...PROTECTION_KINDS.flatMap((kind) => rules[kind].map((value) => `protect.${RULE_WORD[kind]}=${printable(value)}`)),
   ];
-  ctx.io.stdout.write(`${lines.join('\n')}\n`);
+  await writeOut(ctx.io.stdout, `${lines.join('\n')}\n`);
 }

@@ -1,13 +1,12 @@
 import { Command } from 'commander';
-import { formatBaseUrl, parseBaseUrl } from '../../shared/url.js';
 import type { Context } from '../../context.js';
 import { success } from '../../output/messages.js';
 import { examples } from '../options.js';
-import { keyArgument, profileToWrite, type ConfigKey } from './shared.js';
+import { keyArgument, parseConfigValue, profileToWrite, shownValue, type ConfigKey } from './shared.js';
 
 export interface SetOptions {
   key: ConfigKey;
-  /** Already checked and normalised: base-url is an absolute http(s) URL. */
+  /** Already checked and normalised (parseConfigValue). */
   value: string;
 }
 
@@ -15,17 +14,27 @@ type SetRunner = (options: SetOptions, ctx: Context) => Promise<void>;
 
 export function setCommand(ctx: Context, run: SetRunner = runSet): Command {
   return new Command('set')
-    .description('Store a value in the selected profile (keys: base-url)')
+    .description('Store a value in the selected profile (keys: base-url, max-deletes)')
     .addArgument(keyArgument('the key to set'))
-    .argument('<value>', 'the value; base-url must be an absolute http(s) URL')
-    .addHelpText('after', examples('plants config set base-url https://plants.example.com/api'))
+    .argument(
+      '<value>',
+      'base-url: an absolute http(s) URL; max-deletes: the default --max-deletes of delete and prune, n plants or n%',
+    )
+    .addHelpText(
+      'after',
+      examples(
+        'plants config set base-url https://plants.example.com/api',
+        'plants config set max-deletes 50',
+        'plants --profile prod config set max-deletes 10%',
+      ),
+    )
     .action(async (key: ConfigKey, value: string) => {
-      await run({ key, value: formatBaseUrl(parseBaseUrl(value)) }, ctx);
+      await run({ key, value: parseConfigValue(key, value) }, ctx);
     });
 }
 
 async function runSet(options: SetOptions, ctx: Context): Promise<void> {
   const [store, profile] = await profileToWrite(ctx);
   store.set(profile, options.key, options.value);
-  success(ctx.io, `Set ${options.key} of profile ${profile} to ${options.value}`);
+  success(ctx.io, `Set ${options.key} of profile ${profile} to ${shownValue(options.key, options.value)}`);
 }

@@ -1,16 +1,36 @@
 import { Argument } from 'commander';
-import { maskUrl } from '../../shared/url.js';
+import { formatBaseUrl, maskUrl, parseBaseUrl } from '../../shared/url.js';
+import { formatMaxDeletes, parseMaxDeletes } from '../../shared/values.js';
 import { DEFAULT_PROFILE, noSuchProfile, parseProfileName, type ConfigStore } from '../../config/store.js';
 import { info } from '../../output/messages.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { printable } from '../../shared/text.js';
 
-/** Keys `config set/get/unset` accept. The token has its own commands (`auth`). */
-export const CONFIG_KEYS = ['base-url'] as const;
+/** Keys `config set/get/unset` accept. The token has its own commands (`auth`), protections theirs (`protect`). */
+export const CONFIG_KEYS = ['base-url', 'max-deletes'] as const;
 export type ConfigKey = (typeof CONFIG_KEYS)[number];
 
+/**
+ * A value as `config set` stores it, checked and in its normal form:
+ * base-url an absolute http(s) URL, max-deletes `50` or `10%`.
+ */
+export function parseConfigValue(key: ConfigKey, raw: string): string {
+  if (key === 'max-deletes') return formatMaxDeletes(parseMaxDeletes(raw, 'max-deletes'));
+  return formatBaseUrl(parseBaseUrl(raw));
+}
+
+/** A stored value as shown: a base URL masked and escaped (shownUrl), anything else escaped. */
+export function shownValue(key: ConfigKey, value: string): string {
+  return key === 'base-url' ? shownUrl(value) : printable(value);
+}
+
 function parseKey(raw: string): ConfigKey {
+  if (raw === 'protected' || raw === 'protect') {
+    throw new UsageError(
+      "protections are not a config key: add them with 'plants config protect', remove them with 'plants config unprotect', see them with 'plants config list'",
+    );
+  }
   if (raw === 'token') {
     throw new UsageError(
       "the token is not a config key: store it with 'plants auth login', remove it with 'plants auth logout', check it with 'plants auth status'",

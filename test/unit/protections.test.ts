@@ -1,0 +1,345 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { protectionMatcher } from '../../src/commands/protections.js';
+import { inProcess } from '../helpers/in-process.js';
+
+// Protections and the profile's max-deletes: `config protect/unprotect`,
+// `config set max-deletes`, and how delete and prune apply them (docs/commands.md).
+
+const TOKEN = 'protections-test-token';
+const { plants, service, configDir } = inProcess(TOKEN);
+
+const json = { headers: { 'content-type': 'application/json' } };
+const configFile = () => join(configDir(), 'config.json');
+const saved = (config: object) => writeFileSync(configFile(), JSON.stringify(config), { mode: 0o600 });
+const stored = (): unknown => JSON.parse(readFileSync(configFile(), 'utf8'));
+const withRules = (rules: object, more: object = {}) => saved({ profiles: { default: { protected: rules, ...more } } });
+
+const GARDEN = [
+  { id: 1, name: 'Fern', tag: 'fern' },
+  { id: 2, name: 'Old Oak', tag: 'tree' },
+  { id: 3, name: 'Old oak', tag: 'Tree' },
+  { id: 4, name: 'Ficus', tag: null },
+  { id: 5, name: 'Aloe' },
+];
+
+/** The service lists GARDEN (or `plants`), once. */
+function lists(plants: object[] = GARDEN) {
+  service().intercept({ path: '/plants', method: 'GET' }).reply(200, JSON.stringify(plants), json);
+}
+
+function deletes(id: string) {
+  service()
+    .intercept({ path: `/plants/${id}`, method: 'DELETE' })
+    .reply(204, '');
+}
+
+function errorLine(stderr: string): { code: string; message: string } {
+  return (JSON.parse(stderr.trimEnd().split('\n').at(-1)!) as { error: { code: string; message: string } }).error;
+}
+
+describe('the rules, exactly', () => {
+  const rules = { ids: ['7', '00'], tags: ['tree'], names: ['Old *', 'A?oe'] };
+  const matches = protectionMatcher(rules);
+  it.each([
+    // id rules: the id as text, exactly
+    ['7', undefined, 'id "7"'],
+    ['07', undefined, undefined],
+    ['0', undefined, undefined],
+    ['00', undefined, 'id "00"'],
+    ['7 ', undefined, undefined],
+    // tag rules: exactly, case counts; no tag never matches
+    ['1', { name: 'x', tag: 'tree' }, 'tag "tree"'],
+    ['1', { name: 'x', tag: 'Tree' }, undefined],
+    ['1', { name: 'x', tag: 'trees' }, undefined],
+    ['1', { name: 'x', tag: null }, undefined],
+    ['1', { name: 'x' }, undefined],
+    // name rules: a glob on the whole name; * any run (none too), ? exactly one; case counts
+    ['1', { name: 'Old Oak' }, 'name "Old *"'],
+    ['1', { name: 'Old ' }, 'name "Old *"'],
+    ['1', { name: 'old Oak' }, undefined],
+    ['1', { name: 'An Old Oak' }, undefined],
+    ['1', { name: 'Aloe' }, 'name "A?oe"'],
+    ['1', { name: 'Aoe' }, undefined],
+    ['1', { name: 'Alloe' }, undefined],
+    ['1', { name: 'Aloe vera' }, undefined],
+    // without the plant, only id rules can be checked
+    ['1', undefined, undefined],
+  ])('id %j, plant %j: %s', (id, plant, rule) => {
+    expect(matches(id, plant)).toBe(rule);
+  });
+
+  it('glob characters other than * and ? are literal', () => {
+    const literal = protectionMatcher({ ids: [], tags: [], names: ['a.c', '[x]', 'a+'] });
+    expect(literal('1', { name: 'abc' })).toBeUndefined();
+    expect(literal('1', { name: 'a.c' })).toBe('name "a.c"');
+    expect(literal('1', { name: 'x' })).toBeUndefined();
+    expect(literal('1', { name: '[x]' })).toBe('name "[x]"');
+    expect(literal('1', { name: 'aa' })).toBeUndefined();
+  });
+});
+
+describe('config protect and unprotect', () => {
+  it('adds rules of each kind, each once, and says so on a terminal', async () => {
+    const r = await plants(['config', 'protect', '--tag', 'tree', '--id', '7', '--name', 'Old *', '--tag', 'tree'], {
+      tty: true,
+    });
+    expect(r.code).toBe(0);
+    expect(r.stderr()).toBe(
+      '✓ Protected id "7" in profile default\n✓ Protected tag "tree" in profile default\n✓ Protected name "Old *" in profile default\n',
+    );
+    expect(stored()).toEqual({
+      profiles: { default: { protected: { ids: ['7'], tags: ['tree'], names: ['Old *'] } } },
+    });
+    const again = await plants(['config', 'protect', '--tag', 'tree', '--tag', 'fern'], { tty: true });
+    expect(again.code).toBe(0);
+    expect(again.stderr()).toBe(
+      'tag "tree" was already protected in profile default\n✓ Protected tag "fern" in profile default\n',
+    );
+    expect(stored()).toEqual({
+      profiles: { default: { protected: { ids: ['7'], tags: ['tree', 'fern'], names: ['Old *'] } } },
+    });
+  });
+
+  it('keeps the rules per profile, creating it as config set does', async () => {
+    saved({ profiles: { default: { 'base-url': 'https://a.test' } } });
+    const r = await plants(['--profile', 'prod', 'config', 'protect', '--id', '1']);
+    expect(r.code).toBe(0);
+    expect(r.stderr()).toBe('plants: creating profile prod\n');
+    expect(stored()).toEqual({
+      profiles: { default: { 'base-url': 'https://a.test' }, prod: { protected: { ids: ['1'] } } },
+    });
+  });
+
+  it.each([
+    [[], 'plants: config protect needs a rule: --id <id>, --tag <tag> or --name <glob>\n'],
+    [['--tag', ''], 'plants: invalid --tag: it must not be empty\n'],
+    [['--id', ''], 'plants: invalid --id: it must not be empty\n'],
+    [['--name', ''], 'plants: invalid --name: it must not be empty\n'],
+  ])('refuses %j with exit 2, writing nothing', async (args, message) => {
+    const r = await plants(['config', 'protect', ...args]);
+    expect(r.code).toBe(2);
+    expect(r.stderr()).toBe(message);
+  });
+
+  it('unprotect removes exactly the rules named; empty lists leave the file', async () => {
+    withRules({ ids: ['7'], tags: ['tree', 'fern'] }, { 'base-url': 'https://a.test' });
+    const r = await plants(['config', 'unprotect', '--tag', 'tree', '--id', '7'], { tty: true });
+    expect(r.code).toBe(0);
+    expect(r.stderr()).toBe('✓ Unprotected id "7" in profile default\n✓ Unprotected tag "tree" in profile default\n');
+    expect(stored()).toEqual({
+      profiles: { default: { 'base-url': 'https://a.test', protected: { tags: ['fern'] } } },
+    });
+    expect((await plants(['config', 'unprotect', '--tag', 'fern'])).code).toBe(0);
+    expect(stored()).toEqual({ profiles: { default: { 'base-url': 'https://a.test' } } });
+  });
+
+  it('unprotect of a rule that is not there changes nothing: exit 2, naming the rules there are', async () => {
+    withRules({ tags: ['tree'] });
+    const r = await plants(['config', 'unprotect', '--tag', 'tree', '--tag', 'Tree', '--name', 'x']);
+    expect(r.code).toBe(2);
+    expect(r.stderr()).toBe(
+      'plants: tag "Tree", name "x" are not protected in profile default (its rules: tag "tree"); nothing was changed\n',
+    );
+    expect(stored()).toEqual({ profiles: { default: { protected: { tags: ['tree'] } } } });
+  });
+
+  it('a rule is not a config key', async () => {
+    const r = await plants(['config', 'set', 'protected', 'x']);
+    expect(r.code).toBe(2);
+    expect(r.stderr()).toMatch(/^plants: protections are not a config key: add them with 'plants config protect'/);
+  });
+});
+
+describe('config list shows them', () => {
+  it('one line per rule, escaped for the terminal; --json as lists', async () => {
+    withRules({ ids: ['7'], tags: ['tr\u001bee'], names: ['Old *'] }, { 'max-deletes': '10%' });
+    const r = await plants(['config', 'list']);
+    expect(r.stdout()).toBe(
+      'profile=default\nbase-url=(not set)\ntoken=(not set)\nmax-deletes=10%\nprotect.id=7\nprotect.tag=tr\\u001bee\nprotect.name=Old *\n',
+    );
+    const j = await plants(['config', 'list', '--json']);
+    expect(j.code).toBe(0);
+    expect(JSON.parse(j.stdout())).toEqual({
+      profile: 'default',
+      base_url: null,
+      token_set: false,
+      max_deletes: '10%',
+      protected: { ids: ['7'], tags: ['tr\u001bee'], names: ['Old *'] },
+    });
+  });
+
+  it('--json masks a base URL credential and never shows the token', async () => {
+    saved({ profiles: { default: { 'base-url': 'https://u:secret-pass@a.test/api', token: TOKEN } } });
+    const j = await plants(['config', 'list', '--json']);
+    expect(j.stdout()).not.toContain('secret-pass');
+    expect(JSON.parse(j.stdout())).toMatchObject({ token_set: true, protected: { ids: [], tags: [], names: [] } });
+  });
+
+  it('a file with rules of the wrong shape is refused, naming them', async () => {
+    withRules({ tags: 'tree' });
+    const r = await plants(['config', 'list']);
+    expect(r.code).toBe(2);
+    expect(r.stderr()).toMatch(/"protected\.tags" of profile "default" must be a list of non-empty strings/);
+  });
+});
+
+describe('delete and prune refuse a run that touches a protected plant', () => {
+  it('an id rule: refused without looking anything up (exit 2, code refused, nothing sent)', async () => {
+    withRules({ ids: ['2'] });
+    const r = await plants(['delete', '1', '2', '--yes', '--json']);
+    expect(r.code).toBe(2);
+    expect(r.stdout()).toBe('');
+    expect(errorLine(r.stderr())).toEqual({
+      code: 'refused',
+      status: null,
+      request_id: null,
+      message:
+        '1 plant is protected in profile default: plant 2 (id "2"); nothing was deleted; leave it out, ' +
+        "or pass --include-protected to delete without this check (rules: 'plants config list')",
+    });
+  });
+
+  it('tag and name rules: delete looks the plants up and names each protected one', async () => {
+    withRules({ tags: ['tree'], names: ['Fi*'] });
+    lists();
+    const r = await plants(['delete', '1', '2', '3', '4', '--yes']);
+    expect(r.code).toBe(2);
+    expect(r.stderr()).toBe(
+      'plants: 2 plants are protected in profile default: plant 2 "Old Oak" (tag "tree"), plant 4 "Ficus" (name "Fi*"); ' +
+        "nothing was deleted; leave them out, or pass --include-protected to delete without this check (rules: 'plants config list')\n",
+    );
+  });
+
+  it('a plant not in the list cannot be checked: nothing is deleted, and the message says how to go on', async () => {
+    withRules({ tags: ['tree'] });
+    lists();
+    const r = await plants(['delete', '1', '99', '--yes']);
+    expect(r.code).toBe(2);
+    expect(r.stderr()).toBe(
+      `plants: plant 99 is not in the service's list, so cannot be checked against the protections of profile default (tag "tree"); ` +
+        "nothing was deleted; leave it out, or pass --include-protected to delete without this check (rules: 'plants config list')\n",
+    );
+  });
+
+  it('with only id rules, a plant not in the list needs no check', async () => {
+    withRules({ ids: ['2'] });
+    deletes('99');
+    expect((await plants(['delete', '99', '--yes'])).code).toBe(0);
+  });
+
+  it('unprotected plants go through, looked up once; their names reach the journal', async () => {
+    withRules({ tags: ['tree'] });
+    lists();
+    deletes('1');
+    deletes('3');
+    const r = await plants(['delete', '1', '3', '--yes', '--json', '--concurrency', '1']);
+    expect(r.code).toBe(0);
+    const journal = readFileSync(join(configDir(), 'state', 'deletions.jsonl'), 'utf8');
+    expect(journal).toContain('"id":"3","name":"Old oak","tag":"Tree"');
+  });
+
+  it('prune: refused when a match is protected, with the names it listed', async () => {
+    withRules({ names: ['Old *'] });
+    lists();
+    const r = await plants(['prune', '--tag', 'tree', '--tag', 'Tree', '--yes']);
+    expect(r.code).toBe(2);
+    expect(r.stderr()).toMatch(
+      /^plants: 2 plants are protected in profile default: plant 2 "Old Oak" \(name "Old \*"\), plant 3 "Old oak" \(name "Old \*"\); nothing was deleted/,
+    );
+  });
+
+  it('a dry run is refused the same way, so it predicts the real run', async () => {
+    withRules({ tags: ['fern'] });
+    lists();
+    const r = await plants(['prune', '--all', '--dry-run']);
+    expect(r.code).toBe(2);
+    expect(r.stdout()).toBe('');
+    expect(r.stderr()).toMatch(/^plants: 1 plant is protected in profile default: plant 1 "Fern" \(tag "fern"\)/);
+  });
+
+  it('--include-protected deletes them, and the run start says so in the journal', async () => {
+    withRules({ tags: ['tree'], ids: ['1'] });
+    lists();
+    deletes('1');
+    deletes('2');
+    const r = await plants(['prune', '--tag', 'tree', '--tag', 'fern', '--yes', '--include-protected']);
+    expect(r.code).toBe(0);
+    const start = readFileSync(join(configDir(), 'state', 'deletions.jsonl'), 'utf8').split('\n')[0]!;
+    expect(JSON.parse(start)).toMatchObject({ event: 'start', plants: 2, include_protected: true });
+  });
+
+  it('the rules of the selected profile apply, not another profile', async () => {
+    saved({ profiles: { default: { protected: { ids: ['1'] } }, staging: { protected: { ids: ['2'] } } } });
+    deletes('1');
+    expect((await plants(['--profile', 'staging', 'delete', '1', '--yes'])).code).toBe(0);
+    expect((await plants(['--profile', 'staging', 'delete', '2', '--yes'])).code).toBe(2);
+  });
+
+  it('names 20 plants, then how many more', async () => {
+    withRules({ tags: ['t'] });
+    lists(Array.from({ length: 25 }, (_, i) => ({ id: i + 1, name: `p${i + 1}`, tag: 't' })));
+    const r = await plants(['prune', '--all', '--yes']);
+    expect(r.code).toBe(2);
+    expect(r.stderr()).toContain('plant 20 "p20" (tag "t") and 5 more; nothing was deleted');
+    expect(r.stderr()).not.toContain('plant 21 ');
+  });
+});
+
+describe("the profile's max-deletes", () => {
+  it('config set stores it in its normal form; config get prints it', async () => {
+    expect((await plants(['config', 'set', 'max-deletes', ' 050 '])).code).toBe(0);
+    expect((await plants(['config', 'get', 'max-deletes'])).stdout()).toBe('50\n');
+    expect((await plants(['config', 'set', 'max-deletes', '2.50%'])).code).toBe(0);
+    expect(stored()).toEqual({ profiles: { default: { 'max-deletes': '2.5%' } } });
+    const bad = await plants(['config', 'set', 'max-deletes', '101%']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr()).toBe(
+      'plants: invalid max-deletes "101%": expected a whole number of plants, 0 or more, or a percentage such as 10%\n',
+    );
+  });
+
+  it('caps a run, naming the profile and how to override it', async () => {
+    saved({ profiles: { default: { 'max-deletes': '1' } } });
+    const r = await plants(['delete', '1', '2', '--yes']);
+    expect(r.code).toBe(2);
+    expect(r.stderr()).toBe(
+      'plants: 2 plants would be deleted, more than the max-deletes 1 of profile default; nothing was deleted; ' +
+        'pass --max-deletes <n> to allow more for this run\n',
+    );
+  });
+
+  it('--max-deletes overrides it for one run, up or down', async () => {
+    saved({ profiles: { default: { 'max-deletes': '1' } } });
+    deletes('1');
+    deletes('2');
+    expect((await plants(['delete', '1', '2', '--yes', '--max-deletes', '2'])).code).toBe(0);
+    saved({ profiles: { default: { 'max-deletes': '5' } } });
+    const lower = await plants(['delete', '1', '2', '--yes', '--max-deletes', '1']);
+    expect(lower.code).toBe(2);
+    expect(lower.stderr()).toMatch(/more than --max-deletes 1; nothing was deleted/);
+  });
+
+  it('a percentage: delete lists to count; prune counts what it listed', async () => {
+    saved({ profiles: { default: { 'max-deletes': '20%' } } });
+    lists();
+    deletes('1');
+    expect((await plants(['delete', '1', '--yes'])).code).toBe(0);
+    lists();
+    const r = await plants(['prune', '--all', '--yes']);
+    expect(r.code).toBe(2);
+    expect(r.stderr()).toMatch(
+      /^plants: 5 plants would be deleted, more than the max-deletes 20% \(1 of the 5 plants listed\) of profile default/,
+    );
+  });
+
+  it('a hand-edited bad value stops the run before anything is listed or sent', async () => {
+    saved({ profiles: { default: { 'max-deletes': 'lots' } } });
+    const r = await plants(['prune', '--all', '--yes']);
+    expect(r.code).toBe(2);
+    expect(r.stderr()).toMatch(
+      /^plants: invalid max-deletes of profile default "lots": .* \(config file .*config\.json\); fix it with 'plants config set max-deletes <n>'\n$/,
+    );
+  });
+});
