@@ -1,11 +1,13 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Plant } from '../api/responses.js';
-import type { Protections } from '../config/store.js';
+import { CONFIG_FILE, configDir, type Protections } from '../config/store.js';
 import type { Context } from '../context.js';
 import { ConfigError, RefusedError } from '../errors.js';
-import { printable, quoted } from '../shared/text.js';
+import { excerpt, NO_SECRETS, printable, quoted } from '../shared/text.js';
 import { capOf, parseMaxDeletes, type MaxDeletes } from '../shared/values.js';
 import { plantId } from './ids.js';
-import { describeRules, hasRules, needsPlant, protectionMatcher } from './protections.js';
+import { describeRules, hasRules, idKey, needsPlant, protectionMatcher } from './protections.js';
 
 /**
  * The checks a delete or prune passes before anything is shown or sent:
@@ -40,6 +42,10 @@ export interface ProfileGuard {
 
 /** The selected profile's default cap and protections, read (and checked) before anything is listed. */
 export async function profileGuard(ctx: Context): Promise<ProfileGuard> {
+  // No config file, no rules: not even its directory is made (a run configured by the environment alone).
+  if (!existsSync(join(configDir(ctx.env), CONFIG_FILE))) {
+    return { profile: '', rules: { ids: [], tags: [], names: [] } };
+  }
   const [store, { value: profile }] = await Promise.all([ctx.config(), ctx.profile()]);
   const raw = store.get(profile, 'max-deletes');
   let cap: MaxDeletes | undefined;
@@ -55,35 +61,52 @@ export async function profileGuard(ctx: Context): Promise<ProfileGuard> {
   return { profile, cap, rules: store.protections(profile) };
 }
 
+/** The plants the run knows, by idKey: every one of them, for an id the list holds twice. */
+type PlantsById = Map<string, Plant[]>;
+
+function addPlant(byId: PlantsById, plant: Plant): void {
+  const id = plantId(plant);
+  if (id === undefined) return;
+  const key = idKey(id);
+  const same = byId.get(key);
+  if (same) same.push(plant);
+  else byId.set(key, [plant]);
+}
+
 /**
  * Check the run's targets; return them with the plants looked up on the
- * way (for the preview and the journal). `listed` is how many plants the
- * service listed when the caller listed them (prune); delete lists here
+ * way (for the preview and the journal). `listed` is what the service
+ * listed when the caller listed it (prune); otherwise delete lists here
  * when a percentage cap needs the count or a tag or name rule the plants.
  */
 export async function guardDeletion(
   targets: readonly DeletionTarget[],
-  listed: number | undefined,
+  listed: readonly Plant[] | undefined,
   options: GuardOptions,
   guard: ProfileGuard,
   ctx: Context,
 ): Promise<DeletionTarget[]> {
   const max = options.maxDeletes ?? guard.cap;
   const rules = options.includeProtected ? undefined : guard.rules;
-  const missing =
-    rules && needsPlant(rules) ? targets.filter((target) => !target.plant).map((target) => target.id) : [];
-  const needCount = max !== undefined && typeof max !== 'number' && listed === undefined;
-  let checked = [...targets];
-  if (missing.length > 0 || needCount) {
-    const lookup = await lookUp(ctx, new Set(missing), needCount);
-    listed ??= lookup.listed;
-    checked = targets.map(({ id, plant }) => ({ id, plant: plant ?? lookup.found.get(id) }));
+  const needPlants = rules !== undefined && needsPlant(rules);
+  let count = listed?.length;
+  let byId: PlantsById | undefined;
+  if (needPlants && listed) {
+    byId = new Map();
+    for (const plant of listed) addPlant(byId, plant);
+  } else if (needPlants || (max !== undefined && typeof max !== 'number' && count === undefined)) {
+    const found = await lookUp(ctx, new Set(targets.map((target) => idKey(target.id))), { countOnly: !needPlants });
+    count = found.count;
+    if (needPlants) byId = found.byId;
   }
-  if (rules && hasRules(rules)) checkProtections(checked, rules, guard.profile);
+  const checked = byId
+    ? targets.map(({ id, plant }) => ({ id, plant: plant ?? byId.get(idKey(id))?.[0] }))
+    : [...targets];
+  if (rules && hasRules(rules)) checkProtections(checked, byId, rules, guard.profile);
   if (max !== undefined) {
-    const cap = capOf(max, listed ?? 0);
+    const cap = capOf(max, count ?? 0);
     if (checked.length > cap) {
-      const shown = typeof max === 'number' ? `${max}` : `${max.percent}% (${cap} of the ${listed} plants listed)`;
+      const shown = typeof max === 'number' ? `${max}` : `${max.percent}% (${cap} of the ${count} plants listed)`;
       const what = `${checked.length} plant${checked.length === 1 ? '' : 's'} would be deleted`;
       throw new RefusedError(
         options.maxDeletes !== undefined
@@ -96,16 +119,34 @@ export async function guardDeletion(
   return checked;
 }
 
-/** Refuse the run when a target is protected, or cannot be checked: naming each (the first NAMED_IN_REFUSAL). */
-function checkProtections(targets: readonly DeletionTarget[], rules: Protections, profile: string): void {
+/** How a plant is named in a refusal: its name cut short, the service's text escaped. */
+const NAME_IN_REFUSAL = 60;
+
+/**
+ * Refuse the run when a target is protected, or cannot be checked, naming
+ * each (the first NAMED_IN_REFUSAL). `byId` holds every listed plant under
+ * a target's id when tag or name rules need them.
+ */
+function checkProtections(
+  targets: readonly DeletionTarget[],
+  byId: PlantsById | undefined,
+  rules: Protections,
+  profile: string,
+): void {
   const protectedBy = protectionMatcher(rules);
   const hits: string[] = [];
   const unchecked: string[] = [];
   for (const { id, plant } of targets) {
-    const rule = protectedBy(id, plant);
-    const name = plant ? ` ${quoted(plant.name)}` : '';
-    if (rule !== undefined) hits.push(`plant ${printable(id)}${name} (${rule})`);
-    else if (plant === undefined && needsPlant(rules)) unchecked.push(printable(id));
+    const known = byId?.get(idKey(id)) ?? (plant ? [plant] : []);
+    const found = protectedBy(id, known);
+    if (found !== undefined) {
+      // The plant that matched a tag or name rule; for an id rule, the one the run knows, if any.
+      const shown = found.plant ?? known[0];
+      const name = shown ? ` ${quoted(excerpt(String(shown.name), NAME_IN_REFUSAL, NO_SECRETS))}` : '';
+      hits.push(`plant ${printable(id)}${name} (${found.rule})`);
+    } else if (known.length === 0 && needsPlant(rules)) {
+      unchecked.push(printable(id));
+    }
   }
   const parts: string[] = [];
   if (hits.length > 0) {
@@ -123,7 +164,7 @@ function checkProtections(targets: readonly DeletionTarget[], rules: Protections
   if (parts.length === 0) return;
   throw new RefusedError(
     `${parts.join('; ')}; nothing was deleted; leave ${hits.length + unchecked.length === 1 ? 'it' : 'them'} out, ` +
-      "or pass --include-protected to delete without this check (rules: 'plants config list')",
+      "or pass --include-protected to delete without checking any rule (rules: 'plants config list')",
   );
 }
 
@@ -133,23 +174,26 @@ function named(items: readonly string[]): string {
 }
 
 /**
- * Read the service's list once: the plants whose ids are wanted (the first
- * of each), and how many there are. Without `count` it stops once all are found.
+ * Read the service's list once: how many plants it holds, and every plant
+ * whose id (idKey) is wanted. With `countOnly`, no plant is kept; with
+ * `firstOnly`, reading stops once each wanted id has a plant (the count is
+ * then partial).
  */
 export async function lookUp(
   ctx: Context,
   wanted: ReadonlySet<string>,
-  count: boolean,
-): Promise<{ listed: number; found: Map<string, Plant> }> {
-  const found = new Map<string, Plant>();
-  let listed = 0;
+  { countOnly = false, firstOnly = false } = {},
+): Promise<{ count: number; byId: PlantsById }> {
+  const byId: PlantsById = new Map();
+  let count = 0;
   for await (const batch of (await ctx.client()).streamPlants()) {
-    listed += batch.length;
+    count += batch.length;
+    if (countOnly) continue;
     for (const plant of batch) {
       const id = plantId(plant);
-      if (id !== undefined && wanted.has(id) && !found.has(id)) found.set(id, plant);
+      if (id !== undefined && wanted.has(idKey(id))) addPlant(byId, plant);
     }
-    if (!count && found.size === wanted.size) break;
+    if (firstOnly && byId.size === wanted.size) break;
   }
-  return { listed, found };
+  return { count, byId };
 }

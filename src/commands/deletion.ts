@@ -18,6 +18,7 @@ import {
   type JournalChoice,
 } from './deletion-journal.js';
 import { quitReport, report } from './deletion-report.js';
+import { idKey } from './protections.js';
 import { guardDeletion, lookUp, profileGuard, type DeletionTarget, type GuardOptions } from './deletion-guard.js';
 import { parseMaxDeletes } from '../shared/values.js';
 import { parseConcurrency } from './options.js';
@@ -55,8 +56,7 @@ export function addDeletionOptions(command: Command): Command {
 }
 
 /** The flags as commander leaves them: booleans absent when not given. */
-export type DeletionFlags = Partial<Omit<DeletionOptions, 'concurrency' | 'journal' | 'includeProtected'>> & {
-  includeProtected?: boolean;
+export type DeletionFlags = Partial<Omit<DeletionOptions, 'concurrency' | 'journal'>> & {
   concurrency: number;
   journal: boolean;
 };
@@ -76,8 +76,8 @@ export function pickDeletionOptions(flags: DeletionFlags): DeletionOptions {
   };
 }
 
-/** The targets, and how many plants the service listed when the caller listed them (prune). */
-type FoundTargets = DeletionTarget[] | { targets: DeletionTarget[]; listed: number };
+/** The targets, and what the service listed when the caller listed it (prune): every plant, matching or not. */
+type FoundTargets = DeletionTarget[] | { targets: DeletionTarget[]; listed: readonly Plant[] };
 
 const PROGRESS_ABOVE = 10;
 
@@ -219,15 +219,15 @@ async function previewRows(targets: readonly DeletionTarget[], ctx: Context, sho
     targets
       .slice(0, shown)
       .filter((target) => target.plant === undefined)
-      .map((target) => target.id),
+      .map((target) => idKey(target.id)),
   );
   if (wanted.size === 0) return targets.map(({ id, plant }) => ({ id, plant }));
-  let found: Map<string, Plant>;
+  let found: Map<string, Plant[]>;
   try {
-    ({ found } = await lookUp(ctx, wanted, false));
+    ({ byId: found } = await lookUp(ctx, wanted, { firstOnly: true }));
   } catch (err) {
     warning(ctx.io, `could not look up the plants' names: ${ctx.redact((err as Error).message)}`);
     return targets.map(({ id }) => ({ id }));
   }
-  return targets.map(({ id, plant }) => ({ id, plant: plant ?? found.get(id) ?? null }));
+  return targets.map(({ id, plant }) => ({ id, plant: plant ?? found.get(idKey(id))?.[0] ?? null }));
 }

@@ -65,8 +65,8 @@ async function runPrune(options: PruneOptions, ctx: Context): Promise<void> {
         id: requirePlantId(plant, `matching plant ${index + 1} (${quoted(plant.name)})`),
         plant,
       }));
-      // --max-deletes 10% is of the plants listed, before the filters.
-      return { targets, listed: listed.length };
+      // --max-deletes 10% is of the plants listed, before the filters; protections look at every plant listed.
+      return { targets, listed };
     },
     options,
     ctx,

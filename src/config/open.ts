@@ -5,7 +5,7 @@ import { ConfigError } from '../errors.js';
 import type { WriteFs } from './atomic-write.js';
 import { fsReason } from '../shared/fs-reason.js';
 import { makeDirectory } from '../shared/make-directory.js';
-import { checkConfigFile, configDir, ConfigStore, isObject, readError, type ConfLike } from './store.js';
+import { checkConfigFile, CONFIG_FILE, configDir, ConfigStore, isObject, readError, type ConfLike } from './store.js';
 
 /**
  * conf, without the signal handlers its file writer brings along: atomically's
@@ -65,7 +65,7 @@ export async function openConfigStore(
   options: OpenConfigOptions = {},
 ): Promise<ConfigStore> {
   const dir = configDir(env);
-  const path = join(dir, 'config.json');
+  const path = join(dir, CONFIG_FILE);
   try {
     makeDirectory(dir);
   } catch (err) {

@@ -37,6 +37,9 @@ const STRING_KEYS: readonly ProfileKey[] = ['base-url', 'token', 'max-deletes'];
 
 export const DEFAULT_PROFILE = 'default';
 
+/** The config file's name in configDir. */
+export const CONFIG_FILE = 'config.json';
+
 /** Profile names: letters, digits, dot, dash and underscore, up to 64 characters. */
 export function parseProfileName(raw: string, source = '--profile'): string {
   if (!/^[A-Za-z0-9._-]{1,64}$/.test(raw)) {
@@ -121,6 +124,55 @@ export function checkConfigFile(path: string): void {
   }
 }
 
+/**
+ * The keys that keep plants safe are checked strictly: a hand edit that
+ * misspells one (`max_deletes`, `"protected": {"tag": …}`) would otherwise
+ * be ignored, and a run would delete what the user meant to protect.
+ */
+function checkGuardKeys(
+  settings: Record<string, unknown>,
+  profile: string,
+  invalid: (what: string) => ConfigError,
+): void {
+  for (const key of Object.keys(settings)) {
+    const meant = GUARD_NEAR_MISSES[key.toLowerCase().replace(/[^a-z]/g, '')];
+    if (meant !== undefined && meant !== key) {
+      throw invalid(`profile "${profile}" has "${key}", which plants does not read; did you mean "${meant}"?`);
+    }
+  }
+  if (settings['max-deletes'] === '') throw invalid(`"max-deletes" of profile "${profile}" is empty`);
+  const rules = settings.protected;
+  if (rules === undefined) return;
+  if (!isObject(rules)) throw invalid(`"protected" of profile "${profile}" must be an object`);
+  for (const key of Object.keys(rules)) {
+    if (!(PROTECTION_KINDS as readonly string[]).includes(key)) {
+      throw invalid(
+        `"protected" of profile "${profile}" has "${key}", which plants does not read; its lists are ${PROTECTION_KINDS.map((kind) => `"${kind}"`).join(', ')}`,
+      );
+    }
+  }
+  for (const kind of PROTECTION_KINDS) {
+    const list = rules[kind];
+    if (list === undefined) continue;
+    if (!Array.isArray(list) || !list.every((rule) => typeof rule === 'string' && rule !== '')) {
+      // A number is refused, not read: JSON numbers beyond 2^53 lose digits, and would protect another id.
+      throw invalid(
+        `"protected.${kind}" of profile "${profile}" must be a list of non-empty strings (an id as "42", not 42)`,
+      );
+    }
+  }
+}
+
+/** Spellings of the guard keys, letters only, lower case: what each was meant to be. */
+const GUARD_NEAR_MISSES: Record<string, string> = {
+  maxdeletes: 'max-deletes',
+  maxdelete: 'max-deletes',
+  protected: 'protected',
+  protect: 'protected',
+  protection: 'protected',
+  protections: 'protected',
+};
+
 /** The rules as stored, each list a fresh copy (the constructor checked their shape). */
 function copyRules(stored: Partial<Protections> | undefined): Protections {
   const list = (kind: keyof Protections) => {
@@ -159,15 +211,7 @@ export class ConfigStore {
           throw invalid(`"${key}" of profile "${name}" must be a string`);
         }
       }
-      const rules = settings.protected;
-      if (rules === undefined) continue;
-      if (!isObject(rules)) throw invalid(`"protected" of profile "${name}" must be an object`);
-      for (const kind of PROTECTION_KINDS) {
-        const list = rules[kind];
-        if (list !== undefined && !(Array.isArray(list) && list.every((rule) => typeof rule === 'string' && rule))) {
-          throw invalid(`"protected.${kind}" of profile "${name}" must be a list of non-empty strings`);
-        }
-      }
+      checkGuardKeys(settings, name, invalid);
     }
     for (const key of ['base-url', 'token']) {
       if (data[key] !== undefined && typeof data[key] !== 'string') throw invalid(`"${key}" must be a string`);
@@ -241,15 +285,22 @@ export class ConfigStore {
    * Change the profile's protection rules in one locked write; `change` gets
    * the rules as stored at that moment. Empty lists are left out of the file.
    */
-  updateProtections(profile: string, change: (rules: Protections) => Protections): void {
+  updateProtections(
+    profile: string,
+    change: (rules: Protections) => Protections,
+  ): { before: Protections; after: Protections } {
+    let result: { before: Protections; after: Protections } | undefined;
     this.#updateProfiles((profiles) => {
+      const before = copyRules(profiles[profile]?.protected);
       const next = change(copyRules(profiles[profile]?.protected));
+      result = { before, after: next };
       const { protected: _previous, ...rest } = profiles[profile] ?? {};
       const kept = Object.fromEntries(
         PROTECTION_KINDS.filter((kind) => next[kind].length > 0).map((kind) => [kind, next[kind]]),
       );
       return { ...profiles, [profile]: Object.keys(kept).length > 0 ? { ...rest, protected: kept } : rest };
     });
+    return result!;
   }
 
   set(profile: string, key: ProfileKey, value: string): void {

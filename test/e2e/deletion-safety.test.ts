@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { againstStore } from '../helpers/against-store.js';
 import { PLANTS_BIN, runCli, spawnCli, waitFor, type DeleteOutcome, type JsonError } from '../helpers/cli.js';
@@ -259,6 +261,21 @@ describe("a profile's protections and max-deletes hold against the real store", 
     const through = await plants(['delete', '7', '--yes', '--include-protected']);
     expect(through.code).toBe(0);
     expect(deletes()).toEqual(['/plants/7']);
+  });
+
+  it('rules added by 12 runs at once are all kept (each change is made under the config lock)', async () => {
+    const ids = Array.from({ length: 12 }, (_, i) => `p${i}`);
+    const runs = await Promise.all(ids.map((id) => plants(['config', 'protect', '--id', id])));
+    expect(runs.map((r) => r.code)).toEqual(ids.map(() => 0));
+    const list = await plants(['config', 'list', '--json']);
+    expect((JSON.parse(list.stdout) as { protected: { ids: string[] } }).protected.ids.sort()).toEqual(ids.sort());
+  });
+
+  it('a run configured by the environment alone reads no config, and makes no config directory', async () => {
+    const missing = join(setup.dir.path, 'not-made');
+    const r = await plants(['delete', '1', '--yes', '--no-journal'], { env: { PLANTS_CONFIG_DIR: missing } });
+    expect(r.code).toBe(0);
+    expect(existsSync(missing)).toBe(false);
   });
 
   it('the profile caps a run; the flag overrides it for one run', async () => {

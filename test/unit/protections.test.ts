@@ -43,12 +43,13 @@ describe('the rules, exactly', () => {
   const rules = { ids: ['7', '00'], tags: ['tree'], names: ['Old *', 'A?oe'] };
   const matches = protectionMatcher(rules);
   it.each([
-    // id rules: the id as text, exactly
+    // id rules: the id as text, or as the whole number it spells (below)
     ['7', undefined, 'id "7"'],
-    ['07', undefined, undefined],
-    ['0', undefined, undefined],
+    ['07', undefined, 'id "7"'],
+    ['0', undefined, 'id "00"'],
     ['00', undefined, 'id "00"'],
-    ['7 ', undefined, undefined],
+    ['7 ', undefined, 'id "7"'],
+    ['7a', undefined, undefined],
     // tag rules: exactly, case counts; no tag never matches
     ['1', { name: 'x', tag: 'tree' }, 'tag "tree"'],
     ['1', { name: 'x', tag: 'Tree' }, undefined],
@@ -67,16 +68,58 @@ describe('the rules, exactly', () => {
     // without the plant, only id rules can be checked
     ['1', undefined, undefined],
   ])('id %j, plant %j: %s', (id, plant, rule) => {
-    expect(matches(id, plant)).toBe(rule);
+    expect(matches(id, plant ? [plant] : [])?.rule).toBe(rule);
+  });
+
+  it.each([
+    // an id rule protects every spelling of a whole number a service may read as that number
+    ['7', '07', true],
+    ['7', '+7', true],
+    ['7', '7.0', true],
+    ['7', '7.000', true],
+    ['7', '7e0', true],
+    ['7', '0.7e1', true],
+    ['7', '700e-2', true],
+    ['7', ' 7 ', true],
+    ['07', '7', true],
+    ['0', '-0', true],
+    ['0', '0e5', true],
+    ['9007199254740993', '9007199254740993.0', true],
+    ['9007199254740993', '9007199254740992', false],
+    ['-7', '-07', true],
+    ['7', '-7', false],
+    ['7', '7.5', false],
+    ['7', '70e-2', false],
+    ['7', '7x', false],
+    ['7', '0x7', false],
+    ['abc', 'ABC', false],
+    ['a b', 'a b', true],
+  ])('an id rule %j and the id %j: protected %s', (rule, id, protectedToo) => {
+    const check = protectionMatcher({ ids: [rule], tags: [], names: [] });
+    expect(check(id, []) !== undefined).toBe(protectedToo);
+  });
+
+  it('any of the plants listed under one id protects it', () => {
+    const check = protectionMatcher({ ids: [], tags: ['keep'], names: [] });
+    expect(
+      check('7', [
+        { name: 'a', tag: 'x' },
+        { name: 'b', tag: 'keep' },
+      ]),
+    ).toEqual({
+      rule: 'tag "keep"',
+      plant: { name: 'b', tag: 'keep' },
+    });
   });
 
   it('glob characters other than * and ? are literal', () => {
-    const literal = protectionMatcher({ ids: [], tags: [], names: ['a.c', '[x]', 'a+'] });
-    expect(literal('1', { name: 'abc' })).toBeUndefined();
-    expect(literal('1', { name: 'a.c' })).toBe('name "a.c"');
-    expect(literal('1', { name: 'x' })).toBeUndefined();
-    expect(literal('1', { name: '[x]' })).toBe('name "[x]"');
-    expect(literal('1', { name: 'aa' })).toBeUndefined();
+    const check = protectionMatcher({ ids: [], tags: [], names: ['a.c', '[x]', 'a+'] });
+    const literal = (name: string) => check('1', [{ name }])?.rule;
+    expect(literal('abc')).toBeUndefined();
+    expect(literal('a.c')).toBe('name "a.c"');
+    expect(literal('x')).toBeUndefined();
+    expect(literal('[x]')).toBe('name "[x]"');
+    expect(literal('aa')).toBeUndefined();
   });
 });
 
@@ -157,7 +200,7 @@ describe('config list shows them', () => {
     withRules({ ids: ['7'], tags: ['tr\u001bee'], names: ['Old *'] }, { 'max-deletes': '10%' });
     const r = await plants(['config', 'list']);
     expect(r.stdout()).toBe(
-      'profile=default\nbase-url=(not set)\ntoken=(not set)\nmax-deletes=10%\nprotect.id=7\nprotect.tag=tr\\u001bee\nprotect.name=Old *\n',
+      'profile=default\nbase-url=(not set)\ntoken=(not set)\nmax-deletes=10%\nprotect.id="7"\nprotect.tag="tr\\u001bee"\nprotect.name="Old *"\n',
     );
     const j = await plants(['config', 'list', '--json']);
     expect(j.code).toBe(0);
@@ -177,11 +220,31 @@ describe('config list shows them', () => {
     expect(JSON.parse(j.stdout())).toMatchObject({ token_set: true, protected: { ids: [], tags: [], names: [] } });
   });
 
-  it('a file with rules of the wrong shape is refused, naming them', async () => {
-    withRules({ tags: 'tree' });
-    const r = await plants(['config', 'list']);
-    expect(r.code).toBe(2);
-    expect(r.stderr()).toMatch(/"protected\.tags" of profile "default" must be a list of non-empty strings/);
+  it.each([
+    [{ protected: { tags: 'tree' } }, /"protected\.tags" of profile "default" must be a list of non-empty strings/],
+    [{ protected: { ids: [42] } }, /"protected\.ids" .* \(an id as "42", not 42\)/],
+    [{ protected: { tags: [''] } }, /"protected\.tags" .* must be a list of non-empty strings/],
+    [
+      { protected: { tag: ['tree'] } },
+      /"protected" of profile "default" has "tag", which plants does not read; its lists are "ids", "tags", "names"/,
+    ],
+    [
+      { protect: { tags: ['tree'] } },
+      /profile "default" has "protect", which plants does not read; did you mean "protected"\?/,
+    ],
+    [{ max_deletes: '5' }, /has "max_deletes", which plants does not read; did you mean "max-deletes"\?/],
+    [{ maxDeletes: '5' }, /did you mean "max-deletes"\?/],
+    [{ 'max-deletes': '' }, /"max-deletes" of profile "default" is empty/],
+  ])('a hand edit that would lose a guard (%j) is refused by every command, naming it', async (settings, message) => {
+    saved({ profiles: { default: settings } });
+    for (const args of [
+      ['config', 'list'],
+      ['delete', '1', '--yes'],
+    ]) {
+      const r = await plants(args);
+      expect(r.code).toBe(2);
+      expect(r.stderr()).toMatch(message);
+    }
   });
 });
 
@@ -197,7 +260,7 @@ describe('delete and prune refuse a run that touches a protected plant', () => {
       request_id: null,
       message:
         '1 plant is protected in profile default: plant 2 (id "2"); nothing was deleted; leave it out, ' +
-        "or pass --include-protected to delete without this check (rules: 'plants config list')",
+        "or pass --include-protected to delete without checking any rule (rules: 'plants config list')",
     });
   });
 
@@ -208,7 +271,7 @@ describe('delete and prune refuse a run that touches a protected plant', () => {
     expect(r.code).toBe(2);
     expect(r.stderr()).toBe(
       'plants: 2 plants are protected in profile default: plant 2 "Old Oak" (tag "tree"), plant 4 "Ficus" (name "Fi*"); ' +
-        "nothing was deleted; leave them out, or pass --include-protected to delete without this check (rules: 'plants config list')\n",
+        "nothing was deleted; leave them out, or pass --include-protected to delete without checking any rule (rules: 'plants config list')\n",
     );
   });
 
@@ -219,8 +282,50 @@ describe('delete and prune refuse a run that touches a protected plant', () => {
     expect(r.code).toBe(2);
     expect(r.stderr()).toBe(
       `plants: plant 99 is not in the service's list, so cannot be checked against the protections of profile default (tag "tree"); ` +
-        "nothing was deleted; leave it out, or pass --include-protected to delete without this check (rules: 'plants config list')\n",
+        "nothing was deleted; leave it out, or pass --include-protected to delete without checking any rule (rules: 'plants config list')\n",
     );
+  });
+
+  it('the list holds one id twice: either plant protects it, whichever prune matched or the list put first', async () => {
+    withRules({ tags: ['mother-plant'], names: ['Heritage *'] });
+    const twice = [
+      { id: 7, name: 'A', tag: 'seedling' },
+      { id: '7', name: 'Keep', tag: 'mother-plant' },
+      { id: 8, name: 'B', tag: 'seedling' },
+      { id: 8, name: 'Heritage X', tag: 'seedling' },
+    ];
+    lists(twice);
+    const pruned = await plants(['prune', '--tag', 'seedling', '--yes']);
+    expect(pruned.code).toBe(2);
+    expect(pruned.stderr()).toMatch(
+      /^plants: 2 plants are protected in profile default: plant 7 "Keep" \(tag "mother-plant"\), plant 8 "Heritage X" \(name "Heritage \*"\); nothing was deleted/,
+    );
+    lists(twice);
+    expect((await plants(['delete', '07', '8', '--yes'])).code).toBe(2);
+  });
+
+  it('an id rule protects the plant under any spelling of its number', async () => {
+    withRules({ ids: ['2'] });
+    for (const args of [
+      ['delete', '02'],
+      ['delete', '+2'],
+      ['delete', '2.0'],
+    ]) {
+      const r = await plants([...args, '--yes']);
+      expect(r.code).toBe(2);
+      expect(r.stderr()).toMatch(/^plants: 1 plant is protected in profile default: plant .* \(id "2"\)/);
+    }
+    const fromJson = await plants(['delete', '--stdin', '--yes'], { stdin: '[2.0, 2e0]' });
+    expect(fromJson.code).toBe(2);
+  });
+
+  it("names are cut short in a refusal: the service's text is not bounded", async () => {
+    withRules({ tags: ['t'] });
+    lists([{ id: 1, name: 'x'.repeat(5000), tag: 't' }]);
+    const r = await plants(['prune', '--all', '--yes']);
+    expect(r.code).toBe(2);
+    expect(r.stderr().length).toBeLessThan(400);
+    expect(r.stderr()).toContain(`plant 1 "${'x'.repeat(60)}…" (tag "t")`);
   });
 
   it('with only id rules, a plant not in the list needs no check', async () => {

@@ -3,7 +3,7 @@ import type { Context } from '../../context.js';
 import { formatJson } from '../../output/formats.js';
 import { writeOut } from '../../output/iostreams.js';
 import { maskUrl } from '../../shared/url.js';
-import { printable } from '../../shared/text.js';
+import { printable, quoted } from '../../shared/text.js';
 import { PROTECTION_KINDS } from '../../config/store.js';
 import { examples } from '../options.js';
 import { RULE_WORD } from '../protections.js';
@@ -52,8 +52,8 @@ async function runConfigList(options: ConfigListOptions, ctx: Context): Promise<
     `base-url=${shownOr(baseUrl, '(not set)')}`,
     `token=${tokenSet ? '(set)' : '(not set)'}`,
     `max-deletes=${maxDeletes === undefined ? '(not set)' : printable(maxDeletes)}`,
-    // One line per rule, as `config protect` takes it: protect.tag=mother-plant.
-    ...PROTECTION_KINDS.flatMap((kind) => rules[kind].map((value) => `protect.${RULE_WORD[kind]}=${printable(value)}`)),
+    // One line per rule, quoted so that blanks at its ends show: protect.tag="mother-plant".
+    ...PROTECTION_KINDS.flatMap((kind) => rules[kind].map((value) => `protect.${RULE_WORD[kind]}=${quoted(value)}`)),
   ];
   await writeOut(ctx.io.stdout, `${lines.join('\n')}\n`);
 }

@@ -88,30 +88,23 @@ export function unprotectCommand(ctx: Context, run: ProtectRunner = runUnprotect
 
 async function runProtect(options: ProtectOptions, ctx: Context): Promise<void> {
   const [store, profile] = await profileToWrite(ctx);
-  const added: string[] = [];
-  const already: string[] = [];
-  store.updateProtections(profile, (current) => {
-    added.length = already.length = 0;
+  const { before } = store.updateProtections(profile, (current) => {
     const next = { ...current };
-    for (const kind of PROTECTION_KINDS) {
-      for (const value of options.rules[kind]) {
-        if (current[kind].includes(value)) {
-          already.push(describeRule(kind, value));
-        } else {
-          next[kind] = [...next[kind], value];
-          added.push(describeRule(kind, value));
-        }
-      }
-    }
+    for (const kind of PROTECTION_KINDS) next[kind] = [...new Set([...current[kind], ...options.rules[kind]])];
     return next;
   });
-  for (const rule of already) info(ctx.io, `${rule} was already protected in profile ${profile}`);
-  for (const rule of added) success(ctx.io, `Protected ${rule} in profile ${profile}`);
+  // What was there when the file was changed (under its lock) says which rules are new.
+  for (const kind of PROTECTION_KINDS) {
+    for (const value of options.rules[kind]) {
+      const rule = describeRule(kind, value);
+      if (before[kind].includes(value)) info(ctx.io, `${rule} was already protected in profile ${profile}`);
+      else success(ctx.io, `Protected ${rule} in profile ${profile}`);
+    }
+  }
 }
 
 async function runUnprotect(options: ProtectOptions, ctx: Context): Promise<void> {
   const [store, profile] = await selectedProfile(ctx);
-  const removed: string[] = [];
   store.updateProtections(profile, (current) => {
     const missing = PROTECTION_KINDS.flatMap((kind) =>
       options.rules[kind].filter((value) => !current[kind].includes(value)).map((value) => describeRule(kind, value)),
@@ -123,13 +116,13 @@ async function runUnprotect(options: ProtectOptions, ctx: Context): Promise<void
           `(${there.length > 0 ? `its rules: ${there.join(', ')}` : 'it has no protection rules'}); nothing was changed`,
       );
     }
-    removed.length = 0;
     const next = { ...current };
-    for (const kind of PROTECTION_KINDS) {
+    for (const kind of PROTECTION_KINDS)
       next[kind] = current[kind].filter((value) => !options.rules[kind].includes(value));
-      removed.push(...options.rules[kind].map((value) => describeRule(kind, value)));
-    }
     return next;
   });
-  for (const rule of removed) success(ctx.io, `Unprotected ${rule} in profile ${profile}`);
+  for (const kind of PROTECTION_KINDS) {
+    for (const value of options.rules[kind])
+      success(ctx.io, `Unprotected ${describeRule(kind, value)} in profile ${profile}`);
+  }
 }
