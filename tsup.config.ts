@@ -48,12 +48,19 @@ const common: Options = {
   target: 'node22',
   sourcemap: false,
   // Dependencies are bundled: one file loads faster than a tree of
-  // node_modules to resolve, and the installed package needs no others.
-  noExternal: [/.*/],
+  // node_modules to resolve. All but the keyring binding, a native module
+  // with a prebuilt binary per platform: the package's one dependency,
+  // imported only by a run that uses the keyring (src/config/keyring.ts).
+  noExternal: [/^(?!@napi-rs\/keyring(\/|$))/],
+  external: ['@napi-rs/keyring'],
   minify: true,
   // Keep `node:` on built-in modules (tsup strips it by default), so the
   // start-up plugins see the names the dependencies ask for.
   removeNodeProtocol: false,
+  // src/config/keyring.ts reads import.meta.url only where the sources run as ES modules (tests), never in the bundles.
+  esbuildOptions(options) {
+    options.logOverride = { ...options.logOverride, 'empty-import-meta': 'silent' };
+  },
   define: {
     __PLANTS_VERSION__: JSON.stringify(pkg.version),
     __PLANTS_BUILD_ID__: JSON.stringify(buildId(fileURLToPath(new URL('.', import.meta.url)))),

@@ -12,7 +12,13 @@ export default defineConfig({
     environment: 'node',
     testTimeout: 20_000,
     hookTimeout: 20_000,
-    // Colour and user config must never leak in from the developer's shell.
-    env: { NO_COLOR: '1', FORCE_COLOR: '' },
+    // Colour and user config must never leak in from the developer's shell, and no test may
+    // reach the developer's own keyring: the keyring tests start a Secret Service of their own.
+    env: {
+      NO_COLOR: '1',
+      FORCE_COLOR: '',
+      PLANTS_KEYRING: 'off',
+      DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/plants-tests-have-no-session-bus',
+    },
   },
 });

@@ -7,9 +7,12 @@ import {
   resolveProfile,
   resolveRequestSettings,
   resolveToken,
+  type ResolvedToken,
+  type TokenReaders,
   type RequestSettings,
   type Resolved,
 } from './config/settings.js';
+import { openKeyring, type Keyring } from './config/keyring.js';
 import { openConfigStore } from './config/open.js';
 import { redactToken } from './shared/redact.js';
 import { parseTraceparent } from './shared/values.js';
@@ -56,7 +59,9 @@ export interface Context {
   /** Fails unless a profile named by --profile or PLANTS_PROFILE exists; a mistyped name is never ignored. */
   namedProfile(this: void): Promise<void>;
   baseUrl(): Promise<Resolved<URL>>;
-  token(): Promise<Resolved<string>>;
+  token(): Promise<ResolvedToken>;
+  /** How a token kept outside the config file is read: the OS keyring, a token command. */
+  readonly tokenReaders: TokenReaders;
   client(): Promise<PlantStoreClient>;
   /**
    * Run `onFirst` at the first Ctrl-C (SIGINT, or SIGTERM or SIGHUP) until the returned
@@ -72,6 +77,12 @@ export interface Context {
    * client (completion looks up with a short timeout). Close it too.
    */
   withFlags(flags: GlobalFlags): Context;
+  /**
+   * A context like this one for this token and base URL, apart from any
+   * profile (auth login checks a token before it keeps it, perhaps in a
+   * profile it is about to create). Close it too.
+   */
+  withToken(token: ResolvedToken, baseUrl: URL): Context;
   /** Release sockets so the process can exit promptly. */
   close(): Promise<void>;
 }
@@ -86,6 +97,10 @@ export interface ContextOptions {
   onInterrupt?: (onFirst: (signal: StopSignal) => void, onQuit?: () => string) => () => void;
   /** Builds the dispatcher; tests pass a MockAgent (and close it themselves). */
   dispatcher?: (settings: RequestSettings) => Dispatcher | Promise<Dispatcher>;
+  /** Opens the OS keyring; tests pass their own. Default: openKeyring, which loads the native binding. */
+  keyring?: (env: Env) => Promise<Keyring>;
+  /** The token, instead of looking it up (withToken). */
+  token?: ResolvedToken;
 }
 
 const USER_AGENT = `plants/${VERSION} node/${process.versions.node}`;
@@ -183,9 +198,23 @@ export function createContext(options: ContextOptions): Context {
     return resolveBaseUrl(flags().baseUrl, env, config, usedProfile);
   });
   let knownToken: string | undefined;
+  const keyring = once(() => (options.keyring ?? openKeyring)(env));
+  const tokenReaders: TokenReaders = {
+    keyring,
+    async command(command, what) {
+      const { runTokenCommand } = await import('./config/token-command.js');
+      return runTokenCommand(command, {
+        env,
+        terminal: io.canPrompt(),
+        stderr: io.interactive() ? io.stderr : undefined,
+        what,
+      });
+    },
+    origin: async () => (await baseUrl()).value.origin,
+  };
   const token = once(async () => {
     await namedProfile();
-    const resolved = await resolveToken(env, config, usedProfile);
+    const resolved = options.token ?? (await resolveToken(env, config, usedProfile, tokenReaders));
     knownToken = resolved.value;
     return resolved;
   });
@@ -233,7 +262,15 @@ export function createContext(options: ContextOptions): Context {
     client,
     onInterrupt: options.onInterrupt ?? (() => () => {}),
     redact: (text) => (knownToken ? redactToken(text, knownToken) : text),
+    tokenReaders,
     withFlags: (others) => createContext({ ...options, flags: () => others }),
+    withToken: (fixed, url) =>
+      createContext({
+        ...options,
+        env: { ...env, PLANTS_PROFILE: undefined },
+        flags: () => ({ ...flags(), profile: undefined, baseUrl: url.href }),
+        token: fixed,
+      }),
     async close() {
       // Everything has been read by now: drop the idle keep-alive sockets instead of
       // waiting for a graceful close.

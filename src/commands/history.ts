@@ -122,6 +122,9 @@ async function runHistory(options: HistoryOptions, ctx: Context): Promise<void> 
  */
 async function knowTheToken(ctx: Context): Promise<void> {
   try {
+    // Not at the price of running a token command (it may prompt): its token never reaches the journal.
+    const kept = (await ctx.config()).storedToken((await ctx.profile()).value);
+    if (!ctx.env.PLANTS_TOKEN?.trim() && kept?.store === 'command') return;
     await ctx.token();
   } catch {
     // No token configured: none to hide.

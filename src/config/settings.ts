@@ -1,8 +1,17 @@
 import { parseBaseUrl } from '../shared/url.js';
+import { printable } from '../shared/text.js';
 import type { Env } from '../env.js';
 import { AuthError, ConfigError, UsageError } from '../errors.js';
 import { parseRetries, parseTimeout } from '../shared/values.js';
-import { CHOSEN_BY_USE, DEFAULT_PROFILE, noSuchProfile, parseProfileName, type ConfigStore } from './store.js';
+import { keyringAccount, KeyringUnavailable, type Keyring } from './keyring.js';
+import {
+  CHOSEN_BY_USE,
+  DEFAULT_PROFILE,
+  noSuchProfile,
+  parseProfileName,
+  type ConfigStore,
+  type StoredToken,
+} from './store.js';
 
 export interface Resolved<T> {
   value: T;
@@ -12,12 +21,37 @@ export interface Resolved<T> {
   profile?: string;
 }
 
+/** Which store a token came from: `environment`, `file`, `keyring` or `command`. */
+export type TokenStoreKind = 'environment' | StoredToken['store'];
+
+/** A token, where it came from, and which store that is (`auth status`). */
+export interface ResolvedToken extends Resolved<string> {
+  store: TokenStoreKind;
+  /** For messages and `auth status`: `keyring (Secret Service)`, `command (op …)`. */
+  storeLabel: string;
+}
+
+/** How a stored token that is not in the file is read: built by the context, only when asked. */
+export interface TokenReaders {
+  keyring(this: void): Promise<Keyring>;
+  /** Run a token command (runTokenCommand with the run's terminal). */
+  command(this: void, command: string, what: string): Promise<string>;
+  /** The origin of the base URL in effect: a keyring token is read only for the origin it was stored for. */
+  origin(this: void): Promise<string>;
+}
+
 type StoreOpener = () => Promise<ConfigStore>;
 /**
  * The selected profile's name, looked up only when a stored value is needed
  * (so the file is not opened otherwise), and then checked (checkProfile).
  */
 type ProfileGetter = () => Promise<string>;
+
+/** How a command is shown: its first word, then `…` (the rest may hold a path or a name worth keeping private). */
+export function shownCommand(command: string): string {
+  const words = command.trim().split(/\s+/);
+  return printable(words.length > 1 ? `${words[0]} …` : (words[0] ?? ''));
+}
 
 /** Empty or blank variables count as unset. */
 function fromEnv(env: Env, name: string): string | undefined {
@@ -77,17 +111,81 @@ export async function lookupBaseUrl(
   return stored === undefined ? undefined : { value: stored, source: storedSource(config, name), profile: name };
 }
 
-/** The token and where it came from, unchecked. Precedence: environment > the profile (there is no flag). */
+/**
+ * The token and where it came from, unchecked. Precedence: environment >
+ * the profile's store (there is no flag): the config file, the OS keyring,
+ * or a command. With `runCommand: false`, a token command is not run (the
+ * token is then undefined).
+ */
 export async function lookupToken(
   env: Env,
   store: StoreOpener,
   profile: ProfileGetter,
-): Promise<Resolved<string> | undefined> {
+  readers: TokenReaders,
+  { runCommand = true } = {},
+): Promise<ResolvedToken | undefined> {
   const variable = fromEnv(env, 'PLANTS_TOKEN');
-  if (variable !== undefined) return { value: variable, source: 'PLANTS_TOKEN' };
+  if (variable !== undefined) {
+    return { value: variable, source: 'PLANTS_TOKEN', store: 'environment', storeLabel: 'environment' };
+  }
   const [config, name] = [await store(), await profile()];
-  const stored = config.get(name, 'token');
-  return stored === undefined ? undefined : { value: stored, source: storedSource(config, name), profile: name };
+  const stored = config.storedToken(name);
+  if (stored === undefined) return undefined;
+  const relogin = `run 'plants ${profileFlag(name)}auth login'`;
+  if (stored.store === 'file') {
+    return {
+      value: stored.token,
+      source: storedSource(config, name),
+      profile: name,
+      store: 'file',
+      storeLabel: 'file',
+    };
+  }
+  if (stored.store === 'command') {
+    const label = `command (${shownCommand(stored.command)})`;
+    if (!runCommand) return undefined;
+    const value = await readers.command(
+      stored.command,
+      `the token command of profile ${name} (${shownCommand(stored.command)})`,
+    );
+    return {
+      value,
+      source: `the token command of profile ${name}`,
+      profile: name,
+      store: 'command',
+      storeLabel: label,
+    };
+  }
+  const origin = await readers.origin();
+  if (origin !== stored.origin) {
+    throw new AuthError(
+      `the token of profile ${name} is kept in the OS keyring for ${stored.origin}, not for ${origin} (the base URL in effect); ` +
+        `it is never sent elsewhere: ${relogin} with this base URL`,
+    );
+  }
+  let keyring: Keyring;
+  let value: string | null;
+  try {
+    keyring = await readers.keyring();
+    value = await keyring.get(keyringAccount(name, origin));
+  } catch (err) {
+    if (!(err instanceof KeyringUnavailable)) throw err;
+    throw new AuthError(
+      `the token of profile ${name} is kept in the OS keyring, which cannot be read: ${err.message}; ` +
+        `set PLANTS_TOKEN, or ${relogin} --insecure-storage to keep it in the config file`,
+    );
+  }
+  if (value === null) {
+    throw new AuthError(`the OS keyring has no token for profile ${name} at ${origin} (it was removed); ${relogin}`);
+  }
+  const label = `keyring (${keyring.name})`;
+  return {
+    value,
+    source: `the OS keyring, profile ${name}`,
+    profile: name,
+    store: 'keyring',
+    storeLabel: label,
+  };
 }
 
 /** `plants --profile x ` for the commands a message suggests, when x is not the default. */
@@ -117,8 +215,13 @@ export async function resolveBaseUrl(
   }
 }
 
-export async function resolveToken(env: Env, store: StoreOpener, getProfile: ProfileGetter): Promise<Resolved<string>> {
-  const found = await lookupToken(env, store, getProfile);
+export async function resolveToken(
+  env: Env,
+  store: StoreOpener,
+  getProfile: ProfileGetter,
+  readers: TokenReaders,
+): Promise<ResolvedToken> {
+  const found = await lookupToken(env, store, getProfile, readers);
   const profile = found?.source === 'PLANTS_TOKEN' ? '' : await getProfile();
   if (!found) {
     throw new AuthError(

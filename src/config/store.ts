@@ -23,8 +23,12 @@ export const PROTECTION_KINDS = ['ids', 'tags', 'names'] as const;
 interface ProfileSettings {
   /** Base URL of the service, e.g. `https://plants.example.com/api`. Default: unset. */
   'base-url'?: string;
-  /** Bearer token, written only by `plants auth login`. Default: unset. */
+  /** Bearer token kept in this file, written only by `plants auth login`. Default: unset. */
   token?: string;
+  /** The token is in the OS keyring, for this base URL origin (`auth login`). Default: unset. */
+  'token-keyring'?: string;
+  /** A command that prints the token (`auth login --token-command`). Default: unset. */
+  'token-command'?: string;
   /** The default cap on one run's deletes: `50` or `10%` (as --max-deletes). Default: unset, no cap. */
   'max-deletes'?: string;
   /** Written only by `plants config protect/unprotect`. Default: none. */
@@ -32,8 +36,14 @@ interface ProfileSettings {
 }
 
 /** The settings that are one string. */
-type ProfileKey = 'base-url' | 'token' | 'max-deletes';
-const STRING_KEYS: readonly ProfileKey[] = ['base-url', 'token', 'max-deletes'];
+type ProfileKey = 'base-url' | 'token' | 'token-keyring' | 'token-command' | 'max-deletes';
+const STRING_KEYS: readonly ProfileKey[] = ['base-url', 'token', 'token-keyring', 'token-command', 'max-deletes'];
+
+/** Where a profile's token is kept: one place at a time. */
+export type StoredToken =
+  { store: 'file'; token: string } | { store: 'keyring'; origin: string } | { store: 'command'; command: string };
+
+const TOKEN_KEYS = ['token', 'token-keyring', 'token-command'] as const;
 
 export const DEFAULT_PROFILE = 'default';
 
@@ -301,6 +311,32 @@ export class ConfigStore {
       return { ...profiles, [profile]: Object.keys(kept).length > 0 ? { ...rest, protected: kept } : rest };
     });
     return result!;
+  }
+
+  /**
+   * Where the profile's token is kept, without reading it. Only one place
+   * is ever written (setToken); in a hand-edited file with several, the
+   * command wins, then the keyring, then the file.
+   */
+  storedToken(profile: string): StoredToken | undefined {
+    const command = this.get(profile, 'token-command');
+    if (command !== undefined) return { store: 'command', command };
+    const origin = this.get(profile, 'token-keyring');
+    if (origin !== undefined) return { store: 'keyring', origin };
+    const token = this.get(profile, 'token');
+    return token === undefined ? undefined : { store: 'file', token };
+  }
+
+  /** Keep the profile's token in one place, forgetting any other, in one write; undefined forgets them all. */
+  setToken(profile: string, stored: StoredToken | undefined): void {
+    this.#updateProfiles((profiles) => {
+      const settings: ProfileSettings = { ...profiles[profile] };
+      for (const key of TOKEN_KEYS) delete settings[key];
+      if (stored?.store === 'file') settings.token = stored.token;
+      if (stored?.store === 'keyring') settings['token-keyring'] = stored.origin;
+      if (stored?.store === 'command') settings['token-command'] = stored.command;
+      return { ...profiles, [profile]: settings };
+    });
   }
 
   set(profile: string, key: ProfileKey, value: string): void {

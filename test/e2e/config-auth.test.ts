@@ -78,7 +78,7 @@ describe('plants config', () => {
   });
 
   it('config list never shows the token', async () => {
-    await plants(['auth', 'login', '--with-token'], { input: TOKEN });
+    await plants(['auth', 'login', '--with-token', '--no-verify'], { input: TOKEN });
     const r = await plants(['config', 'list']);
     expect(r.stdout).toBe('profile=default\nbase-url=(not set)\ntoken=(set)\nmax-deletes=(not set)\n');
   });
@@ -98,7 +98,7 @@ describe('plants auth', () => {
 
   it('creates a missing config directory 0700', async () => {
     const nested = join(dir.path, 'new', 'plants');
-    const r = await runCli(['auth', 'login', '--with-token'], { configDir: nested, input: TOKEN });
+    const r = await runCli(['auth', 'login', '--with-token', '--no-verify'], { configDir: nested, input: TOKEN });
     expect(r.code).toBe(0);
     expect(statSync(nested).mode & 0o777).toBe(0o700);
     expect(statSync(join(nested, 'config.json')).mode & 0o777).toBe(0o600);
@@ -111,7 +111,7 @@ describe('plants auth', () => {
   });
 
   it('login --with-token with empty input stores nothing', async () => {
-    const r = await plants(['auth', 'login', '--with-token'], { input: '\n' });
+    const r = await plants(['auth', 'login', '--with-token', '--no-verify'], { input: '\n' });
     expect(r.code).toBe(2);
     expect(r.stderr).toBe('plants: no token was given; nothing was stored\n');
   });
@@ -123,7 +123,7 @@ describe('plants auth', () => {
   });
 
   it('logout removes the stored token', async () => {
-    await plants(['auth', 'login', '--with-token'], { input: TOKEN });
+    await plants(['auth', 'login', '--with-token', '--no-verify'], { input: TOKEN });
     expect((await plants(['auth', 'logout'])).code).toBe(0);
     expect((JSON.parse(readFileSync(configFile(), 'utf8')) as SavedConfig).profiles.default.token).toBeUndefined();
     const again = await plants(['auth', 'logout']);
@@ -142,6 +142,7 @@ describe('plants auth', () => {
         'Profile:  default',
         `Base URL: ${store.url} (from config file ${configFile()}, profile default)`,
         `Token:    set (from config file ${configFile()}, profile default)`,
+        'Store:    file',
         'Check:    the service accepted the token (GET /plants?limit=1)',
         '',
       ].join('\n'),
@@ -153,7 +154,7 @@ describe('plants auth', () => {
     const r = await plants(['auth', 'status'], { env: { PLANTS_BASE_URL: store.url, PLANTS_TOKEN: 'wrong' } });
     expect(r.code).toBe(4);
     expect(r.stdout).toBe(
-      `Profile:  default\nBase URL: ${store.url} (from PLANTS_BASE_URL)\nToken:    set (from PLANTS_TOKEN)\n`,
+      `Profile:  default\nBase URL: ${store.url} (from PLANTS_BASE_URL)\nToken:    set (from PLANTS_TOKEN)\nStore:    environment\n`,
     );
     expect(r.stderr).toMatch(/401 Unauthorized/);
   });
@@ -194,7 +195,7 @@ describe('precedence: --base-url > PLANTS_BASE_URL > config file', () => {
   });
 
   it('PLANTS_TOKEN overrides the stored token', async () => {
-    await plants(['auth', 'login', '--with-token'], { input: 'stale-token' });
+    await plants(['auth', 'login', '--with-token', '--no-verify'], { input: 'stale-token' });
     const r = await plants(['list'], { env: { PLANTS_BASE_URL: store.url, PLANTS_TOKEN: TOKEN } });
     expect(r.code).toBe(0);
   });

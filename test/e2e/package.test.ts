@@ -1,5 +1,5 @@
 import { execFile, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -96,7 +96,7 @@ describe('the npm package', () => {
     );
   });
 
-  it('declares what a publisher and npm need, and depends on nothing at run time', () => {
+  it('declares what a publisher and npm need, and depends at run time on the keyring binding only', () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as Record<string, unknown>;
     expect(pkg).toMatchObject({
       name: 'plant-store-cli',
@@ -109,8 +109,8 @@ describe('the npm package', () => {
     expect(pkg.private).toBeUndefined();
     expect((pkg.keywords as string[]).length).toBeGreaterThan(0);
     expect((pkg.scripts as Record<string, string>).prepack).toBe('npm run build');
-    // Everything is bundled into dist/: nothing to install next to it.
-    expect(pkg.dependencies).toBeUndefined();
+    // Everything is bundled into dist/ but the keyring binding, a native module (docs/choices.md).
+    expect(Object.keys(pkg.dependencies as object)).toEqual(['@napi-rs/keyring']);
     // Every bundled package's license travels with it.
     const notices = readFileSync(join(ROOT, 'dist', 'THIRD-PARTY-LICENSES.md'), 'utf8');
     for (const name of ['commander', 'undici', 'conf', 'chalk', 'cli-table3']) expect(notices).toContain(`## ${name} `);
@@ -119,7 +119,12 @@ describe('the npm package', () => {
   it('installs globally with nothing but the tarball, executables and man page linked', () => {
     // Installed under the package's name; the command keeps its own.
     const root = join(prefix, 'lib', 'node_modules', 'plant-store-cli');
-    expect(existsSync(join(root, 'node_modules'))).toBe(false);
+    // Beside the bundles, only the keyring binding and its binary for this platform.
+    expect(readdirSync(join(root, 'node_modules'))).toEqual(['@napi-rs']);
+    const [binding, ...binaries] = readdirSync(join(root, 'node_modules', '@napi-rs')).sort();
+    expect(binding).toBe('keyring');
+    expect(binaries).toHaveLength(1);
+    expect(binaries[0]).toMatch(new RegExp(`^keyring-${process.platform}-${process.arch}`));
     expect(realpathSync(join(prefix, 'bin', 'plants'))).toBe(join(root, 'bin', 'plants.js'));
     expect(realpathSync(join(prefix, 'bin', 'plant-store-server'))).toBe(join(root, 'bin', 'plant-store-server.js'));
     expect(realpathSync(join(prefix, 'share', 'man', 'man1', 'plants.1'))).toBe(join(root, 'dist', 'plants.1'));

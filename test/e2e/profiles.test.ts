@@ -92,7 +92,9 @@ describe('profiles', () => {
 
   it('a profile without settings says which profile lacks them', async () => {
     await twoProfiles();
-    const created = await plants(['--profile', 'dev', 'auth', 'login', '--with-token'], { input: TOKEN });
+    const created = await plants(['--profile', 'dev', 'auth', 'login', '--with-token', '--no-verify'], {
+      input: TOKEN,
+    });
     expect(created.stderr).toBe('plants: creating profile dev\n');
     const r = await plants(['--profile', 'dev', 'list']);
     expect(r.code).toBe(2);
@@ -119,7 +121,7 @@ describe('profiles', () => {
 
   it('a refused stored token names its profile and how to log in to it, never the token', async () => {
     await twoProfiles();
-    await plants(['--profile', 'staging', 'auth', 'login', '--with-token'], { input: `${TOKEN}-old` });
+    await plants(['--profile', 'staging', 'auth', 'login', '--with-token', '--no-verify'], { input: `${TOKEN}-old` });
     const r = await plants(['--profile', 'staging', 'list', '--json']);
     expect(r.code).toBe(4);
     const [line, json] = r.stderr.trimEnd().split('\n');
@@ -165,7 +167,7 @@ describe('Ctrl-C with settings from the config file', () => {
     });
     try {
       await plants(['config', 'set', 'base-url', slow.url]);
-      await plants(['auth', 'login', '--with-token'], { input: TOKEN });
+      await plants(['auth', 'login', '--with-token', '--no-verify'], { input: TOKEN });
       const { child, out, exit } = spawnCli(['delete', '--stdin', '--yes', '--json', '--concurrency', '2'], {
         configDir: dir.path,
         env: {},

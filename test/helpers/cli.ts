@@ -77,6 +77,15 @@ export function tokenLeak(output: { stdout: string; stderr: string }): Error | u
   return undefined;
 }
 
+/**
+ * No test reaches the user's keyring: tokens go to the config file unless
+ * a test starts its own Secret Service (test/helpers/keyring.ts) and says so.
+ */
+export const NO_KEYRING = {
+  PLANTS_KEYRING: 'off',
+  DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/plants-tests-have-no-session-bus',
+};
+
 const quote = (arg: string) => `'${arg.replaceAll("'", "'\\''")}'`;
 
 export function runCli(args: string[], options: RunOptions): Promise<CliResult> {
@@ -87,6 +96,7 @@ export function runCli(args: string[], options: RunOptions): Promise<CliResult> 
     NO_COLOR: '1',
     // Failures answer at once; the retry tests turn retries back on.
     PLANTS_RETRIES: '0',
+    ...NO_KEYRING,
   };
   for (const [key, value] of Object.entries(options.env ?? {})) {
     if (value === undefined) delete env[key];
@@ -130,6 +140,7 @@ export function spawnCli(
       PATH: process.env.PATH ?? '/usr/bin:/bin',
       HOME: options.configDir,
       PLANTS_CONFIG_DIR: options.configDir,
+      ...NO_KEYRING,
       ...options.env,
     },
   });

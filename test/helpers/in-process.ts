@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { MockAgent } from 'undici';
 import { afterEach, beforeEach, expect } from 'vitest';
 import { main } from '../../src/cli.js';
+import type { ContextOptions } from '../../src/context.js';
 import type { Prompter } from '../../src/output/prompt.js';
 import { tempDir } from './cli.js';
 import { fakeIO, scriptedPrompter, type FakeIO } from './io.js';
@@ -15,6 +16,8 @@ export interface InProcessOptions {
   /** The terminal's width, with `tty`. */
   columns?: number;
   prompter?: Prompter;
+  /** An OS keyring stand-in (PLANTS_KEYRING must then be taken out of the environment). */
+  keyring?: ContextOptions['keyring'];
   /** Added to (or, with `undefined`, taken out of) the base environment. */
   env?: Record<string, string | undefined>;
 }
@@ -51,6 +54,8 @@ export function inProcess(token: string) {
       PLANTS_BASE_URL: ORIGIN,
       PLANTS_TOKEN: token,
       PLANTS_RETRIES: '0',
+      // Tokens go to the config file; a test that wants a keyring passes one (options.keyring).
+      PLANTS_KEYRING: 'off',
       ...options.env,
     };
     for (const [name, value] of Object.entries(wanted)) if (value !== undefined) env[name] = value;
@@ -59,6 +64,7 @@ export function inProcess(token: string) {
       env,
       dispatcher: () => agent,
       prompter: options.prompter ?? scriptedPrompter(),
+      keyring: options.keyring,
     });
     expect(fake.stdout() + fake.stderr()).not.toContain(token);
     return { code, ...fake };

@@ -16,12 +16,22 @@ const stored = (): unknown => JSON.parse(readFileSync(configFile(), 'utf8'));
 const json = { headers: { 'content-type': 'application/json' } };
 /** Neither token nor base URL from the environment: what is stored counts. */
 const noEnv = { PLANTS_TOKEN: undefined, PLANTS_BASE_URL: undefined };
+/** No token from the environment; the base URL is ORIGIN, which auth login checks a token with. */
+const noToken = { PLANTS_TOKEN: undefined };
+
+/** The service takes the token at login's check (GET /plants?limit=1). */
+function accepts() {
+  service()
+    .intercept({ path: '/plants', method: 'GET', query: { limit: '1' } })
+    .reply(200, [], json);
+}
 
 describe('auth login', () => {
   it('stores the token typed at the hidden prompt, trimmed, in the selected profile', async () => {
     saved({ profiles: { staging: {} } });
+    accepts();
     const prompter = scriptedPrompter({ secret: ['  typed-token \n'] });
-    const r = await plants(['--profile', 'staging', 'auth', 'login'], { tty: true, prompter, env: noEnv });
+    const r = await plants(['--profile', 'staging', 'auth', 'login'], { tty: true, prompter, env: noToken });
     expect(r.code).toBe(0);
     expect(prompter.questions).toEqual(['Paste your token: ']);
     expect(r.stdout()).toBe('');
@@ -30,14 +40,15 @@ describe('auth login', () => {
   });
 
   it('--with-token reads stdin, trimmed, and stores it silently when piped', async () => {
-    const r = await plants(['auth', 'login', '--with-token'], { stdin: '\n  piped-token\r\n', env: noEnv });
+    accepts();
+    const r = await plants(['auth', 'login', '--with-token'], { stdin: '\n  piped-token\r\n', env: noToken });
     expect(r.code).toBe(0);
     expect(r.stdout() + r.stderr()).toBe('');
     expect(stored()).toEqual({ profiles: { default: { token: 'piped-token' } } });
   });
 
   it('--with-token refuses a terminal, where the token would be echoed, and asks nothing', async () => {
-    const r = await plants(['auth', 'login', '--with-token'], { tty: true, env: noEnv });
+    const r = await plants(['auth', 'login', '--with-token'], { tty: true, env: noToken });
     expect(r.code).toBe(2);
     expect(r.stderr()).toBe(
       "plants: --with-token reads the token from a pipe (printenv PLANTS_CI_TOKEN | plants auth login --with-token); at a terminal, run 'plants auth login' without it\n",
@@ -46,7 +57,7 @@ describe('auth login', () => {
   });
 
   it('without a terminal and without --with-token: exit 2, naming the flag, nothing read', async () => {
-    const r = await plants(['auth', 'login'], { stdin: 'piped-token\n', env: noEnv });
+    const r = await plants(['auth', 'login'], { stdin: 'piped-token\n', env: noToken });
     expect(r.code).toBe(2);
     expect(r.stderr()).toBe(
       'plants: stdin is not a terminal; pass --with-token to read the token from it (e.g. printenv PLANTS_CI_TOKEN | plants auth login --with-token)\n',
@@ -58,7 +69,7 @@ describe('auth login', () => {
     ['empty input', ['--with-token'], { stdin: ' \n' }],
     ['an empty answer at the prompt', [], { tty: true, prompter: scriptedPrompter({ secret: ['\n'] }) }],
   ])('refuses %s: nothing is stored', async (_name, flags, options) => {
-    const r = await plants(['auth', 'login', ...flags], { ...options, env: noEnv });
+    const r = await plants(['auth', 'login', ...flags], { ...options, env: noToken });
     expect(r.code).toBe(2);
     expect(r.stderr()).toBe('plants: no token was given; nothing was stored\n');
     expect(existsSync(configFile())).toBe(false);
@@ -66,7 +77,7 @@ describe('auth login', () => {
 
   it('refuses a bad token from the prompt, naming the prompt, without echoing it', async () => {
     const prompter = scriptedPrompter({ secret: ['tökén'] });
-    const r = await plants(['auth', 'login'], { tty: true, prompter, env: noEnv });
+    const r = await plants(['auth', 'login'], { tty: true, prompter, env: noToken });
     expect(r.code).toBe(2);
     expect(r.stderr()).toBe(
       'plants: the token from the prompt contains whitespace, control or non-ASCII characters; nothing was stored\n',
@@ -75,13 +86,14 @@ describe('auth login', () => {
   });
 
   it('reads at most 64 KiB: a larger input is refused, a token of exactly that size stored', async () => {
-    const big = await plants(['auth', 'login', '--with-token'], { stdin: 'x'.repeat(64 * 1024 + 1), env: noEnv });
+    const big = await plants(['auth', 'login', '--with-token'], { stdin: 'x'.repeat(64 * 1024 + 1), env: noToken });
     expect(big.code).toBe(2);
     expect(big.stderr()).toBe(
       'plants: the input is larger than 65536 bytes, too large for a token; nothing was stored\n',
     );
     expect(existsSync(configFile())).toBe(false);
-    const edge = await plants(['auth', 'login', '--with-token'], { stdin: 'y'.repeat(64 * 1024), env: noEnv });
+    accepts();
+    const edge = await plants(['auth', 'login', '--with-token'], { stdin: 'y'.repeat(64 * 1024), env: noToken });
     expect(edge.code).toBe(0);
     expect(stored()).toEqual({ profiles: { default: { token: 'y'.repeat(64 * 1024) } } });
   });
@@ -108,7 +120,7 @@ describe('auth login', () => {
     );
     const code = await main(['auth', 'login', '--with-token'], {
       io,
-      env: { PLANTS_CONFIG_DIR: configDir() },
+      env: { PLANTS_CONFIG_DIR: configDir(), PLANTS_BASE_URL: ORIGIN, PLANTS_KEYRING: 'off' },
       prompter: scriptedPrompter(),
     });
     expect(code).toBe(1);
@@ -118,6 +130,7 @@ describe('auth login', () => {
   });
 
   it('warns on a terminal too that PLANTS_TOKEN takes precedence', async () => {
+    accepts();
     const prompter = scriptedPrompter({ secret: ['typed-token'] });
     const r = await plants(['auth', 'login'], { tty: true, prompter, env: { PLANTS_TOKEN: 'other' } });
     expect(r.code).toBe(0);
@@ -150,7 +163,7 @@ describe('auth logout', () => {
     saved({ profiles: { default: { 'base-url': 'https://a.test' } } });
     const r = await plants(['auth', 'logout'], { env: noEnv });
     expect(r.code).toBe(0);
-    expect(r.stderr()).toBe(`No token is stored for profile default in ${configFile()}\n`);
+    expect(r.stderr()).toBe('No token is stored for profile default\n');
     expect(stored()).toEqual({ profiles: { default: { 'base-url': 'https://a.test' } } });
   });
 
@@ -178,6 +191,7 @@ describe('auth status', () => {
         'Profile:  default',
         `Base URL: ${ORIGIN} (from PLANTS_BASE_URL)`,
         'Token:    set (from PLANTS_TOKEN)',
+        'Store:    environment',
         'Check:    the service accepted the token (GET /plants?limit=1)',
         '',
       ].join('\n'),
@@ -195,6 +209,7 @@ describe('auth status', () => {
         'Profile:  staging (from PLANTS_PROFILE)',
         `Base URL: ${ORIGIN} (from config file ${configFile()}, profile staging)`,
         `Token:    set (from config file ${configFile()}, profile staging)`,
+        'Store:    file',
         'Check:    the service accepted the token (GET /plants?limit=1)',
         '',
       ].join('\n'),
@@ -230,7 +245,7 @@ describe('auth status', () => {
       .reply(401, { error: 401, message: 'bad token' }, json);
     const r = await plants(['auth', 'status']);
     expect(r.code).toBe(4);
-    expect(r.stdout()).toMatch(/^Token: {4}set \(from PLANTS_TOKEN\)\n$/m);
+    expect(r.stdout()).toMatch(/^Token: {4}set \(from PLANTS_TOKEN\)$/m);
     expect(r.stdout()).not.toContain('Check:');
     expect(r.stderr()).toMatch(/401 Unauthorized: bad token/);
   });

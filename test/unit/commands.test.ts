@@ -602,6 +602,9 @@ describe('a profile that does not exist', () => {
   });
 
   it('auth login creates it, saying so on stderr', async () => {
+    service()
+      .intercept({ path: '/plants', method: 'GET', query: { limit: '1' } })
+      .reply(200, [], json);
     const r = await plants(['auth', 'login', '--with-token'], {
       stdin: 'abc\n',
       env: { PLANTS_TOKEN: '', PLANTS_PROFILE: 'staging' },

@@ -9,6 +9,7 @@ import {
   resolveProfile,
   resolveRequestSettings,
   resolveToken,
+  type TokenReaders,
 } from '../../src/config/settings.js';
 import { redactToken } from '../../src/shared/redact.js';
 import { openConfigStore } from '../../src/config/open.js';
@@ -21,6 +22,13 @@ beforeEach(() => {
   dir = tempDir();
 });
 afterEach(() => dir.remove());
+
+/** Tokens here are in the environment or the file: the keyring and token commands must not be asked. */
+const readers: TokenReaders = {
+  keyring: () => Promise.reject(new Error('the keyring was asked')),
+  command: () => Promise.reject(new Error('a token command was run')),
+  origin: () => Promise.reject(new Error('the origin was asked')),
+};
 
 describe('configDir', () => {
   it('prefers PLANTS_CONFIG_DIR, then XDG_CONFIG_HOME', () => {
@@ -145,16 +153,16 @@ describe('precedence: flag > environment > config file', () => {
       expect((await resolveBaseUrl(undefined, { PLANTS_BASE_URL: blank }, store, profile)).value.host).toBe(
         'config.test',
       );
-      expect((await resolveToken({ PLANTS_TOKEN: blank }, store, profile)).value).toBe('file-token');
+      expect((await resolveToken({ PLANTS_TOKEN: blank }, store, profile, readers)).value).toBe('file-token');
     }
   });
 
   it('says how to fix an invalid token, by where it came from', async () => {
     const store = await storeWith({ token: 'two words' });
-    await expect(resolveToken({ PLANTS_TOKEN: 'a b' }, store, profile)).rejects.toThrow(
+    await expect(resolveToken({ PLANTS_TOKEN: 'a b' }, store, profile, readers)).rejects.toThrow(
       /PLANTS_TOKEN .*correct the PLANTS_TOKEN variable/,
     );
-    await expect(resolveToken({}, store, profile)).rejects.toThrow(
+    await expect(resolveToken({}, store, profile, readers)).rejects.toThrow(
       /config file .*store it again with 'plants auth login'/,
     );
   });
@@ -165,13 +173,13 @@ describe('precedence: flag > environment > config file', () => {
     await expect(resolveBaseUrl(undefined, {}, store, profile)).rejects.toThrow(
       /plants config set base-url.*PLANTS_BASE_URL/,
     );
-    await expect(resolveToken({}, store, profile)).rejects.toThrow(AuthError);
-    await expect(resolveToken({}, store, profile)).rejects.toThrow(/plants auth login.*PLANTS_TOKEN/);
+    await expect(resolveToken({}, store, profile, readers)).rejects.toThrow(AuthError);
+    await expect(resolveToken({}, store, profile, readers)).rejects.toThrow(/plants auth login.*PLANTS_TOKEN/);
   });
 
   it('prefers PLANTS_TOKEN over the stored token', async () => {
     const store = await storeWith({ token: 'file-token' });
-    expect(await resolveToken({ PLANTS_TOKEN: 'env-token' }, store, profile)).toEqual({
+    expect(await resolveToken({ PLANTS_TOKEN: 'env-token' }, store, profile, readers)).toMatchObject({
       value: 'env-token',
       source: 'PLANTS_TOKEN',
     });
@@ -316,7 +324,7 @@ describe('messages for a profile other than the default', () => {
   });
 
   it('a missing token names the profile and the login command with --profile', async () => {
-    await expect(resolveToken({}, await emptyStore(), staging)).rejects.toThrow(
+    await expect(resolveToken({}, await emptyStore(), staging, readers)).rejects.toThrow(
       new AuthError(
         "no token configured for profile staging; run 'plants --profile staging auth login' or set PLANTS_TOKEN",
       ),
@@ -324,7 +332,7 @@ describe('messages for a profile other than the default', () => {
   });
 
   it('a bad token from PLANTS_TOKEN says to correct the variable, whatever the profile', async () => {
-    await expect(resolveToken({ PLANTS_TOKEN: 'a b' }, await emptyStore(), staging)).rejects.toThrow(
+    await expect(resolveToken({ PLANTS_TOKEN: 'a b' }, await emptyStore(), staging, readers)).rejects.toThrow(
       new ConfigError(
         'the token from PLANTS_TOKEN contains whitespace, control or non-ASCII characters; correct the PLANTS_TOKEN variable',
       ),
@@ -334,7 +342,7 @@ describe('messages for a profile other than the default', () => {
   it('a bad stored token says to log in again to that profile', async () => {
     const store = await openConfigStore({ PLANTS_CONFIG_DIR: dir.path });
     store.set('staging', 'token', 'bad token');
-    await expect(resolveToken({}, () => Promise.resolve(store), staging)).rejects.toThrow(
+    await expect(resolveToken({}, () => Promise.resolve(store), staging, readers)).rejects.toThrow(
       /; store it again with 'plants --profile staging auth login'$/,
     );
   });

@@ -1,62 +1,242 @@
 import type { Readable } from 'node:stream';
 import { Command } from 'commander';
-import { checkToken } from '../../config/settings.js';
+import { keyringAccount, KeyringUnavailable } from '../../config/keyring.js';
+import { checkToken, lookupBaseUrl, resolveBaseUrl, shownCommand, type ResolvedToken } from '../../config/settings.js';
+import { DEFAULT_PROFILE, type ConfigStore, type StoredToken } from '../../config/store.js';
 import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
+import { AuthError, CliError, ConfigError, UsageError } from '../../errors.js';
 import { success, warning } from '../../output/messages.js';
 import { readText, TooLargeError } from '../../read-text.js';
 import { profileToWrite } from '../config/shared.js';
 import { examples } from '../options.js';
 
-interface LoginOptions {
+export interface LoginOptions {
   withToken: boolean;
+  /** Keep this command, which prints the token, instead of a token. */
+  tokenCommand?: string;
+  /** Keep the token in the config file, not the OS keyring. */
+  insecureStorage: boolean;
+  /** Keep the token without asking the service whether it accepts it. */
+  verify: boolean;
 }
 
 type LoginRunner = (options: LoginOptions, ctx: Context) => Promise<void>;
 
 export function loginCommand(ctx: Context, run: LoginRunner = runLogin): Command {
   return new Command('login')
-    .description('Store a token for the selected profile (asked for with hidden input)')
+    .description(
+      'Store a token for the selected profile (asked for with hidden input), in the OS keyring where there is one, after checking it with the service',
+    )
     .option('--with-token', 'read the token from standard input (for CI)')
+    .option(
+      '--token-command <command>',
+      'store this command instead of a token: each run that needs the token runs it (through your shell) and uses what it prints',
+    )
+    .option('--insecure-storage', 'keep the token in the config file (mode 0600), not in the OS keyring')
+    .option('--no-verify', 'store the token without checking it with the service (GET /plants?limit=1)')
     .addHelpText(
       'after',
       examples(
         'plants auth login',
         'plants --profile staging auth login',
         'printenv PLANTS_CI_TOKEN | plants auth login --with-token',
+        "plants auth login --token-command 'op read op://ops/plants/token'",
+        "plants auth login --token-command 'secret-tool lookup service plants-api'",
+        'plants auth login --insecure-storage',
       ),
     )
-    .action(async (opts: { withToken?: boolean }) => {
-      await run({ withToken: opts.withToken === true }, ctx);
-    });
+    .action(
+      async (opts: { withToken?: boolean; tokenCommand?: string; insecureStorage?: boolean; verify: boolean }) => {
+        if (opts.tokenCommand !== undefined) {
+          if (opts.tokenCommand.trim() === '') throw new UsageError('invalid --token-command: it must not be empty');
+          if (opts.withToken) throw new UsageError('--token-command and --with-token cannot be used together');
+          if (opts.insecureStorage) {
+            throw new UsageError(
+              '--token-command keeps no token, in the config file or elsewhere: leave out --insecure-storage',
+            );
+          }
+        }
+        await run(
+          {
+            withToken: opts.withToken === true,
+            tokenCommand: opts.tokenCommand?.trim(),
+            insecureStorage: opts.insecureStorage === true,
+            verify: opts.verify,
+          },
+          ctx,
+        );
+      },
+    );
 }
 
 async function runLogin(options: LoginOptions, ctx: Context): Promise<void> {
   const { io } = ctx;
-  let token: string;
-  if (options.withToken) {
-    if (io.canPrompt()) {
-      // Typed at a terminal, the token would be echoed; the hidden prompt is for that.
-      throw new UsageError(
-        "--with-token reads the token from a pipe (printenv PLANTS_CI_TOKEN | plants auth login --with-token); at a terminal, run 'plants auth login' without it",
-      );
-    }
-    token = (await readStdin(io.stdin)).trim();
-  } else if (io.canPrompt()) {
-    token = (await ctx.prompter.secret('Paste your token: ')).trim();
+  checkInput(options, ctx);
+  // The base URL before the token is asked for: the token is checked against it, and a keyring entry is kept for its origin.
+  const baseUrl = await loginBaseUrl(options, ctx);
+  const [store, profile] = await profileToWrite(ctx);
+  const token = await newToken(options, profile, ctx);
+  if (options.verify && baseUrl) await verify(token, baseUrl, ctx);
+
+  const previous = store.storedToken(profile);
+  let kept: StoredToken;
+  let where: string;
+  if (options.tokenCommand !== undefined) {
+    kept = { store: 'command', command: options.tokenCommand };
+    where = `as a token command (${shownCommand(options.tokenCommand)})`;
   } else {
+    [kept, where] = await keepToken(token.value, baseUrl?.origin, options, store, profile, ctx);
+  }
+  store.setToken(profile, kept);
+  await forgetKeyringEntry(previous, kept, profile, ctx);
+  success(io, `Token stored for profile ${profile} ${where}`);
+  if (ctx.env.PLANTS_TOKEN) {
+    warning(io, 'PLANTS_TOKEN is set in the environment and takes precedence over the stored token');
+  }
+}
+
+/**
+ * The base URL in effect, which a check needs; without a check
+ * (--no-verify) a token may be stored before the base URL is set, but
+ * not in the keyring, which keeps it for one origin (keepToken).
+ */
+async function loginBaseUrl(options: LoginOptions, ctx: Context): Promise<URL | undefined> {
+  // The profile need not exist yet: login creates it.
+  const profileName = async () => (await ctx.profile()).value;
+  const found = await lookupBaseUrl(ctx.flags.baseUrl, ctx.env, ctx.config, profileName);
+  if (found === undefined && !options.verify) return undefined;
+  if (found === undefined) {
+    const profile = await profileName();
+    throw new ConfigError(
+      `no base URL configured${profile === DEFAULT_PROFILE ? '' : ` for profile ${profile}`}, to check the token with; ` +
+        `run 'plants ${profile === DEFAULT_PROFILE ? '' : `--profile ${profile} `}config set base-url <url>' first, ` +
+        'set PLANTS_BASE_URL, or pass --no-verify',
+    );
+  }
+  return (await resolveBaseUrl(ctx.flags.baseUrl, ctx.env, ctx.config, profileName)).value;
+}
+
+/** Whether the token can be read the way asked, before anything else is looked at. */
+function checkInput(options: LoginOptions, ctx: Context): void {
+  if (options.tokenCommand !== undefined) return;
+  if (options.withToken && ctx.io.canPrompt()) {
+    // Typed at a terminal, the token would be echoed; the hidden prompt is for that.
+    throw new UsageError(
+      "--with-token reads the token from a pipe (printenv PLANTS_CI_TOKEN | plants auth login --with-token); at a terminal, run 'plants auth login' without it",
+    );
+  }
+  if (!options.withToken && !ctx.io.canPrompt()) {
     throw new UsageError(
       'stdin is not a terminal; pass --with-token to read the token from it (e.g. printenv PLANTS_CI_TOKEN | plants auth login --with-token)',
     );
   }
-  if (token === '') throw new UsageError('no token was given; nothing was stored');
-  checkToken(token, options.withToken ? 'standard input' : 'the prompt', 'nothing was stored');
+}
 
-  const [store, profile] = await profileToWrite(ctx);
-  store.set(profile, 'token', token);
-  success(io, `Token stored for profile ${profile} in ${store.path}`);
-  if (ctx.env.PLANTS_TOKEN) {
-    warning(io, 'PLANTS_TOKEN is set in the environment and takes precedence over the stored token');
+/** The token to keep (or, for --token-command, what the command prints now). */
+async function newToken(options: LoginOptions, profile: string, ctx: Context): Promise<ResolvedToken> {
+  const { io } = ctx;
+  if (options.tokenCommand !== undefined) {
+    const what = `the token command (${shownCommand(options.tokenCommand)})`;
+    const value = await ctx.tokenReaders.command(options.tokenCommand, what);
+    checkToken(value, what, 'nothing was stored; make it print the token alone');
+    return {
+      value,
+      source: what,
+      profile,
+      store: 'command',
+      storeLabel: `command (${shownCommand(options.tokenCommand)})`,
+    };
+  }
+  const value = options.withToken
+    ? (await readStdin(io.stdin)).trim()
+    : (await ctx.prompter.secret('Paste your token: ')).trim();
+  if (value === '') throw new UsageError('no token was given; nothing was stored');
+  const source = options.withToken ? 'standard input' : 'the prompt';
+  checkToken(value, source, 'nothing was stored');
+  return { value, source, profile, store: 'file', storeLabel: 'file' };
+}
+
+/**
+ * Ask the service whether it takes the token (GET /plants?limit=1), as gh
+ * does: a refusal (401, 403) stores nothing (exit 4); a service that cannot
+ * be asked (down, unreachable, answering oddly) is said in one line, and the
+ * token is stored anyway.
+ */
+async function verify(token: ResolvedToken, baseUrl: URL, ctx: Context): Promise<void> {
+  const check = ctx.withToken(token, baseUrl);
+  try {
+    await (await check.client()).listPlants({ limit: 1 });
+  } catch (err) {
+    if (err instanceof CliError && (err.status === 401 || err.status === 403)) {
+      throw new AuthError(
+        `the service refused this token (${err.status} ${err.status === 401 ? 'Unauthorized' : 'Forbidden'}); nothing was stored; ` +
+          'check the token, or pass --no-verify to store it anyway',
+        err.status,
+      );
+    }
+    warning(
+      ctx.io,
+      `could not check the token with the service: ${check.redact((err as Error).message)}; storing it anyway`,
+    );
+  } finally {
+    await check.close();
+  }
+}
+
+/**
+ * Keep the token in the OS keyring, or in the config file when asked
+ * (--insecure-storage) or when no keyring can be used, which is said in one
+ * line with the reason. Returns what the config file records, and where it went.
+ */
+async function keepToken(
+  token: string,
+  origin: string | undefined,
+  options: LoginOptions,
+  store: ConfigStore,
+  profile: string,
+  ctx: Context,
+): Promise<[StoredToken, string]> {
+  const inFile: [StoredToken, string] = [{ store: 'file', token }, `in ${store.path}`];
+  if (options.insecureStorage) return inFile;
+  try {
+    const keyring = await ctx.tokenReaders.keyring();
+    if (origin === undefined) {
+      throw new UsageError(
+        "the OS keyring keeps a token for one base URL, and none is set; run 'plants config set base-url <url>' first, or pass --insecure-storage",
+      );
+    }
+    await keyring.set(keyringAccount(profile, origin), token);
+    return [{ store: 'keyring', origin }, `in the OS keyring (${keyring.name}), for ${origin}`];
+  } catch (err) {
+    if (!(err instanceof KeyringUnavailable)) throw err;
+    // PLANTS_KEYRING=off is the user's own choice: nothing to say.
+    if (!err.turnedOff) {
+      warning(
+        ctx.io,
+        `no OS keyring can be used (${err.message}); the token is kept in the config file ${store.path} (mode 0600) instead`,
+      );
+    }
+    return inFile;
+  }
+}
+
+/** A token moved out of the keyring (or to another origin) leaves no entry behind. */
+async function forgetKeyringEntry(
+  previous: StoredToken | undefined,
+  kept: StoredToken,
+  profile: string,
+  ctx: Context,
+): Promise<void> {
+  if (previous?.store !== 'keyring') return;
+  if (kept.store === 'keyring' && kept.origin === previous.origin) return;
+  const account = keyringAccount(profile, previous.origin);
+  try {
+    await (await ctx.tokenReaders.keyring()).delete(account);
+  } catch (err) {
+    warning(
+      ctx.io,
+      `could not remove the old token from the OS keyring (${(err as Error).message}); remove the entry of service plants, account "${account}" by hand`,
+    );
   }
 }
 

@@ -1,20 +1,36 @@
 import { Command } from 'commander';
-import { formatBaseUrl, parseBaseUrl } from '../../shared/url.js';
-import { lookupBaseUrl, lookupToken } from '../../config/settings.js';
+import { formatBaseUrl, maskUrl, parseBaseUrl } from '../../shared/url.js';
+import { lookupBaseUrl } from '../../config/settings.js';
 import type { Context } from '../../context.js';
+import { formatJson } from '../../output/formats.js';
+import { writeOut } from '../../output/iostreams.js';
 import { examples } from '../options.js';
 
-/** `auth status` takes no flags: what it checks comes from the global ones (--profile, --base-url). */
-type StatusOptions = Record<string, never>;
+interface StatusOptions {
+  json: boolean;
+}
 
 type StatusRunner = (options: StatusOptions, ctx: Context) => Promise<void>;
 
 export function statusCommand(ctx: Context, run: StatusRunner = runStatus): Command {
   return new Command('status')
-    .description('Show the base URL and token in effect, and check them against the service')
-    .addHelpText('after', examples('plants auth status', 'plants --base-url https://staging.example.com auth status'))
-    .action(async () => {
-      await run({}, ctx);
+    .description(
+      'Show the base URL and token in effect (and where the token is kept), and check them against the service',
+    )
+    .option(
+      '--json',
+      'print them as one JSON object: {"profile", "profile_source", "base_url", "base_url_source", "token_source", "token_store", "accepted"}',
+    )
+    .addHelpText(
+      'after',
+      examples(
+        'plants auth status',
+        'plants --base-url https://staging.example.com auth status',
+        'plants auth status --json',
+      ),
+    )
+    .action(async (flags: { json?: boolean }) => {
+      await run({ json: flags.json === true }, ctx);
     });
 }
 
@@ -23,29 +39,52 @@ export function statusCommand(ctx: Context, run: StatusRunner = runStatus): Comm
  * checking them (and any error for a missing or invalid one) is left to the
  * same code every command uses.
  */
-async function runStatus(_options: StatusOptions, ctx: Context): Promise<void> {
+async function runStatus(options: StatusOptions, ctx: Context): Promise<void> {
   const { io } = ctx;
   const profile = await ctx.profile();
   // A named profile must exist, as for every command; else it is checked once a value is read from it.
   await ctx.namedProfile();
   const base = await lookupBaseUrl(ctx.flags.baseUrl, ctx.env, ctx.config, ctx.usedProfile);
-  const token = await lookupToken(ctx.env, ctx.config, ctx.usedProfile);
+  // Looked up once (a token command runs once); a missing or unusable token fails the check below.
+  const token = await ctx.token().catch(() => undefined);
+  const shown = base && ctx.redact(shownUrl(base.value));
+  const check = async () => {
+    await (await ctx.client()).listPlants({ limit: 1 });
+  };
+  if (options.json) {
+    const status = {
+      profile: profile.value,
+      profile_source: profile.source || null,
+      base_url: shown ?? null,
+      base_url_source: base?.source ?? null,
+      token_source: token ? ctx.redact(token.source) : null,
+      token_store: token?.store ?? null,
+      accepted: false,
+    };
+    try {
+      await check();
+      status.accepted = true;
+    } finally {
+      // Printed either way: a script reads what is in effect even when the check fails (the error line follows).
+      await writeOut(io.stdout, formatJson(status, io.stdoutIsTTY));
+    }
+    return;
+  }
   const lines = [
     `Profile:  ${profile.value}${profile.source ? ` (from ${profile.source})` : ''}`,
-    `Base URL: ${base ? `${shownUrl(base.value)} (from ${base.source})` : 'not set'}`,
-    token ? `Token:    set (from ${token.source})` : 'Token:    not set',
+    `Base URL: ${base ? `${shown} (from ${base.source})` : 'not set'}`,
+    `Token:    ${token ? `set (from ${ctx.redact(token.source)})` : 'not set'}`,
+    ...(token ? [`Store:    ${token.storeLabel}`] : []),
   ];
   io.stdout.write(`${lines.join('\n')}\n`);
-
-  const client = await ctx.client();
-  await client.listPlants({ limit: 1 });
+  await check();
   io.stdout.write('Check:    the service accepted the token (GET /plants?limit=1)\n');
 }
 
-/** Only a valid URL is echoed: an invalid one might carry credentials. */
+/** Only a valid URL is echoed, its secrets masked: an invalid one might carry credentials. */
 function shownUrl(raw: string): string {
   try {
-    return formatBaseUrl(parseBaseUrl(raw));
+    return maskUrl(formatBaseUrl(parseBaseUrl(raw)));
   } catch {
     return 'invalid';
   }

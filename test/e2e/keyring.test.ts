@@ -1,0 +1,126 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { againstStore } from '../helpers/against-store.js';
+import { ROOT, tempDir } from '../helpers/cli.js';
+import { secretServiceMissing, startSecretService, type SecretService } from '../helpers/secret-service.js';
+import { TOKEN } from '../helpers/servers.js';
+
+/**
+ * The token in a real OS keyring: GNOME Keyring on a private D-Bus session
+ * bus (test/helpers/secret-service.ts), as bin/plants.js finds it through
+ * DBUS_SESSION_BUS_ADDRESS; and the fallback to the config file where no
+ * D-Bus is reachable at all.
+ */
+const setup = againstStore({ seed: 3 });
+const { plants } = setup;
+const missing = secretServiceMissing();
+
+// In CI a missing Secret Service is a failure (.ci/run installs it), elsewhere a skip that says why.
+describe.skipIf(missing !== undefined && !process.env.CI)(
+  `with a real Secret Service${missing ? ` (skipped: ${missing})` : ''}`,
+  () => {
+    let service: SecretService;
+    let dir: ReturnType<typeof tempDir>;
+    beforeAll(async () => {
+      dir = tempDir('plants-keyring-');
+      service = await startSecretService(dir.path);
+    });
+    afterAll(async () => {
+      await service?.close();
+      dir?.remove();
+    });
+    const keyringEnv = () => ({ PLANTS_KEYRING: undefined, PLANTS_TOKEN: undefined, ...service.env });
+    const config = () => readFileSync(join(setup.dir.path, 'config.json'), 'utf8');
+
+    it('auth login keeps the token there, checked; runs read it; logout removes it', async () => {
+      const env = keyringEnv();
+      const login = await plants(['auth', 'login', '--with-token'], { env, input: `${TOKEN}\n` });
+      expect(login).toMatchObject({ code: 0, stderr: '' });
+      const account = `default ${new URL(setup.store.url).origin}`;
+      // Kept by the Secret Service under the profile and the origin; the file only records where.
+      expect(service.secretTool(['lookup', 'service', 'plants', 'username', account])).toBe(TOKEN);
+      expect(JSON.parse(config())).toEqual({
+        profiles: { default: { 'token-keyring': new URL(setup.store.url).origin } },
+      });
+      expect(config()).not.toContain(TOKEN);
+
+      const list = await plants(['list', '--json'], { env });
+      expect(list.code).toBe(0);
+      expect(JSON.parse(list.stdout)).toHaveLength(3);
+      const status = await plants(['auth', 'status'], { env });
+      expect(status.stdout).toContain('Store:    keyring (Secret Service)\n');
+
+      const logout = await plants(['auth', 'logout'], { env });
+      expect(logout.code).toBe(0);
+      expect(service.secretTool(['lookup', 'service', 'plants', 'username', account])).toBeNull();
+      expect((await plants(['list'], { env })).code).toBe(4);
+    });
+
+    it('a wrong token is refused by the service and never reaches the keyring', async () => {
+      const env = keyringEnv();
+      const r = await plants(['auth', 'login', '--with-token'], { env, input: 'not-the-token' });
+      expect(r.code).toBe(4);
+      expect(r.stderr).toMatch(/^plants: the service refused this token \(401 Unauthorized\); nothing was stored/);
+      expect(service.secretTool(['search', '--all', 'service', 'plants'])).toBe('');
+    });
+
+    it('a token command reads it from the Secret Service (secret-tool lookup), once per run', async () => {
+      service.secretTool(['store', '--label', 'plants api', 'service', 'plants-api'], TOKEN);
+      const env = keyringEnv();
+      const login = await plants(['auth', 'login', '--token-command', 'secret-tool lookup service plants-api'], {
+        env,
+      });
+      expect(login).toMatchObject({ code: 0, stderr: '' });
+      expect(config()).not.toContain(TOKEN);
+      const status = await plants(['auth', 'status', '--json'], { env });
+      expect(JSON.parse(status.stdout)).toMatchObject({ token_store: 'command', accepted: true });
+      const list = await plants(['list', '--json'], { env });
+      expect(list.code).toBe(0);
+    });
+  },
+);
+
+describe('with no D-Bus at all', () => {
+  it('auth login keeps the token in the config file and says why in one line', async () => {
+    const r = await plants(['auth', 'login', '--with-token'], {
+      env: { PLANTS_KEYRING: undefined, PLANTS_TOKEN: undefined, DBUS_SESSION_BUS_ADDRESS: undefined },
+      input: TOKEN,
+    });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(
+      /^plants: warning: no OS keyring can be used \(.+\); the token is kept in the config file .*config\.json \(mode 0600\) instead\n$/,
+    );
+    expect((await plants(['list'], { env: { PLANTS_TOKEN: undefined } })).code).toBe(0);
+  });
+});
+
+describe('the keyring binding is loaded only by a run that needs the token from the keyring', () => {
+  const watched = { NODE_OPTIONS: `--require ${join(ROOT, 'test', 'helpers', 'report-keyring.cjs')}` };
+  // A profile whose token is in the keyring, and the keyring not turned off: only reading the token loads it.
+  const keyringProfile = () =>
+    writeFileSync(
+      join(setup.dir.path, 'config.json'),
+      JSON.stringify({ profiles: { default: { 'token-keyring': new URL(setup.store.url).origin } } }),
+    );
+  const env = { ...watched, PLANTS_KEYRING: undefined };
+
+  it.each([
+    ['--help', ['--help'], {}],
+    ['--version', ['--version'], {}],
+    ['completion', ['completion', 'bash'], {}],
+    ['a completion lookup', ['__complete', '--', 'de'], {}],
+    ['a run with PLANTS_TOKEN', ['list'], {}],
+  ])('%s does not load it', async (_what, args, more) => {
+    keyringProfile();
+    const r = await plants(args, { env: { ...env, ...more } });
+    expect(r.code).toBe(0);
+    expect(r.stderr).not.toContain('keyring binding loaded');
+  });
+
+  it('a run that reads the token from it does', async () => {
+    keyringProfile();
+    const r = await plants(['list'], { env: { ...env, PLANTS_TOKEN: undefined } });
+    expect(r.stderr).toContain('keyring binding loaded');
+  });
+});

@@ -1,0 +1,116 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * A real Secret Service of the test's own: a private D-Bus session bus and
+ * GNOME Keyring on it, its keyrings under the test's directory, unlocked
+ * with a password of its own. Nothing reaches the user's session or
+ * keyring. Needs Debian's dbus, gnome-keyring and libsecret-tools (.ci/run
+ * installs them); `missing()` says what is not there.
+ */
+
+const PROGRAMS = ['dbus-daemon', 'gnome-keyring-daemon', 'secret-tool'];
+
+/** What is missing to start one, or undefined. */
+export function secretServiceMissing(): string | undefined {
+  if (process.platform !== 'linux') return 'the Secret Service tests need Linux';
+  const missing = PROGRAMS.filter((program) => {
+    try {
+      execFileSync('sh', ['-c', `command -v ${program}`], { stdio: 'pipe' });
+      return false;
+    } catch {
+      return true;
+    }
+  });
+  return missing.length > 0
+    ? `${missing.join(', ')} not installed (apt-get install dbus gnome-keyring libsecret-tools)`
+    : undefined;
+}
+
+export interface SecretService {
+  /** The variables that point a process at this bus (and nothing of the user's). */
+  env: Record<string, string>;
+  /** `secret-tool` on this bus: its stdout, or null when it fails. */
+  secretTool(args: string[], input?: string): string | null;
+  close(): Promise<void>;
+}
+
+/** Wait, with a deadline, for the first line a process prints (whole, or the last before it ends). */
+function firstLine(child: ChildProcess, what: string, deadlineMs = 15_000): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(
+      () => reject(new Error(`${what} printed nothing within ${deadlineMs} ms: ${out}`)),
+      deadlineMs,
+    );
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+      out += chunk;
+      const line = out.split('\n').find((text, index, lines) => index < lines.length - 1 && text.trim() !== '');
+      if (line !== undefined) {
+        clearTimeout(timer);
+        resolve(line.trim());
+      }
+    });
+    // 'close', not 'exit': what it printed just before it ended is read by then.
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      const line = out.split('\n').find((text) => text.trim() !== '');
+      if (line !== undefined) resolve(line.trim());
+      else reject(new Error(`${what} exited with ${code} before printing: ${out}`));
+    });
+  });
+}
+
+export async function startSecretService(dir: string): Promise<SecretService> {
+  const home = join(dir, 'keyring-home');
+  mkdirSync(home, { recursive: true, mode: 0o700 });
+  const bus = spawn(
+    'dbus-daemon',
+    ['--session', '--nofork', '--print-address=1', `--address=unix:path=${join(dir, 'bus')}`],
+    {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    },
+  );
+  const address = await firstLine(bus, 'dbus-daemon');
+  const env = {
+    DBUS_SESSION_BUS_ADDRESS: address,
+    HOME: home,
+    XDG_DATA_HOME: join(home, 'data'),
+    XDG_RUNTIME_DIR: home,
+  };
+  const daemonEnv = { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env };
+  // --unlock starts the daemon (it forks), creates the login keyring with this password, and prints its variables when ready.
+  const keyring = spawn('gnome-keyring-daemon', ['--unlock', '--components=secrets'], {
+    env: daemonEnv,
+    stdio: ['pipe', 'ignore', 'ignore'],
+  });
+  keyring.stdin.end('test-keyring-password');
+  // It exits once the daemon it forked holds the unlocked keyring.
+  const code = await new Promise<number | null>((resolve) => keyring.once('close', resolve));
+  if (code !== 0) {
+    bus.kill();
+    throw new Error(`gnome-keyring-daemon --unlock exited with ${code}`);
+  }
+  return {
+    env,
+    secretTool(args, input) {
+      try {
+        return execFileSync('secret-tool', args, {
+          env: daemonEnv,
+          input: input ?? '',
+          stdio: ['pipe', 'pipe', 'pipe'],
+        }).toString();
+      } catch {
+        return null;
+      }
+    },
+    close: () =>
+      new Promise((resolve) => {
+        // The keyring daemon leaves when its bus does.
+        if (bus.exitCode !== null) return resolve();
+        bus.once('exit', () => resolve());
+        bus.kill();
+      }),
+  };
+}
