@@ -2,6 +2,7 @@ import type { Dispatcher } from 'undici';
 import type { PlantStoreClient } from './api/client.js';
 import {
   checkProfile,
+  debugRequested,
   refusedTokenHint,
   resolveBaseUrl,
   resolveProfile,
@@ -170,7 +171,12 @@ export function createContext(options: ContextOptions): Context {
   const { io, env } = options;
   const flags = once((): Readonly<GlobalFlags> => Object.freeze({ ...options.flags?.() }));
   let dispatcher: Dispatcher | undefined;
-  const config = once(() => openConfigStore(env, (text) => warning(io, text)));
+  const debugLine = (line: string) => io.stderr.write(`plants: debug: ${line}\n`);
+  const config = once(() =>
+    openConfigStore(env, (text) => warning(io, text), {
+      debug: debugRequested(flags().debug, env) ? debugLine : undefined,
+    }),
+  );
   const profile = once(() => resolveProfile(flags().profile, env, config));
   const usedProfile = once(async () => checkProfile(await config(), await profile()));
   // A profile named by --profile or PLANTS_PROFILE must exist even when the base URL and
@@ -212,7 +218,7 @@ export function createContext(options: ContextOptions): Context {
       timeoutMs: settings.timeoutMs,
       retries: settings.retries,
       maxResponseBytes: settings.maxResponseBytes,
-      debug: settings.debug ? (line) => io.stderr.write(`plants: debug: ${line}\n`) : undefined,
+      debug: settings.debug ? debugLine : undefined,
       proxy: proxyVariable(url.value, env),
       traceparent: parseTraceparent(env.TRACEPARENT),
     });

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Env } from '../env.js';
 import { ConfigError } from '../errors.js';
 import type { WriteFs } from './atomic-write.js';
+import type { DebugLog } from './lock.js';
 import { fsReason } from '../shared/fs-reason.js';
 import { makeDirectory } from '../shared/make-directory.js';
 import { checkConfigFile, configDir, ConfigStore, isObject, readError, type ConfLike } from './store.js';
@@ -50,6 +51,8 @@ function tooOpen(path: string, wanted: number): string | undefined {
 interface OpenConfigOptions {
   /** File-system calls for the config writer to use instead of node:fs's. Default: node:fs. */
   fs?: Partial<WriteFs>;
+  /** Where to say that a dead run's lock was taken over (--debug). Default: nowhere. */
+  debug?: DebugLog;
 }
 
 /**
@@ -92,5 +95,5 @@ export async function openConfigStore(
       if (problem) await warn(`the config holds the token, but ${problem}`);
     }
   }
-  return new ConfigStore(conf, options.fs);
+  return new ConfigStore(conf, options.fs, options.debug);
 }

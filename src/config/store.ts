@@ -5,7 +5,7 @@ import type { Env } from '../env.js';
 import { ConfigError, UsageError } from '../errors.js';
 import { writeFileAtomically, type WriteFs } from './atomic-write.js';
 import { errorCode, fsReason } from '../shared/fs-reason.js';
-import { withLock } from './lock.js';
+import { withLock, type DebugLog } from './lock.js';
 
 /**
  * Plants a delete or prune of the profile refuses to touch (unless
@@ -142,11 +142,16 @@ export function isObject(value: unknown): value is Record<string, unknown> {
 export class ConfigStore {
   readonly #conf: ConfLike;
   readonly #fs: Partial<WriteFs> | undefined;
+  readonly #debug: DebugLog | undefined;
 
-  /** `fs`: file-system calls for the writer to use instead of node:fs's (tests make them fail). */
-  constructor(conf: ConfLike, fs?: Partial<WriteFs>) {
+  /**
+   * `fs`: file-system calls for the writer to use instead of node:fs's (tests make them fail).
+   * `debug`: where to say that a dead run's lock was taken over (--debug).
+   */
+  constructor(conf: ConfLike, fs?: Partial<WriteFs>, debug?: DebugLog) {
     this.#conf = conf;
     this.#fs = fs;
+    this.#debug = debug;
     const data = this.#read();
     const invalid = (what: string) =>
       new ConfigError(`config file ${conf.path} is invalid: ${what}; fix it, or remove it and configure again`);
@@ -294,7 +299,7 @@ export class ConfigStore {
    */
   #update(change: (current: Record<string, unknown>) => Record<string, unknown>): void {
     const path = this.#conf.path;
-    withLock(path, () => {
+    this.#locked(() => {
       const text = serialize(change(this.#read()));
       const size = Buffer.byteLength(text);
       if (size > MAX_CONFIG_BYTES) {
@@ -308,5 +313,9 @@ export class ConfigStore {
         throw new ConfigError(`cannot write the config file ${path}: ${fsReason(err)}; nothing was changed`);
       }
     });
+  }
+
+  #locked(fn: () => void): void {
+    withLock(this.#conf.path, fn, this.#debug);
   }
 }
