@@ -3,7 +3,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Env } from '../env.js';
 import { ConfigError, UsageError } from '../errors.js';
-import { writeFileAtomically, type WriteFs } from './atomic-write.js';
+import { abandonedTemporaries, removeAbandonedTemporaries, writeFileAtomically, type WriteFs } from './atomic-write.js';
 import { errorCode, fsReason } from '../shared/fs-reason.js';
 import { withLock, type DebugLog } from './lock.js';
 
@@ -284,6 +284,19 @@ export class ConfigStore {
     });
   }
 
+  /**
+   * Remove, holding the lock, the temporary files that runs killed
+   * mid-write left beside the file (they may hold a token); how many.
+   * Every write does it too. With none there, the lock is not taken: a
+   * read-only directory is no error then.
+   */
+  removeAbandonedTemporaries(): number {
+    if (abandonedTemporaries(this.#conf.path).length === 0) return 0;
+    let removed = 0;
+    this.#locked(() => (removed = removeAbandonedTemporaries(this.#conf.path)));
+    return removed;
+  }
+
   #updateProfiles(change: (profiles: Record<string, ProfileSettings>) => Record<string, ProfileSettings>): void {
     this.#update((current) => ({
       ...current,
@@ -300,6 +313,7 @@ export class ConfigStore {
   #update(change: (current: Record<string, unknown>) => Record<string, unknown>): void {
     const path = this.#conf.path;
     this.#locked(() => {
+      removeAbandonedTemporaries(path);
       const text = serialize(change(this.#read()));
       const size = Buffer.byteLength(text);
       if (size > MAX_CONFIG_BYTES) {

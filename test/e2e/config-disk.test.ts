@@ -335,8 +335,9 @@ describe('what a run killed mid-write leaves behind', () => {
     expect(
       (await runCli(['config', 'set', 'base-url', 'https://default.example.com'], { configDir: dir.path })).code,
     ).toBe(0);
-    // What kill -9 during `auth login` leaves: its lock.
+    // What kill -9 during `auth login` leaves: its lock, and its copy of the file with the token.
     writeFileSync(`${file}.lock`, JSON.stringify({ pid: ENDED_PID, host: hostname(), id: 'killed-run' }));
+    writeFileSync(`${file}.${ENDED_PID}.k3x9q2ab.tmp`, JSON.stringify({ profiles: { default: { token: TOKEN } } }));
     const names = Array.from({ length: 20 }, (_, i) => `p${i + 1}`);
     const runs = names.map((name) =>
       spawnCli(['--debug', '--profile', name, 'config', 'set', 'base-url', `https://${name}.example.com`], {
