@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import type { Env } from '../env.js';
 import { ConfigError, UsageError } from '../errors.js';
 import { abandonedTemporaries, removeAbandonedTemporaries, writeFileAtomically, type WriteFs } from './atomic-write.js';
@@ -68,12 +68,13 @@ export function noSuchProfile(name: string, known: readonly string[], source?: s
 
 /**
  * The directory that holds `config.json`: `PLANTS_CONFIG_DIR`, else
- * `$XDG_CONFIG_HOME/plants`, else `~/.config/plants` (`%APPDATA%\plants` on Windows).
+ * `$XDG_CONFIG_HOME/plants` (an absolute path only, as the XDG spec says: a
+ * relative one is ignored), else `~/.config/plants` (`%APPDATA%\plants` on Windows).
  * Always absolute, so `config path` names the same file from any directory.
  */
 export function configDir(env: Env): string {
   if (env.PLANTS_CONFIG_DIR) return resolve(env.PLANTS_CONFIG_DIR);
-  if (env.XDG_CONFIG_HOME) return join(env.XDG_CONFIG_HOME, 'plants');
+  if (env.XDG_CONFIG_HOME && isAbsolute(env.XDG_CONFIG_HOME)) return join(env.XDG_CONFIG_HOME, 'plants');
   if (process.platform === 'win32' && env.APPDATA) return join(env.APPDATA, 'plants');
   return join(homedir(), '.config', 'plants');
 }

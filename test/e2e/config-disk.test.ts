@@ -275,6 +275,35 @@ describe('a config.json plants must not read', () => {
     expect(statSync(file()).size).toBe(size);
   });
 
+  it.each([
+    ['100,000 [', '['.repeat(100_000)],
+    ['a valid value nested 100,000 deep', `{"profiles":{"default":{"x":${'['.repeat(1e5)}${']'.repeat(1e5)}}}}`],
+  ])(
+    'refuses a file nested too deeply (%s): exit 2, code config, never internal, reading or writing',
+    async (_case, text) => {
+      writeFileSync(file(), text);
+      const message = `cannot read the config file ${file()}: it is nested more than 32 levels deep (a config file needs 4); fix it, or remove it and configure again`;
+      // Writing it back would overflow the stack: it was an internal error (exit 1).
+      const set = await runCli(['config', 'set', 'base-url', 'https://plants.example.com'], {
+        configDir: dir.path,
+        env: NO_CODE_CACHE,
+      });
+      expect(set).toMatchObject({ code: 2, stdout: '', stderr: `plants: ${message}\n` });
+      const list = await runCli(['config', 'list', '--json'], { configDir: dir.path, env: NO_CODE_CACHE });
+      expect(list).toMatchObject({ code: 2, stdout: '' });
+      expect(list.stderr).toBe(
+        `plants: ${message}\n${JSON.stringify({ error: { code: 'config', status: null, message, request_id: null } })}\n`,
+      );
+      expect(readFileSync(file(), 'utf8')).toBe(text);
+    },
+  );
+
+  it('reads a file saved with a UTF-8 byte order mark (as Windows editors save it)', async () => {
+    writeFileSync(file(), '\uFEFF{"profiles": {"default": {"base-url": "https://bom.example.com"}}}', { mode: 0o600 });
+    const r = await runCli(['config', 'get', 'base-url'], { configDir: dir.path, env: NO_CODE_CACHE });
+    expect(r).toMatchObject({ code: 0, stdout: 'https://bom.example.com\n', stderr: '' });
+  });
+
   it('refuses a directory named config.json', async () => {
     mkdirSync(file());
     const r = await runCli(['config', 'set', 'base-url', 'https://plants.example.com'], {
