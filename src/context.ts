@@ -13,6 +13,7 @@ import {
 } from './config/settings.js';
 import { openConfigStore } from './config/open.js';
 import { redactToken } from './shared/redact.js';
+import { checkProxyUrl } from './shared/url.js';
 import { parseTraceparent } from './shared/values.js';
 import type { ConfigStore } from './config/store.js';
 import type { Env } from './env.js';
@@ -130,14 +131,17 @@ function proxyVariable(url: URL, env: Env): string | undefined {
  */
 function proxyAwareDispatcher(env: Env) {
   return async (settings: RequestSettings): Promise<Dispatcher> => {
+    // '' rather than undefined: undici would otherwise read process.env itself.
+    const httpProxy = env.http_proxy ?? env.HTTP_PROXY ?? '';
+    const httpsProxy = env.https_proxy ?? env.HTTPS_PROXY ?? '';
+    // undici makes an agent for each, whichever the base URL needs.
+    if (httpProxy) checkProxyUrl(httpProxy, env.http_proxy !== undefined ? 'http_proxy' : 'HTTP_PROXY');
+    if (httpsProxy) checkProxyUrl(httpsProxy, env.https_proxy !== undefined ? 'https_proxy' : 'HTTPS_PROXY');
     const undici = await import('./vendor/undici.js');
     const options = {
       connect: { timeout: connectTimeoutMs(settings.timeoutMs) },
       maxHeaderSize: RESPONSE_HEADER_LIMIT,
     };
-    // '' rather than undefined: undici would otherwise read process.env itself.
-    const httpProxy = env.http_proxy ?? env.HTTP_PROXY ?? '';
-    const httpsProxy = env.https_proxy ?? env.HTTPS_PROXY ?? '';
     if (!httpProxy && !httpsProxy) return new undici.Agent(options);
     const EnvHttpProxyAgent = await undici.envHttpProxyAgent();
     // Tunnelled with CONNECT for http targets too (undici 8 would send them to the proxy in the clear).
