@@ -2,6 +2,7 @@ import type { Dispatcher } from 'undici';
 import type { PlantStoreClient } from './api/client.js';
 import {
   checkProfile,
+  debugRequested,
   refusedTokenHint,
   resolveBaseUrl,
   resolveProfile,
@@ -15,6 +16,7 @@ import {
 import { openKeyring, type Keyring } from './config/keyring.js';
 import { openConfigStore } from './config/open.js';
 import { redactToken } from './shared/redact.js';
+import { checkProxyUrl } from './shared/url.js';
 import { parseTraceparent } from './shared/values.js';
 import type { ConfigStore } from './config/store.js';
 import type { Env } from './env.js';
@@ -144,14 +146,17 @@ function proxyVariable(url: URL, env: Env): string | undefined {
  */
 function proxyAwareDispatcher(env: Env) {
   return async (settings: RequestSettings): Promise<Dispatcher> => {
+    // '' rather than undefined: undici would otherwise read process.env itself.
+    const httpProxy = env.http_proxy ?? env.HTTP_PROXY ?? '';
+    const httpsProxy = env.https_proxy ?? env.HTTPS_PROXY ?? '';
+    // undici makes an agent for each, whichever the base URL needs.
+    if (httpProxy) checkProxyUrl(httpProxy, env.http_proxy !== undefined ? 'http_proxy' : 'HTTP_PROXY');
+    if (httpsProxy) checkProxyUrl(httpsProxy, env.https_proxy !== undefined ? 'https_proxy' : 'HTTPS_PROXY');
     const undici = await import('./vendor/undici.js');
     const options = {
       connect: { timeout: connectTimeoutMs(settings.timeoutMs) },
       maxHeaderSize: RESPONSE_HEADER_LIMIT,
     };
-    // '' rather than undefined: undici would otherwise read process.env itself.
-    const httpProxy = env.http_proxy ?? env.HTTP_PROXY ?? '';
-    const httpsProxy = env.https_proxy ?? env.HTTPS_PROXY ?? '';
     if (!httpProxy && !httpsProxy) return new undici.Agent(options);
     const EnvHttpProxyAgent = await undici.envHttpProxyAgent();
     // Tunnelled with CONNECT for http targets too (undici 8 would send them to the proxy in the clear).
@@ -185,7 +190,12 @@ export function createContext(options: ContextOptions): Context {
   const { io, env } = options;
   const flags = once((): Readonly<GlobalFlags> => Object.freeze({ ...options.flags?.() }));
   let dispatcher: Dispatcher | undefined;
-  const config = once(() => openConfigStore(env, (text) => warning(io, text)));
+  const debugLine = (line: string) => io.stderr.write(`plants: debug: ${line}\n`);
+  const config = once(() =>
+    openConfigStore(env, (text) => warning(io, text), {
+      debug: debugRequested(flags().debug, env) ? debugLine : undefined,
+    }),
+  );
   const profile = once(() => resolveProfile(flags().profile, env, config));
   const usedProfile = once(async () => checkProfile(await config(), await profile()));
   // A profile named by --profile or PLANTS_PROFILE must exist even when the base URL and
@@ -241,7 +251,7 @@ export function createContext(options: ContextOptions): Context {
       timeoutMs: settings.timeoutMs,
       retries: settings.retries,
       maxResponseBytes: settings.maxResponseBytes,
-      debug: settings.debug ? (line) => io.stderr.write(`plants: debug: ${line}\n`) : undefined,
+      debug: settings.debug ? debugLine : undefined,
       proxy: proxyVariable(url.value, env),
       traceparent: parseTraceparent(env.TRACEPARENT),
     });

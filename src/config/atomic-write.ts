@@ -1,5 +1,6 @@
 import * as nodeFs from 'node:fs';
-import { dirname } from 'node:path';
+import { basename, dirname, join } from 'node:path';
+import { processHasEnded } from './process-ended.js';
 
 /** The file-system calls the writer makes; tests replace one to make it fail. */
 export interface WriteFs {
@@ -38,6 +39,7 @@ export function writeFileAtomically(path: string, data: string, options: AtomicW
   const fs: WriteFs = { ...nodeFs, ...options.fs };
   const bytes = Buffer.from(data, 'utf8');
   const target = realTarget(fs, path);
+  // The pid tells a writer still at work from one that died (see removeAbandonedTemporaries).
   const temporary = `${target}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.tmp`;
   // Exclusive: never write through something already at that name.
   let fd: number | undefined = fs.openSync(temporary, 'wx+', options.mode ?? 0o600);
@@ -60,6 +62,54 @@ export function writeFileAtomically(path: string, data: string, options: AtomicW
     }
   }
   syncDirectory(fs, dirname(target));
+}
+
+/** A temporary file older than this was abandoned, whatever its pid says: pids are reused. */
+const ABANDONED_TEMPORARY_MS = 10_000;
+
+/**
+ * The temporary files of writeFileAtomically for `path` that a writer left
+ * behind when it was killed (kill -9, a power cut): they may hold a token.
+ * Those of a process that has ended, those of this process (it is writing
+ * none when it asks), and any older than ABANDONED_TEMPORARY_MS (its pid
+ * may be another process's by now); a file of a live process is a write in
+ * progress and is not one of them.
+ */
+export function abandonedTemporaries(path: string): string[] {
+  const target = realTarget(nodeFs, path);
+  const dir = dirname(target);
+  const prefix = `${basename(target)}.`;
+  let names: string[];
+  try {
+    names = nodeFs.readdirSync(dir);
+  } catch {
+    return [];
+  }
+  return names.flatMap((name) => {
+    const pid = name.startsWith(prefix) ? /^(\d+)\.[0-9a-z]+\.tmp$/.exec(name.slice(prefix.length))?.[1] : undefined;
+    if (pid === undefined) return [];
+    const file = join(dir, name);
+    let abandoned = false;
+    ignoreErrors(() => {
+      abandoned =
+        Number(pid) === process.pid ||
+        processHasEnded(Number(pid)) ||
+        Date.now() - nodeFs.lstatSync(file).mtimeMs > ABANDONED_TEMPORARY_MS;
+    });
+    return abandoned ? [file] : [];
+  });
+}
+
+/** Remove abandonedTemporaries(path), holding the file's lock; best effort: how many were removed. */
+export function removeAbandonedTemporaries(path: string): number {
+  let removed = 0;
+  for (const file of abandonedTemporaries(path)) {
+    ignoreErrors(() => {
+      nodeFs.unlinkSync(file);
+      removed++;
+    });
+  }
+  return removed;
 }
 
 /** Write every byte, or throw: a short write is how a full disk first shows. */

@@ -291,6 +291,11 @@ export function resolveRequestSettings(
     timeoutMs: Math.round(timeout * 1000),
     retries: flags.retries ?? fromVariable('PLANTS_RETRIES', parseRetries) ?? DEFAULT_RETRIES,
     maxResponseBytes: flags.maxResponseSize ?? DEFAULT_MAX_RESPONSE_BYTES,
-    debug: flags.debug ?? ['1', 'true', 'yes'].includes((fromEnv(env, 'PLANTS_DEBUG') ?? '').toLowerCase()),
+    debug: debugRequested(flags.debug, env),
   };
+}
+
+/** --debug, else PLANTS_DEBUG (1, true or yes). */
+export function debugRequested(flag: boolean | undefined, env: Env): boolean {
+  return flag ?? ['1', 'true', 'yes'].includes((fromEnv(env, 'PLANTS_DEBUG') ?? '').toLowerCase());
 }

@@ -1,11 +1,11 @@
 import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import type { Env } from '../env.js';
 import { ConfigError, UsageError } from '../errors.js';
-import { writeFileAtomically, type WriteFs } from './atomic-write.js';
+import { abandonedTemporaries, removeAbandonedTemporaries, writeFileAtomically, type WriteFs } from './atomic-write.js';
 import { errorCode, fsReason } from '../shared/fs-reason.js';
-import { withLock } from './lock.js';
+import { withLock, type DebugLog } from './lock.js';
 
 /**
  * Plants a delete or prune of the profile refuses to touch (unless
@@ -81,12 +81,13 @@ export function noSuchProfile(name: string, known: readonly string[], source?: s
 
 /**
  * The directory that holds `config.json`: `PLANTS_CONFIG_DIR`, else
- * `$XDG_CONFIG_HOME/plants`, else `~/.config/plants` (`%APPDATA%\plants` on Windows).
+ * `$XDG_CONFIG_HOME/plants` (an absolute path only, as the XDG spec says: a
+ * relative one is ignored), else `~/.config/plants` (`%APPDATA%\plants` on Windows).
  * Always absolute, so `config path` names the same file from any directory.
  */
 export function configDir(env: Env): string {
   if (env.PLANTS_CONFIG_DIR) return resolve(env.PLANTS_CONFIG_DIR);
-  if (env.XDG_CONFIG_HOME) return join(env.XDG_CONFIG_HOME, 'plants');
+  if (env.XDG_CONFIG_HOME && isAbsolute(env.XDG_CONFIG_HOME)) return join(env.XDG_CONFIG_HOME, 'plants');
   if (process.platform === 'win32' && env.APPDATA) return join(env.APPDATA, 'plants');
   return join(homedir(), '.config', 'plants');
 }
@@ -204,11 +205,16 @@ export function isObject(value: unknown): value is Record<string, unknown> {
 export class ConfigStore {
   readonly #conf: ConfLike;
   readonly #fs: Partial<WriteFs> | undefined;
+  readonly #debug: DebugLog | undefined;
 
-  /** `fs`: file-system calls for the writer to use instead of node:fs's (tests make them fail). */
-  constructor(conf: ConfLike, fs?: Partial<WriteFs>) {
+  /**
+   * `fs`: file-system calls for the writer to use instead of node:fs's (tests make them fail).
+   * `debug`: where to say that a dead run's lock was taken over (--debug).
+   */
+  constructor(conf: ConfLike, fs?: Partial<WriteFs>, debug?: DebugLog) {
     this.#conf = conf;
     this.#fs = fs;
+    this.#debug = debug;
     const data = this.#read();
     const invalid = (what: string) =>
       new ConfigError(`config file ${conf.path} is invalid: ${what}; fix it, or remove it and configure again`);
@@ -366,6 +372,19 @@ export class ConfigStore {
     });
   }
 
+  /**
+   * Remove, holding the lock, the temporary files that runs killed
+   * mid-write left beside the file (they may hold a token); how many.
+   * Every write does it too. With none there, the lock is not taken: a
+   * read-only directory is no error then.
+   */
+  removeAbandonedTemporaries(): number {
+    if (abandonedTemporaries(this.#conf.path).length === 0) return 0;
+    let removed = 0;
+    this.#locked(() => (removed = removeAbandonedTemporaries(this.#conf.path)));
+    return removed;
+  }
+
   #updateProfiles(change: (profiles: Record<string, ProfileSettings>) => Record<string, ProfileSettings>): void {
     this.#update((current) => ({
       ...current,
@@ -381,7 +400,8 @@ export class ConfigStore {
    */
   #update(change: (current: Record<string, unknown>) => Record<string, unknown>): void {
     const path = this.#conf.path;
-    withLock(path, () => {
+    this.#locked(() => {
+      removeAbandonedTemporaries(path);
       const text = serialize(change(this.#read()));
       const size = Buffer.byteLength(text);
       if (size > MAX_CONFIG_BYTES) {
@@ -395,5 +415,9 @@ export class ConfigStore {
         throw new ConfigError(`cannot write the config file ${path}: ${fsReason(err)}; nothing was changed`);
       }
     });
+  }
+
+  #locked(fn: () => void): void {
+    withLock(this.#conf.path, fn, this.#debug);
   }
 }

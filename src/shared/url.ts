@@ -1,4 +1,4 @@
-import { UsageError } from '../errors.js';
+import { ConfigError, UsageError } from '../errors.js';
 import { quoted } from './text.js';
 
 /**
@@ -29,6 +29,27 @@ export function parseBaseUrl(raw: string, source?: string): URL {
   }
   url.pathname = url.pathname.replace(/\/+$/, '');
   return url;
+}
+
+/** The schemes undici takes for a proxy. */
+const PROXY_SCHEMES = ['http:', 'https:', 'socks5:', 'socks:'];
+
+/**
+ * Check the value of a proxy variable (`variable` names it, e.g.
+ * HTTPS_PROXY) before undici is given it: undici would throw a bare
+ * `Invalid URL` from deep inside. The value is shown masked.
+ */
+export function checkProxyUrl(raw: string, variable: string): void {
+  const invalid = `invalid proxy URL ${quoted(maskUrl(raw))} in ${variable}`;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`${invalid}: expected a URL such as http://proxy.example.com:3128; fix or unset ${variable}`);
+  }
+  if (!PROXY_SCHEMES.includes(url.protocol)) {
+    throw new ConfigError(`${invalid}: the scheme must be http or https; fix or unset ${variable}`);
+  }
 }
 
 /** Query parameters plants sends itself: their values are no secret. */

@@ -57,6 +57,12 @@ describe('the code cache', () => {
     expect(cacheFiles()).toEqual([]);
   });
 
+  it('ignores a relative XDG_CACHE_HOME, as the XDG spec says, using ~/.cache', async () => {
+    const r = await plants(['--help'], { XDG_CACHE_HOME: 'relative/cache' });
+    expect(r.code).toBe(0);
+    expect(cacheFiles().some((name) => name.startsWith('cli-'))).toBe(true);
+  });
+
   it('is not made or read with PLANTS_CODE_CACHE=0', async () => {
     const r = await plants(['list', '--json'], { PLANTS_CODE_CACHE: '0' });
     expect(r.code).toBe(0);

@@ -15,7 +15,7 @@ import {
   writeFileSync,
   writeSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli, spawnCli, tempDir, type JsonError } from '../helpers/cli.js';
@@ -275,6 +275,35 @@ describe('a config.json plants must not read', () => {
     expect(statSync(file()).size).toBe(size);
   });
 
+  it.each([
+    ['100,000 [', '['.repeat(100_000)],
+    ['a valid value nested 100,000 deep', `{"profiles":{"default":{"x":${'['.repeat(1e5)}${']'.repeat(1e5)}}}}`],
+  ])(
+    'refuses a file nested too deeply (%s): exit 2, code config, never internal, reading or writing',
+    async (_case, text) => {
+      writeFileSync(file(), text);
+      const message = `cannot read the config file ${file()}: it is nested more than 32 levels deep (a config file needs 4); fix it, or remove it and configure again`;
+      // Writing it back would overflow the stack: it was an internal error (exit 1).
+      const set = await runCli(['config', 'set', 'base-url', 'https://plants.example.com'], {
+        configDir: dir.path,
+        env: NO_CODE_CACHE,
+      });
+      expect(set).toMatchObject({ code: 2, stdout: '', stderr: `plants: ${message}\n` });
+      const list = await runCli(['config', 'list', '--json'], { configDir: dir.path, env: NO_CODE_CACHE });
+      expect(list).toMatchObject({ code: 2, stdout: '' });
+      expect(list.stderr).toBe(
+        `plants: ${message}\n${JSON.stringify({ error: { code: 'config', status: null, message, request_id: null } })}\n`,
+      );
+      expect(readFileSync(file(), 'utf8')).toBe(text);
+    },
+  );
+
+  it('reads a file saved with a UTF-8 byte order mark (as Windows editors save it)', async () => {
+    writeFileSync(file(), '\uFEFF{"profiles": {"default": {"base-url": "https://bom.example.com"}}}', { mode: 0o600 });
+    const r = await runCli(['config', 'get', 'base-url'], { configDir: dir.path, env: NO_CODE_CACHE });
+    expect(r).toMatchObject({ code: 0, stdout: 'https://bom.example.com\n', stderr: '' });
+  });
+
   it('refuses a directory named config.json', async () => {
     mkdirSync(file());
     const r = await runCli(['config', 'set', 'base-url', 'https://plants.example.com'], {
@@ -318,5 +347,43 @@ describe('a config.json plants must not read', () => {
       ),
     );
     expect(readFileSync(file()).equals(before)).toBe(true);
+  });
+});
+
+describe('what a run killed mid-write leaves behind', () => {
+  /** Above the largest pid Linux hands out (pid_max is at most 2^22): a run that has ended. */
+  const ENDED_PID = 2 ** 22 + 1;
+  let dir: ReturnType<typeof tempDir>;
+  beforeEach(() => {
+    dir = tempDir();
+  });
+  afterEach(() => dir.remove());
+
+  it('20 runs at once find the fresh lock of a run that has ended: one takes it over at once, and no update is lost', async () => {
+    const file = join(dir.path, 'config.json');
+    expect(
+      (await runCli(['config', 'set', 'base-url', 'https://default.example.com'], { configDir: dir.path })).code,
+    ).toBe(0);
+    // What kill -9 during `auth login` leaves: its lock, and its copy of the file with the token.
+    writeFileSync(`${file}.lock`, JSON.stringify({ pid: ENDED_PID, host: hostname(), id: 'killed-run' }));
+    writeFileSync(`${file}.${ENDED_PID}.k3x9q2ab.tmp`, JSON.stringify({ profiles: { default: { token: TOKEN } } }));
+    const names = Array.from({ length: 20 }, (_, i) => `p${i + 1}`);
+    const runs = names.map((name) =>
+      spawnCli(['--debug', '--profile', name, 'config', 'set', 'base-url', `https://${name}.example.com`], {
+        configDir: dir.path,
+        env: { NO_COLOR: '1' },
+      }),
+    );
+    // A run that waited for the lock by its age would give up after 5 s (exit 2), long before it turned 10 s old.
+    expect(await Promise.all(runs.map((run) => run.exit))).toEqual(names.map(() => 0));
+    const saved = JSON.parse(readFileSync(file, 'utf8')) as { profiles: Record<string, unknown> };
+    expect(saved.profiles).toEqual({
+      default: { 'base-url': 'https://default.example.com' },
+      ...Object.fromEntries(names.map((name) => [name, { 'base-url': `https://${name}.example.com` }])),
+    });
+    // Exactly one run removed the dead run's lock, because its owner had ended (not by age).
+    const takeovers = runs.flatMap((run) => run.out.stderr.split('\n').filter((line) => line.includes(' removed ')));
+    expect(takeovers).toEqual([`plants: debug: removed ${file}.lock, the lock of run ${ENDED_PID}, which has ended`]);
+    expect(readdirSync(dir.path).filter((name) => name.startsWith('config.json'))).toEqual(['config.json']);
   });
 });

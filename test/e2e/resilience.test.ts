@@ -495,6 +495,22 @@ describe('proxies', () => {
     const loopback = await plants(['list'], { PLANTS_BASE_URL: store.url });
     expect(loopback.stderr).toBe('');
   });
+
+  it.each([
+    ['HTTPS_PROXY', 'http://[::1', 'expected a URL such as http://proxy.example.com:3128'],
+    ['https_proxy', 'not a url', 'expected a URL such as http://proxy.example.com:3128'],
+    ['HTTP_PROXY', 'proxy.example.com:3128', 'the scheme must be http or https'],
+    ['HTTP_PROXY', 'http://user:secret@[::1', 'expected a URL such as http://proxy.example.com:3128'],
+  ])('a malformed %s (%s) is a one-line config error naming it, before any request', async (variable, value, why) => {
+    // The base URL is https: undici would have thrown even for HTTP_PROXY, which it sets up too.
+    const r = await plants(['list', '--json'], { PLANTS_BASE_URL: 'https://127.0.0.1:9', [variable]: value });
+    const shown = value.replace('user:secret@', '***@');
+    const message = `invalid proxy URL "${shown}" in ${variable}: ${why}; fix or unset ${variable}`;
+    expect(r).toMatchObject({ code: 2, stdout: '' });
+    expect(r.stderr).toBe(
+      `plants: ${message}\n${JSON.stringify({ error: { code: 'config', status: null, message, request_id: null } })}\n`,
+    );
+  });
 });
 
 describe('TLS with a private CA', () => {

@@ -98,9 +98,10 @@ describe('the config file', () => {
     const open = join(setup.dir.path, 'open');
     mkdirSync(open, { mode: 0o755 });
     chmodSync(open, 0o755);
-    writeFileSync(join(open, 'config.json'), JSON.stringify({ 'base-url': setup.store.url }), { mode: 0o644 });
+    const config = { profiles: { default: { 'base-url': setup.store.url, token: TOKEN } } };
+    writeFileSync(join(open, 'config.json'), JSON.stringify(config), { mode: 0o644 });
     chmodSync(join(open, 'config.json'), 0o644);
-    const r = await runCli(['list', '--limit', '1'], { configDir: open, env: { PLANTS_TOKEN: TOKEN } });
+    const r = await runCli(['list', '--limit', '1'], { configDir: open });
     expect(r.code).toBe(0);
     expect(r.stderr).toBe(
       `plants: warning: the config holds the token, but ${open} has mode 0755; run chmod 700 ${open}\n` +

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
@@ -165,6 +165,20 @@ describe('auth logout', () => {
     expect(r.code).toBe(0);
     expect(r.stderr()).toBe('No token is stored for profile default\n');
     expect(stored()).toEqual({ profiles: { default: { 'base-url': 'https://a.test' } } });
+  });
+
+  it('removes the temporary files a killed run left (copies of the file, token and all), even with no token stored', async () => {
+    saved({ profiles: { default: { 'base-url': 'https://a.test' } } });
+    // Of a run that has ended: above the largest pid Linux hands out.
+    const leftovers = [`${configFile()}.4194305.k3x9q2ab.tmp`, `${configFile()}.4194305.p0d7.tmp`];
+    for (const file of leftovers) writeFileSync(file, '{"profiles":{"default":{"token":"left-behind"}}}');
+    const r = await plants(['auth', 'logout'], { env: noEnv });
+    expect(r.code).toBe(0);
+    expect(r.stderr()).toBe(
+      `Removed 2 temporary files that an interrupted run left beside ${configFile()}\n` +
+        'No token is stored for profile default\n',
+    );
+    expect(readdirSync(configDir())).toEqual(['config.json']);
   });
 
   it('warns that PLANTS_TOKEN is still set and will be used', async () => {

@@ -12,14 +12,15 @@ import {
   statSync,
   symlinkSync,
   truncateSync,
+  utimesSync,
   writeFileSync,
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { constants } from 'node:os';
+import { constants, hostname } from 'node:os';
 import { getSystemErrorMap, getSystemErrorName } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { writeFileAtomically, type WriteFs } from '../../src/config/atomic-write.js';
+import { abandonedTemporaries, writeFileAtomically, type WriteFs } from '../../src/config/atomic-write.js';
 import { openConfigStore } from '../../src/config/open.js';
 import { ConfigError } from '../../src/errors.js';
 import { tempDir } from '../helpers/cli.js';
@@ -309,5 +310,59 @@ describe('the config directory', () => {
     (await openConfigStore({ PLANTS_CONFIG_DIR: where })).set('default', 'token', 'abc');
     for (const level of [join(dir.path, 'a'), join(dir.path, 'a', 'b'), where])
       expect(statSync(level).mode & 0o777).toBe(0o700);
+  });
+});
+
+describe('temporary files left behind by a run killed mid-write (they may hold a token)', () => {
+  /** Above the largest pid Linux hands out (pid_max is at most 2^22): a run that has ended. */
+  const ENDED_PID = 2 ** 22 + 1;
+  /** init: alive in every pid namespace. */
+  const LIVE_PID = 1;
+  const leftover = (pid: number, secondsOld = 0, random = 'k3x9q2ab') => {
+    const path = `${file}.${pid}.${random}.tmp`;
+    writeFileSync(path, '{"profiles":{"default":{"token":"left-behind"}}}', { mode: 0o600 });
+    const then = new Date(Date.now() - secondsOld * 1000);
+    utimesSync(path, then, then);
+    return path;
+  };
+
+  it('the next write removes those of ended runs, of this pid and old ones; keeps a live run’s and others’ files', async () => {
+    await configWithTokens();
+    const ended = leftover(ENDED_PID);
+    const ours = leftover(process.pid);
+    // A live pid's file older than 10 s: the pid may be another process's by now.
+    const oldLive = leftover(LIVE_PID, 11);
+    leftover(LIVE_PID, 0, 'zz1');
+    const unrelated = ['config.json.bak', `config.json.${ENDED_PID}.tmp`, `other.json.${ENDED_PID}.abc.tmp`];
+    for (const name of unrelated) writeFileSync(join(dir.path, name), '');
+    expect(abandonedTemporaries(file).sort()).toEqual([ended, oldLive, ours].sort());
+
+    (await openConfigStore(env())).set('default', 'base-url', 'https://other.example.com');
+    expect(readdirSync(dir.path).sort()).toEqual(
+      ['config.json', ...unrelated, `config.json.${LIVE_PID}.zz1.tmp`].sort(),
+    );
+    expect(readFileSync(file, 'utf8')).not.toContain('left-behind');
+  });
+
+  it('looks beside the file a symbolic link points to, where the writer puts them', async () => {
+    const elsewhere = join(dir.path, 'dotfiles');
+    mkdirSync(elsewhere);
+    writeFileSync(join(elsewhere, 'plants.json'), '{}', { mode: 0o600 });
+    symlinkSync(join(elsewhere, 'plants.json'), file);
+    writeFileSync(join(elsewhere, `plants.json.${ENDED_PID}.abc.tmp`), 'token');
+    (await openConfigStore(env())).set('default', 'token', 'abc');
+    expect(readdirSync(elsewhere)).toEqual(['plants.json']);
+  });
+
+  it('removeAbandonedTemporaries removes them holding the lock, and says how many; with none, takes no lock', async () => {
+    await configWithTokens();
+    const store = await openConfigStore(env());
+    leftover(ENDED_PID);
+    leftover(ENDED_PID + 1);
+    expect(store.removeAbandonedTemporaries()).toBe(2);
+    expect(readdirSync(dir.path)).toEqual(['config.json']);
+    // A live run's lock: taking it would wait; with nothing to remove, nothing waits.
+    writeFileSync(`${file}.lock`, JSON.stringify({ pid: LIVE_PID, host: hostname(), id: 'live-run' }));
+    expect(store.removeAbandonedTemporaries()).toBe(0);
   });
 });

@@ -39,6 +39,11 @@ describe('configDir', () => {
   it('makes a relative PLANTS_CONFIG_DIR absolute', () => {
     expect(configDir({ PLANTS_CONFIG_DIR: 'rel/cfg' })).toBe(join(process.cwd(), 'rel', 'cfg'));
   });
+
+  it('ignores a relative XDG_CONFIG_HOME, as the XDG spec says, using ~/.config/plants', () => {
+    expect(configDir({ XDG_CONFIG_HOME: 'rel/xdg' })).toBe(join(homedir(), '.config', 'plants'));
+    expect(configDir({ XDG_CONFIG_HOME: './xdg' })).toBe(join(homedir(), '.config', 'plants'));
+  });
 });
 
 describe('ConfigStore', () => {
@@ -110,6 +115,50 @@ describe('ConfigStore', () => {
       expect(readFileSync(file, 'utf8')).toBe(text);
     },
   );
+
+  it('reads a file saved with a UTF-8 byte order mark as if it were not there; the next write leaves it out', async () => {
+    const file = join(dir.path, 'config.json');
+    writeFileSync(file, '\uFEFF{"profiles": {"default": {"base-url": "http://bom"}}}', { mode: 0o600 });
+    const store = await openConfigStore({ PLANTS_CONFIG_DIR: dir.path });
+    expect(store.get('default', 'base-url')).toBe('http://bom');
+    store.set('default', 'token', 't');
+    expect(readFileSync(file, 'utf8').startsWith('{')).toBe(true);
+    expect(store.get('default', 'base-url')).toBe('http://bom');
+  });
+
+  it('refuses a file saved as UTF-16, saying so', async () => {
+    const file = join(dir.path, 'config.json');
+    writeFileSync(file, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('{}', 'utf16le')]));
+    await expect(openConfigStore({ PLANTS_CONFIG_DIR: dir.path })).rejects.toThrow(
+      new ConfigError(
+        `cannot read the config file ${file}: it is saved as UTF-16 (it starts with a UTF-16 byte order mark), not as UTF-8; fix it, or remove it and configure again`,
+      ),
+    );
+  });
+
+  it.each([
+    ['100,000 [ (not even JSON)', '['.repeat(100_000)],
+    ['a valid value nested 100,000 deep in a profile', `{"profiles":{"x":{"y":${'['.repeat(1e5)}${']'.repeat(1e5)}}}}`],
+    ['33 levels', `${'['.repeat(33)}${']'.repeat(33)}`],
+  ])('refuses a file nested too deeply (%s) before parsing it, and leaves it alone', async (_case, text) => {
+    const file = join(dir.path, 'config.json');
+    writeFileSync(file, text);
+    await expect(openConfigStore({ PLANTS_CONFIG_DIR: dir.path })).rejects.toThrow(
+      new ConfigError(
+        `cannot read the config file ${file}: it is nested more than 32 levels deep (a config file needs 4); fix it, or remove it and configure again`,
+      ),
+    );
+    expect(readFileSync(file, 'utf8')).toBe(text);
+  });
+
+  it('counts only brackets outside strings when measuring how deep a file nests', async () => {
+    writeFileSync(
+      join(dir.path, 'config.json'),
+      JSON.stringify({ profiles: { default: { 'base-url': `http://x/${'[{'.repeat(100)}"\\` } } }),
+    );
+    const store = await openConfigStore({ PLANTS_CONFIG_DIR: dir.path });
+    expect(store.get('default', 'base-url')).toBe(`http://x/${'[{'.repeat(100)}"\\`);
+  });
 
   it('refuses values of the wrong type', async () => {
     writeFileSync(join(dir.path, 'config.json'), '{"base-url": 5}');

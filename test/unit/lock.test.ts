@@ -1,4 +1,14 @@
-import { existsSync, mkdirSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  unlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { withLock } from '../../src/config/lock.js';
@@ -17,6 +27,26 @@ afterEach(() => {
   vi.restoreAllMocks();
   dir.remove();
 });
+
+/** Above the largest pid Linux hands out (pid_max is at most 2^22): a run that has ended. */
+const ENDED_PID = 2 ** 22 + 1;
+/** init: alive in every pid namespace (as another user's, kill(1, 0) answers EPERM: alive too). */
+const LIVE_PID = 1;
+
+/** A lock (or a claim) file as a run with `pid` on `host` leaves it. */
+function leaveLock(path: string, pid: number, id: string, host = hostname()): void {
+  writeFileSync(path, JSON.stringify({ pid, host, id }));
+}
+
+/** A clock that moves a second on at each look: a run that waits for a live lock gives up within the test. */
+function fastClock(): void {
+  let now = Date.now();
+  vi.spyOn(Date, 'now').mockImplementation(() => (now += 1000));
+}
+
+/** How a run that waited for a live lock gives up. */
+const locked = () =>
+  new ConfigError(`the config file is locked by another plants run (${lock}); if none is running, remove that file`);
 
 /** Make `path` look `seconds` old. */
 function age(path: string, seconds: number): void {
@@ -121,5 +151,110 @@ describe('withLock: one plants run writes the config at a time', () => {
       /^cannot write the config file .*: cannot remove the stale lock file .*config\.json\.lock: .*; nothing was changed$/,
     );
     expect(work).not.toHaveBeenCalled();
+  });
+});
+
+describe('withLock: a lock whose owner is gone', () => {
+  it('records the pid and host of the run that holds it', () => {
+    let seen: unknown;
+    withLock(file, () => {
+      seen = JSON.parse(readFileSync(lock, 'utf8'));
+    });
+    expect(seen).toEqual({
+      pid: process.pid,
+      host: hostname(),
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/) as unknown,
+    });
+  });
+
+  it('takes over at once, without waiting, a fresh lock of a run of this host that has ended', () => {
+    leaveLock(lock, ENDED_PID, 'dead-run');
+    fastClock();
+    const debug: string[] = [];
+    const work = vi.fn();
+    withLock(file, work, (line) => debug.push(line));
+    expect(work).toHaveBeenCalledOnce();
+    expect(debug).toEqual([`removed ${lock}, the lock of run ${ENDED_PID}, which has ended`]);
+    expect(readdirSync(dir.path)).toEqual([]);
+  });
+
+  it('takes over at once a lock naming this process, left by an earlier one given the same pid', () => {
+    leaveLock(lock, process.pid, 'earlier-run');
+    fastClock();
+    const work = vi.fn();
+    withLock(file, work);
+    expect(work).toHaveBeenCalledOnce();
+  });
+
+  it.each([
+    ['a live run of this host', LIVE_PID, hostname()],
+    ['a run of another host, whose pid means nothing here', ENDED_PID, `not-${hostname()}`],
+  ])('waits for the fresh lock of %s, and gives up after 5 s', (_case, pid, host) => {
+    leaveLock(lock, pid, 'other-run', host);
+    fastClock();
+    const work = vi.fn();
+    expect(() => withLock(file, work)).toThrow(locked());
+    expect(work).not.toHaveBeenCalled();
+    expect(JSON.parse(readFileSync(lock, 'utf8'))).toMatchObject({ id: 'other-run' });
+  });
+
+  it('takes over the lock of a live pid once older than 10 s: the pid may be another process now', () => {
+    leaveLock(lock, LIVE_PID, 'reused-pid');
+    age(lock, 11);
+    const debug: string[] = [];
+    withLock(file, vi.fn(), (line) => debug.push(line));
+    expect(debug).toEqual([`removed ${lock}, the lock of a run that has held it for 11 s`]);
+  });
+
+  it('leaves a stale lock to the run already taking it over (its claim), and waits', () => {
+    leaveLock(lock, ENDED_PID, 'dead-run');
+    leaveLock(`${lock}.dead-run.takeover`, LIVE_PID, 'taker');
+    fastClock();
+    const work = vi.fn();
+    expect(() => withLock(file, work)).toThrow(locked());
+    expect(work).not.toHaveBeenCalled();
+    expect(readdirSync(dir.path).sort()).toEqual(['config.json.lock', 'config.json.lock.dead-run.takeover']);
+  });
+
+  it('takes over the claim of a run that died while taking the lock over, then the lock', () => {
+    leaveLock(lock, ENDED_PID, 'dead-run');
+    leaveLock(`${lock}.dead-run.takeover`, ENDED_PID + 1, 'dead-taker');
+    const debug: string[] = [];
+    const work = vi.fn();
+    withLock(file, work, (line) => debug.push(line));
+    expect(work).toHaveBeenCalledOnce();
+    expect(debug).toEqual([
+      `removed ${lock}.dead-run.takeover, the lock of run ${ENDED_PID + 1}, which has ended`,
+      `removed ${lock}, the lock of run ${ENDED_PID}, which has ended`,
+    ]);
+    expect(readdirSync(dir.path)).toEqual([]);
+  });
+
+  it('never removes the lock another run made after the stale one was found (no lost update)', () => {
+    leaveLock(lock, ENDED_PID, 'dead-run');
+    // Just after this run has read the stale lock, a faster run takes it over and makes its own.
+    const start = Date.now();
+    let calls = 0;
+    vi.spyOn(Date, 'now').mockImplementation(() => {
+      calls++;
+      if (calls === 2) {
+        unlinkSync(lock);
+        leaveLock(lock, LIVE_PID, 'faster-run');
+      }
+      return start + calls * 1000;
+    });
+    const work = vi.fn();
+    expect(() => withLock(file, work)).toThrow(locked());
+    expect(work).not.toHaveBeenCalled();
+    expect(JSON.parse(readFileSync(lock, 'utf8'))).toMatchObject({ id: 'faster-run' });
+    expect(readdirSync(dir.path)).toEqual(['config.json.lock']);
+  });
+
+  it('removes only its own lock when done, never the one of a run that took it over meanwhile', () => {
+    withLock(file, () => {
+      unlinkSync(lock);
+      leaveLock(lock, LIVE_PID, 'took-over');
+    });
+    expect(JSON.parse(readFileSync(lock, 'utf8'))).toMatchObject({ id: 'took-over' });
   });
 });

@@ -43,6 +43,17 @@ describe('openConfigStore: where the token lives', () => {
     expect(store.get('default', 'token')).toBe('t0ken');
   });
 
+  it('names no token in the warning when the file holds none', async () => {
+    const config = join(dir.path, 'plants');
+    const file = join(config, 'config.json');
+    mkdirSync(config, { mode: 0o700 });
+    writeFileSync(file, '{"profiles":{"default":{"base-url":"https://plants.example.com"},"ci":{"token":""}}}');
+    chmodSync(file, 0o644);
+    const warnings: string[] = [];
+    await open(config, (text) => warnings.push(text));
+    expect(warnings).toEqual([`${file} has mode 0644; run chmod 600 ${file}`]);
+  });
+
   it('does not warn about modes that only the owner has', async () => {
     const config = join(dir.path, 'plants');
     mkdirSync(config, { mode: 0o700 });

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { encodePathSegment, endpoint, formatBaseUrl, maskUrl, parseBaseUrl } from '../../src/shared/url.js';
-import { UsageError } from '../../src/errors.js';
+import {
+  checkProxyUrl,
+  encodePathSegment,
+  endpoint,
+  formatBaseUrl,
+  maskUrl,
+  parseBaseUrl,
+} from '../../src/shared/url.js';
+import { ConfigError, UsageError } from '../../src/errors.js';
 
 describe('parseBaseUrl', () => {
   it.each([
@@ -62,6 +69,28 @@ describe('parseBaseUrl', () => {
     ],
   ])('masks what may be a secret when it echoes %j', (raw, message) => {
     expect(() => parseBaseUrl(raw, 'x')).toThrow(message);
+  });
+});
+
+describe('checkProxyUrl', () => {
+  it.each([
+    'http://proxy.example.com:3128',
+    'https://u:p@proxy.example.com',
+    'http://[::1]:8080',
+    'socks5://127.0.0.1:1080',
+  ])('takes %s', (value) => expect(() => checkProxyUrl(value, 'HTTPS_PROXY')).not.toThrow());
+
+  it('refuses what undici cannot use, naming the variable, the value masked', () => {
+    expect(() => checkProxyUrl('http://me:secret@[::1', 'https_proxy')).toThrow(
+      new ConfigError(
+        'invalid proxy URL "http://***@[::1" in https_proxy: expected a URL such as http://proxy.example.com:3128; fix or unset https_proxy',
+      ),
+    );
+    expect(() => checkProxyUrl('ftp://proxy.example.com', 'HTTP_PROXY')).toThrow(
+      new ConfigError(
+        'invalid proxy URL "ftp://proxy.example.com" in HTTP_PROXY: the scheme must be http or https; fix or unset HTTP_PROXY',
+      ),
+    );
   });
 });
 

@@ -22,6 +22,12 @@ export function logoutCommand(ctx: Context, run: LogoutRunner = runLogout): Comm
 async function runLogout(_options: LogoutOptions, ctx: Context): Promise<void> {
   const { io } = ctx;
   const [store, profile] = await Promise.all([ctx.config(), ctx.usedProfile()]);
+  // A run killed while writing the file may have left a copy of it, token and all.
+  const leftovers = store.removeAbandonedTemporaries();
+  if (leftovers > 0) {
+    const files = leftovers === 1 ? 'a temporary file' : `${leftovers} temporary files`;
+    info(io, `Removed ${files} that an interrupted run left beside ${store.path}`);
+  }
   const stored = store.storedToken(profile);
   if (stored === undefined) {
     info(io, `No token is stored for profile ${profile}`);
