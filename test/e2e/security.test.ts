@@ -117,7 +117,7 @@ describe('the config file', () => {
           const args =
             i % 2 === 0
               ? ['config', 'set', 'base-url', `http://127.0.0.1:${1000 + i}`]
-              : ['auth', 'login', '--with-token'];
+              : ['auth', 'login', '--with-token', '--no-verify', '--insecure-storage'];
           const child = spawn(process.execPath, [PLANTS_BIN, ...args], {
             env: { PATH: process.env.PATH, PLANTS_CONFIG_DIR: setup.dir.path },
           });
