@@ -86,6 +86,29 @@ describe('in a terminal', () => {
     expect(r.stdout).toBe('✓ Deleted plant 3\r\n');
   });
 
+  it('a token command prompts on the terminal, and what it prints is the token, never shown', async () => {
+    // The command asks as `pass` or `op` would: on stderr, reading the answer from the terminal.
+    const command = `read -r -p 'Vault passphrase: ' answer; [ "$answer" = open-sesame ] && echo ${TOKEN}`;
+    const login = await inTerminal(['auth', 'login', '--token-command', command], {
+      env: { PLANTS_TOKEN: undefined },
+      answers: [{ when: 'Vault passphrase: ', send: 'open-sesame\r' }],
+    });
+    expect(login.code).toBe(0);
+    expect(login.stdout).toMatch(/✓ Token stored for profile default as a token command \(read …\)/);
+    const list = await inTerminal(['list'], {
+      env: { PLANTS_TOKEN: undefined },
+      answers: [{ when: 'Vault passphrase: ', send: 'open-sesame\r' }],
+    });
+    expect(list.code).toBe(0);
+    expect(list.stdout).toContain('Monstera deliciosa');
+    const wrong = await inTerminal(['list'], {
+      env: { PLANTS_TOKEN: undefined },
+      answers: [{ when: 'Vault passphrase: ', send: 'guess\r' }],
+    });
+    expect(wrong.code).toBe(4);
+    expect(wrong.stdout).toMatch(/the token command of profile default \(read …\) exited with status 1(: [^\n]*)?; no token/);
+  });
+
   it('auth login reads the token without echoing it', async () => {
     const r = await inTerminal(['auth', 'login'], {
       env: { PLANTS_TOKEN: undefined },
