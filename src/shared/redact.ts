@@ -49,7 +49,8 @@ const WHITE_SPACE = /\s+/g;
 
 /** This runs on every message and debug line: what to look for is worked out once per token. */
 const FORMS = new Map<string, TokenForms>();
-const FORMS_KEPT = 4;
+// The token in effect, and those of the profiles whose base URLs or journal records are shown (redactKnownTokens).
+const FORMS_KEPT = 16;
 
 function formsOf(token: string): TokenForms {
   let forms = FORMS.get(token);

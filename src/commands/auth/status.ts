@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { formatBaseUrl, parseBaseUrl } from '../../shared/url.js';
 import { lookupBaseUrl, lookupToken } from '../../config/settings.js';
 import type { Context } from '../../context.js';
+import { redactKnownTokens } from '../known-tokens.js';
 import { examples } from '../options.js';
 
 /** `auth status` takes no flags: what it checks comes from the global ones (--profile, --base-url). */
@@ -30,9 +31,11 @@ async function runStatus(_options: StatusOptions, ctx: Context): Promise<void> {
   await ctx.namedProfile();
   const base = await lookupBaseUrl(ctx.flags.baseUrl, ctx.env, ctx.config, ctx.usedProfile);
   const token = await lookupToken(ctx.env, ctx.config, ctx.usedProfile);
+  // The token may be a segment of the base URL's path.
+  const redact = await redactKnownTokens(ctx);
   const lines = [
     `Profile:  ${profile.value}${profile.source ? ` (from ${profile.source})` : ''}`,
-    `Base URL: ${base ? `${shownUrl(base.value)} (from ${base.source})` : 'not set'}`,
+    `Base URL: ${base ? `${redact(shownUrl(base.value))} (from ${base.source})` : 'not set'}`,
     token ? `Token:    set (from ${token.source})` : 'Token:    not set',
   ];
   io.stdout.write(`${lines.join('\n')}\n`);

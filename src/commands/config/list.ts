@@ -5,6 +5,7 @@ import { writeOut } from '../../output/iostreams.js';
 import { maskUrl } from '../../shared/url.js';
 import { printable } from '../../shared/text.js';
 import { PROTECTION_KINDS } from '../../config/store.js';
+import { redactKnownTokens } from '../known-tokens.js';
 import { examples } from '../options.js';
 import { RULE_WORD } from '../protections.js';
 import { selectedProfile, shownOr } from './shared.js';
@@ -36,10 +37,11 @@ async function runConfigList(options: ConfigListOptions, ctx: Context): Promise<
   const tokenSet = store.get(profile, 'token') !== undefined;
   const maxDeletes = store.get(profile, 'max-deletes');
   const rules = store.protections(profile);
+  const redact = await redactKnownTokens(ctx);
   if (options.json) {
     const settings = {
       profile,
-      base_url: baseUrl === undefined ? null : maskUrl(baseUrl),
+      base_url: baseUrl === undefined ? null : redact(maskUrl(baseUrl)),
       token_set: tokenSet,
       max_deletes: maxDeletes ?? null,
       protected: rules,
@@ -49,7 +51,7 @@ async function runConfigList(options: ConfigListOptions, ctx: Context): Promise<
   }
   const lines = [
     `profile=${profile}`,
-    `base-url=${shownOr(baseUrl, '(not set)')}`,
+    `base-url=${shownOr(baseUrl, '(not set)', redact)}`,
     `token=${tokenSet ? '(set)' : '(not set)'}`,
     `max-deletes=${maxDeletes === undefined ? '(not set)' : printable(maxDeletes)}`,
     // One line per rule, as `config protect` takes it: protect.tag=mother-plant.
