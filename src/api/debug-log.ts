@@ -25,7 +25,9 @@ export class DebugLog {
     if (!write) return;
     write(this.#redact(line));
     for (const [name, value] of Object.entries(headers ?? {})) {
-      write(this.#redact(`  ${name}: ${excerpt(shownHeaderValue(name, value), 300, this.#redact)}`));
+      // The token is masked first, while it is whole: masking a header's parts may split it.
+      const redacted = Array.isArray(value) ? value.map(this.#redact) : value && this.#redact(value);
+      write(this.#redact(`  ${name}: ${excerpt(shownHeaderValue(name, redacted), 300, this.#redact)}`));
     }
   }
 }

@@ -70,10 +70,26 @@ function maskParameter(parameter: string): string {
   return TOKEN.test(name) ? `${name}=***` : '***';
 }
 
-/** `sid=abc; Path=/; HttpOnly` as `sid=***; Path=/; HttpOnly`: the attributes say how it is kept, not what it is. */
+/** The attributes of Set-Cookie (RFC 6265 and its successors): they say how a cookie is kept, not what it is. */
+const COOKIE_ATTRIBUTES = new Set([
+  'expires',
+  'max-age',
+  'domain',
+  'path',
+  'secure',
+  'httponly',
+  'samesite',
+  'partitioned',
+  'priority',
+]);
+
+/** `sid=abc; Path=/; HttpOnly` as `sid=***; Path=/; HttpOnly`; what is no known attribute is masked too. */
 function maskSetCookie(value: string): string {
   const [cookie = '', ...attributes] = value.split(';');
-  return [maskPair(cookie), ...pieces(attributes.join(';'))].join('; ');
+  const shown = pieces(attributes.join(';')).map((attribute) =>
+    COOKIE_ATTRIBUTES.has(attribute.split('=')[0]!.trim().toLowerCase()) ? attribute : '***',
+  );
+  return [maskPair(cookie), ...shown].join('; ');
 }
 
 /** The `;`-separated pieces of a cookie header, trimmed, empty ones left out. */

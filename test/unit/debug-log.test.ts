@@ -73,6 +73,24 @@ describe('DebugLog (--debug)', () => {
     ]);
   });
 
+  it('masks the token before it takes a header apart, and unknown Set-Cookie attributes', () => {
+    const { log, lines } = recorded();
+    // A value with a `;` in it: cut at the `;`, the pieces would no longer be the token.
+    const withSemicolons = `a;b;${TOKEN}`;
+    const masking = new DebugLog(
+      (line) => lines.push(line),
+      (text) => text.replaceAll(withSemicolons, '***'),
+    );
+    masking.line('← 200 OK', { 'set-cookie': `sid=${withSemicolons}; Path=/; odd=1` });
+    log.line('← 200 OK', { 'set-cookie': 'sid=x; Path=/; SameSite=Lax; Domain=plants.test; odd=abc; junk' });
+    expect(lines).toEqual([
+      '← 200 OK',
+      '  set-cookie: sid=***; Path=/; ***',
+      '← 200 OK',
+      '  set-cookie: sid=***; Path=/; SameSite=Lax; Domain=plants.test; ***; ***',
+    ]);
+  });
+
   it.each([
     'x-api-key',
     'X-Amz-Security-Token',
