@@ -108,22 +108,25 @@ function fits(code: number, sextet: Sextet): boolean {
 /** The base64 of `bytes` starting at offset 0, 1 and 2 of a group of three. */
 function base64Forms(bytes: Uint8Array): Base64Form[] {
   return [0, 1, 2].map((offset) => {
+    // Encoded after `offset` zero bytes and before zero bits: the characters at the edges then
+    // hold the bytes' own bits where they are known.
+    let binary = '\0'.repeat(offset);
+    for (const byte of bytes) binary += String.fromCharCode(byte);
+    const encoded = btoa(binary);
     const first = offset * 8;
     const end = first + bytes.length * 8;
-    const form: { core: string; before?: Sextet; after?: Sextet } = { core: '' };
-    for (let index = Math.floor(first / 6); index * 6 < end; index += 1) {
-      const sextet = { known: 0, value: 0 };
-      for (let i = 0; i < 6; i += 1) {
-        const bit = index * 6 + i - first;
-        if (bit < 0 || bit >= bytes.length * 8) continue;
-        sextet.known |= 32 >> i;
-        if ((bytes[bit >> 3]! >> (7 - (bit & 7))) & 1) sextet.value |= 32 >> i;
-      }
-      if (sextet.known === 63) form.core += BASE64[sextet.value];
-      else if (form.core === '') form.before = sextet;
-      else form.after = sextet;
+    const core = encoded.slice(Math.ceil(first / 6), Math.floor(end / 6));
+    const form: Base64Form = { cores: [...new Set([core, core.replaceAll('+', '-').replaceAll('/', '_')])] };
+    if (first % 6 !== 0) {
+      // The low bits of the character before the core are the bytes' first bits.
+      const known = (1 << (6 - (first % 6))) - 1;
+      form.before = { known, value: SEXTETS[encoded.charCodeAt(Math.floor(first / 6))]! & known };
     }
-    const { core, before, after } = form;
-    return { cores: [...new Set([core, core.replaceAll('+', '-').replaceAll('/', '_')])], before, after };
+    if (end % 6 !== 0) {
+      // The high bits of the character after the core are the bytes' last bits.
+      const known = ((1 << (end % 6)) - 1) << (6 - (end % 6));
+      form.after = { known, value: SEXTETS[encoded.charCodeAt(Math.floor(end / 6))]! & known };
+    }
+    return form;
   });
 }
