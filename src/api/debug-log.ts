@@ -1,9 +1,10 @@
 import { excerpt, type Redact } from '../shared/text.js';
-import { maskUrl } from '../shared/url.js';
+import { shownHeaderValue } from './secret-headers.js';
 
 /**
- * The --debug lines of a client: the token masked in every line, the
- * Authorization header never shown, URLs in Location headers masked.
+ * The --debug lines of a client: the token masked in every line, and the
+ * values of headers that carry secrets (credentials, challenges, cookies,
+ * keys, URLs in Location headers) masked as shownHeaderValue says.
  */
 export class DebugLog {
   readonly #write: ((line: string) => void) | undefined;
@@ -24,10 +25,9 @@ export class DebugLog {
     if (!write) return;
     write(this.#redact(line));
     for (const [name, value] of Object.entries(headers ?? {})) {
-      const lower = name.toLowerCase();
-      const text = lower === 'location' || lower === 'content-location' ? maskUrl(String(value)) : String(value);
-      const shown = lower === 'authorization' ? 'Bearer ***' : excerpt(text, 300, this.#redact);
-      write(this.#redact(`  ${name}: ${shown}`));
+      // The token is masked first, while it is whole: masking a header's parts may split it.
+      const redacted = Array.isArray(value) ? value.map(this.#redact) : value && this.#redact(value);
+      write(this.#redact(`  ${name}: ${excerpt(shownHeaderValue(name, redacted), 300, this.#redact)}`));
     }
   }
 }

@@ -27,7 +27,10 @@ export function redirectTarget(
   }
 }
 
-/** A redirect to `next` is followed: same origin, and not one too many. */
+/**
+ * A redirect to `next` is followed: same origin (scheme, host and port, so an
+ * https base URL is never sent on to http, even on its own host), and not one too many.
+ */
 export function mayFollow(next: Target | undefined, origin: string, redirects: number): next is Target {
   return next !== undefined && next.origin === origin && redirects < MAX_REDIRECTS;
 }

@@ -5,6 +5,7 @@ import { parseProfileName } from '../config/store.js';
 import type { Context } from '../context.js';
 import { printable } from '../shared/text.js';
 import { shownUrl } from './config/shared.js';
+import { redactKnownTokens } from './known-tokens.js';
 import { plantId } from './ids.js';
 import { examples } from './options.js';
 
@@ -98,9 +99,10 @@ function lookUp(ctx: Context, onContext: (lookup: Context) => void): ValueSource
     };
     if (kind === 'profiles') {
       const store = await ctx.config();
+      const redact = await redactKnownTokens(ctx);
       return [...new Set([...store.profileNames(), 'default'])].map((value) => ({
         value,
-        description: shownUrl(store.get(value, 'base-url') ?? ''),
+        description: shownUrl(store.get(value, 'base-url') ?? '', redact),
       }));
     }
     const lookup = ctx.withFlags({ ...flags, timeout: LOOKUP_TIMEOUT_SECONDS, retries: 0 });

@@ -37,7 +37,8 @@ export async function openDeletionJournal(
 ): Promise<DeletionJournal | undefined> {
   const dir = choice.journal && journalOnByEnv(ctx.env) ? stateDir(ctx.env) : undefined;
   if (dir === undefined && choice.journalFile === undefined) return undefined;
-  const [profile, baseUrl] = await Promise.all([ctx.profile(), ctx.baseUrl()]);
+  // The token is looked up first (the client has it already), so ctx.redact masks it in the base URL.
+  const [profile, baseUrl] = await Promise.all([ctx.profile(), ctx.baseUrl(), ctx.token()]);
   return DeletionJournal.open({
     dir,
     extraFile: choice.journalFile,

@@ -11,6 +11,7 @@ import { info, warning } from '../output/messages.js';
 import { OUTPUT_FORMATS, type OutputFormat } from '../output/plants.js';
 import { renderTable } from '../output/table.js';
 import { parseSince } from '../shared/values.js';
+import { redactKnownTokens } from './known-tokens.js';
 import { examples, parseOutputFormat } from './options.js';
 
 export interface HistoryOptions {
@@ -91,8 +92,10 @@ async function runHistory(options: HistoryOptions, ctx: Context): Promise<void> 
   const dir = stateDir(ctx.env);
   const { records, damaged } = readJournal(dir);
   for (const { file, line } of damaged) warning(io, `skipped a damaged line of the journal: ${file} line ${line}`);
-  await knowTheToken(ctx);
-  const all = summarizeRuns(records.map((record) => masked(record, ctx.redact)));
+  // plants writes no token into the journal, but a journal edited by hand, or written under
+  // another token's name, might hold one: every token plants knows of is masked in what is shown.
+  const redact = await redactKnownTokens(ctx);
+  const all = summarizeRuns(records.map((record) => masked(record, redact)));
   const format = options.output ?? (io.stdoutIsTTY ? 'table' : 'tsv');
   if (options.run !== undefined) {
     // One run, found among all of them; the filters then pick its plants.
@@ -113,22 +116,6 @@ async function runHistory(options: HistoryOptions, ctx: Context): Promise<void> 
       (options.result === undefined || run.plants.some((plant) => plant.result === options.result)),
   );
   await writeRows(ctx, format, RUN_VIEW, runs, `No deletions on record in ${dir}`);
-}
-
-/**
- * plants writes no token into the journal, but a journal edited by hand, or
- * written under another token's name, might hold one: the token in effect,
- * when there is one, is masked in everything shown.
- */
-async function knowTheToken(ctx: Context): Promise<void> {
-  try {
-    // Not at the price of running a token command (it may prompt): its token never reaches the journal.
-    const kept = (await ctx.config()).storedToken((await ctx.profile()).value);
-    if (!ctx.env.PLANTS_TOKEN?.trim() && kept?.store === 'command') return;
-    await ctx.token();
-  } catch {
-    // No token configured: none to hide.
-  }
 }
 
 function masked(record: JournalRecord, redact: (text: string) => string): JournalRecord {

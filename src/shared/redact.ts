@@ -1,22 +1,63 @@
+import { DecodedText } from './decoded-text.js';
+import { findForms, mayHold, tokenForms, type TokenForms } from './token-forms.js';
+
 /**
- * Hide a token in text about to be shown. `Bearer <token>` is always masked;
- * a bare occurrence only for tokens of 8 or more characters, since masking a
- * short token would garble ordinary words (and a short token is no secret).
- * A token with `"`, `\` or `/` is also masked as JSON text writes it
- * (`\"`, `\\`, and `\/` as some services write a slash): excerpts of JSON
- * show it so.
+ * Hide a token in text about to be shown, in every form a service may echo
+ * it in: as is; with any of its characters percent-encoded, written as a
+ * JSON escape (`\u002B`, `\"`, `\\`, `\/`) or an HTML character reference
+ * (`&plus;`, `&#43;`, `&#x2b;`); split by white space or line breaks; in
+ * base64 or base64url, alone or inside a longer encoded text. Each becomes
+ * `***`. `Bearer <token>` (and its base64, an Authorization header echoed
+ * encoded) is always masked; a bare occurrence only for tokens of 8 or more
+ * characters, since masking a short token would garble ordinary words (and
+ * a short token is no secret).
+ *
+ * The text is decoded once (decoded-text.ts) and searched for what was
+ * worked out once per token (token-forms.ts): no pattern grows with the
+ * token, so a long one (a JWT) costs no more to set up than a short one.
  */
 export function redactToken(text: string, token: string): string {
-  let masked = text;
-  for (const form of tokenForms(token)) {
-    masked = masked.replaceAll(`Bearer ${form}`, 'Bearer ***');
-    if (token.length >= 8) masked = masked.replaceAll(form, '***');
+  if (token === '') return text;
+  const forms = formsOf(token);
+  if (text.length < forms.shortest) return text;
+  // Most text holds nothing encoded: without its white space it reads as it is, and a quick
+  // search there tells whether there is anything to mask (decoding is what costs).
+  if (!ENCODED.test(text) && !mayHold(text.replace(WHITE_SPACE, ''), forms)) return text;
+  const decoded = new DecodedText(text);
+  if (decoded.plain.length < forms.shortest) return text;
+  const found = findForms(decoded, forms);
+  if (found.length === 0) return text;
+  // In the text: each span from where its first character starts to where its last one ends, overlaps merged.
+  const masked = found
+    .map(({ start, end }) => ({ start: decoded.start(start), end: decoded.end(end - 1) }))
+    .sort((a, b) => a.start - b.start);
+  let shown = '';
+  let copied = 0;
+  for (let i = 0; i < masked.length; i += 1) {
+    const { start } = masked[i]!;
+    let { end } = masked[i]!;
+    while (i + 1 < masked.length && masked[i + 1]!.start <= end) end = Math.max(end, masked[++i]!.end);
+    shown += `${text.slice(copied, start)}***`;
+    copied = end;
   }
-  return masked;
+  return shown + text.slice(copied);
 }
 
-function tokenForms(token: string): string[] {
-  if (!/["\\/]/.test(token)) return [token];
-  const json = JSON.stringify(token).slice(1, -1);
-  return [...new Set([token, json, json.replaceAll('/', '\\/')])];
+/** What starts an encoding decoded-text.ts undoes. */
+const ENCODED = /[%\\&]/;
+const WHITE_SPACE = /\s+/g;
+
+/** This runs on every message and debug line: what to look for is worked out once per token. */
+const FORMS = new Map<string, TokenForms>();
+// The token in effect, and those of the profiles whose base URLs or journal records are shown (redactKnownTokens).
+const FORMS_KEPT = 16;
+
+function formsOf(token: string): TokenForms {
+  let forms = FORMS.get(token);
+  if (forms === undefined) {
+    if (FORMS.size >= FORMS_KEPT) FORMS.delete(FORMS.keys().next().value!);
+    forms = tokenForms(token);
+    FORMS.set(token, forms);
+  }
+  return forms;
 }

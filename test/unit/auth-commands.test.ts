@@ -230,6 +230,17 @@ describe('auth status', () => {
     );
   });
 
+  it('masks the token where the base URL holds it as a path segment, as is or percent-encoded', async () => {
+    for (const segment of [TOKEN, encodeURIComponent(TOKEN).replaceAll('-', '%2D')]) {
+      service()
+        .intercept({ path: `/${segment}/plants`, method: 'GET', query: { limit: '1' } })
+        .reply(200, [], json);
+      const r = await plants(['auth', 'status'], { env: { PLANTS_BASE_URL: `${ORIGIN}/${segment}` } });
+      expect(r.code).toBe(0);
+      expect(r.stdout()).toContain(`Base URL: ${ORIGIN}/*** (from PLANTS_BASE_URL)\n`);
+    }
+  });
+
   it('a --base-url flag wins, and is named', async () => {
     service()
       .intercept({ path: '/v2/plants', method: 'GET', query: { limit: '1' } })

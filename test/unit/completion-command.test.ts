@@ -117,6 +117,12 @@ describe('plants __complete', () => {
     expect(r.stdout().match(/^default\t/gm)).toHaveLength(1);
   });
 
+  it("masks each profile's token where its base URL holds it", async () => {
+    saved({ profiles: { staging: { 'base-url': 'https://staging.test/k-81fa22c9e0', token: 'k-81fa22c9e0' } } });
+    const r = await complete('config', 'use', '');
+    expect(r.stdout().split('\n')).toContain('staging\thttps://staging.test/***');
+  });
+
   it('offers the profiles to config delete-profile too', async () => {
     saved({ profiles: { staging: {} } });
     const r = await complete('config', 'delete-profile', '');

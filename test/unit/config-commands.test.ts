@@ -81,6 +81,54 @@ describe('config get', () => {
   });
 });
 
+describe('a token in a stored base URL (a path segment)', () => {
+  const OWN = 'TOP+SECRET/abc=def==';
+  const OTHER = 'staging-token-4f9a';
+  /** The default profile's URL holds its own token, staging's its own, percent-encoded. */
+  const withTokens = () =>
+    saved({
+      profiles: {
+        default: { 'base-url': `https://plants.example.com/${OWN}`, token: OWN },
+        staging: { 'base-url': `https://s.test/api/${encodeURIComponent(OTHER)}`, token: OTHER },
+      },
+    });
+  const expectNone = (text: string) => {
+    for (const token of [OWN, OTHER, encodeURIComponent(OWN), 'SECRET', 'f9a']) expect(text).not.toContain(token);
+  };
+
+  it('is masked by config get, config list (and --json) and config profiles, whichever profile holds it', async () => {
+    withTokens();
+    const get = await plants(['config', 'get', 'base-url'], fileOnly);
+    expect(get.stdout()).toBe('https://plants.example.com/***\n');
+    const staging = await plants(['--profile', 'staging', 'config', 'get', 'base-url'], fileOnly);
+    expect(staging.stdout()).toBe('https://s.test/api/***\n');
+    const list = await plants(['config', 'list'], fileOnly);
+    expect(list.stdout()).toContain('base-url=https://plants.example.com/***\n');
+    const json = await plants(['config', 'list', '--json'], fileOnly);
+    expect(JSON.parse(json.stdout())).toMatchObject({ base_url: 'https://plants.example.com/***' });
+    const profiles = await plants(['config', 'profiles'], fileOnly);
+    expect(profiles.stdout()).toMatch(/default +https:\/\/plants\.example\.com\/\*\*\* +token set\n/);
+    expect(profiles.stdout()).toMatch(/staging +https:\/\/s\.test\/api\/\*\*\* +token set\n/);
+    for (const r of [get, staging, list, json, profiles]) expectNone(r.stdout() + r.stderr());
+  });
+
+  it('is masked by config set, and by config get when the token comes from PLANTS_TOKEN', async () => {
+    withTokens();
+    const set = await plants(
+      ['config', 'set', 'base-url', `https://plants.example.com/v2/${encodeURIComponent(OWN)}`],
+      {
+        ...fileOnly,
+        tty: true,
+      },
+    );
+    expect(set.stderr()).toBe('✓ Set base-url of profile default to https://plants.example.com/v2/***\n');
+    saved({ profiles: { default: { 'base-url': `https://plants.example.com/${TOKEN}` } } });
+    const get = await plants(['config', 'get', 'base-url'], { env: { PLANTS_BASE_URL: undefined } });
+    expect(get.stdout()).toBe('https://plants.example.com/***\n');
+    expectNone(set.stdout() + set.stderr());
+  });
+});
+
 describe('config unset', () => {
   it('removes the value from the selected profile only, and says so on a terminal', async () => {
     saved({

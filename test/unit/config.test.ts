@@ -11,7 +11,6 @@ import {
   resolveToken,
   type TokenReaders,
 } from '../../src/config/settings.js';
-import { redactToken } from '../../src/shared/redact.js';
 import { openConfigStore } from '../../src/config/open.js';
 import { checkConfigFile, CHOSEN_BY_USE, configDir, noSuchProfile } from '../../src/config/store.js';
 import { AuthError, ConfigError, UsageError } from '../../src/errors.js';
@@ -266,24 +265,6 @@ describe('resolveProfile: --profile > PLANTS_PROFILE > config use > default', ()
   it('refuses a bad PLANTS_PROFILE as configuration', async () => {
     const opener = () => openConfigStore({ PLANTS_CONFIG_DIR: dir.path });
     await expect(resolveProfile(undefined, { PLANTS_PROFILE: 'a/b' }, opener)).rejects.toThrow(ConfigError);
-  });
-});
-
-describe('redactToken', () => {
-  it('masks a long token anywhere, and a short one only after Bearer', () => {
-    expect(redactToken('got Bearer abcdefgh12 and abcdefgh12', 'abcdefgh12')).toBe('got Bearer *** and ***');
-    expect(redactToken('DELETE http://x/plants/T: Bearer T rejected', 'T')).toBe(
-      'DELETE http://x/plants/T: Bearer *** rejected',
-    );
-  });
-
-  it('masks a token with a quote, backslash or slash as JSON text writes it too', () => {
-    // An item that is not a plant is shown as JSON: the token's quote and backslash then come escaped.
-    const token = 'ab"c\\d/ef+gh';
-    expect(redactToken(`{"x":${JSON.stringify(token)}}`, token)).toBe('{"x":"***"}');
-    // Some services (PHP's json_encode) escape the slash as well.
-    expect(redactToken('{"x":"ab\\"c\\\\d\\/ef+gh"}', token)).toBe('{"x":"***"}');
-    expect(redactToken(`Bearer ${JSON.stringify(token).slice(1, -1)}`, token)).toBe('Bearer ***');
   });
 });
 

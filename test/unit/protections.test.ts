@@ -208,6 +208,7 @@ describe('config list shows them', () => {
       profile: 'default',
       base_url: null,
       token_set: false,
+      token_store: null,
       max_deletes: '10%',
       protected: { ids: ['7'], tags: ['tr\u001bee'], names: ['Old *'] },
     });

@@ -151,3 +151,35 @@ describe('a DELETE follows only 307 and 308', () => {
     );
   });
 });
+
+describe('a redirect from https to http on the same host is never followed with the token', () => {
+  const SECURE = 'https://plants.test';
+  const secure = () => testClient(SECURE, { token: TOKEN, dispatcher: agent, debug: (line) => debug.push(line) });
+  const redirectSecure = (path: string, status: number, location: string, method = 'GET') =>
+    agent.get(SECURE).intercept({ path, method }).reply(status, '', { headers: { location } });
+
+  it.each([
+    [301, 'GET', 'http://plants.test/plants'],
+    [302, 'GET', 'http://plants.test:443/plants'],
+    [303, 'GET', 'HTTP://PLANTS.TEST/v2/plants'],
+    [307, 'DELETE', 'http://plants.test/plants/1'],
+    [308, 'DELETE', 'http://plants.test:80/plants/1'],
+  ])('%d to %s %s: refused as another origin, nothing sent there', async (status, method, location) => {
+    const path = method === 'GET' ? '/plants' : '/plants/1';
+    redirectSecure(path, status, location, method);
+    // No interceptor for http://plants.test: a request there would fail otherwise (the network is off).
+    const err = await failure<HttpError>(method === 'GET' ? secure().listPlants() : secure().deletePlant('1'));
+    expect(err).toBeInstanceOf(HttpError);
+    expect(err.message).toMatch(/another origin; not followed, since the request carries the token/);
+    expect(debug.join('\n')).not.toMatch(/following/);
+  });
+
+  it('while https on the same host and port is followed, however written', async () => {
+    redirectSecure('/plants', 302, 'https://PLANTS.test:443/v2/plants');
+    agent.get(SECURE).intercept({ path: '/v2/plants', method: 'GET' }).reply(200, []);
+    redirectSecure('/plants', 302, '//plants.test/v3/plants');
+    agent.get(SECURE).intercept({ path: '/v3/plants', method: 'GET' }).reply(200, []);
+    expect(await secure().listPlants()).toEqual([]);
+    expect(await secure().listPlants()).toEqual([]);
+  });
+});

@@ -4,6 +4,7 @@ import { lookupBaseUrl } from '../../config/settings.js';
 import type { Context } from '../../context.js';
 import { formatJson } from '../../output/formats.js';
 import { writeOut } from '../../output/iostreams.js';
+import { redactKnownTokens } from '../known-tokens.js';
 import { examples } from '../options.js';
 
 interface StatusOptions {
@@ -47,7 +48,9 @@ async function runStatus(options: StatusOptions, ctx: Context): Promise<void> {
   const base = await lookupBaseUrl(ctx.flags.baseUrl, ctx.env, ctx.config, ctx.usedProfile);
   // Looked up once (a token command runs once); a missing or unusable token fails the check below.
   const token = await ctx.token().catch(() => undefined);
-  const shown = base && ctx.redact(shownUrl(base.value));
+  // The token may be a segment of the base URL's path, this profile's or another's.
+  const redact = await redactKnownTokens(ctx);
+  const shown = base && redact(shownUrl(base.value));
   const check = async () => {
     await (await ctx.client()).listPlants({ limit: 1 });
   };

@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { NotSetError } from '../../errors.js';
+import { redactKnownTokens } from '../known-tokens.js';
 import { examples } from '../options.js';
 import { keyArgument, selectedProfile, shownValue, type ConfigKey } from './shared.js';
 
@@ -31,6 +32,6 @@ async function runGet(options: GetOptions, ctx: Context): Promise<void> {
   const [store, profile] = await selectedProfile(ctx);
   const value = store.get(profile, options.key);
   if (value === undefined) throw new NotSetError(`${options.key} is not set for profile ${profile}`);
-  // Masking leaves any base URL plants can use as it is: scripts still read back what they stored.
-  ctx.io.stdout.write(`${shownValue(options.key, value)}\n`);
+  // Masking leaves any base URL plants can use as it is, but for a token in it: scripts still read back what they stored.
+  ctx.io.stdout.write(`${shownValue(options.key, value, await redactKnownTokens(ctx))}\n`);
 }

@@ -5,6 +5,7 @@ import { writeOut } from '../../output/iostreams.js';
 import { maskUrl } from '../../shared/url.js';
 import { printable, quoted } from '../../shared/text.js';
 import { PROTECTION_KINDS } from '../../config/store.js';
+import { redactKnownTokens } from '../known-tokens.js';
 import { examples } from '../options.js';
 import { RULE_WORD } from '../protections.js';
 import { selectedProfile, shownOr } from './shared.js';
@@ -22,7 +23,7 @@ export function listCommand(ctx: Context, run: ConfigListRunner = runConfigList)
     )
     .option(
       '--json',
-      'print them as one JSON object: {"profile", "base_url", "token_set", "max_deletes", "protected": {"ids", "tags", "names"}}',
+      'print them as one JSON object: {"profile", "base_url", "token_set", "token_store", "max_deletes", "protected": {"ids", "tags", "names"}}',
     )
     .addHelpText('after', examples('plants config list', 'plants --profile staging config list --json'))
     .action(async (flags: { json?: boolean }) => {
@@ -33,14 +34,17 @@ export function listCommand(ctx: Context, run: ConfigListRunner = runConfigList)
 async function runConfigList(options: ConfigListOptions, ctx: Context): Promise<void> {
   const [store, profile] = await selectedProfile(ctx);
   const baseUrl = store.get(profile, 'base-url');
-  const tokenSet = store.get(profile, 'token') !== undefined;
+  // Where it is kept (the file, the OS keyring, a command), never what it is.
+  const tokenStore = store.storedToken(profile)?.store;
   const maxDeletes = store.get(profile, 'max-deletes');
   const rules = store.protections(profile);
+  const redact = await redactKnownTokens(ctx);
   if (options.json) {
     const settings = {
       profile,
-      base_url: baseUrl === undefined ? null : maskUrl(baseUrl),
-      token_set: tokenSet,
+      base_url: baseUrl === undefined ? null : redact(maskUrl(baseUrl)),
+      token_set: tokenStore !== undefined,
+      token_store: tokenStore ?? null,
       max_deletes: maxDeletes ?? null,
       protected: rules,
     };
@@ -49,8 +53,8 @@ async function runConfigList(options: ConfigListOptions, ctx: Context): Promise<
   }
   const lines = [
     `profile=${profile}`,
-    `base-url=${shownOr(baseUrl, '(not set)')}`,
-    `token=${tokenSet ? '(set)' : '(not set)'}`,
+    `base-url=${shownOr(baseUrl, '(not set)', redact)}`,
+    `token=${tokenStore === undefined ? '(not set)' : '(set)'}`,
     `max-deletes=${maxDeletes === undefined ? '(not set)' : printable(maxDeletes)}`,
     // One line per rule, quoted so that blanks at its ends show: protect.tag="mother-plant".
     ...PROTECTION_KINDS.flatMap((kind) => rules[kind].map((value) => `protect.${RULE_WORD[kind]}=${quoted(value)}`)),

@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { success } from '../../output/messages.js';
+import { redactKnownTokens } from '../known-tokens.js';
 import { examples } from '../options.js';
 import { keyArgument, parseConfigValue, profileToWrite, shownValue, type ConfigKey } from './shared.js';
 
@@ -36,5 +37,6 @@ export function setCommand(ctx: Context, run: SetRunner = runSet): Command {
 async function runSet(options: SetOptions, ctx: Context): Promise<void> {
   const [store, profile] = await profileToWrite(ctx);
   store.set(profile, options.key, options.value);
-  success(ctx.io, `Set ${options.key} of profile ${profile} to ${shownValue(options.key, options.value)}`);
+  const shown = shownValue(options.key, options.value, await redactKnownTokens(ctx));
+  success(ctx.io, `Set ${options.key} of profile ${profile} to ${shown}`);
 }

@@ -1,0 +1,132 @@
+import { DecodedText } from './decoded-text.js';
+
+/**
+ * What a token looks like in decoded text (decoded-text.ts), worked out once
+ * per token: the token itself, and its base64 at each alignment.
+ */
+export interface TokenForms {
+  /** The token as decoded text shows it: as given, and decoded (when it holds what reads as an encoding, such as `%41`). */
+  texts: string[];
+  /** Only after `Bearer`: a token under 8 characters, which as a bare word could be anything. */
+  bearerOnly: boolean;
+  base64: Base64Form[];
+  /** Every string looked for: decoded text without any of them holds no form of the token. */
+  needles: string[];
+  /** The length of the shortest match: shorter text holds none. */
+  shortest: number;
+}
+
+/**
+ * Base64 of some bytes inside a longer encoded text: `cores`, the
+ * characters that encode only those bytes (in base64, and in base64url when
+ * that differs), and the characters before and after them that encode some
+ * of their bits along with a neighbour's.
+ */
+interface Base64Form {
+  cores: string[];
+  before?: Sextet;
+  after?: Sextet;
+}
+
+/** Which bits of a base64 character are known, and their value. */
+interface Sextet {
+  known: number;
+  value: number;
+}
+
+/** A span of decoded text to mask. */
+export interface Found {
+  start: number;
+  end: number;
+}
+
+const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+/** The value of each base64 and base64url character (both alphabets at once), -1 for others. */
+const SEXTETS = new Int8Array(128).fill(-1);
+for (let value = 0; value < 64; value += 1) SEXTETS[BASE64.charCodeAt(value)] = value;
+SEXTETS[0x2d] = 62; // -
+SEXTETS[0x5f] = 63; // _
+
+export function tokenForms(token: string): TokenForms {
+  const texts = [...new Set([token, new DecodedText(token).plain])].filter((text) => text !== '');
+  const bearerOnly = token.length < 8;
+  const encoder = new TextEncoder();
+  // The base64 of `Bearer <token>` is an Authorization header echoed encoded: masked for any token.
+  const base64 = [encoder.encode(`Bearer ${token}`), ...(bearerOnly ? [] : [encoder.encode(token)])].flatMap(
+    base64Forms,
+  );
+  const cores = base64.flatMap((form) => form.cores);
+  const textLength = Math.min(...texts.map((text) => text.length)) + (bearerOnly ? 'Bearer'.length : 0);
+  return {
+    texts,
+    bearerOnly,
+    base64,
+    needles: [...texts, ...cores],
+    shortest: Math.min(textLength, ...cores.map((core) => core.length)),
+  };
+}
+
+/** Whether decoded text may hold the token: only then is it worth finding where. */
+export function mayHold(plain: string, forms: TokenForms): boolean {
+  return forms.needles.some((needle) => plain.includes(needle));
+}
+
+/** Where the token is in decoded text, as spans of `plain`. */
+export function findForms(decoded: DecodedText, forms: TokenForms): Found[] {
+  const { plain } = decoded;
+  const found: Found[] = [];
+  for (const text of forms.texts) {
+    for (let at = plain.indexOf(text); at !== -1; at = plain.indexOf(text, at + 1)) {
+      if (
+        forms.bearerOnly &&
+        !(at >= 6 && plain.slice(at - 6, at).toLowerCase() === 'bearer' && decoded.gapBefore(at))
+      ) {
+        continue;
+      }
+      found.push({ start: at, end: at + text.length });
+    }
+  }
+  for (const { cores, before, after } of forms.base64) {
+    for (const variant of cores) {
+      for (let at = plain.indexOf(variant); at !== -1; at = plain.indexOf(variant, at + 1)) {
+        const end = at + variant.length;
+        found.push({
+          start: before && fits(plain.charCodeAt(at - 1), before) ? at - 1 : at,
+          end: after && fits(plain.charCodeAt(end), after) ? end + 1 : end,
+        });
+      }
+    }
+  }
+  return found;
+}
+
+function fits(code: number, sextet: Sextet): boolean {
+  const value = code < 128 ? SEXTETS[code]! : -1;
+  return value !== -1 && (value & sextet.known) === sextet.value;
+}
+
+/** The base64 of `bytes` starting at offset 0, 1 and 2 of a group of three. */
+function base64Forms(bytes: Uint8Array): Base64Form[] {
+  return [0, 1, 2].map((offset) => {
+    // Encoded after `offset` zero bytes and before zero bits: the characters at the edges then
+    // hold the bytes' own bits where they are known.
+    let binary = '\0'.repeat(offset);
+    for (const byte of bytes) binary += String.fromCharCode(byte);
+    const encoded = btoa(binary);
+    const first = offset * 8;
+    const end = first + bytes.length * 8;
+    const core = encoded.slice(Math.ceil(first / 6), Math.floor(end / 6));
+    const form: Base64Form = { cores: [...new Set([core, core.replaceAll('+', '-').replaceAll('/', '_')])] };
+    if (first % 6 !== 0) {
+      // The low bits of the character before the core are the bytes' first bits.
+      const known = (1 << (6 - (first % 6))) - 1;
+      form.before = { known, value: SEXTETS[encoded.charCodeAt(Math.floor(first / 6))]! & known };
+    }
+    if (end % 6 !== 0) {
+      // The high bits of the character after the core are the bytes' last bits.
+      const known = ((1 << (end % 6)) - 1) << (6 - (end % 6));
+      form.after = { known, value: SEXTETS[encoded.charCodeAt(Math.floor(end / 6))]! & known };
+    }
+    return form;
+  });
+}

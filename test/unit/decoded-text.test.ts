@@ -1,0 +1,103 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { DecodedText } from '../../src/shared/decoded-text.js';
+
+const plain = (text: string) => new DecodedText(text).plain;
+
+describe('DecodedText', () => {
+  it('is the text itself when nothing in it is encoded or white space', () => {
+    const text = 'plain-text_with.punctuation!"#$\'()*+,/:;<=>?@[]^`{|}~é😀';
+    expect(plain(text)).toBe(text);
+  });
+
+  it('decodes percent-encoding in either case, UTF-8 sequences whole', () => {
+    expect(plain('TOP%2BSECRET%2fabc')).toBe('TOP+SECRET/abc');
+    expect(plain('caf%C3%A9 %F0%9F%98%80')).toBe('café😀');
+    // Not a character: an invalid or cut sequence, an overlong form, a surrogate, no hex digits.
+    expect(plain('%C3%28 %C0%AF %ED%A0%80 %E2%82 %zz %4')).toBe('%C3(%C0%AF%ED%A0%80%E2%82%zz%4');
+  });
+
+  it('decodes JSON escapes; a backslash before anything else stays', () => {
+    expect(plain('a\\u002Bb\\u002fc\\"d\\\\e\\/f')).toBe('a+b/c"d\\e/f');
+    expect(plain('\\ud83d\\ude00')).toBe('😀');
+    expect(plain('\\x41 \\u12 \\')).toBe('\\x41\\u12\\');
+    // An escaped backslash is one character: what follows it is text.
+    expect(plain('\\\\u0041')).toBe('\\u0041');
+  });
+
+  it('decodes HTML character references: named, decimal and hexadecimal, any number of leading zeros', () => {
+    expect(plain('&plus;&sol;&equals;&amp;&quot;&lt;&gt;&bsol;&lowbar;')).toBe('+/=&"<>\\_');
+    expect(plain('&#43;&#043;&#0000000043;&#x2B;&#X2b;&#x0002B;')).toBe('++++++');
+    // As browsers read them: numbers and the old names without the `;`.
+    expect(plain('&#43x &#x2Bz &ampx &lt3')).toBe('+x+z&x<3');
+    expect(plain('&plus &unknown; &#; &#0; &#x110000; &')).toBe('&plus&unknown;&#;&#0;&#x110000;&');
+  });
+
+  it('leaves out white space, as is or encoded', () => {
+    expect(plain('a b\tc\r\nd\u00a0e\u2028f')).toBe('abcdef');
+    expect(plain('a\\nb\\r\\nc\\td')).toBe('abcd');
+    expect(plain('a%20b%0D%0Ac%09d&#10;e&#x20;f&Tab;g&NewLine;h&nbsp;i')).toBe('abcdefghi');
+  });
+
+  it('leaves out exactly what \\s matches', () => {
+    for (let code = 0; code <= 0xffff; code += 1) {
+      const char = String.fromCharCode(code);
+      if (char === '%' || char === '\\' || char === '&') continue;
+      expect(plain(`a${char}b`).length, code.toString(16)).toBe(/\s/.test(char) ? 2 : 3);
+    }
+  });
+
+  it('knows the span of the text each character came from', () => {
+    const decoded = new DecodedText('ab %2B&plus;\\u002b c😀');
+    expect(decoded.plain).toBe('ab+++c😀');
+    const spans = Array.from({ length: decoded.plain.length }, (_, i) => [decoded.start(i), decoded.end(i)]);
+    expect(spans).toEqual([
+      [0, 1],
+      [1, 2],
+      [3, 6],
+      [6, 12],
+      [12, 18],
+      [19, 20],
+      [20, 21],
+      [21, 22],
+    ]);
+    expect([2, 3, 4, 5].map((i) => decoded.gapBefore(i))).toEqual([true, false, false, true]);
+  });
+
+  it('maps every character back to text that decodes to it', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.oneof(
+            fc.string({ unit: 'binary', maxLength: 5 }),
+            fc.constantFrom(
+              '%2B',
+              '%c3%a9',
+              '%',
+              '\\u0041',
+              '\\"',
+              '\\\\',
+              '\\n',
+              '\\',
+              '&amp;',
+              '&#43;',
+              '&#x2f',
+              '&',
+            ),
+          ),
+        ),
+        (pieces) => {
+          const text = pieces.join('');
+          const decoded = new DecodedText(text);
+          for (let i = 0; i < decoded.plain.length; i += 1) {
+            const [start, end] = [decoded.start(i), decoded.end(i)];
+            // In order, and never overlapping (but the two halves of one astral character share theirs).
+            if (i > 0) expect(start === decoded.start(i - 1) || start >= decoded.end(i - 1)).toBe(true);
+            expect(new DecodedText(text.slice(start, end)).plain).toContain(decoded.plain[i]);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});

@@ -1,0 +1,237 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { redactToken } from '../../src/shared/redact.js';
+import { expectNoFormOf } from '../helpers/token-forms.js';
+
+/** A token with the characters every encoding changes: `+`, `/` and `=`. */
+const TOKEN = 'TOP+SECRET/abc=def==';
+const redact = (text: string) => redactToken(text, TOKEN);
+const base64 = (text: string | Buffer) => Buffer.from(text).toString('base64');
+const base64url = (text: string | Buffer) => Buffer.from(text).toString('base64url');
+
+describe('redactToken', () => {
+  it('masks a long token anywhere, and a short one only after Bearer', () => {
+    expect(redactToken('got Bearer abcdefgh12 and abcdefgh12', 'abcdefgh12')).toBe('got Bearer *** and ***');
+    expect(redactToken('DELETE http://x/plants/T: Bearer T rejected', 'T')).toBe(
+      'DELETE http://x/plants/T: Bearer *** rejected',
+    );
+  });
+
+  it('masks a token with a quote, backslash or slash as JSON text writes it too', () => {
+    // An item that is not a plant is shown as JSON: the token's quote and backslash then come escaped.
+    const token = 'ab"c\\d/ef+gh';
+    expect(redactToken(`{"x":${JSON.stringify(token)}}`, token)).toBe('{"x":"***"}');
+    // Some services (PHP's json_encode) escape the slash as well.
+    expect(redactToken('{"x":"ab\\"c\\\\d\\/ef+gh"}', token)).toBe('{"x":"***"}');
+    expect(redactToken(`Bearer ${JSON.stringify(token).slice(1, -1)}`, token)).toBe('Bearer ***');
+  });
+
+  it.each([
+    ['whole, upper-case hex', encodeURIComponent(TOKEN)],
+    [
+      'whole, lower-case hex',
+      encodeURIComponent(TOKEN).toLowerCase().replace('top', 'TOP').replace('secret', 'SECRET'),
+    ],
+    ['in part, mixed case', 'TOP%2BSECRET%2fabc=def%3d='],
+    ['every character', Array.from(TOKEN, (c) => `%${c.charCodeAt(0).toString(16)}`).join('')],
+  ])('masks the token percent-encoded: %s', (_name, form) => {
+    expect(redact(`GET /cb?t=${form}&x=1 failed`)).toBe('GET /cb?t=***&x=1 failed');
+  });
+
+  it.each([
+    ['base64', base64(TOKEN)],
+    ['base64url', base64url(TOKEN)],
+    ['base64 of Bearer <token>', base64(`Bearer ${TOKEN}`)],
+    ['base64url of Bearer <token>', base64url(`Bearer ${TOKEN}`)],
+  ])('masks the token in %s', (_name, form) => {
+    const shown = redact(`echo: ${form}.`);
+    expect(shown).toMatch(/^echo: \*\*\*=*\.$/);
+  });
+
+  it('masks base64 of the token inside a longer encoded text, at each alignment: the characters that carry its bits', () => {
+    for (const before of ['', 'x', 'xy', 'xyz', 'user:']) {
+      for (const encode of [base64, base64url]) {
+        const encoded = encode(`${before}${TOKEN};more`);
+        // The first character with a bit of the token, and the first after the last one.
+        const start = Math.floor((before.length * 8) / 6);
+        const end = Math.ceil(((before.length + TOKEN.length) * 8) / 6);
+        expect(redact(`cookie=${encoded}`), encoded).toBe(`cookie=${encoded.slice(0, start)}***${encoded.slice(end)}`);
+      }
+    }
+  });
+
+  it('masks base64 wrapped across lines, and base64 percent-encoded in a URL', () => {
+    const wrapped = base64(`${'p'.repeat(40)}${TOKEN}`).replace(/.{30}/g, '$&\r\n');
+    expect(redact(wrapped)).toContain('***');
+    expectNoFormOf(TOKEN, redact(wrapped));
+    expect(redact(`/next?state=${encodeURIComponent(base64(`x${TOKEN}`))}`)).toBe('/next?state=e***');
+  });
+
+  it.each([
+    ['one character', 'TOP\\u002bSECRET/abc=def=='],
+    [
+      'every character, upper-case hex',
+      Array.from(TOKEN, (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`).join(''),
+    ],
+    ['mixed with \\/', 'TOP\\u002BSECRET\\/abc\\u003ddef=\\u003D'],
+  ])('masks JSON \\u escapes: %s', (_name, form) => {
+    expect(redact(`{"message":"bad token ${form}"}`)).toBe('{"message":"bad token ***"}');
+  });
+
+  it.each([
+    ['named', 'TOP&plus;SECRET&sol;abc&equals;def&equals;&equals;'],
+    ['decimal', 'TOP&#43;SECRET&#47;abc&#61;def&#61;&#61;'],
+    ['hexadecimal, either case, leading zeros', 'TOP&#x2B;SECRET&#X2f;abc&#x0003d;def&#0061;&#x3D;'],
+    ['every character in decimal', Array.from(TOKEN, (c) => `&#${c.charCodeAt(0)};`).join('')],
+  ])('masks HTML character references: %s', (_name, form) => {
+    expect(redact(`<p>token ${form} refused</p>`)).toBe('<p>token *** refused</p>');
+  });
+
+  it('masks &amp; and &quot; in a token that holds & and "', () => {
+    const token = 'k&y"Z12345';
+    expect(redactToken('<a href="?t=k&amp;y&quot;Z12345">', token)).toBe('<a href="?t=***">');
+    expect(redactToken('t=k&y&#34;Z12345.', token)).toBe('t=***.');
+  });
+
+  it('masks the token split by white space, line breaks or JSON line breaks', () => {
+    expect(redact('token TOP+SECRET/ab\nc=def== refused')).toBe('token *** refused');
+    expect(redact('token TOP+SEC RET/abc=\r\n  def== refused')).toBe('token *** refused');
+    expect(redact('{"m":"TOP+SECRET\\n/abc=def=="}')).toBe('{"m":"***"}');
+  });
+
+  it('masks Bearer and any form of a short token, and leaves a short token alone without Bearer', () => {
+    const token = 'ab+c';
+    for (const form of [token, 'ab%2Bc', 'ab\\u002bc', 'ab&plus;c', 'a b+c']) {
+      expect(redactToken(`sent Bearer ${form}.`, token)).toBe('sent Bearer ***.');
+      expect(redactToken(`sent ${form}.`, token)).toBe(`sent ${form}.`);
+    }
+    expect(redactToken(`sent Bearer%20ab%2Bc.`, token)).toBe('sent Bearer%20***.');
+    expect(redactToken(`sent bearer ab+c.`, token)).toBe('sent bearer ***.');
+    for (const form of [base64(`Bearer ${token}`), base64url(`Bearer ${token}`), base64(`xBearer ${token}x`)]) {
+      expect(redactToken(`sent ${form}.`, token)).not.toContain(form);
+    }
+    expect(redactToken(`sent ${base64(token)}.`, token)).toBe(`sent ${base64(token)}.`);
+  });
+
+  it('leaves text without the token as it is', () => {
+    for (const text of ['', 'Bearer ***', 'TOP+SECRET/abc=def=', 'TOP SECRET abc def', base64('TOP+SECRET/abc=def=')]) {
+      expect(redact(text)).toBe(text);
+    }
+  });
+});
+
+// What a property draws: a token of visible ASCII, with the characters that encode differently.
+const tokens = fc
+  .tuple(
+    fc.string({
+      unit: fc.integer({ min: 0x21, max: 0x7e }).map((c) => String.fromCharCode(c)),
+      minLength: 5,
+      maxLength: 40,
+    }),
+    fc.shuffledSubarray(['+', '/', '='], { minLength: 3 }),
+  )
+  .map(([chars, specials]) => `${chars}${specials.join('')}`);
+
+/** Each character in a form a service may use, chosen per character. */
+function encodeChar(char: string, how: number): string {
+  const code = char.charCodeAt(0);
+  const hex = code.toString(16);
+  const named: Record<string, string> = {
+    '\\': '&bsol;',
+    '+': '&plus;',
+    '/': '&sol;',
+    '=': '&equals;',
+    '&': '&amp;',
+    '"': '&quot;',
+    '<': '&lt;',
+  };
+  switch (how % 9) {
+    case 0:
+      return `%${hex.toUpperCase().padStart(2, '0')}`;
+    case 1:
+      return `%${hex.padStart(2, '0')}`;
+    case 2:
+      return `\\u${hex.padStart(4, '0')}`;
+    case 3:
+      return `\\u${hex.toUpperCase().padStart(4, '0')}`;
+    case 4:
+      return `&#${code};`;
+    case 5:
+      return `&#x${hex.toUpperCase()};`;
+    case 6:
+      return named[char] ?? char;
+    default:
+      // A bare backslash before an escape would read as that escape; JSON writes it escaped.
+      return char === '\\' ? '\\\\' : char;
+  }
+}
+
+describe('redactToken, properties', () => {
+  it('masks the token written with any mix of encodings and splits, in any text, leaving the text around it', () => {
+    fc.assert(
+      fc.property(
+        tokens,
+        fc.array(fc.nat(), { minLength: 50, maxLength: 50 }),
+        fc.array(fc.constantFrom('', '', '', ' ', '\n', '\r\n  ', '\\n'), { minLength: 50, maxLength: 50 }),
+        fc.string({ unit: 'binary' }),
+        fc.string({ unit: 'binary' }),
+        (token, hows, splits, before, after) => {
+          // The text around holds none of the token's characters: what is masked is the token alone.
+          const strip = (text: string) => Array.from(text, (c) => (token.includes(c) ? '' : c)).join('');
+          const [head, tail] = [strip(before), strip(after)];
+          const form = Array.from(
+            token,
+            (c, i) => encodeChar(c, hows[i]!) + (i < token.length - 1 ? splits[i]! : ''),
+          ).join('');
+          expect(redactToken(`${head}${form}${tail}`, token)).toBe(`${head}***${tail}`);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('masks the token in base64 or base64url inside a longer encoded text, wrapped or percent-encoded', () => {
+    fc.assert(
+      fc.property(
+        tokens,
+        fc.uint8Array({ maxLength: 12 }),
+        fc.uint8Array({ maxLength: 12 }),
+        fc.boolean(),
+        fc.constantFrom<'base64' | 'base64url'>('base64', 'base64url'),
+        fc.constantFrom(0, 4, 30, 76),
+        fc.boolean(),
+        (token, before, after, bearer, alphabet, wrapAt, percent) => {
+          const bytes = Buffer.concat([before, Buffer.from(`${bearer ? 'Bearer ' : ''}${token}`), after]);
+          let encoded = bytes.toString(alphabet);
+          if (wrapAt > 0) encoded = encoded.replace(new RegExp(`.{${wrapAt}}`, 'g'), '$&\r\n');
+          if (percent) encoded = encodeURIComponent(encoded);
+          const shown = redactToken(`data: ${encoded} (end)`, token);
+          expect(shown.startsWith('data: ') && shown.endsWith(' (end)')).toBe(true);
+          expect(shown).toContain('***');
+          expectNoFormOf(token, decodeURIComponent(shown));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('leaves any text that does not hold the token unchanged', () => {
+    const texts = fc.oneof(
+      fc.string({ unit: 'binary', maxLength: 200 }),
+      fc.base64String({ maxLength: 200 }),
+      fc.string({ maxLength: 100 }).map((text) => encodeURIComponent(text)),
+      fc.string({ maxLength: 100 }).map((text) => `Bearer ${JSON.stringify(text)}`),
+      fc.string({ maxLength: 60 }).map((text) => Array.from(text, (c) => `&#${c.charCodeAt(0)};`).join('')),
+    );
+    fc.assert(
+      fc.property(
+        fc.constantFrom(TOKEN, 'canary-7f3a9c1e-token', 'ghp_16C7e42F292c6912E7710c838347Ae178B4a'),
+        texts,
+        (token, text) => {
+          expect(redactToken(text, token)).toBe(text);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+});
