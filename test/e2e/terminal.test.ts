@@ -106,7 +106,9 @@ describe('in a terminal', () => {
       answers: [{ when: 'Vault passphrase: ', send: 'guess\r' }],
     });
     expect(wrong.code).toBe(4);
-    expect(wrong.stdout).toMatch(/the token command of profile default \(read …\) exited with status 1(: [^\n]*)?; no token/);
+    expect(wrong.stdout).toMatch(
+      /the token command of profile default \(read …\) exited with status 1(: [^\n]*)?; no token/,
+    );
   });
 
   it('auth login reads the token without echoing it', async () => {
