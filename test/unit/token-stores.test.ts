@@ -176,6 +176,19 @@ describe('auth login keeps the token in the OS keyring by default', () => {
     expect(stored()).toEqual({ profiles: { default: {} } });
   });
 
+  it('config delete-profile takes the token out of the keyring too, or changes nothing', async () => {
+    const keyring = memoryKeyring();
+    keyring.entries.set(`staging ${ORIGIN}`, 'k-token');
+    saved({ profiles: { staging: { 'token-keyring': ORIGIN } } });
+    const failed = await plants(['config', 'delete-profile', 'staging'], { env, keyring: unreachable });
+    expect(failed.code).toBe(4);
+    expect(stored()).toEqual({ profiles: { staging: { 'token-keyring': ORIGIN } } });
+    const r = await plants(['config', 'delete-profile', 'staging'], { env, keyring: keyring.open });
+    expect(r.code).toBe(0);
+    expect(keyring.entries.size).toBe(0);
+    expect(stored()).toEqual({ profiles: {} });
+  });
+
   it('a run with PLANTS_TOKEN never opens the keyring', async () => {
     saved({ profiles: { default: { 'token-keyring': ORIGIN } } });
     service().intercept({ path: '/plants', method: 'GET' }).reply(200, [], json);

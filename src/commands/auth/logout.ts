@@ -1,8 +1,7 @@
 import { Command } from 'commander';
-import { keyringAccount } from '../../config/keyring.js';
 import type { Context } from '../../context.js';
-import { AuthError } from '../../errors.js';
 import { info, success, warning } from '../../output/messages.js';
+import { removeKeyringEntry } from '../keyring-entry.js';
 import { examples } from '../options.js';
 
 /** `auth logout` takes no flags: the profile is the selected one (--profile). */
@@ -32,20 +31,7 @@ async function runLogout(_options: LogoutOptions, ctx: Context): Promise<void> {
   if (stored === undefined) {
     info(io, `No token is stored for profile ${profile}`);
   } else {
-    let from = store.path;
-    if (stored.store === 'keyring') {
-      const account = keyringAccount(profile, stored.origin);
-      try {
-        const keyring = await ctx.tokenReaders.keyring();
-        await keyring.delete(account);
-        from = `the OS keyring (${keyring.name})`;
-      } catch (err) {
-        // The record stays, so that logging out again, once the keyring can be reached, finds the entry.
-        throw new AuthError(
-          `cannot remove the token of profile ${profile} from the OS keyring: ${(err as Error).message}; nothing was changed`,
-        );
-      }
-    }
+    const from = (await removeKeyringEntry(stored, profile, ctx)) ?? store.path;
     store.setToken(profile, undefined);
     success(
       io,

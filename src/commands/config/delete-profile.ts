@@ -2,6 +2,7 @@ import { Argument, Command } from 'commander';
 import { completeWith } from '../../completion/hints.js';
 import type { Context } from '../../context.js';
 import { success } from '../../output/messages.js';
+import { removeKeyringEntry } from '../keyring-entry.js';
 import { examples } from '../options.js';
 import { existingProfile } from './shared.js';
 
@@ -26,6 +27,8 @@ async function runDeleteProfile(options: DeleteProfileOptions, ctx: Context): Pr
   const store = await ctx.config();
   const name = existingProfile(store, options.name);
   const wasCurrent = store.currentProfile === name;
+  // Its token goes with it, from the keyring too: no secret is left behind under a name nothing reads.
+  await removeKeyringEntry(store.storedToken(name), name, ctx);
   store.deleteProfile(name);
   success(ctx.io, `Deleted profile ${name}${wasCurrent ? '; using profile default' : ''}`);
 }

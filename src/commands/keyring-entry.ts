@@ -1,0 +1,29 @@
+import { keyringAccount } from '../config/keyring.js';
+import type { StoredToken } from '../config/store.js';
+import type { Context } from '../context.js';
+import { AuthError } from '../errors.js';
+
+/**
+ * Before a profile forgets its token (auth logout, config delete-profile):
+ * take it out of the OS keyring if it is kept there, so no secret is left
+ * behind under a name nothing reads any more. When the keyring cannot be
+ * reached, an AuthError (exit 4): the caller changes nothing, so that the
+ * same command, once the keyring answers, finds the entry. Returns where
+ * the token was, for the message.
+ */
+export async function removeKeyringEntry(
+  stored: StoredToken | undefined,
+  profile: string,
+  ctx: Context,
+): Promise<string | undefined> {
+  if (stored?.store !== 'keyring') return undefined;
+  try {
+    const keyring = await ctx.tokenReaders.keyring();
+    await keyring.delete(keyringAccount(profile, stored.origin));
+    return `the OS keyring (${keyring.name})`;
+  } catch (err) {
+    throw new AuthError(
+      `cannot remove the token of profile ${profile} from the OS keyring: ${(err as Error).message}; nothing was changed`,
+    );
+  }
+}
