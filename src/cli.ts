@@ -54,6 +54,9 @@ Environment:
   PLANTS_TIMEOUT       seconds per attempt (default 30)
   PLANTS_RETRIES       retries of a failed request (default 2)
   PLANTS_DEBUG         1 to log requests and responses to stderr
+  PLANTS_KEYRING       off to keep tokens out of the OS keyring (auth login uses the file)
+  PLANTS_TOKEN_COMMAND_TIMEOUT
+                       seconds a token command may take (default 60)
   TRACEPARENT          W3C trace context, sent on as traceparent
   PLANTS_CODE_CACHE    0 to keep no compiled code in $XDG_CACHE_HOME/plants
                        (default: on; else ~/.cache/plants)
