@@ -20,7 +20,7 @@ import { checkProxyUrl } from './shared/url.js';
 import { parseTraceparent } from './shared/values.js';
 import type { ConfigStore } from './config/store.js';
 import type { Env } from './env.js';
-import type { StopSignal } from './errors.js';
+import { AuthError, type StopSignal } from './errors.js';
 import type { IOStreams } from './output/iostreams.js';
 import { warning } from './output/messages.js';
 import { terminalPrompter, type Prompter } from './output/prompt.js';
@@ -78,7 +78,7 @@ export interface Context {
    * A context like this one with other global flags, and its own config and
    * client (completion looks up with a short timeout). Close it too.
    */
-  withFlags(flags: GlobalFlags): Context;
+  withFlags(flags: GlobalFlags, options?: { tokenAtHand?: boolean }): Context;
   /**
    * A context like this one for this token and base URL, apart from any
    * profile (auth login checks a token before it keeps it, perhaps in a
@@ -103,6 +103,12 @@ export interface ContextOptions {
   keyring?: (env: Env) => Promise<Keyring>;
   /** The token, instead of looking it up (withToken). */
   token?: ResolvedToken;
+  /**
+   * Only a token at hand (the environment, the config file): no token
+   * command is run and the keyring is not opened (completion: it must not
+   * prompt, wait, or load the binding). Default: any store.
+   */
+  tokenAtHand?: boolean;
 }
 
 const USER_AGENT = `plants/${VERSION} node/${process.versions.node}`;
@@ -209,19 +215,26 @@ export function createContext(options: ContextOptions): Context {
   });
   let knownToken: string | undefined;
   const keyring = once(() => (options.keyring ?? openKeyring)(env));
-  const tokenReaders: TokenReaders = {
-    keyring,
-    async command(command, what) {
-      const { runTokenCommand } = await import('./config/token-command.js');
-      return runTokenCommand(command, {
-        env,
-        terminal: io.canPrompt(),
-        stderr: io.interactive() ? io.stderr : undefined,
-        what,
-      });
-    },
-    origin: async () => (await baseUrl()).value.origin,
-  };
+  const notAtHand = (what: string) => Promise.reject(new AuthError(`${what} is not used here`));
+  const tokenReaders: TokenReaders = options.tokenAtHand
+    ? {
+        keyring: () => notAtHand('the OS keyring'),
+        command: () => notAtHand('a token command'),
+        origin: async () => (await baseUrl()).value.origin,
+      }
+    : {
+        keyring,
+        async command(command, what) {
+          const { runTokenCommand } = await import('./config/token-command.js');
+          return runTokenCommand(command, {
+            env,
+            terminal: io.canPrompt(),
+            stderr: io.interactive() ? io.stderr : undefined,
+            what,
+          });
+        },
+        origin: async () => (await baseUrl()).value.origin,
+      };
   const token = once(async () => {
     await namedProfile();
     const resolved = options.token ?? (await resolveToken(env, config, usedProfile, tokenReaders));
@@ -273,7 +286,7 @@ export function createContext(options: ContextOptions): Context {
     onInterrupt: options.onInterrupt ?? (() => () => {}),
     redact: (text) => (knownToken ? redactToken(text, knownToken) : text),
     tokenReaders,
-    withFlags: (others) => createContext({ ...options, flags: () => others }),
+    withFlags: (others, more) => createContext({ ...options, ...more, flags: () => others }),
     withToken: (fixed, url) =>
       createContext({
         ...options,

@@ -14,16 +14,20 @@ import { AuthError } from '../errors.js';
 export async function removeKeyringEntry(
   stored: StoredToken | undefined,
   profile: string,
+  configPath: string,
   ctx: Context,
 ): Promise<string | undefined> {
   if (stored?.store !== 'keyring') return undefined;
+  const account = keyringAccount(profile, stored.origin);
   try {
     const keyring = await ctx.tokenReaders.keyring();
-    await keyring.delete(keyringAccount(profile, stored.origin));
-    return `the OS keyring (${keyring.name})`;
+    const removed = await keyring.delete(account);
+    return removed ? `the OS keyring (${keyring.name})` : `${configPath} (the OS keyring had no entry for it any more)`;
   } catch (err) {
     throw new AuthError(
-      `cannot remove the token of profile ${profile} from the OS keyring: ${(err as Error).message}; nothing was changed`,
+      `cannot remove the token of profile ${profile} from the OS keyring: ${(err as Error).message}; nothing was changed; ` +
+        `run this again where the keyring can be reached (without PLANTS_KEYRING=off), or remove "token-keyring" ` +
+        `of profile ${profile} from ${configPath} and the keyring entry of service plants, account "${account}", by hand`,
     );
   }
 }

@@ -1,3 +1,4 @@
+import type { ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import type { Env } from '../env.js';
 
@@ -22,6 +23,11 @@ export interface Keyring {
   set(account: string, token: string): Promise<void>;
   /** True when there was an entry to remove. */
   delete(account: string): Promise<boolean>;
+}
+
+/** A keyring that is there but did not do what was asked: locked, a prompt dismissed, no answer in time. */
+export class KeyringFailure extends Error {
+  override name = 'KeyringFailure';
 }
 
 /** No keyring can be used, and why, in a few words for a message. */
@@ -50,6 +56,8 @@ function platformName(): string {
   return 'Secret Service';
 }
 
+const NO_DEFAULT_KEYRING = 'the Secret Service has no default keyring to keep it in';
+
 /** The message of a keyring error, one line, without the binding's prefix. */
 export function keyringReason(err: unknown): string {
   const message = err instanceof Error ? err.message : String(err);
@@ -63,65 +71,153 @@ export function keyringReason(err: unknown): string {
   const socket = /Failed to connect to socket (\S+?):? /.exec(line);
   if (socket) return `no D-Bus session bus at ${socket[1]}`;
   if (/org\.freedesktop\.secrets|ServiceUnknown/.test(line)) return 'no Secret Service on the D-Bus session bus';
-  if (/Secret Service: no result found/.test(line)) return 'the Secret Service has no default keyring to keep it in';
+  if (/Secret Service: no result found/.test(line)) return NO_DEFAULT_KEYRING;
+  if (/prompt was dismissed|dismissed/i.test(line)) return 'the unlock prompt was dismissed';
+  if (/Did not receive a reply/.test(line)) return 'the D-Bus session bus did not answer';
+  if (/locked/i.test(line)) return 'it is locked';
   return line === '' ? 'unknown error' : line;
 }
 
 /**
- * The native binding, by require: the built bundles are CommonJS, run with
- * a require of their own (src/code-cache.ts), where a dynamic import() has
- * no loader; the sources (tests) are ES modules.
+ * Where the native binding is, resolved by require: the built bundles are
+ * CommonJS, run with a require of their own (src/code-cache.ts); the
+ * sources (tests) are ES modules.
  */
-function loadBinding(): typeof import('@napi-rs/keyring') {
+function bindingPath(): string {
   const load = typeof require === 'function' ? require : createRequire(import.meta.url);
-  return load('@napi-rs/keyring') as typeof import('@napi-rs/keyring');
+  return load.resolve('@napi-rs/keyring');
 }
 
 /**
- * The OS keyring, or a KeyringUnavailable saying why not: PLANTS_KEYRING=off,
- * no binding for this platform, no Secret Service on the session bus. On
- * Linux only the Secret Service is used: the binding's fallback, the
- * kernel's keyutils keyring, forgets everything at reboot.
+ * Each keyring call runs in a child Node.js process: the binding connects to
+ * D-Bus synchronously, so a bus that never answers would hang this process
+ * beyond the reach of any timer or signal. A child can be killed at its
+ * deadline. It says on stdout how the call went: `open` failures (no bus,
+ * no Secret Service) mean there is no keyring; `call` failures (locked,
+ * an unlock prompt dismissed) mean there is one that did not answer.
  */
-export function openKeyring(env: Env): Promise<Keyring> {
-  // Loading the binding and connecting are synchronous; a failure is a rejection all the same.
-  return new Promise((resolve) => resolve(keyringNow(env)));
+const CALL = `
+const [path, op, service, account, secretService] = process.argv.slice(1);
+let input = '';
+process.stdin.setEncoding('utf8').on('data', (chunk) => (input += chunk)).on('end', () => {
+  const say = (result) => process.stdout.write(JSON.stringify(result));
+  let entry;
+  try {
+    const { Entry } = require(path);
+    entry = new Entry(service, account, secretService === '1' ? { linux: { store: 'secret-service' } } : undefined);
+  } catch (err) {
+    return say({ stage: 'open', message: String((err && err.message) || err) });
+  }
+  try {
+    if (op === 'get') say({ value: entry.getPassword() });
+    else if (op === 'set') say({ value: entry.setPassword(input) ?? null });
+    else say({ value: entry.deletePassword() });
+  } catch (err) {
+    say({ stage: 'call', message: String((err && err.message) || err) });
+  }
+});
+`;
+
+interface CallResult {
+  value?: string | boolean | null;
+  stage?: 'open' | 'call';
+  message?: string;
 }
 
-function keyringNow(env: Env): Keyring {
-  if ((env.PLANTS_KEYRING ?? '').trim().toLowerCase() === 'off') {
-    throw new KeyringUnavailable('PLANTS_KEYRING=off', { turnedOff: true });
-  }
-  let binding: typeof import('@napi-rs/keyring');
+/** Children still running when this process ends are ended with it (a cancelled CI job, Ctrl-C). */
+const running = new Set<ChildProcess>();
+let exitHook = false;
+
+function call(env: Env, op: 'get' | 'set' | 'delete', account: string, input = ''): Promise<CallResult> {
+  let path: string;
   try {
-    binding = loadBinding();
+    path = bindingPath();
   } catch (err) {
     throw new KeyringUnavailable(
       `the keyring module cannot be loaded on ${process.platform}-${process.arch}: ${keyringReason(err)}`,
     );
   }
-  const options = process.platform === 'linux' ? { linux: { store: 'secret-service' as const } } : undefined;
-  const entry = (account: string) => {
-    try {
-      return new binding.AsyncEntry(KEYRING_SERVICE, account, options);
-    } catch (err) {
-      throw new KeyringUnavailable(keyringReason(err));
-    }
-  };
-  // Made once here: constructing the entry is what connects to the Secret Service.
-  entry(keyringAccount('probe', 'probe'));
-  const timed = <T>(call: (signal: AbortSignal) => Promise<T>): Promise<T> => {
-    const signal = AbortSignal.timeout(KEYRING_TIMEOUT_MS);
-    return call(signal).catch((err: unknown) => {
-      throw new KeyringUnavailable(
-        signal.aborted ? `no answer within ${KEYRING_TIMEOUT_MS / 1000} s (is it locked?)` : keyringReason(err),
-      );
+  // Loaded here, not with this module: a run that never opens the keyring never loads it.
+  const { spawn } = process.getBuiltinModule('node:child_process');
+  const child = spawn(
+    process.execPath,
+    ['-e', CALL, path, op, KEYRING_SERVICE, account, process.platform === 'linux' ? '1' : '0'],
+    // The parent's NODE_OPTIONS (a preloaded script) has no business in the child.
+    { env: { ...env, NODE_OPTIONS: '' }, stdio: ['pipe', 'pipe', 'ignore'], windowsHide: true },
+  );
+  running.add(child);
+  if (!exitHook) {
+    exitHook = true;
+    process.once('exit', () => {
+      for (const left of running) left.kill('SIGKILL');
     });
-  };
-  return {
+  }
+  child.stdin.end(input);
+  let out = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(
+        new KeyringFailure(`no answer within ${KEYRING_TIMEOUT_MS / 1000} s (is it locked, or waiting on a prompt?)`),
+      );
+    }, KEYRING_TIMEOUT_MS);
+    child.once('error', (err) => {
+      clearTimeout(timer);
+      running.delete(child);
+      reject(new KeyringUnavailable(`the keyring helper could not be started: ${err.message}`));
+    });
+    child.once('close', () => {
+      clearTimeout(timer);
+      running.delete(child);
+      try {
+        resolve(JSON.parse(out) as CallResult);
+      } catch {
+        reject(new KeyringFailure('the keyring helper ended without an answer'));
+      }
+    });
+  });
+}
+
+/** A keyring call's answer, or the error it calls for. */
+async function answer(env: Env, op: 'get' | 'set' | 'delete', account: string, input?: string) {
+  const result = await call(env, op, account, input);
+  if (result.stage === 'open') throw new KeyringUnavailable(keyringReason(result.message));
+  if (result.stage === 'call') {
+    const reason = keyringReason(result.message);
+    // No default collection to keep it in is no keyring to use, as far as plants can tell.
+    if (reason === NO_DEFAULT_KEYRING) throw new KeyringUnavailable(reason);
+    throw new KeyringFailure(reason);
+  }
+  return result.value;
+}
+
+/** PLANTS_KEYRING=off: the user keeps tokens out of the OS keyring. */
+export function keyringOff(env: Env): boolean {
+  return (env.PLANTS_KEYRING ?? '').trim().toLowerCase() === 'off';
+}
+
+/**
+ * The OS keyring, or a KeyringUnavailable saying why there is none to use:
+ * PLANTS_KEYRING=off, no binding for this platform, no Secret Service on
+ * the session bus. On Linux only the Secret Service is used: the binding's
+ * fallback, the kernel's keyutils keyring, forgets everything at reboot.
+ * A keyring that is there but fails a call (locked, a dismissed unlock
+ * prompt, no answer in time) is a KeyringFailure.
+ */
+export function openKeyring(env: Env): Promise<Keyring> {
+  if (keyringOff(env)) {
+    return Promise.reject(new KeyringUnavailable('PLANTS_KEYRING=off', { turnedOff: true }));
+  }
+  return Promise.resolve({
     name: platformName(),
-    get: (account) => timed((signal) => entry(account).getPassword(signal)),
-    set: (account, token) => timed((signal) => entry(account).setPassword(token, signal)),
-    delete: (account) => timed((signal) => entry(account).deletePassword(signal)),
-  };
+    get: async (account) => {
+      const value = await answer(env, 'get', account);
+      return typeof value === 'string' ? value : null;
+    },
+    set: async (account, token) => {
+      await answer(env, 'set', account, token);
+    },
+    delete: async (account) => (await answer(env, 'delete', account)) === true,
+  });
 }

@@ -3,7 +3,7 @@ import { printable } from '../shared/text.js';
 import type { Env } from '../env.js';
 import { AuthError, ConfigError, UsageError } from '../errors.js';
 import { parseRetries, parseTimeout } from '../shared/values.js';
-import { keyringAccount, KeyringUnavailable, type Keyring } from './keyring.js';
+import { keyringAccount, KeyringFailure, KeyringUnavailable, type Keyring } from './keyring.js';
 import {
   CHOSEN_BY_USE,
   DEFAULT_PROFILE,
@@ -50,7 +50,10 @@ type ProfileGetter = () => Promise<string>;
 /** How a command is shown: its first word, then `…` (the rest may hold a path or a name worth keeping private). */
 export function shownCommand(command: string): string {
   const words = command.trim().split(/\s+/);
-  return printable(words.length > 1 ? `${words[0]} …` : (words[0] ?? ''));
+  // Assignments in front (`VAULT_TOKEN=… vault read …`) and `env` may hold secrets: the program is the first other word.
+  const program = words.findIndex((word) => word !== 'env' && !/^[A-Za-z_][A-Za-z0-9_]*=/.test(word));
+  const name = program === -1 ? 'a command' : words[program]!;
+  return printable(program !== -1 && program === words.length - 1 && program === 0 ? name : `${name} …`);
 }
 
 /** Empty or blank variables count as unset. */
@@ -148,6 +151,11 @@ export async function lookupToken(
       stored.command,
       `the token command of profile ${name} (${shownCommand(stored.command)})`,
     );
+    if (!/^[\x21-\x7e]+$/.test(value)) {
+      throw new AuthError(
+        `the token command of profile ${name} (${shownCommand(stored.command)}) printed a token with whitespace, control or non-ASCII characters; make it print the token alone`,
+      );
+    }
     return {
       value,
       source: `the token command of profile ${name}`,
@@ -169,10 +177,10 @@ export async function lookupToken(
     keyring = await readers.keyring();
     value = await keyring.get(keyringAccount(name, origin));
   } catch (err) {
-    if (!(err instanceof KeyringUnavailable)) throw err;
+    if (!(err instanceof KeyringUnavailable || err instanceof KeyringFailure)) throw err;
     throw new AuthError(
       `the token of profile ${name} is kept in the OS keyring, which cannot be read: ${err.message}; ` +
-        `set PLANTS_TOKEN, or ${relogin} --insecure-storage to keep it in the config file`,
+        `set PLANTS_TOKEN, or run 'plants ${profileFlag(name)}auth login --insecure-storage' to keep it in the config file`,
     );
   }
   if (value === null) {

@@ -30,7 +30,8 @@ export interface TokenCommandOptions {
 
 /** The user's shell and its arguments for running `command`. */
 function shellFor(command: string, env: Env): [string, string[]] {
-  if (process.platform === 'win32') return [env.ComSpec ?? 'cmd.exe', ['/d', '/s', '/c', command]];
+  // As Node's own shell: true does: /s strips the outer quotes, so the command keeps its own.
+  if (process.platform === 'win32') return [env.ComSpec ?? 'cmd.exe', ['/d', '/s', '/c', `"${command}"`]];
   const shell = env.SHELL?.startsWith('/') ? env.SHELL : '/bin/sh';
   return [shell, ['-c', command]];
 }
@@ -68,6 +69,9 @@ export async function runTokenCommand(command: string, options: TokenCommandOpti
     windowsHide: true,
     windowsVerbatimArguments: process.platform === 'win32',
   });
+  // Ended with this process (Ctrl-C, a cancelled CI job), whatever it started with it.
+  const onExit = () => stop();
+  process.once('exit', onExit);
   const out: Buffer[] = [];
   let outBytes = 0;
   let tooLarge = false;
@@ -107,6 +111,7 @@ export async function runTokenCommand(command: string, options: TokenCommandOpti
     child.once('exit', (code, signal) => setTimeout(() => resolve({ code, signal }), 500).unref());
   });
   clearTimeout(timer);
+  process.removeListener('exit', onExit);
   if (!timedOut && !(ended instanceof Error)) stop();
   const fail = (why: string) => new AuthError(`${options.what} ${why}; no token`);
   if (ended instanceof Error) throw fail(`could not be started: ${ended.message}`);

@@ -17,7 +17,7 @@ const { plants } = setup;
 const missing = secretServiceMissing();
 
 // In CI a missing Secret Service is a failure (.ci/run installs it), elsewhere a skip that says why.
-describe.skipIf(missing !== undefined && !process.env.CI)(
+describe.skipIf((missing !== undefined && !process.env.CI) || process.platform !== 'linux')(
   `with a real Secret Service${missing ? ` (skipped: ${missing})` : ''}`,
   () => {
     let service: SecretService;
@@ -81,7 +81,8 @@ describe.skipIf(missing !== undefined && !process.env.CI)(
   },
 );
 
-describe('with no D-Bus at all', () => {
+// Elsewhere the OS keyring would be the user's own: these run on Linux only.
+describe.skipIf(process.platform !== 'linux')('with no D-Bus at all', () => {
   it('auth login keeps the token in the config file and says why in one line', async () => {
     const r = await plants(['auth', 'login', '--with-token'], {
       env: { PLANTS_KEYRING: undefined, PLANTS_TOKEN: undefined, DBUS_SESSION_BUS_ADDRESS: undefined },
@@ -95,32 +96,35 @@ describe('with no D-Bus at all', () => {
   });
 });
 
-describe('the keyring binding is loaded only by a run that needs the token from the keyring', () => {
-  const watched = { NODE_OPTIONS: `--require ${join(ROOT, 'test', 'helpers', 'report-keyring.cjs')}` };
-  // A profile whose token is in the keyring, and the keyring not turned off: only reading the token loads it.
-  const keyringProfile = () =>
-    writeFileSync(
-      join(setup.dir.path, 'config.json'),
-      JSON.stringify({ profiles: { default: { 'token-keyring': new URL(setup.store.url).origin } } }),
-    );
-  const env = { ...watched, PLANTS_KEYRING: undefined };
+describe.skipIf(process.platform !== 'linux')(
+  'the keyring binding is loaded only by a run that needs the token from the keyring',
+  () => {
+    const watched = { NODE_OPTIONS: `--require ${join(ROOT, 'test', 'helpers', 'report-keyring.cjs')}` };
+    // A profile whose token is in the keyring, and the keyring not turned off: only reading the token loads it.
+    const keyringProfile = () =>
+      writeFileSync(
+        join(setup.dir.path, 'config.json'),
+        JSON.stringify({ profiles: { default: { 'token-keyring': new URL(setup.store.url).origin } } }),
+      );
+    const env = { ...watched, PLANTS_KEYRING: undefined };
 
-  it.each([
-    ['--help', ['--help'], {}],
-    ['--version', ['--version'], {}],
-    ['completion', ['completion', 'bash'], {}],
-    ['a completion lookup', ['__complete', '--', 'de'], {}],
-    ['a run with PLANTS_TOKEN', ['list'], {}],
-  ])('%s does not load it', async (_what, args, more) => {
-    keyringProfile();
-    const r = await plants(args, { env: { ...env, ...more } });
-    expect(r.code).toBe(0);
-    expect(r.stderr).not.toContain('keyring binding loaded');
-  });
+    it.each([
+      ['--help', ['--help'], {}],
+      ['--version', ['--version'], {}],
+      ['completion', ['completion', 'bash'], {}],
+      ['a completion lookup', ['__complete', '--', 'de'], {}],
+      ['a run with PLANTS_TOKEN', ['list'], {}],
+    ])('%s does not load it', async (_what, args, more) => {
+      keyringProfile();
+      const r = await plants(args, { env: { ...env, ...more } });
+      expect(r.code).toBe(0);
+      expect(r.stderr).not.toContain('keyring binding loaded');
+    });
 
-  it('a run that reads the token from it does', async () => {
-    keyringProfile();
-    const r = await plants(['list'], { env: { ...env, PLANTS_TOKEN: undefined } });
-    expect(r.stderr).toContain('keyring binding loaded');
-  });
-});
+    it('a run that reads the token from it does', async () => {
+      keyringProfile();
+      const r = await plants(['list'], { env: { ...env, PLANTS_TOKEN: undefined } });
+      expect(r.stderr).toContain('keyring binding loaded');
+    });
+  },
+);

@@ -1,7 +1,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { keyringReason, KeyringUnavailable, type Keyring } from '../../src/config/keyring.js';
+import { KeyringFailure, keyringReason, KeyringUnavailable, type Keyring } from '../../src/config/keyring.js';
+import { shownCommand } from '../../src/config/settings.js';
 import { inProcess, ORIGIN } from '../helpers/in-process.js';
 import { scriptedPrompter } from '../helpers/io.js';
 
@@ -33,6 +34,17 @@ function memoryKeyring() {
 }
 
 const unreachable = () => Promise.reject(new KeyringUnavailable('no Secret Service on the session bus'));
+
+/** A keyring that is there and says no (locked, its unlock prompt dismissed). */
+function lockedKeyring() {
+  const keyring: Keyring = {
+    name: 'Test Keyring',
+    get: () => Promise.reject(new KeyringFailure('it is locked')),
+    set: () => Promise.reject(new KeyringFailure('it is locked')),
+    delete: () => Promise.reject(new KeyringFailure('it is locked')),
+  };
+  return () => Promise.resolve(keyring);
+}
 
 /** The check of auth login (GET /plants?limit=1), answered with `status`. */
 function check(status = 200, token?: string) {
@@ -166,7 +178,9 @@ describe('auth login keeps the token in the OS keyring by default', () => {
     const failed = await plants(['auth', 'logout'], { env, keyring: unreachable });
     expect(failed.code).toBe(4);
     expect(failed.stderr()).toBe(
-      'plants: cannot remove the token of profile default from the OS keyring: no Secret Service on the session bus; nothing was changed\n',
+      'plants: cannot remove the token of profile default from the OS keyring: no Secret Service on the session bus; nothing was changed; ' +
+        `run this again where the keyring can be reached (without PLANTS_KEYRING=off), or remove "token-keyring" of profile default from ${configFile()} ` +
+        `and the keyring entry of service plants, account "default ${ORIGIN}", by hand\n`,
     );
     expect(stored()).toEqual({ profiles: { default: { 'token-keyring': ORIGIN } } });
     const r = await plants(['auth', 'logout'], { env, keyring: keyring.open, tty: true });
@@ -187,6 +201,45 @@ describe('auth login keeps the token in the OS keyring by default', () => {
     expect(r.code).toBe(0);
     expect(keyring.entries.size).toBe(0);
     expect(stored()).toEqual({ profiles: {} });
+  });
+
+  it('a keyring that is there but says no keeps nothing, and the token does not go to the file instead', async () => {
+    check();
+    const r = await plants(['auth', 'login', '--with-token'], { stdin: 't', env, keyring: lockedKeyring() });
+    expect(r.code).toBe(4);
+    expect(r.stderr()).toBe(
+      'plants: the OS keyring did not keep the token: it is locked; nothing was stored; unlock it and try again, or pass --insecure-storage to keep the token in the config file\n',
+    );
+    expect(() => readFileSync(configFile())).toThrow();
+  });
+
+  it('auth status names a store whose token cannot be read, and fails the check with its reason', async () => {
+    saved({ profiles: { default: { 'token-keyring': ORIGIN } } });
+    const r = await plants(['auth', 'status'], { env, keyring: lockedKeyring() });
+    expect(r.code).toBe(4);
+    expect(r.stdout()).toContain('Token:    stored, but could not be read (see below)\nStore:    keyring\n');
+    expect(r.stderr()).toMatch(
+      /kept in the OS keyring, which cannot be read: it is locked; set PLANTS_TOKEN, or run 'plants auth login --insecure-storage'/,
+    );
+  });
+
+  it('logout says so when the keyring entry was already gone', async () => {
+    saved({ profiles: { default: { 'token-keyring': ORIGIN } } });
+    const r = await plants(['auth', 'logout'], { env, keyring: memoryKeyring().open, tty: true });
+    expect(r.code).toBe(0);
+    expect(r.stderr()).toBe(
+      `✓ Removed the token of profile default from ${configFile()} (the OS keyring had no entry for it any more)\n`,
+    );
+  });
+
+  it('without a base URL and --insecure-storage, nothing is asked: the keyring needs an origin', async () => {
+    const r = await plants(['auth', 'login', '--with-token', '--no-verify'], {
+      stdin: 't',
+      env: { ...env, PLANTS_BASE_URL: undefined },
+      keyring: () => Promise.reject(new Error('the keyring was asked')),
+    });
+    expect(r.code).toBe(2);
+    expect(r.stderr()).toMatch(/^plants: the OS keyring keeps a token for one base URL, and none is set/);
   });
 
   it('a run with PLANTS_TOKEN never opens the keyring', async () => {
@@ -337,5 +390,49 @@ describe('why no keyring can be used, in words a person can act on', () => {
     ['', 'unknown error'],
   ])('%j: %s', (message, reason) => {
     expect(keyringReason(new Error(message))).toBe(reason);
+  });
+});
+
+describe('how a token command is named: never what may be a secret', () => {
+  it.each([
+    ['op read op://ops/plants/token', 'op …'],
+    ['secret-tool', 'secret-tool'],
+    ['VAULT_TOKEN=hvs.Secret123 vault kv get -field=token secret/plants', 'vault …'],
+    ['env A=1 B=2 pass show plants', 'pass …'],
+    ['X=secret', 'a command …'],
+  ])('%j is shown as %j', (command, shown) => {
+    expect(shownCommand(command)).toBe(shown);
+  });
+});
+
+describe('what a token command prints must be a token', () => {
+  it('whitespace, control or non-ASCII characters inside it: exit 4, never the output', async () => {
+    saved({ profiles: { default: { 'token-command': "printf 'a b'" } } });
+    const r = await plants(['list'], { env });
+    expect(r.code).toBe(4);
+    expect(r.stderr()).toBe(
+      'plants: the token command of profile default (printf …) printed a token with whitespace, control or non-ASCII characters; make it print the token alone\n',
+    );
+  });
+
+  it('a command that leaves something running that holds its output open is not waited on', async () => {
+    saved({ profiles: { default: { 'token-command': '(sleep 30 &) ; echo cmd-token' } } });
+    check(200, 'cmd-token');
+    const r = await plants(['auth', 'status'], { env });
+    expect(r.code).toBe(0);
+  });
+
+  it('more than 64 KiB of output is refused', async () => {
+    saved({ profiles: { default: { 'token-command': 'head -c 70000 /dev/zero | tr "\\0" a' } } });
+    const r = await plants(['list'], { env });
+    expect(r.code).toBe(4);
+    expect(r.stderr()).toMatch(/printed more than 64 KiB; no token/);
+  });
+
+  it("runs through the user's shell", async () => {
+    saved({ profiles: { default: { 'token-command': 'echo "$0" | grep -q bash && echo shell-token' } } });
+    check(200, 'shell-token');
+    const r = await plants(['auth', 'status'], { env: { ...env, SHELL: '/bin/bash' } });
+    expect(r.code).toBe(0);
   });
 });

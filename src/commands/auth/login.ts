@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { Command } from 'commander';
-import { keyringAccount, KeyringUnavailable } from '../../config/keyring.js';
+import { keyringAccount, KeyringFailure, keyringOff, KeyringUnavailable } from '../../config/keyring.js';
 import { checkToken, lookupBaseUrl, resolveBaseUrl, shownCommand, type ResolvedToken } from '../../config/settings.js';
 import { DEFAULT_PROFILE, type ConfigStore, type StoredToken } from '../../config/store.js';
 import type { Context } from '../../context.js';
@@ -74,6 +74,11 @@ async function runLogin(options: LoginOptions, ctx: Context): Promise<void> {
   checkInput(options, ctx);
   // The base URL before the token is asked for: the token is checked against it, and a keyring entry is kept for its origin.
   const baseUrl = await loginBaseUrl(options, ctx);
+  if (baseUrl === undefined && options.tokenCommand === undefined && !options.insecureStorage && !keyringOff(ctx.env)) {
+    throw new UsageError(
+      "the OS keyring keeps a token for one base URL, and none is set; run 'plants config set base-url <url>' first, or pass --insecure-storage",
+    );
+  }
   const [store, profile] = await profileToWrite(ctx);
   const token = await newToken(options, profile, ctx);
   if (options.verify && baseUrl) await verify(token, baseUrl, ctx);
@@ -208,6 +213,12 @@ async function keepToken(
     await keyring.set(keyringAccount(profile, origin), token);
     return [{ store: 'keyring', origin }, `in the OS keyring (${keyring.name}), for ${origin}`];
   } catch (err) {
+    if (err instanceof KeyringFailure) {
+      // There is a keyring, and it said no: the token does not quietly go to the file instead.
+      throw new AuthError(
+        `the OS keyring did not keep the token: ${err.message}; nothing was stored; unlock it and try again, or pass --insecure-storage to keep the token in the config file`,
+      );
+    }
     if (!(err instanceof KeyringUnavailable)) throw err;
     // PLANTS_KEYRING=off is the user's own choice: nothing to say.
     if (!err.turnedOff) {

@@ -31,7 +31,7 @@ async function runLogout(_options: LogoutOptions, ctx: Context): Promise<void> {
   if (stored === undefined) {
     info(io, `No token is stored for profile ${profile}`);
   } else {
-    const from = (await removeKeyringEntry(stored, profile, ctx)) ?? store.path;
+    const from = (await removeKeyringEntry(stored, profile, store.path, ctx)) ?? store.path;
     store.setToken(profile, undefined);
     success(
       io,

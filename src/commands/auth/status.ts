@@ -48,6 +48,8 @@ async function runStatus(options: StatusOptions, ctx: Context): Promise<void> {
   const base = await lookupBaseUrl(ctx.flags.baseUrl, ctx.env, ctx.config, ctx.usedProfile);
   // Looked up once (a token command runs once); a missing or unusable token fails the check below.
   const token = await ctx.token().catch(() => undefined);
+  // A token kept somewhere that could not be read (a locked keyring, a failing command) is still named; the check says why.
+  const kept = token ? undefined : await storedStore(ctx);
   // The token may be a segment of the base URL's path, this profile's or another's.
   const redact = await redactKnownTokens(ctx);
   const shown = base && redact(shownUrl(base.value));
@@ -61,7 +63,7 @@ async function runStatus(options: StatusOptions, ctx: Context): Promise<void> {
       base_url: shown ?? null,
       base_url_source: base?.source ?? null,
       token_source: token ? ctx.redact(token.source) : null,
-      token_store: token?.store ?? null,
+      token_store: token?.store ?? kept ?? null,
       accepted: false,
     };
     try {
@@ -76,12 +78,22 @@ async function runStatus(options: StatusOptions, ctx: Context): Promise<void> {
   const lines = [
     `Profile:  ${profile.value}${profile.source ? ` (from ${profile.source})` : ''}`,
     `Base URL: ${base ? `${shown} (from ${base.source})` : 'not set'}`,
-    `Token:    ${token ? `set (from ${ctx.redact(token.source)})` : 'not set'}`,
-    ...(token ? [`Store:    ${token.storeLabel}`] : []),
+    `Token:    ${token ? `set (from ${ctx.redact(token.source)})` : kept ? 'stored, but could not be read (see below)' : 'not set'}`,
+    ...(token ? [`Store:    ${token.storeLabel}`] : kept ? [`Store:    ${kept}`] : []),
   ];
   io.stdout.write(`${lines.join('\n')}\n`);
   await check();
   io.stdout.write('Check:    the service accepted the token (GET /plants?limit=1)\n');
+}
+
+/** Where the selected profile keeps its token, when PLANTS_TOKEN does not override it; undefined on any doubt. */
+async function storedStore(ctx: Context): Promise<string | undefined> {
+  if (ctx.env.PLANTS_TOKEN?.trim()) return undefined;
+  try {
+    return (await ctx.config()).storedToken((await ctx.profile()).value)?.store;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Only a valid URL is echoed, its secrets masked: an invalid one might carry credentials. */

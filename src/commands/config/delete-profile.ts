@@ -28,7 +28,7 @@ async function runDeleteProfile(options: DeleteProfileOptions, ctx: Context): Pr
   const name = existingProfile(store, options.name);
   const wasCurrent = store.currentProfile === name;
   // Its token goes with it, from the keyring too: no secret is left behind under a name nothing reads.
-  await removeKeyringEntry(store.storedToken(name), name, ctx);
+  await removeKeyringEntry(store.storedToken(name), name, store.path, ctx);
   store.deleteProfile(name);
   success(ctx.io, `Deleted profile ${name}${wasCurrent ? '; using profile default' : ''}`);
 }
