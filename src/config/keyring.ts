@@ -1,6 +1,8 @@
 import type { ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import type { Env } from '../env.js';
+import { ConfigError } from '../errors.js';
+import { parseTimeout } from '../shared/values.js';
 
 /**
  * The OS keyring, through @napi-rs/keyring (docs/choices.md, "Where the
@@ -13,8 +15,18 @@ import type { Env } from '../env.js';
 /** The keyring's service name; each profile's entry is its own account under it (keyringAccount). */
 export const KEYRING_SERVICE = 'plants';
 
-/** How long a keyring call may take: a locked collection may wait on an unlock prompt. */
-const KEYRING_TIMEOUT_MS = 60_000;
+/** How long a keyring call may take: a locked collection may wait on an unlock prompt. PLANTS_KEYRING_TIMEOUT changes it. */
+const KEYRING_TIMEOUT_SECONDS = 60;
+
+function keyringTimeoutMs(env: Env): number {
+  const raw = env.PLANTS_KEYRING_TIMEOUT?.trim();
+  if (!raw) return KEYRING_TIMEOUT_SECONDS * 1000;
+  try {
+    return parseTimeout(raw, 'PLANTS_KEYRING_TIMEOUT') * 1000;
+  } catch (err) {
+    throw new ConfigError((err as Error).message.replace(/^invalid /, 'invalid environment variable '));
+  }
+}
 
 export interface Keyring {
   /** What `auth status` calls it: `Secret Service`, `macOS Keychain`, `Windows Credential Manager`. */
@@ -155,13 +167,12 @@ function call(env: Env, op: 'get' | 'set' | 'delete', account: string, input = '
   child.stdin.end(input);
   let out = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+  const limitMs = keyringTimeoutMs(env);
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(
-        new KeyringFailure(`no answer within ${KEYRING_TIMEOUT_MS / 1000} s (is it locked, or waiting on a prompt?)`),
-      );
-    }, KEYRING_TIMEOUT_MS);
+      reject(new KeyringFailure(`no answer within ${limitMs / 1000} s (is it locked, or waiting on a prompt?)`));
+    }, limitMs);
     child.once('error', (err) => {
       clearTimeout(timer);
       running.delete(child);

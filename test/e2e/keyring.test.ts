@@ -1,4 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { againstStore } from '../helpers/against-store.js';
@@ -83,6 +84,32 @@ describe.skipIf((missing !== undefined && !process.env.CI) || process.platform !
 
 // Elsewhere the OS keyring would be the user's own: these run on Linux only.
 describe.skipIf(process.platform !== 'linux')('with no D-Bus at all', () => {
+  it('a session bus that takes the connection and never answers: the run ends at PLANTS_KEYRING_TIMEOUT, exit 4', async () => {
+    const socket = join(setup.dir.path, 'silent-bus');
+    const held: Socket[] = [];
+    const silent = createServer((connection) => held.push(connection));
+    await new Promise<void>((resolve) => silent.listen(socket, resolve));
+    try {
+      writeFileSync(
+        join(setup.dir.path, 'config.json'),
+        JSON.stringify({ profiles: { default: { 'token-keyring': new URL(setup.store.url).origin } } }),
+      );
+      const r = await plants(['list'], {
+        env: {
+          PLANTS_KEYRING: undefined,
+          PLANTS_TOKEN: undefined,
+          PLANTS_KEYRING_TIMEOUT: '1',
+          DBUS_SESSION_BUS_ADDRESS: `unix:path=${socket}`,
+        },
+      });
+      expect(r.code).toBe(4);
+      expect(r.stderr).toMatch(/cannot be read: no answer within 1 s \(is it locked, or waiting on a prompt\?\)/);
+    } finally {
+      for (const connection of held) connection.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  });
+
   it('auth login keeps the token in the config file and says why in one line', async () => {
     const r = await plants(['auth', 'login', '--with-token'], {
       env: { PLANTS_KEYRING: undefined, PLANTS_TOKEN: undefined, DBUS_SESSION_BUS_ADDRESS: undefined },
