@@ -142,6 +142,11 @@ export async function main(argv: readonly string[], options: ContextOptions): Pr
   const ctx = createContext({ ...options, flags: () => globalFlags(program) });
   const program = buildProgram(ctx);
   try {
+    // `plants` alone is a request for help, as in gh and kubectl: on stdout, exit 0.
+    if (argv.length === 0) {
+      program.outputHelp();
+      return ExitCode.ok;
+    }
     await program.parseAsync([...argv], { from: 'user' });
     return ExitCode.ok;
   } catch (err) {

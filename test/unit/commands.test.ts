@@ -753,3 +753,23 @@ describe('help and usage', () => {
     expect(r.stderr()).toMatch(/^plants: .*--limt.*(\(see --help\)|Did you mean --limit\?)/);
   });
 });
+
+describe("the command line's conventions", () => {
+  it('plants alone prints the help on stdout and exits 0; an unknown command still exits 2', async () => {
+    const r = await plants([]);
+    expect(r.code).toBe(0);
+    expect(r.stdout()).toMatch(/^Usage: plants \[options\] \[command\]\n/);
+    expect(r.stderr()).toBe('');
+    const unknown = await plants(['nosuch']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stdout()).toBe('');
+  });
+
+  it('--ignore-not-found is --ignore-missing, under kubectl’s name', async () => {
+    service()
+      .intercept({ path: '/plants/9', method: 'DELETE' })
+      .reply(404, { error: 404, message: 'no such plant' }, json);
+    const r = await plants(['delete', '9', '--yes', '--ignore-not-found', '--no-journal']);
+    expect(r.code).toBe(0);
+  });
+});

@@ -301,3 +301,37 @@ describe('plants config', () => {
     }
   });
 });
+
+describe('--json on the config commands that print information', () => {
+  it('config get --json: the profile, the key and the value; an unset key still exits 1 with the JSON error line', async () => {
+    saved({ profiles: { default: { 'base-url': 'https://a.test/api', 'max-deletes': '10%' } } });
+    const r = await plants(['config', 'get', 'base-url', '--json']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout())).toEqual({ profile: 'default', key: 'base-url', value: 'https://a.test/api' });
+    expect(JSON.parse((await plants(['config', 'get', 'max-deletes', '--json'])).stdout())).toMatchObject({
+      value: '10%',
+    });
+    saved({ profiles: { default: {} } });
+    const unset = await plants(['config', 'get', 'base-url', '--json']);
+    expect(unset.code).toBe(1);
+    expect(unset.stdout()).toBe('');
+    expect(JSON.parse(unset.stderr().trimEnd().split('\n').at(-1)!)).toMatchObject({ error: { code: 'config' } });
+  });
+
+  it('config profiles --json: each profile, the one in use, never a token', async () => {
+    saved({
+      profile: 'staging',
+      profiles: { default: { 'base-url': 'https://a.test' }, staging: { token: TOKEN, 'token-command': 'x' } },
+    });
+    const r = await plants(['config', 'profiles', '--json'], fileOnly);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout())).toEqual([
+      { name: 'default', in_use: false, base_url: 'https://a.test', token_set: false, token_store: null },
+      { name: 'staging', in_use: true, base_url: null, token_set: true, token_store: 'command' },
+    ]);
+  });
+
+  it('config path --json', async () => {
+    expect(JSON.parse((await plants(['config', 'path', '--json'])).stdout())).toEqual({ path: configFile() });
+  });
+});

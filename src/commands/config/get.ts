@@ -1,12 +1,16 @@
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { NotSetError } from '../../errors.js';
+import { formatJson } from '../../output/formats.js';
+import { writeOut } from '../../output/iostreams.js';
+import { maskUrl } from '../../shared/url.js';
 import { redactKnownTokens } from '../known-tokens.js';
 import { examples } from '../options.js';
 import { keyArgument, selectedProfile, shownValue, type ConfigKey } from './shared.js';
 
 export interface GetOptions {
   key: ConfigKey;
+  json: boolean;
 }
 
 type GetRunner = (options: GetOptions, ctx: Context) => Promise<void>;
@@ -21,10 +25,12 @@ export function getCommand(ctx: Context, run: GetRunner = runGet): Command {
         'plants config get base-url',
         'plants --profile staging config get base-url',
         'plants config get max-deletes',
+        'plants config get base-url --json',
       ),
     )
-    .action(async (key: ConfigKey) => {
-      await run({ key }, ctx);
+    .option('--json', 'print it as JSON: {"profile", "key", "value"}')
+    .action(async (key: ConfigKey, flags: { json?: boolean }) => {
+      await run({ key, json: flags.json === true }, ctx);
     });
 }
 
@@ -32,6 +38,12 @@ async function runGet(options: GetOptions, ctx: Context): Promise<void> {
   const [store, profile] = await selectedProfile(ctx);
   const value = store.get(profile, options.key);
   if (value === undefined) throw new NotSetError(`${options.key} is not set for profile ${profile}`);
+  const redact = await redactKnownTokens(ctx);
+  if (options.json) {
+    const shown = options.key === 'base-url' ? redact(maskUrl(value)) : value;
+    await writeOut(ctx.io.stdout, formatJson({ profile, key: options.key, value: shown }, ctx.io.stdoutIsTTY));
+    return;
+  }
   // Masking leaves any base URL plants can use as it is, but for a token in it: scripts still read back what they stored.
-  ctx.io.stdout.write(`${shownValue(options.key, value, await redactKnownTokens(ctx))}\n`);
+  ctx.io.stdout.write(`${shownValue(options.key, value, redact)}\n`);
 }

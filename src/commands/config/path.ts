@@ -1,23 +1,28 @@
 import { join } from 'node:path';
 import { Command } from 'commander';
-import { configDir } from '../../config/store.js';
+import { CONFIG_FILE, configDir } from '../../config/store.js';
+import { formatJson } from '../../output/formats.js';
+import { writeOut } from '../../output/iostreams.js';
 import type { Context } from '../../context.js';
 import { examples } from '../options.js';
 
-/** `config path` takes no flags. */
-type PathOptions = Record<string, never>;
+interface PathOptions {
+  json: boolean;
+}
 
-type PathRunner = (options: PathOptions, ctx: Context) => Promise<void> | void;
+type PathRunner = (options: PathOptions, ctx: Context) => Promise<void>;
 
 export function pathCommand(ctx: Context, run: PathRunner = runPath): Command {
   return new Command('path')
     .description('Print the path of the config file')
+    .option('--json', 'print it as JSON: {"path"}')
     .addHelpText('after', examples('plants config path', 'ls -l "$(plants config path)"'))
-    .action(async () => {
-      await run({}, ctx);
+    .action(async (flags: { json?: boolean }) => {
+      await run({ json: flags.json === true }, ctx);
     });
 }
 
-function runPath(_options: PathOptions, ctx: Context): void {
-  ctx.io.stdout.write(`${join(configDir(ctx.env), 'config.json')}\n`);
+async function runPath(options: PathOptions, ctx: Context): Promise<void> {
+  const path = join(configDir(ctx.env), CONFIG_FILE);
+  await writeOut(ctx.io.stdout, options.json ? formatJson({ path }, ctx.io.stdoutIsTTY) : `${path}\n`);
 }

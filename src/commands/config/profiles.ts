@@ -1,28 +1,48 @@
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { alignColumns } from '../../output/columns.js';
+import { formatJson } from '../../output/formats.js';
+import { writeOut } from '../../output/iostreams.js';
+import { maskUrl } from '../../shared/url.js';
 import { redactKnownTokens } from '../known-tokens.js';
 import { examples } from '../options.js';
 import { selectedProfile, shownOr } from './shared.js';
 
-/** `config profiles` takes no flags. */
-type ProfilesOptions = Record<string, never>;
+interface ProfilesOptions {
+  json: boolean;
+}
 
 type ProfilesRunner = (options: ProfilesOptions, ctx: Context) => Promise<void>;
 
 export function profilesCommand(ctx: Context, run: ProfilesRunner = runProfiles): Command {
   return new Command('profiles')
     .description('List the profiles; * marks the one in use (tokens only as set or not set)')
-    .addHelpText('after', examples('plants config profiles'))
-    .action(async () => {
-      await run({}, ctx);
+    .option('--json', 'print them as JSON: [{"name", "in_use", "base_url", "token_set", "token_store"}]')
+    .addHelpText('after', examples('plants config profiles', 'plants config profiles --json'))
+    .action(async (flags: { json?: boolean }) => {
+      await run({ json: flags.json === true }, ctx);
     });
 }
 
-async function runProfiles(_options: ProfilesOptions, ctx: Context): Promise<void> {
+async function runProfiles(options: ProfilesOptions, ctx: Context): Promise<void> {
   const [store, profile] = await selectedProfile(ctx);
   const names = [...new Set([...store.profileNames(), profile])].sort();
   const redact = await redactKnownTokens(ctx);
+  if (options.json) {
+    const profiles = names.map((name) => {
+      const baseUrl = store.get(name, 'base-url');
+      const kept = store.storedToken(name)?.store;
+      return {
+        name,
+        in_use: name === profile,
+        base_url: baseUrl === undefined ? null : redact(maskUrl(baseUrl)),
+        token_set: kept !== undefined,
+        token_store: kept ?? null,
+      };
+    });
+    await writeOut(ctx.io.stdout, formatJson(profiles, ctx.io.stdoutIsTTY));
+    return;
+  }
   const lines = await alignColumns(
     names.map((name) => [
       `${name === profile ? '*' : ' '} ${name}`,
