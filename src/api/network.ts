@@ -176,6 +176,14 @@ export function describeNetworkFailure(
       };
     case 'ERR_TLS_CERT_ALTNAME_INVALID':
       return { message: wrongNameMessage(cause, host, redact), timeout: false };
+    case 'ERR_SSL_WRONG_VERSION_NUMBER':
+      // OpenSSL's words for a TLS hello answered in plain text.
+      return {
+        message:
+          `${host} did not answer in TLS: it looks like a plain-HTTP server (${code}); ` +
+          'if it is, use http:// in the base URL (the token then travels unencrypted: only on a trusted network)',
+        timeout: false,
+      };
     case 'UND_ERR_HEADERS_OVERFLOW':
       return {
         message: `${host} sent response headers larger than ${RESPONSE_HEADER_LIMIT / 1024} KiB, the most this client accepts (${code})`,

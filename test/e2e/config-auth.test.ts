@@ -209,3 +209,15 @@ describe('precedence: --base-url > PLANTS_BASE_URL > config file', () => {
     expect(noToken.stderr).toMatch(/plants auth login.*PLANTS_TOKEN/);
   });
 });
+
+describe('a newcomer’s mistakes, said in words', () => {
+  it('https:// to a plain-HTTP server: says so, and suggests http://', async () => {
+    const r = await plants(['list'], {
+      env: { PLANTS_BASE_URL: store.url.replace(/^http:/, 'https:'), PLANTS_TOKEN: TOKEN },
+    });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      /did not answer in TLS: it looks like a plain-HTTP server .*use http:\/\/ in the base URL/,
+    );
+  });
+});

@@ -142,13 +142,13 @@ describe('listPlants', () => {
 
   it('keeps a multi-line cause on one line', async () => {
     const tls = Object.assign(new Error('wrong version number\nssl3_get_record:350:\n'), {
-      code: 'ERR_SSL_WRONG_VERSION_NUMBER',
+      code: 'EPROTO',
     });
     agent.get(ORIGIN).intercept({ path: '/plants', method: 'GET' }).replyWithError(tls);
     const err = await failure(client().listPlants());
     expect(err.message).not.toContain('\n');
     expect(err.message).toMatch(
-      /TLS error talking to plants.test: wrong version number ssl3_get_record:350: \(ERR_SSL_WRONG_VERSION_NUMBER\)/,
+      /TLS error talking to plants.test: wrong version number ssl3_get_record:350: \(EPROTO\)/,
     );
   });
 

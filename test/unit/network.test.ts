@@ -177,7 +177,16 @@ describe('TLS failures', () => {
     });
   });
 
-  it.each(['CERT_HAS_EXPIRED', 'CERT_NOT_YET_VALID', 'ERR_SSL_WRONG_VERSION_NUMBER', 'EPROTO'])(
+  it('ERR_SSL_WRONG_VERSION_NUMBER (https:// to a plain-HTTP server) is said in words, with http:// as the way on', () => {
+    expect(describe_(coded('ERR_SSL_WRONG_VERSION_NUMBER', 'wrong version number'))).toEqual({
+      message:
+        'plants.test did not answer in TLS: it looks like a plain-HTTP server (ERR_SSL_WRONG_VERSION_NUMBER); ' +
+        'if it is, use http:// in the base URL (the token then travels unencrypted: only on a trusted network)',
+      timeout: false,
+    });
+  });
+
+  it.each(['CERT_HAS_EXPIRED', 'CERT_NOT_YET_VALID', 'EPROTO'])(
     '%s: a TLS error without the CA hint',
     (code) => {
       expect(describe_(coded(code, 'some reason'))).toEqual({
