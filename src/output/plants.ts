@@ -2,8 +2,9 @@ import type { Plant } from '../api/responses.js';
 import { stringifyJson } from '../json.js';
 import { csvLine, escapeForTerminal, tsvLine } from './formats.js';
 import { readerGone, writeOut, type IOStreams } from './iostreams.js';
-import { info } from './messages.js';
+import { info, warning } from './messages.js';
 import { renderTable } from './table.js';
+import { quoted } from '../shared/text.js';
 
 export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'tsv', 'csv'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -97,7 +98,13 @@ export async function writePlants(
       return 0;
     }
     const columns = options.columns ?? tableColumns(all);
+    // Said once, on stderr: a table without an ID column is not a list to delete from.
+    if (!options.columns && !columns.includes('id')) {
+      warning(io, 'the service sent no ids: these plants cannot be deleted by id');
+    }
     const rows = all.map(rowReader(columns));
+    if (options.columns)
+      warnEmptyColumns(io, options.columns, (index) => rows.some((cells) => cells[index] !== undefined));
     const id = columns.indexOf('id');
     for await (const block of renderTable(
       columns.map((c) => c.toUpperCase()),
@@ -112,7 +119,17 @@ export async function writePlants(
   }
 
   const columns = options.columns ?? DATA_COLUMNS;
-  const row = rowReader(columns);
+  const readRow = rowReader(columns);
+  // Which of the asked-for columns some plant has (tables, TSV and CSV; JSON keeps whole objects).
+  const filled = new Array<boolean>(columns.length).fill(false);
+  const track = options.columns !== undefined && format !== 'json' && format !== 'ndjson';
+  const row = track
+    ? (plant: Plant) => {
+        const cells = readRow(plant);
+        for (let i = 0; i < cells.length; i += 1) if (cells[i] !== undefined) filled[i] = true;
+        return cells;
+      }
+    : readRow;
   // Nothing reaches stdout before the first plants have arrived and been checked
   // (or the list has ended): a run that fails early leaves no half-made JSON or
   // bare CSV header behind.
@@ -146,5 +163,17 @@ export async function writePlants(
   if (count === 0) await out.add(opening);
   if (format === 'json') await out.add(terminal && count > 0 ? '\n]\n' : ']\n');
   await out.flush();
+  if (track && count > 0) warnEmptyColumns(io, columns, (index) => filled[index]!);
   return count;
+}
+
+/** One warning naming the --columns that no plant listed has: an empty column is usually a misspelt field. */
+function warnEmptyColumns(io: IOStreams, columns: readonly string[], filled: (index: number) => boolean): void {
+  const empty = columns.filter((_, index) => !filled(index));
+  if (empty.length === 0) return;
+  const names = empty.map(quoted).join(', ');
+  warning(
+    io,
+    `--columns ${names}: no plant listed has ${empty.length === 1 ? 'this field' : 'these fields'}, so ${empty.length === 1 ? 'its column is' : 'their columns are'} empty`,
+  );
 }

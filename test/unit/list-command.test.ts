@@ -124,3 +124,26 @@ describe('plants list: filters', () => {
     expect(r.stdout()).toBe('id,name,tag\r\n');
   });
 });
+
+describe('plants list: what a newcomer would otherwise miss, said once on stderr', () => {
+  it('a table of plants without ids says they cannot be deleted by id', async () => {
+    listed([{ name: 'A' }, { name: 'B', tag: 'x' }]);
+    const r = await plants(['list'], { tty: true });
+    expect(r.code).toBe(0);
+    expect(r.stdout()).not.toContain('ID');
+    expect(r.stderr()).toBe('plants: warning: the service sent no ids: these plants cannot be deleted by id\n');
+    listed();
+    expect((await plants(['list'], { tty: true })).stderr()).toBe('');
+  });
+
+  it.each([['table'], ['tsv'], ['csv']])('-o %s: a --columns field no plant has is named, once', async (format) => {
+    listed();
+    const r = await plants(['list', '-o', format, '--columns', 'id,hieght,extra.height,colour']);
+    expect(r.code).toBe(0);
+    expect(r.stderr()).toBe(
+      'plants: warning: --columns "hieght", "colour": no plant listed has these fields, so their columns are empty\n',
+    );
+    listed();
+    expect((await plants(['list', '-o', format, '--columns', 'id,extra.height'])).stderr()).toBe('');
+  });
+});
