@@ -186,15 +186,12 @@ describe('TLS failures', () => {
     });
   });
 
-  it.each(['CERT_HAS_EXPIRED', 'CERT_NOT_YET_VALID', 'EPROTO'])(
-    '%s: a TLS error without the CA hint',
-    (code) => {
-      expect(describe_(coded(code, 'some reason'))).toEqual({
-        message: `TLS error talking to plants.test: some reason (${code})`,
-        timeout: false,
-      });
-    },
-  );
+  it.each(['CERT_HAS_EXPIRED', 'CERT_NOT_YET_VALID', 'EPROTO'])('%s: a TLS error without the CA hint', (code) => {
+    expect(describe_(coded(code, 'some reason'))).toEqual({
+      message: `TLS error talking to plants.test: some reason (${code})`,
+      timeout: false,
+    });
+  });
 
   it('a message about TLS or a certificate is a TLS error even without a known code', () => {
     expect(describe_(new Error('unable to verify the first certificate')).message).toBe(
