@@ -5,7 +5,7 @@ import { configCommand } from './commands/config/index.js';
 import { completeWith } from './completion/hints.js';
 import { deleteCommand } from './commands/delete.js';
 import { DoubleDashCommand } from './commands/double-dash.js';
-import { helpCommand } from './commands/help.js';
+import { helpCommand, wrapHelpText } from './commands/help.js';
 import { historyCommand } from './commands/history.js';
 import { listCommand } from './commands/list.js';
 import { pruneCommand } from './commands/prune.js';
@@ -108,7 +108,7 @@ export function buildProgram(ctx: Context): Command {
       completeCommand(ctx, () => program),
       { hidden: true },
     )
-    .addHelpText('after', FOOTER)
+    .addHelpText('after', () => wrapHelpText(FOOTER, ctx.io.terminalWidth('stdout') ?? 80))
     .hook('preAction', (thisCommand) => {
       if (!thisCommand.opts<{ color: boolean }>().color) ctx.io.disableColor();
     });
@@ -130,6 +130,9 @@ function configureAll(command: Command, ctx: Context): void {
     .configureOutput({
       writeOut: (text) => ctx.io.stdout.write(text),
       writeErr: (text) => ctx.io.stderr.write(text),
+      // The width the footer is wrapped at (wrapHelpText), COLUMNS included: one measure for all of the help.
+      getOutHelpWidth: () => ctx.io.terminalWidth('stdout') ?? 80,
+      getErrHelpWidth: () => ctx.io.terminalWidth('stderr') ?? 80,
       // Errors are printed once, by report().
       outputError: () => {},
     });

@@ -79,3 +79,34 @@ function* ancestry(command: Command): Generator<string> {
   if (command.parent) yield* ancestry(command.parent);
   yield command.name();
 }
+
+/**
+ * Text of the help's own sections (examples, exit codes, environment),
+ * wrapped as commander wraps the rest: at `width`, each line's text going
+ * on under where it began (after its name column), breaking at spaces only.
+ */
+export function wrapHelpText(text: string, width: number): string {
+  return text
+    .split('\n')
+    .map((line) => {
+      if (line.length <= width) return line;
+      // The column the text starts at: after the name and the run of spaces that follows it, else after the indent.
+      const column = /^(\s*\S+\s{2,})\S/.exec(line)?.[1]!.length ?? /^\s*/.exec(line)![0].length;
+      if (column >= width - 20) return line;
+      const words = line.slice(column).split(' ');
+      const lines: string[] = [];
+      let current = line.slice(0, column);
+      for (const word of words) {
+        const next = current.trim() === '' || current.length === column ? `${current}${word}` : `${current} ${word}`;
+        if (next.length > width && current.length > column) {
+          lines.push(current);
+          current = `${' '.repeat(column)}${word}`;
+        } else {
+          current = next;
+        }
+      }
+      lines.push(current);
+      return lines.join('\n');
+    })
+    .join('\n');
+}

@@ -86,3 +86,18 @@ describe('plants help', () => {
     expect(out).not.toHaveBeenCalled();
   });
 });
+
+describe("the help's own sections at the terminal's width", () => {
+  it.each([60, 80, 100])(
+    'at %i columns, exit codes and environment wrap under their text, not mid-word',
+    async (columns) => {
+      const r = await plants(['--help'], { tty: true, columns });
+      expect(r.code).toBe(0);
+      const footer = r.stdout().slice(r.stdout().indexOf('\nExamples:'));
+      for (const line of footer.split('\n')) expect(line.length, line).toBeLessThanOrEqual(columns);
+      // A wrapped line goes on under the text of its entry.
+      expect(footer).toMatch(/^ {2}PLANTS_STATE_DIR {5}directory of the deletion journal,?/m);
+      expect(footer).not.toMatch(/\S-\n/);
+    },
+  );
+});
