@@ -4,7 +4,7 @@ import { BadResponseError, CliError, NetworkError } from '../errors.js';
 import type { Redact } from '../shared/text.js';
 import { ReadTimeoutError, TooLargeError } from '../read-text.js';
 import { Attempt, headerValue, type Method, type Target } from './attempt.js';
-import { DebugLog } from './debug-log.js';
+import { DEBUG_BODY_CHARACTERS, DebugLog } from './debug-log.js';
 import { describeHttpError, type HttpErrorFacts } from './http-error.js';
 import { describeNetworkFailure } from './network.js';
 import { streamPlantList, type PlantBatch } from './plant-stream.js';
@@ -117,13 +117,32 @@ export class PlantStoreClient {
       throw withRequestId(new BadResponseError(`${where}: ${this.#redact(refusal)}`, attempt.statusCode), requestId);
     }
     try {
-      const body = boundYoungGeneration(attempt.timedBody());
+      const body = boundYoungGeneration(this.#log.on ? this.#tapped(attempt.timedBody()) : attempt.timedBody());
       yield* streamPlantList(body, headerValue(attempt.headers['content-type']), limit, this.#redact, options.limit);
     } catch (err) {
       throw withRequestId(this.#bodyError(err, where, label, attempt, attempts), requestId);
     } finally {
       // Stopped early, or failed: close the response rather than read the rest.
       attempt.close();
+    }
+  }
+
+  /** The list's body passed on as it comes, its start and size shown by --debug once it has been read. */
+  async *#tapped(body: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+    const start: Buffer[] = [];
+    let kept = 0;
+    let bytes = 0;
+    try {
+      for await (const chunk of body) {
+        bytes += chunk.length;
+        if (kept < 4 * DEBUG_BODY_CHARACTERS) {
+          start.push(chunk.subarray(0, 4 * DEBUG_BODY_CHARACTERS - kept));
+          kept += start.at(-1)!.length;
+        }
+        yield chunk;
+      }
+    } finally {
+      this.#log.body(Buffer.concat(start).toString('utf8'), bytes);
     }
   }
 
@@ -164,7 +183,9 @@ export class PlantStoreClient {
       options.signal,
       options.requestId ?? newRequestId(),
     );
-    await attempt.discard();
+    // Nobody reads a DELETE's body; --debug shows its start.
+    if (this.#log.on) this.#log.body(await attempt.errorText());
+    else await attempt.discard();
     attempt.close();
     return { status: attempt.statusCode, afterLostResponse: attempts.responseMayBeLost, attempts: attempts.count };
   }
@@ -217,6 +238,7 @@ export class PlantStoreClient {
         // Gone only when the service says the plant is missing (its Error object); a router's
         // 404 says the address is wrong, and what the lost attempt did stays unknown.
         const text = await attempt.errorText();
+        this.#log.body(text);
         if (describeErrorBody(text, headerValue(attempt.headers['content-type']), this.#redact).error !== null) {
           this.#log.line('404 after a lost response: an earlier attempt deleted it');
           return { attempt, label, attempts };
@@ -233,6 +255,7 @@ export class PlantStoreClient {
         continue;
       }
       const text = await attempt.errorText();
+      this.#log.body(text);
       attempt.close();
       throw this.#httpError({ response: attempt, label, attempts, addressedPlant, redirect: next, redirects, text });
     }

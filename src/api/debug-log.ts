@@ -1,6 +1,9 @@
 import { excerpt, type Redact } from '../shared/text.js';
 import { shownHeaderValue } from './secret-headers.js';
 
+/** How much of a response body --debug shows (docs/commands.md, Global options). */
+export const DEBUG_BODY_CHARACTERS = 1000;
+
 /**
  * The --debug lines of a client: the token masked in every line, and the
  * values of headers that carry secrets (credentials, challenges, cookies,
@@ -18,6 +21,21 @@ export class DebugLog {
   /** Whether lines go anywhere: callers skip building costly ones otherwise. */
   get on(): boolean {
     return this.#write !== undefined;
+  }
+
+  /**
+   * A response body, as --debug shows it: the token masked (before the cut),
+   * on one line, its first DEBUG_BODY_CHARACTERS characters; `bytes`, when
+   * known, says how much there was in all.
+   */
+  body(text: string, bytes?: number): void {
+    if (!this.#write) return;
+    if (text === '' && !bytes) {
+      this.#write('  (no body)');
+      return;
+    }
+    const size = bytes === undefined ? '' : ` (${bytes} bytes)`;
+    this.#write(`  body${size}: ${excerpt(text, DEBUG_BODY_CHARACTERS, this.#redact)}`);
   }
 
   line(line: string, headers?: Record<string, string | string[] | undefined>): void {

@@ -54,6 +54,7 @@ export async function sendWithRetries(request: RetryingRequest): Promise<{ attem
       if (!RETRY_STATUSES.has(attempt.statusCode) || !more) return { attempt, attempts };
       // Keep what it said, in case Ctrl-C makes this the last answer.
       const text = await attempt.errorText();
+      log.body(text);
       attempt.close();
       if (LOST_RESPONSE_STATUSES.has(attempt.statusCode)) attempts.responseMayBeLost = true;
       attempts.lastCause = statusText(attempt.statusCode);

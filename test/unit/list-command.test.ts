@@ -147,3 +147,28 @@ describe('plants list: what a newcomer would otherwise miss, said once on stderr
     expect((await plants(['list', '-o', format, '--columns', 'id,extra.height'])).stderr()).toBe('');
   });
 });
+
+describe('--debug shows response bodies, the token masked, cut short', () => {
+  it('a list: its start and its size, once read', async () => {
+    listed(GARDEN.slice(0, 1));
+    const r = await plants(['list', '--debug']);
+    expect(r.code).toBe(0);
+    const body = JSON.stringify(GARDEN.slice(0, 1));
+    expect(r.stderr()).toContain(`plants: debug:   body (${body.length} bytes): ${body}\n`);
+  });
+
+  it('an error: what the service said, the token masked, at most 1000 characters', async () => {
+    service()
+      .intercept({ path: '/plants', method: 'GET' })
+      .reply(500, { error: 500, message: `broke with ${TOKEN} ${'x'.repeat(3000)}` }, json);
+    const r = await plants(['list', '--debug']);
+    expect(r.code).toBe(1);
+    const line = r
+      .stderr()
+      .split('\n')
+      .find((text) => text.includes('  body: '))!;
+    expect(line).toContain('"message":"broke with *** xxx');
+    expect(line).toMatch(/x…$/);
+    expect(line.length).toBeLessThan(1100);
+  });
+});
