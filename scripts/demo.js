@@ -70,9 +70,11 @@ function plants(args, { input, shown } = {}) {
 console.log(`Local plant store with 8 sample plants at ${url}`);
 console.log(`Config directory for this demo: ${configDir}`);
 plants(['config', 'set', 'base-url', url]);
-plants(['auth', 'login', '--with-token'], {
+// The demo's throwaway token goes to its own config file, never to the user's OS keyring.
+plants(['auth', 'login', '--with-token', '--insecure-storage'], {
   input: `${token}\n`,
-  shown: 'echo "$TOKEN" | plants auth login --with-token',
+  shown:
+    'echo "$TOKEN" | plants auth login --with-token --insecure-storage   # a demo token: the file, not your keyring',
 });
 plants(['auth', 'status']);
 plants(['list']);
@@ -92,6 +94,8 @@ for (const line of logged()) console.log(`  ${line}`);
 
 cleanUp();
 console.log('\nDone; the demo store and its config directory are gone.');
+// Through npm, so that the project's own Node.js runs them whatever the system's is.
 console.log(
-  'Try it yourself: node bin/plant-store-server.js --seed 20 --token my-token, then point plants at the URL it prints.',
+  'Try it yourself: npm exec -- node bin/plant-store-server.js --seed 20 --token my-token, then point\n' +
+    'plants at the URL it prints (npm exec -- node bin/plants.js …, or npm install -g . for a plants command).',
 );
