@@ -13,11 +13,13 @@ const { buildProgram } = require(`${root}dist/cli.cjs`);
 // footer names the package and version it came from, the rest the command.
 const { name: packageName, version } = JSON.parse(require('node:fs').readFileSync(`${root}package.json`, 'utf8'));
 
-// Building the tree reads nothing from the context; anything that tried would be a bug here.
+// Building the tree reads nothing from the context; anything that tried would be a bug here. Rendering
+// the help's own sections asks the terminal's width only: none here (roff lays the page out), so no wrapping.
 const context = new Proxy(
-  {},
+  { io: { terminalWidth: () => Number.MAX_SAFE_INTEGER } },
   {
-    get: (_target, key) => {
+    get: (target, key) => {
+      if (key === 'io') return target.io;
       throw new Error(`the command tree read ctx.${String(key)} while being built`);
     },
   },
