@@ -209,7 +209,7 @@ function percentByte(text: string, at: number): number {
   return high < 0 || low < 0 ? -1 : high * 16 + low;
 }
 
-/** A JSON escape: `\uXXXX`, `\"`, `\\`, `\/`, and `\n` `\r` `\t` as white space. */
+/** A JSON escape: `\u` and four hex digits, `\"`, `\\`, `\/`, and `\n` `\r` `\t` as white space. */
 function escapeAt(text: string, at: number): number {
   const next = text.charCodeAt(at + 1);
   length = 2;
