@@ -167,9 +167,9 @@ export class ExitStatus extends CliError {
 }
 
 /**
- * A guard rail refused the run before anything was sent (--max-deletes):
- * its own code, so a CI job can tell "too many plants matched" from a
- * mistyped flag.
+ * A guard rail refused the run before anything was sent (a cap, a
+ * protected plant): its own code, so a CI job can tell "too many plants
+ * matched" from a mistyped flag.
  */
 export class RefusedError extends CliError {
   readonly exitCode = ExitCode.usage;
