@@ -20,8 +20,7 @@ import {
 import { quitReport, report } from './deletion-report.js';
 import { idKey } from './protections.js';
 import { guardDeletion, lookUp, profileGuard, type DeletionTarget, type GuardOptions } from './deletion-guard.js';
-import { parseMaxDeletes } from '../shared/values.js';
-import { parseConcurrency } from './options.js';
+import { parseConcurrency, parseMaxDeletes } from '../shared/values.js';
 
 /** The flags `delete` and `prune` share, as commander parses them (with defaults). */
 export interface DeletionOptions extends JournalChoice, GuardOptions {

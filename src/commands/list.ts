@@ -5,7 +5,8 @@ import { filterPlants, type PlantFilter } from '../filters.js';
 import { warning } from '../output/messages.js';
 import { OUTPUT_FORMATS, writePlants, type OutputFormat } from '../output/plants.js';
 import { addFilterOptions, plantsUpTo } from './listing.js';
-import { examples, parseColumns, parseLimit, parseOutputFormat } from './options.js';
+import { parseLimit } from '../shared/values.js';
+import { examples, parseColumns, parseOutputFormat } from './options.js';
 
 export interface ListOptions {
   limit?: number;

@@ -12,7 +12,8 @@ import {
 } from './deletion.js';
 import { requirePlantId } from './ids.js';
 import { addFilterOptions, fetchPlants } from './listing.js';
-import { examples, parseLimit } from './options.js';
+import { parseLimit } from '../shared/values.js';
+import { examples } from './options.js';
 
 interface PruneOptions extends DeletionOptions {
   limit?: number;

@@ -1,6 +1,58 @@
 import { UsageError } from '../errors.js';
 
-/** Values that flags and environment variables share, parsed the same way wherever they come from. */
+/**
+ * The one home of value parsers (whole numbers in a range, sizes, durations,
+ * percentages): what flags, environment variables and stored settings take,
+ * parsed the same way wherever they come from.
+ */
+
+export const INT32_MAX = 2_147_483_647;
+
+/** `--limit`: a decimal integer from 0 to 2147483647 (the interface's int32, not negative). */
+export function parseLimit(raw: string): number {
+  const text = raw.trim();
+  if (!/^\d+$/.test(text) || Number(text) > INT32_MAX) {
+    throw new UsageError(
+      `invalid --limit ${JSON.stringify(raw)}: expected a whole number of plants from 0 to ${INT32_MAX}`,
+    );
+  }
+  return Number(text);
+}
+
+/** `--concurrency`: requests in flight, 1 to 64. */
+export function parseConcurrency(raw: string): number {
+  const text = raw.trim();
+  if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > 64) {
+    throw new UsageError(
+      `invalid --concurrency ${JSON.stringify(raw)}: expected a whole number of requests from 1 to 64`,
+    );
+  }
+  return Number(text);
+}
+
+const SIZE_UNITS: Record<string, number> = {
+  '': 1,
+  b: 1,
+  k: 1024,
+  kib: 1024,
+  m: 1024 ** 2,
+  mib: 1024 ** 2,
+  g: 1024 ** 3,
+  gib: 1024 ** 3,
+};
+
+/** `--max-response-size`: bytes, or with a binary unit: 512K, 256MiB, 1G. */
+export function parseSize(raw: string): number {
+  const match = /^(\d+)\s*([a-z]*)$/i.exec(raw.trim());
+  const unit = match ? SIZE_UNITS[match[2]!.toLowerCase()] : undefined;
+  const bytes = match && unit ? Number(match[1]) * unit : NaN;
+  if (!Number.isSafeInteger(bytes) || bytes < 1) {
+    throw new UsageError(
+      `invalid --max-response-size ${JSON.stringify(raw)}: expected a number of bytes, or a size such as 512K, 256MiB or 1G`,
+    );
+  }
+  return bytes;
+}
 
 /** `--timeout <seconds>`: a positive number of seconds, fractions allowed, at most an hour. */
 export function parseTimeout(raw: string, source = '--timeout'): number {

@@ -1,14 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  collect,
-  examples,
-  parseColumns,
-  parseConcurrency,
-  parseOutputFormat,
-  parseSize,
-} from '../../src/commands/options.js';
+import { collect, examples, parseColumns, parseOutputFormat } from '../../src/commands/options.js';
 import { UsageError } from '../../src/errors.js';
-import { capOf, parseMaxDeletes, parseSince } from '../../src/shared/values.js';
+import { capOf, parseConcurrency, parseMaxDeletes, parseSince, parseSize } from '../../src/shared/values.js';
 
 /** The flag values below are what a user types; each parser accepts or refuses them before any request. */
 

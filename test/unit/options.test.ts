@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli.js';
-import { parseConcurrency, parseLimit, parsePlantId, parseSize } from '../../src/commands/options.js';
+import { parsePlantId } from '../../src/commands/options.js';
+import { parseConcurrency, parseLimit, parseSize } from '../../src/shared/values.js';
 import { parseMaxDeletes } from '../../src/shared/values.js';
 import { parseProfileName } from '../../src/config/store.js';
 import { UsageError } from '../../src/errors.js';

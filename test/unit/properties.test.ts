@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { JsonArraySplitter } from '../../src/api/plant-stream.js';
 import { parsePlantList } from '../../src/api/responses.js';
 import { encodePathSegment, endpoint, parseBaseUrl } from '../../src/shared/url.js';
-import { INT32_MAX, parseLimit } from '../../src/commands/options.js';
+import { INT32_MAX, parseLimit } from '../../src/shared/values.js';
 import { BadResponseError, UsageError } from '../../src/errors.js';
 import { JsonNumber, parseJson, stringifyJson } from '../../src/json.js';
 import { NO_SECRETS } from '../../src/shared/text.js';
