@@ -19,7 +19,7 @@ import type { Script } from 'node:vm';
  * of a build keeps what V8 compiled, saved at exit; later runs load it
  * instead of compiling again. What a run compiles depends on the command
  * it runs (--help compiles little of what `list` needs), so each command
- * keeps its own data (COMMANDS).
+ * keeps its own data (commandOf).
  *
  * Node's own compile cache (module.enableCompileCache) does the same, but
  * saves each file's code as it is compiled, before it runs: the functions
@@ -46,12 +46,31 @@ interface Loaded {
 }
 
 /**
- * The commands of the command tree (src/cli.ts; a test checks the two
- * agree). A run's data is named after the first of its arguments that is
- * one; `main` for the rest (--help, a usage error). Any name is safe: V8
- * checks the data against the source, whichever run made it.
+ * The global options that take a value as the next argument (src/cli.ts; a
+ * test checks the two agree): their values are not commands.
  */
-export const COMMANDS = ['list', 'delete', 'prune', 'history', 'config', 'auth', 'completion', '__complete', 'help'];
+export const GLOBAL_VALUE_OPTIONS = ['--profile', '--base-url', '--timeout', '--retries', '--max-response-size'];
+
+/**
+ * The name a run's data is kept under: its command, the first argument
+ * that is neither an option nor a global option's value and looks like a
+ * command's name; `main` without one (--help, a usage error). No list of
+ * commands: a new command gets data of its own as it is. Any name is
+ * safe: V8 checks the data against the source, whichever run made it.
+ */
+export function commandOf(args: readonly string[]): string {
+  for (let i = 0; i < args.length; i += 1) {
+    const arg = args[i]!;
+    if (arg === '--') break;
+    if (GLOBAL_VALUE_OPTIONS.includes(arg)) {
+      i += 1;
+      continue;
+    }
+    if (arg.startsWith('-')) continue;
+    return /^[a-z_][a-z0-9_-]{0,31}$/.test(arg) ? arg : 'main';
+  }
+  return 'main';
+}
 
 const loaded = new Map<string, Loaded>();
 let directory: string | null | undefined;
@@ -97,7 +116,7 @@ export function requireBundle(file: string): unknown {
   }
   const source = readFileSync(file, 'utf8');
   // The build id tells builds apart: V8 compares only the length of the source.
-  const command = process.argv.slice(2).find((arg) => COMMANDS.includes(arg)) ?? 'main';
+  const command = commandOf(process.argv.slice(2));
   const name = `${basename(file, '.cjs')}-${__PLANTS_BUILD_ID__}-${process.version}-${process.arch}-${command}.v8`;
   const cacheFile = join(dir, name);
   let cachedData: Buffer | undefined;

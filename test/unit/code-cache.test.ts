@@ -1,12 +1,28 @@
+import type { Command, Option } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/cli.js';
-import { COMMANDS } from '../../src/code-cache.js';
+import { commandOf, GLOBAL_VALUE_OPTIONS } from '../../src/code-cache.js';
 import { createContext } from '../../src/context.js';
 import { fakeIO } from '../helpers/io.js';
 
+const program: Command = buildProgram(createContext({ io: fakeIO().io, env: {} }));
+
 describe('the code cache', () => {
-  it('names its data after the commands of the command tree (help among them)', () => {
-    const program = buildProgram(createContext({ io: fakeIO().io, env: {} }));
-    expect([...COMMANDS].sort()).toEqual(program.commands.map((command) => command.name()).sort());
+  it('names its data after the command a run names, whatever the commands are', () => {
+    for (const command of program.commands) expect(commandOf([command.name(), 'x'])).toBe(command.name());
+    expect(commandOf(['--profile', 'staging', 'list'])).toBe('list');
+    expect(commandOf(['--base-url', 'https://a.test', '--debug', 'delete', '1'])).toBe('delete');
+    expect(commandOf(['--timeout=5', 'history'])).toBe('history');
+    expect(commandOf(['--help'])).toBe('main');
+    expect(commandOf([])).toBe('main');
+    expect(commandOf(['--', 'list'])).toBe('main');
+    // Nothing a user typed becomes a file name unless it looks like a command's.
+    expect(commandOf(['../../x'])).toBe('main');
+    expect(commandOf(['A'.repeat(5)])).toBe('main');
+  });
+
+  it('knows every global option that takes a value, so that no value is taken for a command', () => {
+    const takesValue = (program.options as Option[]).filter((option) => option.required || option.optional);
+    expect(takesValue.map((option) => option.long).sort()).toEqual([...GLOBAL_VALUE_OPTIONS].sort());
   });
 });
