@@ -132,7 +132,7 @@ function configureAll(command: Command, ctx: Context): void {
       // The width the footer is wrapped at (wrapHelpText), COLUMNS included: one measure for all of the help.
       getOutHelpWidth: () => ctx.io.terminalWidth('stdout') ?? 80,
       getErrHelpWidth: () => ctx.io.terminalWidth('stderr') ?? 80,
-      // Errors are printed once, by report().
+      // Errors are printed once, by reportError().
       outputError: () => {},
     });
   for (const sub of command.commands) configureAll(sub, ctx);
@@ -152,7 +152,7 @@ export async function main(argv: readonly string[], options: ContextOptions): Pr
     await program.parseAsync([...argv], { from: 'user' });
     return ExitCode.ok;
   } catch (err) {
-    return report(err, ctx, jsonRequested(argv));
+    return reportError(err, ctx, jsonRequested(argv));
   } finally {
     await ctx.close();
   }
@@ -180,7 +180,7 @@ function jsonRequested(argv: readonly string[]): boolean {
   return false;
 }
 
-function report(err: unknown, ctx: Context, json: boolean): number {
+function reportError(err: unknown, ctx: Context, json: boolean): number {
   let exitCode: number;
   let code: ErrorCode;
   let status: number | null = null;

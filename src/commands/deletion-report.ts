@@ -90,7 +90,7 @@ function isProblem(outcome: DeleteOutcome, options: DeletionOptions): boolean {
 }
 
 /** The results of a finished (or gracefully stopped) delete, then the exit status they call for. */
-export async function report(
+export async function reportDeletions(
   outcomes: readonly DeleteOutcome[],
   options: DeletionOptions,
   ctx: Context,

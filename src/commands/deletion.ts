@@ -17,7 +17,7 @@ import {
   recorderFor,
   type JournalChoice,
 } from './deletion-journal.js';
-import { quitReport, report } from './deletion-report.js';
+import { quitReport, reportDeletions } from './deletion-report.js';
 import { idKey } from './protections.js';
 import { guardDeletion, lookUp, profileGuard, type DeletionTarget, type GuardOptions } from './deletion-guard.js';
 import { parseConcurrency, parseMaxDeletes } from '../shared/values.js';
@@ -132,7 +132,7 @@ export async function deletePlants(
     const outcomes = ids.map((id): DeleteOutcome => ({
       result: { id, result: 'would_delete', status: null, request_id: null },
     }));
-    await report(outcomes, options, ctx, undefined, await deletionTarget(ctx));
+    await reportDeletions(outcomes, options, ctx, undefined, await deletionTarget(ctx));
     return;
   }
   if (!options.yes) {
@@ -182,13 +182,13 @@ export async function deletePlants(
   const failure = run.recordingFailure();
   if (failure !== undefined && journal) {
     try {
-      await report(outcomes, options, ctx, stoppedBy, undefined, journal.run);
+      await reportDeletions(outcomes, options, ctx, stoppedBy, undefined, journal.run);
     } catch {
       // The results are out; the run ends with what stopped it.
     }
     throw journalStopped(failure, outcomes, journal);
   }
-  await report(outcomes, options, ctx, stoppedBy, undefined, journal?.run);
+  await reportDeletions(outcomes, options, ctx, stoppedBy, undefined, journal?.run);
 }
 
 /** First occurrence of each id wins. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DeleteOutcome } from '../../src/api/delete-many.js';
 import type { DeletionOptions } from '../../src/commands/deletion.js';
-import { quitReport, report } from '../../src/commands/deletion-report.js';
+import { quitReport, reportDeletions } from '../../src/commands/deletion-report.js';
 import { createContext } from '../../src/context.js';
 import { fakeIO } from '../helpers/io.js';
 import { withoutRequestIds } from '../helpers/results.js';
@@ -23,7 +23,7 @@ const OPTIONS: DeletionOptions = {
 function reportOf(outcomes: DeleteOutcome[], options: Partial<DeletionOptions> = {}, tty = false) {
   const fake = fakeIO({ tty });
   const ctx = createContext({ io: fake.io, env: {} });
-  const done = report(outcomes, { ...OPTIONS, ...options }, ctx, undefined);
+  const done = reportDeletions(outcomes, { ...OPTIONS, ...options }, ctx, undefined);
   return { done, ...fake };
 }
 
@@ -94,7 +94,7 @@ describe('quitReport (the second Ctrl-C)', () => {
       },
     };
     const run = 'aaaa1111-0000-4000-8000-000000000001';
-    await expect(report([odd, ...ids, lost], OPTIONS, ctx, 'SIGTERM', undefined, run)).rejects.toMatchObject({
+    await expect(reportDeletions([odd, ...ids, lost], OPTIONS, ctx, 'SIGTERM', undefined, run)).rejects.toMatchObject({
       exitCode: 143,
     });
     expect(
@@ -110,7 +110,7 @@ describe('quitReport (the second Ctrl-C)', () => {
     // With --json every result is on stdout already: no list.
     const quiet = fakeIO();
     await expect(
-      report(ids, { ...OPTIONS, json: true }, createContext({ io: quiet.io, env: {} }), 'SIGINT'),
+      reportDeletions(ids, { ...OPTIONS, json: true }, createContext({ io: quiet.io, env: {} }), 'SIGINT'),
     ).rejects.toMatchObject({ exitCode: 130 });
     expect(quiet.stderr()).not.toMatch(/Deleted:/);
   });
