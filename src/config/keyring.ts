@@ -1,8 +1,8 @@
 import type { ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import type { Env } from '../env.js';
-import { ConfigError } from '../errors.js';
 import { parseTimeout } from '../shared/values.js';
+import { fromVariable } from './variables.js';
 
 /**
  * The OS keyring, through @napi-rs/keyring (docs/choices.md, "Where the
@@ -19,13 +19,7 @@ export const KEYRING_SERVICE = 'plants';
 const KEYRING_TIMEOUT_SECONDS = 60;
 
 function keyringTimeoutMs(env: Env): number {
-  const raw = env.PLANTS_KEYRING_TIMEOUT?.trim();
-  if (!raw) return KEYRING_TIMEOUT_SECONDS * 1000;
-  try {
-    return parseTimeout(raw, 'PLANTS_KEYRING_TIMEOUT') * 1000;
-  } catch (err) {
-    throw new ConfigError((err as Error).message.replace(/^invalid /, 'invalid environment variable '));
-  }
+  return (fromVariable(env, 'PLANTS_KEYRING_TIMEOUT', parseTimeout) ?? KEYRING_TIMEOUT_SECONDS) * 1000;
 }
 
 export interface Keyring {

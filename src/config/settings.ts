@@ -4,6 +4,7 @@ import type { Env } from '../env.js';
 import { AuthError, ConfigError, UsageError } from '../errors.js';
 import { parseRetries, parseTimeout } from '../shared/values.js';
 import { keyringAccount, KeyringFailure, KeyringUnavailable, type Keyring } from './keyring.js';
+import { fromVariable } from './variables.js';
 import {
   CHOSEN_BY_USE,
   DEFAULT_PROFILE,
@@ -285,19 +286,10 @@ export function resolveRequestSettings(
   flags: { timeout?: number; retries?: number; maxResponseSize?: number; debug?: boolean },
   env: Env,
 ): RequestSettings {
-  const fromVariable = <T>(name: string, parse: (raw: string, source: string) => T): T | undefined => {
-    const raw = fromEnv(env, name);
-    if (raw === undefined) return undefined;
-    try {
-      return parse(raw, name);
-    } catch (err) {
-      throw new ConfigError((err as Error).message.replace(/^invalid /, 'invalid environment variable '));
-    }
-  };
-  const timeout = flags.timeout ?? fromVariable('PLANTS_TIMEOUT', parseTimeout) ?? DEFAULT_TIMEOUT_SECONDS;
+  const timeout = flags.timeout ?? fromVariable(env, 'PLANTS_TIMEOUT', parseTimeout) ?? DEFAULT_TIMEOUT_SECONDS;
   return {
     timeoutMs: Math.round(timeout * 1000),
-    retries: flags.retries ?? fromVariable('PLANTS_RETRIES', parseRetries) ?? DEFAULT_RETRIES,
+    retries: flags.retries ?? fromVariable(env, 'PLANTS_RETRIES', parseRetries) ?? DEFAULT_RETRIES,
     maxResponseBytes: flags.maxResponseSize ?? DEFAULT_MAX_RESPONSE_BYTES,
     debug: debugRequested(flags.debug, env),
   };

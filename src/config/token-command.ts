@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
 import type { Writable } from 'node:stream';
 import type { Env } from '../env.js';
-import { AuthError, ConfigError } from '../errors.js';
+import { AuthError } from '../errors.js';
 import { printable } from '../shared/text.js';
 import { parseTimeout } from '../shared/values.js';
+import { fromVariable } from './variables.js';
 
 /**
  * A command that prints the token (`auth login --token-command`): the token
@@ -37,13 +38,7 @@ function shellFor(command: string, env: Env): [string, string[]] {
 }
 
 function timeLimitMs(env: Env): number {
-  const raw = env.PLANTS_TOKEN_COMMAND_TIMEOUT?.trim();
-  if (!raw) return DEFAULT_TIMEOUT_SECONDS * 1000;
-  try {
-    return parseTimeout(raw, 'PLANTS_TOKEN_COMMAND_TIMEOUT') * 1000;
-  } catch (err) {
-    throw new ConfigError((err as Error).message.replace(/^invalid /, 'invalid environment variable '));
-  }
+  return (fromVariable(env, 'PLANTS_TOKEN_COMMAND_TIMEOUT', parseTimeout) ?? DEFAULT_TIMEOUT_SECONDS) * 1000;
 }
 
 /** The last non-blank line of a command's stderr, escaped and cut short, for a message. */
