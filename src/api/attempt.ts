@@ -1,7 +1,8 @@
 import type { Dispatcher } from 'undici';
 import { readText, ReadTimeoutError } from '../read-text.js';
 
-export type Method = 'GET' | 'DELETE';
+/** An HTTP method, upper case: GET and DELETE for plants' own requests, any for `plants api`. */
+export type Method = string;
 /** Where a request goes: origin and path as undici takes them, and the whole URL for messages. */
 export type Target = { origin: string; path: string; href: string };
 export type Headers = Dispatcher.ResponseData['headers'];
@@ -19,6 +20,8 @@ interface AttemptRequest {
   method: Method;
   target: Target;
   headers: Record<string, string>;
+  /** The request body, sent as is (again on a retry or a 307/308 redirect). */
+  body?: Uint8Array;
   /** Bound on the whole attempt: connecting, waiting for the response, reading the body. */
   timeoutMs: number;
 }
@@ -60,7 +63,7 @@ export class Attempt {
   }
 
   /** Send the request; resolves once the response's headers have arrived. */
-  static async send({ dispatcher, method, target, headers, timeoutMs }: AttemptRequest): Promise<Attempt> {
+  static async send({ dispatcher, method, target, headers, body, timeoutMs }: AttemptRequest): Promise<Attempt> {
     const started = Date.now();
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(new DOMException('attempt timed out', 'TimeoutError')), timeoutMs);
@@ -73,6 +76,7 @@ export class Attempt {
         path: target.path,
         method,
         headers,
+        body,
         headersTimeout: timeoutMs,
         // The attempt's deadline bounds the body (see timedBody); undici's idle
         // timer would also fire while a slow reader of the output holds it back.

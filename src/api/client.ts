@@ -11,7 +11,7 @@ import { streamPlantList, type PlantBatch } from './plant-stream.js';
 import { mayFollow, redirectTarget } from './redirects.js';
 import { describeErrorBody, unaskedEncoding, type Plant } from './responses.js';
 import { sendWithRetries } from './retrying.js';
-import { type Attempts, statusText } from './retry.js';
+import { type Attempts, IDEMPOTENT_METHODS, statusText } from './retry.js';
 import { endpoint, maskUrl } from '../shared/url.js';
 import { boundYoungGeneration } from './young-generation.js';
 
@@ -64,6 +64,46 @@ interface DeleteResponse {
 }
 
 /**
+ * One request, as every command sends it through `request()`: the method,
+ * where, and what the caller's rules are. Retries follow the method: only
+ * an idempotent one (GET, HEAD, PUT, DELETE, OPTIONS) is sent again after it
+ * may have reached the service.
+ */
+export interface ServiceRequest extends RequestOptions {
+  /** Upper case. */
+  method: Method;
+  /** Where: `address()` below the base URL, or a target on the base URL's origin (`plants api`). */
+  target: Target;
+  /** More headers, lower-case names; they win over plants' own, apart from the token's. */
+  headers?: Record<string, string>;
+  body?: Uint8Array;
+  /** The request names one plant: a 404 with the service's Error object says that plant is missing (exit 3), not that the address is wrong. */
+  addressedPlant?: boolean;
+  /**
+   * A DELETE's lost-answer rule: when an earlier attempt's answer was lost,
+   * a 404 with the service's Error object to the repeated request counts as
+   * success (`afterLostResponse`): that attempt most likely deleted it.
+   */
+  goneAfterLostAnswer?: boolean;
+  /** Resolve with whatever final status came (`plants api` shows it) instead of throwing an HttpError for a non-2xx. */
+  anyStatus?: boolean;
+}
+
+/** A response to `request()`, its body not yet read: read it with `readBody()`, or close its attempt. */
+export interface ServiceResponse {
+  readonly attempt: Attempt;
+  /** `METHOD url`, as the request is named in messages. */
+  readonly label: string;
+  readonly attempts: Attempts;
+  readonly requestId: string;
+  /** The body, when it had to be read already (a 404 after a lost answer): as much as an excerpt needs. */
+  readonly text?: string;
+  /** For an unfollowed 3xx (anyStatus): where it pointed, when followable, and how many redirects came before. */
+  readonly redirect?: Target;
+  readonly redirects?: number;
+}
+
+/**
  * The plant store service over undici: one request path that adds auth and
  * identification headers, retries transient failures, follows same-origin
  * redirects, bounds every attempt in time (body included) and size, and
@@ -101,10 +141,36 @@ export class PlantStoreClient {
    * list. Stopping early (breaking out of the loop) closes the response.
    */
   async *streamPlants(options: { limit?: number } & RequestOptions = {}): AsyncGenerator<PlantBatch> {
-    const target = endpoint(this.#base, ['plants'], { limit: options.limit });
-    const requestId = options.requestId ?? newRequestId();
-    const { attempt, label, attempts } = await this.#send('GET', target, false, options.signal, requestId);
-    const where = `${label} → ${attempt.statusCode}`;
+    const response = await this.request({
+      method: 'GET',
+      target: this.address(['plants'], { limit: options.limit }),
+      signal: options.signal,
+      requestId: options.requestId,
+    });
+    const { attempt } = response;
+    try {
+      yield* streamPlantList(
+        this.#body(response),
+        headerValue(attempt.headers['content-type']),
+        this.#options.maxResponseBytes,
+        this.#redact,
+        options.limit,
+      );
+    } catch (err) {
+      throw withRequestId(this.#bodyError(err, response), response.requestId);
+    } finally {
+      // Stopped early, or failed: close the response rather than read the rest.
+      attempt.close();
+    }
+  }
+
+  /**
+   * A response's body as it arrives, within the attempt's time, shown by
+   * --debug once read; a larger size declared than --max-response-size, and
+   * a compressed body (never asked for), are refused. Errors as #bodyError takes them.
+   */
+  #body(response: ServiceResponse): AsyncIterable<Buffer> {
+    const { attempt } = response;
     const limit = this.#options.maxResponseBytes;
     const declared = Number(headerValue(attempt.headers['content-length']));
     const refusal =
@@ -112,19 +178,44 @@ export class PlantStoreClient {
       (declared > limit
         ? `the response is ${declared} bytes, more than --max-response-size (${limit} bytes); refusing it`
         : undefined);
-    if (refusal) {
-      attempt.close();
-      throw withRequestId(new BadResponseError(`${where}: ${this.#redact(refusal)}`, attempt.statusCode), requestId);
-    }
+    if (refusal) throw new BadResponseError(refusal);
+    return boundYoungGeneration(this.#log.on ? this.#tapped(attempt.timedBody()) : attempt.timedBody());
+  }
+
+  /** A response's whole body, within --max-response-size and the attempt's time; the response closed after. */
+  async readBody(response: ServiceResponse): Promise<Buffer> {
+    if (response.text !== undefined) return Buffer.from(response.text);
+    const limit = this.#options.maxResponseBytes;
+    const chunks: Buffer[] = [];
+    let size = 0;
     try {
-      const body = boundYoungGeneration(this.#log.on ? this.#tapped(attempt.timedBody()) : attempt.timedBody());
-      yield* streamPlantList(body, headerValue(attempt.headers['content-type']), limit, this.#redact, options.limit);
+      for await (const chunk of this.#body(response)) {
+        size += chunk.length;
+        if (size > limit) throw new TooLargeError(`larger than ${limit} bytes`);
+        chunks.push(chunk);
+      }
     } catch (err) {
-      throw withRequestId(this.#bodyError(err, where, label, attempt, attempts), requestId);
+      throw withRequestId(this.#bodyError(err, response), response.requestId);
     } finally {
-      // Stopped early, or failed: close the response rather than read the rest.
-      attempt.close();
+      response.attempt.close();
     }
+    return Buffer.concat(chunks, size);
+  }
+
+  /**
+   * A non-2xx response (from `anyStatus`) as the error it stands for: what
+   * the service said (`text`, its body), the request, a hint. `addressedPlant`
+   * as in ServiceRequest.
+   */
+  errorFor(response: ServiceResponse, text: string, addressedPlant = false): Error {
+    const { attempt, label, attempts, requestId, redirect, redirects } = response;
+    const error = this.#httpError({ response: attempt, label, attempts, addressedPlant, redirect, redirects, text });
+    return withRequestId(error, requestId) as Error;
+  }
+
+  /** A target below the base URL (its path prefix kept): each segment sent as one path segment. */
+  address(segments: readonly string[], query?: Record<string, string | number | undefined>): Target {
+    return endpoint(this.#base, segments, query);
   }
 
   /** The list's body passed on as it comes, its start and size shown by --debug once it has been read. */
@@ -146,8 +237,10 @@ export class PlantStoreClient {
     }
   }
 
-  /** A failure while reading the list's body, as the error to throw. */
-  #bodyError(err: unknown, where: string, label: string, attempt: Attempt, attempts: Attempts): unknown {
+  /** A failure while reading a response's body, as the error to throw. */
+  #bodyError(err: unknown, response: ServiceResponse): unknown {
+    const { attempt, label, attempts } = response;
+    const where = `${label} → ${attempt.statusCode}`;
     if (err instanceof TooLargeError) {
       return new BadResponseError(
         `${where}: the response is ${err.message}, more than --max-response-size; refusing it`,
@@ -176,74 +269,74 @@ export class PlantStoreClient {
    * most likely deleted the plant.
    */
   async deletePlant(id: string, options: RequestOptions = {}): Promise<DeleteResponse> {
-    const { attempt, attempts } = await this.#send(
-      'DELETE',
-      endpoint(this.#base, ['plants', id]),
-      true,
-      options.signal,
-      options.requestId ?? newRequestId(),
-    );
-    // Nobody reads a DELETE's body; --debug shows its start.
-    if (this.#log.on) this.#log.body(await attempt.errorText());
-    else await attempt.discard();
+    const { attempt, attempts, text } = await this.request({
+      method: 'DELETE',
+      target: this.address(['plants', id]),
+      addressedPlant: true,
+      goneAfterLostAnswer: true,
+      ...options,
+    });
+    // Nobody reads a DELETE's body; --debug shows its start (a 404 after a lost answer's, it has shown).
+    if (text === undefined) {
+      if (this.#log.on) this.#log.body(await attempt.errorText());
+      else await attempt.discard();
+    }
     attempt.close();
     return { status: attempt.statusCode, afterLostResponse: attempts.responseMayBeLost, attempts: attempts.count };
   }
 
-  /** A request, retried and redirected as needed: resolves with a 2xx response (or a DELETE's 404 after a lost response), unread. */
-  async #send(
-    method: Method,
-    first: Target,
-    addressedPlant: boolean,
-    signal: AbortSignal | undefined,
-    requestId: string,
-  ): Promise<{ attempt: Attempt; label: string; attempts: Attempts }> {
+  /**
+   * The one request path: the token and identification headers added, the
+   * request retried (as its method allows) and redirected (same origin) as
+   * needed. Resolves with the response, its body unread: a 2xx, a DELETE's
+   * 404 after a lost answer (goneAfterLostAnswer), or with `anyStatus` any
+   * final status; otherwise throws an HttpError naming the request.
+   */
+  async request(request: ServiceRequest): Promise<ServiceResponse> {
+    const requestId = request.requestId ?? newRequestId();
     const tries = { count: 0 };
     try {
-      return await this.#sendFollowing(method, first, addressedPlant, signal, requestId, tries);
+      return await this.#sendFollowing(request, requestId, tries);
     } catch (err) {
       if (err instanceof CliError && err.attempts === null && tries.count > 0) err.attempts = tries.count;
       throw withRequestId(err, requestId);
     }
   }
 
-  async #sendFollowing(
-    method: Method,
-    first: Target,
-    addressedPlant: boolean,
-    signal: AbortSignal | undefined,
-    requestId: string,
-    tries: { count: number },
-  ): Promise<{ attempt: Attempt; label: string; attempts: Attempts }> {
-    let target = first;
+  async #sendFollowing(request: ServiceRequest, requestId: string, tries: { count: number }): Promise<ServiceResponse> {
+    const { method, addressedPlant = false, signal } = request;
+    let target = request.target;
     for (let redirects = 0; ; redirects += 1) {
-      // A redirect's target is the service's: its userinfo, query and fragment may be secrets.
-      const label = `${method} ${redirects === 0 ? target.href : maskUrl(target.href)}`;
+      // A query's values may be secrets (`plants api` passes any); plants' own `limit` is shown.
+      const label = `${method} ${maskUrl(target.href)}`;
       const { attempt, attempts } = await sendWithRetries({
         label,
         retries: this.#options.retries,
+        idempotent: IDEMPOTENT_METHODS.has(method),
         signal,
         log: this.#log,
         send: (attempts) => {
           tries.count = attempts.count;
-          return this.#attempt(method, target, label, attempts, requestId);
+          return this.#attempt(request, target, label, attempts, requestId);
         },
         describeFailure: (error) =>
           describeNetworkFailure(error, this.baseUrl.host, this.#redact, this.#deadline(), this.#options.proxy),
         httpError: (response, attempts, text) => this.#httpError({ response, label, attempts, text }),
       });
+      const response = { attempt, label, attempts, requestId };
       const status = attempt.statusCode;
-      if (status >= 200 && status < 300) return { attempt, label, attempts };
-      if (method === 'DELETE' && status === 404 && attempts.responseMayBeLost) {
+      if (status >= 200 && status < 300) return response;
+      if (request.goneAfterLostAnswer && status === 404 && attempts.responseMayBeLost) {
         // Gone only when the service says the plant is missing (its Error object); a router's
         // 404 says the address is wrong, and what the lost attempt did stays unknown.
         const text = await attempt.errorText();
         this.#log.body(text);
         if (describeErrorBody(text, headerValue(attempt.headers['content-type']), this.#redact).error !== null) {
           this.#log.line('404 after a lost response: an earlier attempt deleted it');
-          return { attempt, label, attempts };
+          return { ...response, text };
         }
         attempt.close();
+        if (request.anyStatus) return { ...response, text };
         throw this.#httpError({ response: attempt, label, attempts, addressedPlant, redirects, text });
       }
       const next = redirectTarget(method, attempt, target);
@@ -254,6 +347,7 @@ export class PlantStoreClient {
         target = next;
         continue;
       }
+      if (request.anyStatus) return { ...response, redirect: next, redirects };
       const text = await attempt.errorText();
       this.#log.body(text);
       attempt.close();
@@ -262,7 +356,13 @@ export class PlantStoreClient {
   }
 
   /** One attempt, its whole life (headers and body) bounded by the timeout. */
-  #attempt(method: Method, target: Target, label: string, attempts: Attempts, requestId: string): Promise<Attempt> {
+  #attempt(
+    { method, headers: more, body }: ServiceRequest,
+    target: Target,
+    label: string,
+    attempts: Attempts,
+    requestId: string,
+  ): Promise<Attempt> {
     const { timeoutMs, userAgent, dispatcher, traceparent } = this.#options;
     const headers: Record<string, string> = {
       authorization: `Bearer ${this.#token}`,
@@ -273,8 +373,10 @@ export class PlantStoreClient {
       'x-request-id': requestId,
     };
     if (traceparent) headers.traceparent = traceparent;
+    // The caller's own (`plants api -H`), which never include the token's header.
+    if (more) Object.assign(headers, more, { authorization: headers.authorization });
     if (this.#log.on) this.#log.line(`→ ${label}${attempts.count > 1 ? ` (attempt ${attempts.count})` : ''}`, headers);
-    return Attempt.send({ dispatcher, method, target, headers, timeoutMs });
+    return Attempt.send({ dispatcher, method, target, headers, body, timeoutMs });
   }
 
   #httpError(facts: Omit<HttpErrorFacts, 'baseUrl' | 'redact' | 'refusedToken'>): Error {

@@ -7,8 +7,11 @@ import { describeOtherThreeHundred } from './responses.js';
  */
 const MAX_REDIRECTS = 5;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
-/** A DELETE is only sent on to where 307 and 308 point: the others may change the method or the meaning. */
-const DELETE_REDIRECT_STATUSES = new Set([307, 308]);
+/**
+ * Any method but GET and HEAD (a DELETE, a POST with its body) is only sent
+ * on to where 307 and 308 point: the others may change the method or the meaning.
+ */
+const METHOD_KEEPING_STATUSES = new Set([307, 308]);
 
 /** Where a redirect points, when it is one this method follows and its Location is a URL. */
 export function redirectTarget(
@@ -17,7 +20,7 @@ export function redirectTarget(
   current: Target,
 ): Target | undefined {
   const location = headerValue(response.headers.location);
-  const followed = method === 'DELETE' ? DELETE_REDIRECT_STATUSES : REDIRECT_STATUSES;
+  const followed = method === 'GET' || method === 'HEAD' ? REDIRECT_STATUSES : METHOD_KEEPING_STATUSES;
   if (!followed.has(response.statusCode) || !location) return undefined;
   try {
     const url = new URL(location, current.href);

@@ -7,6 +7,7 @@ import {
   backoffMs,
   LOST_RESPONSE_CODES,
   LOST_RESPONSE_STATUSES,
+  NEVER_SENT_CODES,
   RETRY_ERROR_CODES,
   RETRY_STATUSES,
   retryAfterMs,
@@ -19,6 +20,13 @@ interface RetryingRequest {
   label: string;
   /** Further attempts after a transient failure (0: none). */
   retries: number;
+  /**
+   * The method may be sent twice (IDEMPOTENT_METHODS). When not (POST,
+   * PATCH), nothing that may have reached the service is sent again: no
+   * status is retried, and of the connection failures only those that say
+   * the request never left (NEVER_SENT_CODES).
+   */
+  idempotent: boolean;
   /** Ctrl-C: ends a wait, so no further attempt is sent; the attempt in flight still finishes. */
   signal: AbortSignal | undefined;
   log: DebugLog;
@@ -51,7 +59,7 @@ export async function sendWithRetries(request: RetryingRequest): Promise<{ attem
     if ('attempt' in outcome) {
       const { attempt } = outcome;
       if (log.on) log.line(`← ${statusText(attempt.statusCode)} in ${Date.now() - started} ms`, attempt.headers);
-      if (!RETRY_STATUSES.has(attempt.statusCode) || !more) return { attempt, attempts };
+      if (!request.idempotent || !RETRY_STATUSES.has(attempt.statusCode) || !more) return { attempt, attempts };
       // Keep what it said, in case Ctrl-C makes this the last answer.
       const text = await attempt.errorText();
       log.body(text);
@@ -67,7 +75,7 @@ export async function sendWithRetries(request: RetryingRequest): Promise<{ attem
     const failure = request.describeFailure(outcome.error);
     const { message } = failure;
     log.line(`✗ ${message} after ${Date.now() - started} ms`);
-    const retry = RETRY_ERROR_CODES.has(code) && more;
+    const retry = (request.idempotent ? RETRY_ERROR_CODES : NEVER_SENT_CODES).has(code) && more;
     if (retry) {
       if (LOST_RESPONSE_CODES.has(code)) attempts.responseMayBeLost = true;
       attempts.lastCause = failure.message;
