@@ -16,7 +16,6 @@ import {
 import { openKeyring, type Keyring } from './config/keyring.js';
 import { openConfigStore } from './config/open.js';
 import { redactToken } from './shared/redact.js';
-import { checkProxyUrl } from './shared/url.js';
 import { parseTraceparent } from './shared/values.js';
 import type { ConfigStore } from './config/store.js';
 import type { Env } from './env.js';
@@ -24,8 +23,6 @@ import { AuthError, type StopSignal } from './errors.js';
 import type { IOStreams } from './output/iostreams.js';
 import { warning } from './output/messages.js';
 import { terminalPrompter, type Prompter } from './output/prompt.js';
-import { VERSION } from './version.js';
-import { RESPONSE_HEADER_LIMIT } from './api/network.js';
 
 /** Flags that apply to every command. */
 export interface GlobalFlags {
@@ -111,82 +108,6 @@ export interface ContextOptions {
   tokenAtHand?: boolean;
 }
 
-const USER_AGENT = `plants/${VERSION} node/${process.versions.node}`;
-
-/** Hosts where plain http never leaves the machine. */
-function isLoopback(hostname: string): boolean {
-  return (
-    ['localhost', '[::1]', '0.0.0.0', '[::]'].includes(hostname) ||
-    /^(\[::ffff:)?127\.\d+\.\d+\.\d+\]?$/.test(hostname) ||
-    /^\[::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}\]$/.test(hostname)
-  );
-}
-
-/**
- * The variable of the proxy requests to `url` go through, for messages only
- * (undici decides the routing): NO_PROXY's `*`, hosts and domain suffixes exempt.
- */
-function proxyVariable(url: URL, env: Env): string | undefined {
-  const names = url.protocol === 'https:' ? ['https_proxy', 'HTTPS_PROXY'] : ['http_proxy', 'HTTP_PROXY'];
-  const variable = names.find((name) => env[name]);
-  if (!variable) return undefined;
-  const host = url.hostname.toLowerCase();
-  const exempt = (env.no_proxy ?? env.NO_PROXY ?? '')
-    .split(/[,\s]+/)
-    .filter(Boolean)
-    .some((entry) => {
-      const name = entry
-        .replace(/:\d+$/, '')
-        .replace(/^\*?\./, '')
-        .toLowerCase();
-      return entry === '*' || host === name || host.endsWith(`.${name}`);
-    });
-  return exempt ? undefined : variable;
-}
-
-/**
- * One shared agent, honouring HTTPS_PROXY, HTTP_PROXY and NO_PROXY (either
- * case) from the given environment, never from elsewhere. Without a proxy
- * it is a plain Agent: undici's proxy-aware one would parse every request's
- * URL only to send it straight on (a bulk delete sends thousands).
- */
-function proxyAwareDispatcher(env: Env) {
-  return async (settings: RequestSettings): Promise<Dispatcher> => {
-    // '' rather than undefined: undici would otherwise read process.env itself.
-    const httpProxy = env.http_proxy ?? env.HTTP_PROXY ?? '';
-    const httpsProxy = env.https_proxy ?? env.HTTPS_PROXY ?? '';
-    // undici makes an agent for each, whichever the base URL needs.
-    if (httpProxy) checkProxyUrl(httpProxy, env.http_proxy !== undefined ? 'http_proxy' : 'HTTP_PROXY');
-    if (httpsProxy) checkProxyUrl(httpsProxy, env.https_proxy !== undefined ? 'https_proxy' : 'HTTPS_PROXY');
-    const undici = await import('./vendor/undici.js');
-    const options = {
-      connect: { timeout: connectTimeoutMs(settings.timeoutMs) },
-      maxHeaderSize: RESPONSE_HEADER_LIMIT,
-    };
-    if (!httpProxy && !httpsProxy) return new undici.Agent(options);
-    const EnvHttpProxyAgent = await undici.envHttpProxyAgent();
-    // Tunnelled with CONNECT for http targets too (undici 8 would send them to the proxy in the clear).
-    return new EnvHttpProxyAgent({
-      ...options,
-      httpProxy,
-      httpsProxy,
-      noProxy: env.no_proxy ?? env.NO_PROXY ?? '',
-      proxyTunnel: true,
-    });
-  };
-}
-
-/**
- * Connecting gives up before the attempt's deadline: a connection that
- * never opened then fails as such (the request was never sent), and is not
- * taken for a request whose answer was lost, which may have deleted a
- * plant. A second ahead, or under 1 s for short timeouts, where undici's
- * timers are exact (its coarse timers, for 1 s and more, may run late).
- */
-function connectTimeoutMs(attemptMs: number): number {
-  return attemptMs >= 2000 ? attemptMs - 1000 : Math.max(1, Math.min(Math.round(attemptMs * 0.9), 999));
-}
-
 function once<T>(make: () => T): () => T {
   let made: { value: T } | undefined;
   return () => (made ??= { value: make() }).value;
@@ -246,13 +167,15 @@ export function createContext(options: ContextOptions): Context {
     // Base URL first: a missing URL is a usage error (2), a missing token an auth error (4).
     const url = await baseUrl();
     const auth = await token();
-    if (url.value.protocol === 'http:' && !isLoopback(url.value.hostname)) {
+    const [{ PlantStoreClient }, { httpTransport }] = await Promise.all([
+      import('./api/client.js'),
+      import('./api/transport.js'),
+    ]);
+    const transport = httpTransport(url.value, env, settings);
+    if (url.value.protocol === 'http:' && !transport.loopback) {
       warning(io, `the base URL uses plain http to ${url.value.host}: the token travels unencrypted; use https`);
     }
-    const [{ PlantStoreClient }, made] = await Promise.all([
-      import('./api/client.js'),
-      (options.dispatcher ?? proxyAwareDispatcher(env))(settings),
-    ]);
+    const made = await (options.dispatcher ? options.dispatcher(settings) : transport.dispatcher());
     // Only a dispatcher made here is closed here; an injected one belongs to the caller.
     if (!options.dispatcher) dispatcher = made;
     return new PlantStoreClient({
@@ -260,12 +183,12 @@ export function createContext(options: ContextOptions): Context {
       token: auth.value,
       refusedToken: refusedTokenHint(auth),
       dispatcher: made,
-      userAgent: USER_AGENT,
+      userAgent: transport.userAgent,
       timeoutMs: settings.timeoutMs,
       retries: settings.retries,
       maxResponseBytes: settings.maxResponseBytes,
       debug: settings.debug ? debugLine : undefined,
-      proxy: proxyVariable(url.value, env),
+      proxy: transport.proxy,
       traceparent: parseTraceparent(env.TRACEPARENT),
     });
   });

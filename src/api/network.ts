@@ -107,7 +107,7 @@ function rootCause(err: unknown): ErrorLike {
 
 /**
  * The most response-header bytes accepted: Node's default, whatever
- * --max-http-header-size says. Given to the agent (src/context.ts) and to
+ * --max-http-header-size says. Given to the agent (src/api/transport.ts) and to
  * undici's stand-in for node:http (build/start-up.ts), so that undici need not
  * load node:http to ask for Node's.
  */
@@ -158,7 +158,7 @@ export function describeNetworkFailure(
     case 'ENETUNREACH':
       return { message: `${host} is unreachable (${code})`, timeout: false };
     case 'UND_ERR_CONNECT_TIMEOUT':
-      // Set a little under the attempt's time (connectTimeoutMs in src/context.ts).
+      // Set a little under the attempt's time (connectTimeoutMs in transport.ts).
       return { message: `could not connect to ${host} within ${deadline}`, timeout: true };
     case 'ETIMEDOUT':
       return { message: `the connection to ${host} timed out (${code})`, timeout: true };
