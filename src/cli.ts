@@ -1,4 +1,5 @@
 import { Command, CommanderError, Option } from 'commander';
+import { apiCommand } from './commands/api.js';
 import { authCommand } from './commands/auth/index.js';
 import { completeCommand, completionCommand } from './commands/completion.js';
 import { configCommand } from './commands/config/index.js';
@@ -29,13 +30,14 @@ Examples:
   plants delete 42
   plants prune --tag seedling --dry-run
   plants history --since 24h
+  plants api /plants/7
   plants completion bash --help
 
 Exit codes:
   0    success
   1    the request failed (service error, network, bad response); config get of an unset key
   2    usage error (bad flag, argument or configuration; --yes missing; prompt declined)
-  3    not found (delete of an id the service does not have)
+  3    not found (delete of an id the service does not have; api: a 404 to one resource)
   4    authentication (401/403 from the service, or no token)
   129  stopped by SIGHUP (a closed terminal), as by Ctrl-C
   130  interrupted (Ctrl-C)
@@ -100,6 +102,7 @@ export function buildProgram(ctx: Context): Command {
     .addCommand(deleteCommand(ctx))
     .addCommand(pruneCommand(ctx))
     .addCommand(historyCommand(ctx))
+    .addCommand(apiCommand(ctx))
     .addCommand(configCommand(ctx))
     .addCommand(authCommand(ctx))
     .addCommand(completionCommand(ctx))

@@ -51,7 +51,7 @@ interface RequestOptions {
 }
 
 /** What a successful DELETE answered. */
-interface DeleteResponse {
+export interface DeleteResponse {
   status: number;
   /**
    * The response to an earlier attempt was lost, so this one answers a
@@ -210,6 +210,7 @@ export class PlantStoreClient {
   errorFor(response: ServiceResponse, text: string, addressedPlant = false): Error {
     const { attempt, label, attempts, requestId, redirect, redirects } = response;
     const error = this.#httpError({ response: attempt, label, attempts, addressedPlant, redirect, redirects, text });
+    if (error instanceof CliError) error.attempts = attempts.count;
     return withRequestId(error, requestId) as Error;
   }
 

@@ -1,6 +1,6 @@
 import { CliError, ExitCode, HttpError, type ServiceError } from '../errors.js';
 import { printable } from '../shared/text.js';
-import { newRequestId, type PlantStoreClient } from './client.js';
+import { newRequestId, type DeleteResponse, type PlantStoreClient } from './client.js';
 
 /**
  * What happened to one id:
@@ -60,15 +60,28 @@ interface DeleteManyOptions {
 const MAY_HAVE_BEEN_DELETED = 'the plant may have been deleted';
 
 /** Delete one id and describe what happened; request failures are returned, not thrown. */
-async function deleteOne(
+function deleteOne(
   client: PlantStoreClient,
   id: string,
   requestId: string,
   signal?: AbortSignal,
 ): Promise<DeleteOutcome> {
+  return deletionOutcome(id, requestId, () => client.deletePlant(id, { signal, requestId }));
+}
+
+/**
+ * What one DELETE came to, as the journal and the results say it: `send`
+ * sends it (bulk deletes, `plants api -X DELETE`) and throws the request's
+ * error for anything but success; that error is returned, not thrown.
+ */
+export async function deletionOutcome(
+  id: string,
+  requestId: string,
+  send: () => Promise<DeleteResponse>,
+): Promise<DeleteOutcome> {
   const request_id = requestId;
   try {
-    const { status, afterLostResponse, attempts } = await client.deletePlant(id, { signal, requestId });
+    const { status, afterLostResponse, attempts } = await send();
     return {
       result: { id, result: afterLostResponse && status === 404 ? 'gone' : 'deleted', status, request_id },
       attempts,

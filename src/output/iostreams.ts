@@ -135,7 +135,7 @@ export function readerGone(stream: Writable): boolean {
  * back-pressure. A closed pipe ends the output quietly; the command still
  * finishes and exits with its own code.
  */
-export function writeOut(stream: Writable, text: string): Promise<void> {
+export function writeOut(stream: Writable, text: string | Uint8Array): Promise<void> {
   if (readerGone(stream)) return Promise.resolve();
   return new Promise((resolve, reject) => {
     stream.write(text, (err) => {

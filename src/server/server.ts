@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { parseJson, stringifyJson } from '../json.js';
 import { PlantStore } from './store.js';
 
 interface PlantStoreServerOptions {
@@ -52,6 +53,52 @@ function sendError(res: ServerResponse, status: number, message: string, headers
   sendJson(res, status, { error: status, message }, headers);
 }
 
+/** Largest body a create accepts. */
+const MAX_CREATE_BYTES = 1024 * 1024;
+
+/**
+ * POST /plants (not in the interface; a real store has it, and `plants api`
+ * is how it is reached): a JSON object with a string `name`, and any other
+ * fields but `id`, which the store assigns. Answers 201 with the plant.
+ */
+function createPlant(req: IncomingMessage, res: ServerResponse, store: PlantStore, onChange?: () => void): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  req.on('data', (chunk: Buffer) => {
+    size += chunk.length;
+    if (size <= MAX_CREATE_BYTES) chunks.push(chunk);
+  });
+  req.on('end', () => {
+    if (size > MAX_CREATE_BYTES) {
+      sendError(res, 413, `the body is larger than ${MAX_CREATE_BYTES} bytes`);
+      return;
+    }
+    let fields: unknown;
+    try {
+      fields = parseJson(Buffer.concat(chunks).toString('utf8'));
+    } catch {
+      sendError(res, 400, 'the body is not JSON');
+      return;
+    }
+    if (typeof fields !== 'object' || fields === null || Array.isArray(fields)) {
+      sendError(res, 400, 'expected a JSON object such as {"name": "Fern"}');
+      return;
+    }
+    const { id, ...plant } = fields as Record<string, unknown>;
+    if (typeof plant.name !== 'string' || plant.name === '') {
+      sendError(res, 400, 'a plant needs a non-empty string "name"');
+      return;
+    }
+    if (id !== undefined) {
+      sendError(res, 400, 'the store assigns the id; leave "id" out');
+      return;
+    }
+    const created = store.add({ ...plant, name: plant.name });
+    onChange?.();
+    sendJsonText(res, 201, stringifyJson(created), { location: `/plants/${encodeURIComponent(String(created.id))}` });
+  });
+}
+
 function authorized(header: string | undefined, expected: Buffer): boolean {
   const given = Buffer.from(header ?? '');
   return given.length === expected.length && timingSafeEqual(given, expected);
@@ -73,14 +120,21 @@ export function plantStoreHandler(
     // Match on the raw path: a percent-encoded slash inside an id stays inside the id.
     const rawPath = (req.url ?? '/').split('?')[0]!;
 
-    if (!authorized(req.headers.authorization, expected)) {
+    const allowed = authorized(req.headers.authorization, expected);
+    // Only a create reads its body; others are drained, so keep-alive works.
+    if (!(allowed && method === 'POST' && rawPath === '/plants')) req.resume();
+    if (!allowed) {
       sendError(res, 401, 'missing or invalid bearer token', { 'www-authenticate': 'Bearer' });
       return;
     }
 
     if (rawPath === '/plants') {
+      if (method === 'POST') {
+        createPlant(req, res, store, options.onChange);
+        return;
+      }
       if (method !== 'GET' && method !== 'HEAD') {
-        sendError(res, 405, `method ${method} is not allowed on /plants`, { allow: 'GET' });
+        sendError(res, 405, `method ${method} is not allowed on /plants`, { allow: 'GET, HEAD, POST' });
         return;
       }
       const raw = new URL(req.url ?? '/', 'http://plant-store.invalid').searchParams.get('limit');
@@ -98,8 +152,8 @@ export function plantStoreHandler(
 
     const match = /^\/plants\/([^/]+)$/.exec(rawPath);
     if (match) {
-      if (method !== 'DELETE') {
-        sendError(res, 405, `method ${method} is not allowed on /plants/{id}`, { allow: 'DELETE' });
+      if (method !== 'DELETE' && method !== 'GET' && method !== 'HEAD') {
+        sendError(res, 405, `method ${method} is not allowed on /plants/{id}`, { allow: 'GET, HEAD, DELETE' });
         return;
       }
       let id: string;
@@ -107,6 +161,12 @@ export function plantStoreHandler(
         id = decodeURIComponent(match[1]!);
       } catch {
         sendError(res, 400, 'the plant id in the path is not valid percent-encoded UTF-8');
+        return;
+      }
+      if (method !== 'DELETE') {
+        const json = store.get(id);
+        if (json === undefined) sendError(res, 404, `plant ${id} not found`);
+        else sendJsonText(res, 200, json);
         return;
       }
       if (!store.delete(id)) {
@@ -137,8 +197,6 @@ export function plantStoreHandler(
         });
       });
     }
-    // Request bodies are not part of the interface; drain them so keep-alive works.
-    req.resume();
     handle(req, res);
   };
 }

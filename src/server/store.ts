@@ -113,6 +113,11 @@ export class PlantStore {
     return out;
   }
 
+  /** One plant's JSON by the id's text form; undefined when there is no such plant. */
+  get(id: string): string | undefined {
+    return this.#plants.get(id)?.json;
+  }
+
   /** Delete by the id's text form; false when there is no such plant. */
   delete(id: string): boolean {
     if (!this.#plants.delete(id)) return false;

@@ -124,3 +124,61 @@ export function endpoint(
   if (params.length > 0) path += `?${params.join('&')}`;
   return { origin: base.origin, path, href: base.origin + path };
 }
+
+/** Characters a request target never holds raw (RFC 3986): sent percent-encoded. */
+// eslint-disable-next-line no-control-regex
+const NOT_IN_TARGET = /[\u0000-\u0020"<>\\^`{|}\u007f-\u{10ffff}]/gu;
+
+/**
+ * Where `plants api` sends a request: `path` joined to the base URL (its
+ * path prefix kept: `/plants/7` below `https://host/api` is
+ * `/api/plants/7`), or an absolute URL, accepted only on the base URL's
+ * origin so the token never leaves it. The path and query are sent as
+ * written, `%` escapes kept; spaces, non-ASCII and other characters a
+ * request target cannot hold are percent-encoded. `query` pairs are added to
+ * the query. Returns the target and the path below the base URL.
+ */
+export function apiTarget(
+  base: URL,
+  raw: string,
+  query: readonly (readonly [string, string])[] = [],
+): { origin: string; path: string; href: string; below: string } {
+  const shown = quoted(maskUrl(raw));
+  if (raw.includes('#')) {
+    throw new UsageError(`invalid path ${shown}: a fragment (#) is never sent; write %23 for a # in a path`);
+  }
+  let path: string;
+  if (/^[a-z][a-z\d+.-]*:/i.test(raw) || raw.startsWith('//')) {
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      throw new UsageError(`invalid URL ${shown}: give a path such as /plants/7, or a URL on the base URL's origin`);
+    }
+    if (url.origin !== base.origin) {
+      throw new UsageError(
+        `refusing ${shown}: it is not on the base URL's origin (${base.origin}), and the request carries the token; give a path such as /plants/7`,
+      );
+    }
+    if (url.username || url.password) throw new UsageError(`invalid URL ${shown}: it must not contain credentials`);
+    // As written after the origin: new URL() would have resolved dot-segments and re-encoded.
+    const afterScheme = raw.slice(raw.indexOf('//') + 2);
+    const start = afterScheme.search(/[/?]/);
+    path = start === -1 ? '/' : afterScheme.slice(start);
+    if (path.startsWith('?')) path = `/${path}`;
+  } else {
+    if (raw.trim() === '') throw new UsageError('invalid path "": give a path such as /plants or /plants/7');
+    const prefix = base.pathname.replace(/\/+$/, '');
+    path = prefix + (raw.startsWith('/') ? raw : `/${raw}`);
+  }
+  path = path.replace(NOT_IN_TARGET, (ch) => encodeURIComponent(ch));
+  if (query.length > 0) {
+    const added = query.map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(value)}`).join('&');
+    path += (path.includes('?') ? (path.endsWith('?') || path.endsWith('&') ? '' : '&') : '?') + added;
+  }
+  const prefix = base.pathname.replace(/\/+$/, '');
+  const pathOnly = path.replace(/\?.*$/s, '');
+  const below =
+    pathOnly.startsWith(`${prefix}/`) || pathOnly === prefix ? pathOnly.slice(prefix.length) || '/' : pathOnly;
+  return { origin: base.origin, path, href: base.origin + path, below };
+}

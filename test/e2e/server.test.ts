@@ -126,9 +126,9 @@ describe('plant-store-server', () => {
     expect(unknown.status).toBe(404);
     expect(unknown.headers.get('content-type')).toBe('text/plain; charset=utf-8');
     expect(await unknown.text()).toBe('404 page not found\n');
-    const method = await fetch(`${url}/plants`, { method: 'POST', headers: auth });
+    const method = await fetch(`${url}/plants`, { method: 'PUT', headers: auth });
     expect(method.status).toBe(405);
-    expect(method.headers.get('allow')).toBe('GET');
+    expect(method.headers.get('allow')).toBe('GET, HEAD, POST');
   });
 
   it('--data keeps the store between runs', async () => {

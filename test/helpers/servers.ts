@@ -34,7 +34,8 @@ export async function plantStore(
 
 export interface RawServer {
   url: string;
-  requests: { method: string; path: string; headers: IncomingMessage['headers'] }[];
+  /** Each request as it came; `body` grows as its bytes arrive. */
+  requests: { method: string; path: string; headers: IncomingMessage['headers']; body: Buffer }[];
   close(this: void): Promise<void>;
 }
 
@@ -42,8 +43,10 @@ export interface RawServer {
 export async function rawServer(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<RawServer> {
   const requests: RawServer['requests'] = [];
   const server = createServer((req, res) => {
-    requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers });
-    req.resume();
+    const request = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: Buffer.alloc(0) };
+    requests.push(request);
+    // Read as it comes (which keeps keep-alive working), never waited for.
+    req.on('data', (chunk: Buffer) => (request.body = Buffer.concat([request.body, chunk])));
     handler(req, res);
   });
   return { ...(await listenOnLoopback(server)), requests };

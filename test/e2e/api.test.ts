@@ -1,0 +1,497 @@
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { NO_KEYRING, PLANTS_BIN, runCli, tempDir, type JsonError } from '../helpers/cli.js';
+import { plantStore, rawServer, TOKEN, type RawServer } from '../helpers/servers.js';
+
+// `plants api <path>`: any request to the plant store with the selected
+// profile's base URL and token, the same rules as every other command.
+
+let dir: ReturnType<typeof tempDir>;
+let server: RawServer | undefined;
+beforeEach(() => {
+  dir = tempDir();
+});
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+  dir.remove();
+});
+
+const api = (
+  url: string,
+  args: string[],
+  options: { env?: Record<string, string>; input?: string; tty?: boolean } = {},
+) =>
+  runCli(['api', ...args], {
+    configDir: dir.path,
+    env: { PLANTS_BASE_URL: url, PLANTS_TOKEN: TOKEN, PLANTS_STATE_DIR: join(dir.path, 'state'), ...options.env },
+    input: options.input,
+    tty: options.tty,
+  });
+
+/** A server that answers every request with this status, content type and body. */
+const answering = (status: number, body: string | Buffer, type = 'application/json') =>
+  rawServer((_req, res) => {
+    res.writeHead(status, { 'content-type': type }).end(body);
+  });
+
+const lastJsonLine = (stderr: string) => JSON.parse(stderr.trim().split('\n').at(-1)!) as JsonError;
+
+describe('plants api: the request', () => {
+  it('sends GET to the path joined to the base URL, its path prefix kept, with the token and identification', async () => {
+    server = await answering(200, '[]');
+    const r = await api(`${server.url}/v1`, ['/plants/7']);
+    expect(r.code).toBe(0);
+    const [request] = server.requests;
+    expect(request).toMatchObject({ method: 'GET', path: '/v1/plants/7' });
+    expect(request!.headers.authorization).toBe(`Bearer ${TOKEN}`);
+    expect(request!.headers['user-agent']).toMatch(/^plants\//);
+    expect(request!.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('takes each method with -X, in any case, and sends no body unless given one', async () => {
+    server = await answering(200, '{}');
+    for (const method of ['get', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']) {
+      const r = await api(server.url, ['-X', method, '/things/1', '--no-journal']);
+      expect(r.code, `${method}: ${r.stderr}`).toBe(0);
+    }
+    expect(server.requests.map((request) => request.method)).toEqual([
+      'GET',
+      'HEAD',
+      'POST',
+      'PUT',
+      'PATCH',
+      'DELETE',
+      'OPTIONS',
+    ]);
+    expect(server.requests.every((request) => request.body.length === 0)).toBe(true);
+  });
+
+  it('refuses a method that is not an HTTP token, and CONNECT, sending nothing', async () => {
+    server = await answering(200, '{}');
+    for (const method of ['GE T', 'CONNECT', '']) {
+      const r = await api(server.url, ['-X', method, '/plants']);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/invalid method/);
+    }
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('sends a file with --input, and stdin with --input -, as JSON unless -H sets Content-Type', async () => {
+    server = await answering(201, '{"id":9}');
+    const file = join(dir.path, 'new-plant.json');
+    writeFileSync(file, '{"name":"Fern","height":12345678901234567890}');
+    expect((await api(server.url, ['-X', 'POST', '/plants', '--input', file])).code).toBe(0);
+    expect((await api(server.url, ['/plants', '--input', '-'], { input: 'name,tag\nFern,x\n' })).code).toBe(0);
+    expect(
+      (
+        await api(server.url, ['-X', 'PUT', '/notes/1', '--input', '-', '-H', 'Content-Type: text/csv'], {
+          input: 'a,b',
+        })
+      ).code,
+    ).toBe(0);
+    const [first, second, third] = server.requests;
+    expect(first).toMatchObject({ method: 'POST', path: '/plants' });
+    expect(first!.body.toString()).toBe('{"name":"Fern","height":12345678901234567890}');
+    expect(first!.headers['content-type']).toBe('application/json');
+    // A body without -X is a POST, as with gh api.
+    expect(second).toMatchObject({ method: 'POST' });
+    expect(second!.body.toString()).toBe('name,tag\nFern,x\n');
+    expect(third!.headers['content-type']).toBe('text/csv');
+    expect(third!.body.toString()).toBe('a,b');
+  });
+
+  it('says which --input file it cannot read, sending nothing', async () => {
+    server = await answering(200, '{}');
+    const r = await api(server.url, ['-X', 'POST', '/plants', '--input', join(dir.path, 'missing.json')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/cannot read ".*missing\.json": .*(no such file|not exist)/i);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('makes a JSON body of -F (typed, numbers exactly as written) and -f (strings), in order', async () => {
+    server = await answering(201, '{}');
+    const r = await api(server.url, [
+      '-X',
+      'PATCH',
+      '/plants/7',
+      '-F',
+      'name=Ficus',
+      '-F',
+      'indoor=true',
+      '-F',
+      'pot=null',
+      '-F',
+      'height=12.50',
+      '-F',
+      'serial=123456789012345678901234567890',
+      '-f',
+      'code=007',
+      '-F',
+      'empty=',
+    ]);
+    expect(r.code).toBe(0);
+    const [request] = server.requests;
+    expect(request!.headers['content-type']).toBe('application/json');
+    expect(request!.body.toString()).toBe(
+      '{"name":"Ficus","indoor":true,"pot":null,"height":12.50,"serial":123456789012345678901234567890,"empty":"","code":"007"}',
+    );
+  });
+
+  it('reads a -F value from a file with @file', async () => {
+    server = await answering(201, '{}');
+    const file = join(dir.path, 'notes.txt');
+    writeFileSync(file, 'line one\nline two');
+    expect((await api(server.url, ['/plants', '-F', `notes=@${file}`])).code).toBe(0);
+    expect(JSON.parse(server.requests[0]!.body.toString())).toEqual({ notes: 'line one\nline two' });
+  });
+
+  it('puts fields in the query on GET and HEAD (and with --input), added to a query the path has', async () => {
+    server = await answering(200, '[]');
+    expect(
+      (await api(server.url, ['-X', 'GET', '/plants?limit=5', '-F', 'tag=a b', '-f', 'name=Ficus & co'])).code,
+    ).toBe(0);
+    expect(server.requests[0]).toMatchObject({
+      method: 'GET',
+      path: '/plants?limit=5&tag=a%20b&name=Ficus%20%26%20co',
+    });
+    expect(server.requests[0]!.body.length).toBe(0);
+  });
+
+  it('refuses a key given twice, a field without =, and --input on GET, sending nothing', async () => {
+    server = await answering(200, '{}');
+    const twice = await api(server.url, ['-X', 'POST', '/plants', '-F', 'a=1', '-F', 'a=2']);
+    expect(twice.code).toBe(2);
+    expect(twice.stderr).toMatch(/field "a" given twice/);
+    const bare = await api(server.url, ['/plants', '-F', 'name']);
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toMatch(/expected key=value/);
+    const get = await api(server.url, ['-X', 'GET', '/plants', '--input', '-'], { input: '{}' });
+    expect(get.code).toBe(2);
+    expect(get.stderr).toMatch(/--input gives a body, which a GET does not carry/);
+    expect(server.requests).toHaveLength(0);
+  });
+});
+
+describe('plants api: headers', () => {
+  it('sends -H headers, a name given twice joined, and lets Accept be replaced', async () => {
+    server = await answering(200, 'ok', 'text/plain');
+    const r = await api(server.url, [
+      '/health',
+      '-H',
+      'X-Trace: one',
+      '-H',
+      'x-trace: two',
+      '-H',
+      'Accept: text/plain',
+    ]);
+    expect(r.code).toBe(0);
+    expect(server.requests[0]!.headers['x-trace']).toBe('one, two');
+    expect(server.requests[0]!.headers.accept).toBe('text/plain');
+  });
+
+  it('takes an X-Request-Id given with -H as the request id', async () => {
+    server = await answering(500, '{"error":500,"message":"boom"}');
+    const r = await api(server.url, ['/plants', '-H', 'X-Request-Id: mine-42', '--json']);
+    expect(server.requests[0]!.headers['x-request-id']).toBe('mine-42');
+    expect(lastJsonLine(r.stderr).error.request_id).toBe('mine-42');
+  });
+
+  it('refuses Authorization (and the headers that frame the message), sending nothing', async () => {
+    server = await answering(200, '{}');
+    for (const header of [
+      'Authorization: Bearer other',
+      'authorization:x',
+      'Host: evil.example',
+      'Content-Length: 3',
+    ]) {
+      const r = await api(server.url, ['/plants', '-H', header]);
+      expect(r.code, header).toBe(2);
+      expect(r.stderr).toMatch(/refusing header/);
+    }
+    const auth = await api(server.url, ['/plants', '-H', 'Authorization: Bearer other']);
+    expect(auth.stderr).toMatch(/plants auth login/);
+    const bad = await api(server.url, ['/plants', '-H', 'no colon here']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/expected 'Name: value'/);
+    expect(server.requests).toHaveLength(0);
+  });
+});
+
+describe('plants api: the origin rule', () => {
+  it("accepts an absolute URL on the base URL's origin, sent as written", async () => {
+    server = await answering(200, '{}');
+    const r = await api(`${server.url}/v1`, [`${server.url}/other/./x?y=1`]);
+    expect(r.code).toBe(0);
+    expect(server.requests[0]!.path).toBe('/other/./x?y=1');
+  });
+
+  it('refuses a URL on any other origin (host, port or scheme), so the token never leaves it', async () => {
+    server = await answering(200, '{}');
+    const port = Number(new URL(server.url).port);
+    for (const url of [
+      `http://localhost:${port}/plants`,
+      `http://127.0.0.1:${port + 1}/plants`,
+      `https://127.0.0.1:${port}/plants`,
+    ]) {
+      const r = await api(server.url, [url]);
+      expect(r.code, url).toBe(2);
+      expect(r.stderr).toMatch(/not on the base URL's origin/);
+    }
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('does not follow a redirect to another origin, and prints what came', async () => {
+    const other = await answering(200, '{"leaked":true}');
+    server = await rawServer((_req, res) => {
+      res.writeHead(302, { location: `${other.url}/x` }).end('moved');
+    });
+    const r = await api(server.url, ['/plants']);
+    await other.close();
+    expect(r.code).toBe(1);
+    expect(other.requests).toHaveLength(0);
+    expect(r.stdout).toBe('moved');
+    expect(r.stderr).toMatch(/another origin; not followed/);
+  });
+});
+
+describe('plants api: retries follow the method', () => {
+  const flaky = () =>
+    rawServer((_req, res) => {
+      res
+        .writeHead(503, { 'content-type': 'application/json', 'retry-after': '0' })
+        .end('{"error":503,"message":"busy"}');
+    });
+
+  it('sends a POST answered 503 once, and a PATCH', async () => {
+    server = await flaky();
+    const post = await api(server.url, ['-X', 'POST', '/plants', '-F', 'name=x'], { env: { PLANTS_RETRIES: '3' } });
+    const patch = await api(server.url, ['-X', 'PATCH', '/plants/1', '-F', 'name=x'], { env: { PLANTS_RETRIES: '3' } });
+    expect(post.code).toBe(1);
+    expect(patch.code).toBe(1);
+    expect(server.requests.map((request) => request.method)).toEqual(['POST', 'PATCH']);
+    expect(post.stdout).toBe('{"error":503,"message":"busy"}');
+  });
+
+  it('sends a GET, PUT or DELETE answered 503 again, as list and delete do', async () => {
+    server = await flaky();
+    for (const method of ['GET', 'PUT', 'DELETE']) {
+      const r = await api(server.url, ['-X', method, '/things/1', '--no-journal'], { env: { PLANTS_RETRIES: '2' } });
+      expect(r.code, method).toBe(1);
+      expect(r.stderr).toMatch(/after 3 attempts/);
+    }
+    expect(server.requests).toHaveLength(9);
+  });
+
+  it('sends a POST again when the connection was refused (it never left)', async () => {
+    // A port nothing listens on: every attempt is refused, and each is sent.
+    const closed = await answering(200, '{}');
+    const url = closed.url;
+    await closed.close();
+    const r = await api(url, ['-X', 'POST', '/plants', '-F', 'name=x', '--debug'], { env: { PLANTS_RETRIES: '2' } });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/after 3 attempts/);
+  });
+});
+
+describe('plants api: exit codes, the body always printed', () => {
+  const cases: [status: number, body: string, path: string, method: string, code: number, errorCode: string][] = [
+    [401, '{"error":401,"message":"bad token"}', '/plants', 'GET', 4, 'auth'],
+    [403, '{"error":403,"message":"not yours"}', '/plants/7', 'DELETE', 4, 'auth'],
+    [404, '{"error":404,"message":"plant 7 not found"}', '/plants/7', 'GET', 3, 'not_found'],
+    [404, '{"error":404,"message":"plant 7 not found"}', '/plants/7', 'DELETE', 3, 'not_found'],
+    [404, '{"error":404,"message":"no such route"}', '/plants', 'GET', 1, 'http_error'],
+    [404, '{"error":404,"message":"plant 7 not found"}', '/plants/7', 'PATCH', 1, 'http_error'],
+    [404, '404 page not found', '/plants/7', 'GET', 1, 'http_error'],
+    [500, '{"error":500,"message":"boom"}', '/plants', 'GET', 1, 'http_error'],
+    [409, '{"error":409,"message":"exists"}', '/plants', 'POST', 1, 'http_error'],
+  ];
+  it.each(cases)('%i to %s %s', async (status, body, path, method, code, errorCode) => {
+    server = await answering(status, body, body.startsWith('{') ? 'application/json' : 'text/plain');
+    const r = await api(server.url, ['-X', method, path, '--json', '--no-journal']);
+    expect(r.code).toBe(code);
+    // The service's error object on stdout, for scripts; the JSON error line last on stderr.
+    expect(r.stdout).toBe(body);
+    const line = lastJsonLine(r.stderr);
+    expect(line.error).toMatchObject({ code: errorCode, status });
+  });
+
+  it('exits 0 for any 2xx, 204 with no body included', async () => {
+    server = await answering(204, '');
+    const r = await api(server.url, ['-X', 'DELETE', '/x/1', '--no-journal']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('');
+  });
+});
+
+describe('plants api: output', () => {
+  it('writes the body byte for byte in a pipe: numbers, escapes, spacing and invalid UTF-8 as received', async () => {
+    const body = Buffer.concat([
+      Buffer.from('{ "id" : 12345678901234567890, "n":1.50e0, "s":"caf\\u00e9 \\ud83c", "raw":"'),
+      Buffer.from([0xff, 0xfe, 0xe9]),
+      Buffer.from('" }\n'),
+    ]);
+    server = await answering(200, body);
+    const r = await runCli(['api', '/plants/1'], {
+      configDir: dir.path,
+      env: { PLANTS_BASE_URL: server.url, PLANTS_TOKEN: TOKEN },
+    });
+    expect(r.code).toBe(0);
+    // runCli decodes as UTF-8: compare what it made of the same bytes.
+    expect(r.stdout).toBe(body.toString('utf8'));
+  });
+
+  it('keeps every byte, checked as bytes', async () => {
+    const body = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
+    server = await answering(200, body, 'application/octet-stream');
+    const child = spawn(process.execPath, [PLANTS_BIN, 'api', '/blob'], {
+      env: {
+        ...NO_KEYRING,
+        HOME: dir.path,
+        PLANTS_CONFIG_DIR: dir.path,
+        PLANTS_BASE_URL: server.url,
+        PLANTS_TOKEN: TOKEN,
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const chunks: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    expect(code).toBe(0);
+    expect(Buffer.concat(chunks).equals(body)).toBe(true);
+  });
+
+  it('indents and keeps JSON exact on a terminal, and escapes what a terminal would act on', async () => {
+    server = await answering(
+      200,
+      '{"id":12345678901234567890,"name":"Fern\\u001b[31m","list":[],"tags":["a"],"e":1.50}',
+    );
+    const r = await api(server.url, ['/plants/1'], { tty: true });
+    expect(r.code).toBe(0);
+    const lines = r.stdout.replaceAll('\r\n', '\n');
+    expect(lines).toBe(
+      '{\n  "id": 12345678901234567890,\n  "name": "Fern\\u001b[31m",\n  "list": [],\n  "tags": [\n    "a"\n  ],\n  "e": 1.50\n}\n',
+    );
+  });
+
+  it('shows other text escaped on a terminal, lines kept', async () => {
+    server = await answering(200, 'line one\n\u001b[2Jline two\u202e', 'text/plain');
+    const r = await api(server.url, ['/health'], { tty: true });
+    expect(r.stdout.replaceAll('\r\n', '\n')).toBe('line one\n\\u001b[2Jline two\\u202e\n');
+  });
+
+  it('with -i, prints the status line and the headers first', async () => {
+    server = await rawServer((_req, res) => {
+      res.writeHead(201, { 'content-type': 'application/json', 'x-thing': 'one' }).end('{}');
+    });
+    const r = await api(server.url, ['-i', '-X', 'POST', '/plants', '-F', 'name=x']);
+    expect(r.stdout).toMatch(/^HTTP\/1\.1 201 Created\n/);
+    expect(r.stdout).toMatch(/\nx-thing: one\n/);
+    expect(r.stdout).toMatch(/\n\n\{\}$/);
+  });
+
+  it('masks the token wherever the service echoes it: body (plain, base64, percent-encoded) and headers', async () => {
+    const base64 = Buffer.from(`Bearer ${TOKEN}`).toString('base64');
+    server = await rawServer((_req, res) => {
+      res
+        .writeHead(200, { 'content-type': 'application/json', 'x-echo': `Bearer ${TOKEN}` })
+        .end(JSON.stringify({ plain: TOKEN, b64: base64, pct: encodeURIComponent(TOKEN).replaceAll('-', '%2D') }));
+    });
+    // runCli fails the run if the token shows anywhere; the base64 form is checked here.
+    for (const tty of [false, true]) {
+      const r = await api(server.url, ['-i', '/echo'], { tty });
+      expect(r.code).toBe(0);
+      expect(r.stdout).not.toContain(base64);
+      expect(r.stdout).toContain('***');
+    }
+  });
+});
+
+describe('plants api: a DELETE is on record', () => {
+  it('records a DELETE of /plants/<id> in the journal, shown by history, and deletes it', async () => {
+    const store = await plantStore({ seed: 3 });
+    try {
+      const r = await api(store.url, ['-X', 'DELETE', '/plants/2']);
+      expect(r.code).toBe(0);
+      expect(store.store.list().map((plant) => plant.id)).toEqual([1, 3]);
+      const history = await runCli(['history', '--json'], {
+        configDir: dir.path,
+        env: { PLANTS_STATE_DIR: join(dir.path, 'state') },
+      });
+      const runs = JSON.parse(history.stdout) as { run: string; command: string }[];
+      expect(runs).toHaveLength(1);
+      expect(runs[0]).toMatchObject({ command: 'api', plants: 1, results: { deleted: 1 } });
+      const one = await runCli(['history', runs[0]!.run, '--json'], {
+        configDir: dir.path,
+        env: { PLANTS_STATE_DIR: join(dir.path, 'state') },
+      });
+      expect(JSON.parse(one.stdout)).toMatchObject([{ id: '2', result: 'deleted', status: 204, attempts: 1 }]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('records a 404 as not_found, and sends nothing when the journal cannot be written', async () => {
+    const store = await plantStore({ seed: 1 });
+    try {
+      const missing = await api(store.url, ['-X', 'DELETE', '/plants/9']);
+      expect(missing.code).toBe(3);
+      const journal = readFileSync(join(dir.path, 'state', 'deletions.jsonl'), 'utf8');
+      expect(journal).toMatch(/"result":"not_found"/);
+      writeFileSync(join(dir.path, 'not-a-dir'), '');
+      const r = await api(store.url, ['-X', 'DELETE', '/plants/1'], {
+        env: { PLANTS_STATE_DIR: join(dir.path, 'not-a-dir', 'state') },
+      });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/journal/);
+      expect(store.store.size).toBe(1);
+      expect(store.requests.filter((request) => request.method === 'DELETE')).toHaveLength(1);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("holds the profile's protections for /plants/<id> unless --include-protected", async () => {
+    const store = await plantStore({ seed: 3 });
+    try {
+      const env = { PLANTS_BASE_URL: store.url, PLANTS_TOKEN: TOKEN };
+      expect((await runCli(['config', 'protect', '--id', '2'], { configDir: dir.path, env })).code).toBe(0);
+      const refused = await api(store.url, ['-X', 'DELETE', '/plants/2']);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toMatch(/protect/);
+      expect(store.store.size).toBe(3);
+      const lifted = await api(store.url, ['-X', 'DELETE', '/plants/2', '--include-protected']);
+      expect(lifted.code).toBe(0);
+      expect(store.store.size).toBe(2);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('records a DELETE of another path by its path', async () => {
+    server = await answering(204, '');
+    expect((await api(server.url, ['-X', 'DELETE', '/plants/7/photos/1'])).code).toBe(0);
+    const journal = readFileSync(join(dir.path, 'state', 'deletions.jsonl'), 'utf8');
+    expect(journal).toMatch(/"id":"\/plants\/7\/photos\/1"/);
+  });
+});
+
+describe('plants api: the local store', () => {
+  it('creates with POST /plants and fetches one with GET /plants/<id>', async () => {
+    const store = await plantStore({ seed: 1 });
+    try {
+      const created = await api(store.url, ['/plants', '-F', 'name=Fern', '-F', 'tag=fern']);
+      expect(created.code).toBe(0);
+      expect(JSON.parse(created.stdout)).toEqual({ id: 2, name: 'Fern', tag: 'fern' });
+      const fetched = await api(store.url, ['/plants/2']);
+      expect(JSON.parse(fetched.stdout)).toEqual({ id: 2, name: 'Fern', tag: 'fern' });
+      const missing = await api(store.url, ['/plants', '-F', 'tag=x']);
+      expect(missing.code).toBe(1);
+      expect(JSON.parse(missing.stdout)).toMatchObject({ error: 400 });
+    } finally {
+      await store.close();
+    }
+  });
+});
