@@ -1,26 +1,20 @@
 import { Option, type Command } from 'commander';
-import { deleteMany, type DeleteOutcome } from '../api/delete-many.js';
-import type { Plant } from '../api/responses.js';
-import { encodePathSegment } from '../shared/url.js';
-import type { Context } from '../context.js';
-import { CancelledError, UsageError, type StopSignal } from '../errors.js';
-import { formatJson } from '../output/formats.js';
-import { writeOut } from '../output/iostreams.js';
-import { info, warning } from '../output/messages.js';
-import { PREVIEW_ROWS, renderPreview, type PreviewRow } from '../output/preview.js';
-import { progressBar, type Progress } from '../output/progress.js';
-import { printable } from '../shared/text.js';
-import {
-  journalOnByEnv,
-  journalStopped,
-  openDeletionJournal,
-  recorderFor,
-  type JournalChoice,
-} from './deletion-journal.js';
-import { quitReport, reportDeletions } from './deletion-report.js';
+import { deleteMany, type DeleteOutcome } from '../../api/delete-many.js';
+import type { Plant } from '../../api/responses.js';
+import { encodePathSegment } from '../../shared/url.js';
+import type { Context } from '../../context.js';
+import { CancelledError, UsageError, type StopSignal } from '../../errors.js';
+import { formatJson } from '../../output/formats.js';
+import { writeOut } from '../../output/iostreams.js';
+import { info, warning } from '../../output/messages.js';
+import { PREVIEW_ROWS, renderPreview, type PreviewRow } from '../../output/preview.js';
+import { progressBar, type Progress } from '../../output/progress.js';
+import { printable } from '../../shared/text.js';
+import { journalOnByEnv, journalStopped, openDeletionJournal, recorderFor, type JournalChoice } from './journal.js';
+import { quitReport, reportDeletions } from './report.js';
 import { idKey } from './protections.js';
-import { guardDeletion, lookUp, profileGuard, type DeletionTarget, type GuardOptions } from './deletion-guard.js';
-import { parseConcurrency, parseMaxDeletes } from '../shared/values.js';
+import { guardDeletion, lookUp, profileGuard, type DeletionTarget, type GuardOptions } from './guard.js';
+import { parseConcurrency, parseMaxDeletes } from '../../shared/values.js';
 
 /** The flags `delete` and `prune` share, as commander parses them (with defaults). */
 export interface DeletionOptions extends JournalChoice, GuardOptions {
