@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DeleteOutcome } from '../../src/api/delete-many.js';
-import type { DeletionOptions } from '../../src/commands/delete/run.js';
+import type { DeletionOptions } from '../../src/commands/delete/flags.js';
 import { quitReport, reportDeletions } from '../../src/commands/delete/report.js';
 import { createContext } from '../../src/context.js';
 import { fakeIO } from '../helpers/io.js';

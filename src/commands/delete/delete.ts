@@ -3,13 +3,8 @@ import { completeWith } from '../../completion/hints.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { readText, TooLargeError } from '../../read-text.js';
-import {
-  addDeletionOptions,
-  deletePlants,
-  pickDeletionOptions,
-  type DeletionFlags,
-  type DeletionOptions,
-} from './run.js';
+import { addDeletionOptions, pickDeletionOptions, type DeletionFlags, type DeletionOptions } from './flags.js';
+import { deletePlants } from './run.js';
 import { DoubleDashCommand, splitAtDoubleDash } from '../double-dash.js';
 import { parseIdInput } from './id-input.js';
 import { examples, parsePlantId } from '../options.js';

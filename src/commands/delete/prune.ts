@@ -3,13 +3,8 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { hasFilter, plantMatcher, type PlantFilter } from '../../filters.js';
 import { quoted } from '../../shared/text.js';
-import {
-  addDeletionOptions,
-  deletePlants,
-  pickDeletionOptions,
-  type DeletionFlags,
-  type DeletionOptions,
-} from './run.js';
+import { addDeletionOptions, pickDeletionOptions, type DeletionFlags, type DeletionOptions } from './flags.js';
+import { deletePlants } from './run.js';
 import { requirePlantId } from './id-input.js';
 import { addFilterOptions, fetchPlants } from '../listing.js';
 import { parseLimit } from '../../shared/values.js';

@@ -11,7 +11,7 @@ import { formatJson, tsvLine } from '../../output/formats.js';
 import { writeAll, writeOut } from '../../output/iostreams.js';
 import { failure, info, success, warning } from '../../output/messages.js';
 import { printable, quoted } from '../../shared/text.js';
-import type { DeletionOptions } from './run.js';
+import type { DeletionOptions } from './flags.js';
 
 type Counts = Record<DeleteResultKind, number>;
 
