@@ -13,8 +13,8 @@ import { headerBlock, indentJson, isJsonType, terminalText } from '../output/res
 import { fsReason } from '../shared/fs-reason.js';
 import { quoted } from '../shared/text.js';
 import { apiTarget } from '../shared/url.js';
-import { journalOnByEnv, openDeletionJournal, recorderFor, type JournalChoice } from './deletion-journal.js';
-import { guardDeletion, profileGuard } from './deletion-guard.js';
+import { journalOnByEnv, openDeletionJournal, recorderFor, type JournalChoice } from './delete/journal.js';
+import { guardDeletion, profileGuard } from './delete/guard.js';
 import { wrapHelpText } from './help.js';
 import { collect, examples } from './options.js';
 

@@ -6,7 +6,7 @@ import type { Context } from '../context.js';
 import { printable } from '../shared/text.js';
 import { shownUrl } from './config/shared.js';
 import { redactKnownTokens } from './known-tokens.js';
-import { plantId } from './ids.js';
+import { plantId } from './delete/id-input.js';
 import { examples } from './options.js';
 
 interface CompletionOptions {

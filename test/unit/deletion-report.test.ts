@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DeleteOutcome } from '../../src/api/delete-many.js';
-import type { DeletionOptions } from '../../src/commands/deletion.js';
-import { quitReport, reportDeletions } from '../../src/commands/deletion-report.js';
+import type { DeletionOptions } from '../../src/commands/delete/flags.js';
+import { quitReport, reportDeletions } from '../../src/commands/delete/report.js';
 import { createContext } from '../../src/context.js';
 import { fakeIO } from '../helpers/io.js';
 import { withoutRequestIds } from '../helpers/results.js';

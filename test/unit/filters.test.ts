@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { globToRegExp, hasFilter, plantMatcher } from '../../src/filters.js';
-import { parseIdInput, plantId } from '../../src/commands/ids.js';
+import { parseIdInput, plantId } from '../../src/commands/delete/id-input.js';
 import { JsonNumber } from '../../src/json.js';
 import { columnValue } from '../../src/output/plants.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseIdInput } from '../../src/commands/ids.js';
+import { parseIdInput } from '../../src/commands/delete/id-input.js';
 import { parseCsv } from '../../src/csv.js';
 import { UsageError } from '../../src/errors.js';
 

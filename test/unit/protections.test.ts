@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { protectionMatcher } from '../../src/commands/protections.js';
+import { protectionMatcher } from '../../src/commands/delete/protections.js';
 import { inProcess } from '../helpers/in-process.js';
 
 // Protections and the profile's max-deletes: `config protect/unprotect`,

@@ -7,7 +7,7 @@ import { printable, quoted } from '../../shared/text.js';
 import { PROTECTION_KINDS } from '../../config/store.js';
 import { redactKnownTokens } from '../known-tokens.js';
 import { examples } from '../options.js';
-import { RULE_WORD } from '../protections.js';
+import { RULE_WORD } from '../delete/protections.js';
 import { selectedProfile, shownOr } from './shared.js';
 
 interface ConfigListOptions {

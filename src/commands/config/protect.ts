@@ -4,7 +4,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { info, success } from '../../output/messages.js';
 import { collect, examples } from '../options.js';
-import { describeRule, describeRules, hasRules, RULE_WORD } from '../protections.js';
+import { describeRule, describeRules, hasRules, RULE_WORD } from '../delete/protections.js';
 import { profileToWrite, selectedProfile } from './shared.js';
 
 /** `config protect` and `config unprotect`: the rules named by --id, --tag and --name. */

@@ -1,6 +1,6 @@
-import { UsageError } from '../errors.js';
-import { JsonNumber, parseJson } from '../json.js';
-import { printable } from '../shared/text.js';
+import { UsageError } from '../../errors.js';
+import { JsonNumber, parseJson } from '../../json.js';
+import { printable } from '../../shared/text.js';
 import { idsFromText, leadingLineBreaks, trimAsciiSpace } from './id-text.js';
 
 /**

@@ -1,12 +1,12 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Plant } from '../api/responses.js';
-import { CONFIG_FILE, configDir, type Protections } from '../config/store.js';
-import type { Context } from '../context.js';
-import { ConfigError, RefusedError } from '../errors.js';
-import { excerpt, NO_SECRETS, printable, quoted } from '../shared/text.js';
-import { capOf, parseMaxDeletes, type MaxDeletes } from '../shared/values.js';
-import { plantId } from './ids.js';
+import type { Plant } from '../../api/responses.js';
+import { CONFIG_FILE, configDir, type Protections } from '../../config/store.js';
+import type { Context } from '../../context.js';
+import { ConfigError, RefusedError } from '../../errors.js';
+import { excerpt, NO_SECRETS, printable, quoted } from '../../shared/text.js';
+import { capOf, parseMaxDeletes, type MaxDeletes } from '../../shared/values.js';
+import { plantId } from './id-input.js';
 import { describeRules, hasRules, idKey, needsPlant, protectionMatcher } from './protections.js';
 
 /**

@@ -1,19 +1,14 @@
 import { Command } from 'commander';
-import type { Context } from '../context.js';
-import { UsageError } from '../errors.js';
-import { hasFilter, plantMatcher, type PlantFilter } from '../filters.js';
-import { quoted } from '../shared/text.js';
-import {
-  addDeletionOptions,
-  deletePlants,
-  pickDeletionOptions,
-  type DeletionFlags,
-  type DeletionOptions,
-} from './deletion.js';
-import { requirePlantId } from './ids.js';
-import { addFilterOptions, fetchPlants } from './listing.js';
-import { parseLimit } from '../shared/values.js';
-import { examples } from './options.js';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { hasFilter, plantMatcher, type PlantFilter } from '../../filters.js';
+import { quoted } from '../../shared/text.js';
+import { addDeletionOptions, pickDeletionOptions, type DeletionFlags, type DeletionOptions } from './flags.js';
+import { deletePlants } from './run.js';
+import { requirePlantId } from './id-input.js';
+import { addFilterOptions, fetchPlants } from '../listing.js';
+import { parseLimit } from '../../shared/values.js';
+import { examples } from '../options.js';
 
 interface PruneOptions extends DeletionOptions {
   limit?: number;

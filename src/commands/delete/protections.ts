@@ -1,7 +1,7 @@
-import type { Plant } from '../api/responses.js';
-import { PROTECTION_KINDS, type Protections } from '../config/store.js';
-import { globToRegExp } from '../filters.js';
-import { quoted } from '../shared/text.js';
+import type { Plant } from '../../api/responses.js';
+import { PROTECTION_KINDS, type Protections } from '../../config/store.js';
+import { globToRegExp } from '../../filters.js';
+import { quoted } from '../../shared/text.js';
 
 /**
  * Protection rules, as `config protect` stores them and `delete`/`prune`

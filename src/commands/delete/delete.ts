@@ -1,18 +1,13 @@
 import { Argument, type Command } from 'commander';
-import { completeWith } from '../completion/hints.js';
-import type { Context } from '../context.js';
-import { UsageError } from '../errors.js';
-import { readText, TooLargeError } from '../read-text.js';
-import {
-  addDeletionOptions,
-  deletePlants,
-  pickDeletionOptions,
-  type DeletionFlags,
-  type DeletionOptions,
-} from './deletion.js';
-import { DoubleDashCommand, splitAtDoubleDash } from './double-dash.js';
-import { parseIdInput } from './ids.js';
-import { examples, parsePlantId } from './options.js';
+import { completeWith } from '../../completion/hints.js';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { readText, TooLargeError } from '../../read-text.js';
+import { addDeletionOptions, pickDeletionOptions, type DeletionFlags, type DeletionOptions } from './flags.js';
+import { deletePlants } from './run.js';
+import { DoubleDashCommand, splitAtDoubleDash } from '../double-dash.js';
+import { parseIdInput } from './id-input.js';
+import { examples, parsePlantId } from '../options.js';
 
 export interface DeleteOptions extends DeletionOptions {
   ids: string[];

@@ -4,14 +4,14 @@ import {
   type DeleteOutcome,
   type DeleteResult,
   type DeleteResultKind,
-} from '../api/delete-many.js';
-import type { Context } from '../context.js';
-import { ExitCode, ExitStatus, InterruptedError, type StopSignal } from '../errors.js';
-import { formatJson, tsvLine } from '../output/formats.js';
-import { writeAll, writeOut } from '../output/iostreams.js';
-import { failure, info, success, warning } from '../output/messages.js';
-import { printable, quoted } from '../shared/text.js';
-import type { DeletionOptions } from './deletion.js';
+} from '../../api/delete-many.js';
+import type { Context } from '../../context.js';
+import { ExitCode, ExitStatus, InterruptedError, type StopSignal } from '../../errors.js';
+import { formatJson, tsvLine } from '../../output/formats.js';
+import { writeAll, writeOut } from '../../output/iostreams.js';
+import { failure, info, success, warning } from '../../output/messages.js';
+import { printable, quoted } from '../../shared/text.js';
+import type { DeletionOptions } from './flags.js';
 
 type Counts = Record<DeleteResultKind, number>;
 

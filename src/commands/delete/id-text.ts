@@ -1,6 +1,6 @@
-import { parseCsvLines } from '../csv.js';
-import { UsageError } from '../errors.js';
-import { excerpt, NO_SECRETS, printable } from '../shared/text.js';
+import { parseCsvLines } from '../../csv.js';
+import { UsageError } from '../../errors.js';
+import { excerpt, NO_SECRETS, printable } from '../../shared/text.js';
 
 /**
  * Ids from text that is not JSON: CSV with an id column, or ids separated

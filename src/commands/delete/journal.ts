@@ -1,11 +1,11 @@
-import type { DeleteOutcome, DeletionRecorder } from '../api/delete-many.js';
-import type { Plant } from '../api/responses.js';
-import type { Context } from '../context.js';
-import type { Env } from '../env.js';
-import { ConfigError, JournalError } from '../errors.js';
-import { DeletionJournal, type JournalPlant } from '../journal/journal.js';
-import { stateDir } from '../journal/location.js';
-import { formatBaseUrl, maskUrl } from '../shared/url.js';
+import type { DeleteOutcome, DeletionRecorder } from '../../api/delete-many.js';
+import type { Plant } from '../../api/responses.js';
+import type { Context } from '../../context.js';
+import type { Env } from '../../env.js';
+import { ConfigError, JournalError } from '../../errors.js';
+import { DeletionJournal, type JournalPlant } from '../../journal/journal.js';
+import { stateDir } from '../../journal/location.js';
+import { formatBaseUrl, maskUrl } from '../../shared/url.js';
 
 /** Where a delete or prune records what it sends (docs/commands.md, "The deletion journal"). */
 export interface JournalChoice {
