@@ -318,6 +318,24 @@ describe('plants api: exit codes, the body always printed', () => {
     expect(line.error).toMatchObject({ code: errorCode, status });
   });
 
+  it('refuses a body larger than --max-response-size, printing none of it', async () => {
+    server = await answering(200, `[${'1,'.repeat(2000)}1]`);
+    const r = await api(server.url, ['--max-response-size', '1K', '/plants']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/more than --max-response-size/);
+  });
+
+  it('prints no body for HEAD, and with -i only the status line and headers', async () => {
+    server = await rawServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '2' }).end();
+    });
+    expect((await api(server.url, ['-X', 'HEAD', '/plants'])).stdout).toBe('');
+    const r = await api(server.url, ['-i', '-X', 'HEAD', '/plants']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^HTTP\/1\.1 200 OK\n(.+\n)*content-length: 2\n(.+\n)*\n$/);
+  });
+
   it('exits 0 for any 2xx, 204 with no body included', async () => {
     server = await answering(204, '');
     const r = await api(server.url, ['-X', 'DELETE', '/x/1', '--no-journal']);
@@ -468,6 +486,21 @@ describe('plants api: a DELETE is on record', () => {
     } finally {
       await store.close();
     }
+  });
+
+  it('counts a 404 after a lost answer as gone, as delete does (exit 0, on record)', async () => {
+    server = await rawServer((_req, res) => {
+      if (server!.requests.length === 1) res.writeHead(502).end();
+      else
+        res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":404,"message":"plant 7 not found"}');
+    });
+    const r = await api(server.url, ['-X', 'DELETE', '/plants/7'], { env: { PLANTS_RETRIES: '1' } });
+    expect(r.code).toBe(0);
+    expect(server.requests).toHaveLength(2);
+    expect(r.stdout).toBe('{"error":404,"message":"plant 7 not found"}');
+    expect(r.stderr).toMatch(/earlier attempt most likely deleted it/);
+    const journal = readFileSync(join(dir.path, 'state', 'deletions.jsonl'), 'utf8');
+    expect(journal).toMatch(/"result":"gone"/);
   });
 
   it('records a DELETE of another path by its path', async () => {
