@@ -8,7 +8,7 @@ import { countResults, RECORDED_RESULTS, summarizeRuns, type PlantOutcome, type 
 import { csvLine, escapeForTerminal, formatJson, tsvLine } from '../output/formats.js';
 import { writeOut } from '../output/iostreams.js';
 import { info, warning } from '../output/messages.js';
-import { OUTPUT_FORMATS, type OutputFormat } from '../output/plants.js';
+import { OUTPUT_FORMATS, type OutputFormat } from '../output/format-writers.js';
 import { renderTable } from '../output/table.js';
 import { parseSince } from '../shared/values.js';
 import { redactKnownTokens } from './known-tokens.js';

@@ -1,5 +1,5 @@
 import { UsageError } from '../errors.js';
-import { OUTPUT_FORMATS, type OutputFormat } from '../output/plants.js';
+import { OUTPUT_FORMATS, type OutputFormat } from '../output/format-writers.js';
 
 /** A plant id is opaque text; only the empty string is never an id. */
 export function parsePlantId(raw: string): string {
