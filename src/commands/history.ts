@@ -5,12 +5,12 @@ import { UsageError } from '../errors.js';
 import { readJournal, type JournalRecord } from '../journal/read.js';
 import { stateDir } from '../journal/location.js';
 import { countResults, RECORDED_RESULTS, summarizeRuns, type PlantOutcome, type RunSummary } from '../journal/runs.js';
-import { formatWriter, OUTPUT_FORMATS, type OutputFormat, type RowView } from '../output/format-writers.js';
+import { chosenFormat, formatWriter, type OutputFormat, type RowView } from '../output/format-writers.js';
 import { info, warning } from '../output/messages.js';
 import { writeRows } from '../output/rows.js';
 import { parseSince } from '../shared/values.js';
 import { redactKnownTokens } from './known-tokens.js';
-import { examples, parseOutputFormat } from './options.js';
+import { examples, outputFormat, outputOption } from './options.js';
 
 export interface HistoryOptions {
   /** A run id, or a unique beginning of one: that run's plants. */
@@ -50,11 +50,7 @@ export function historyCommand(ctx: Context, run: HistoryRunner = runHistory): C
         'only runs with a plant of this result (and, for one run, only those plants)',
       ).choices(RECORDED_RESULTS),
     )
-    .addOption(
-      new Option('-o, --output <format>', 'output format (default: table on a terminal, tsv when piped)')
-        .choices(OUTPUT_FORMATS)
-        .argParser(parseOutputFormat),
-    )
+    .addOption(outputOption())
     .option('--json', 'same as -o json')
     .addHelpText(
       'after',
@@ -67,9 +63,6 @@ export function historyCommand(ctx: Context, run: HistoryRunner = runHistory): C
       ),
     )
     .action(async (runId: string | undefined, flags: HistoryFlags) => {
-      if (flags.json && flags.output !== undefined && flags.output !== 'json') {
-        throw new UsageError(`--json conflicts with --output ${flags.output}; use one of them`);
-      }
       await run(
         {
           run: runId,
@@ -78,7 +71,7 @@ export function historyCommand(ctx: Context, run: HistoryRunner = runHistory): C
           profile: ctx.flags.profile,
           id: flags.id,
           result: flags.result,
-          output: flags.json ? 'json' : flags.output,
+          output: outputFormat(flags),
         },
         ctx,
       );
@@ -94,7 +87,7 @@ async function runHistory(options: HistoryOptions, ctx: Context): Promise<void> 
   // another token's name, might hold one: every token plants knows of is masked in what is shown.
   const redact = await redactKnownTokens(ctx);
   const all = summarizeRuns(records.map((record) => masked(record, redact)));
-  const format = options.output ?? (io.stdoutIsTTY ? 'table' : 'tsv');
+  const format = chosenFormat(options.output, io.stdoutIsTTY);
   if (options.run !== undefined) {
     // One run, found among all of them; the filters then pick its plants.
     const run = findRun(all, options.run);
