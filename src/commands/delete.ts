@@ -11,7 +11,7 @@ import {
   type DeletionOptions,
 } from './deletion.js';
 import { DoubleDashCommand, splitAtDoubleDash } from './double-dash.js';
-import { parseIdInput } from './ids.js';
+import { parseIdInput, readBackFormats } from './ids.js';
 import { examples, parsePlantId } from './options.js';
 
 export interface DeleteOptions extends DeletionOptions {
@@ -37,7 +37,10 @@ export function deleteCommand(ctx: Context, run: DeleteRunner = runDelete): Comm
         'plant-ids',
       ),
     )
-    .option('--stdin', 'read ids from standard input: whitespace-separated, or the JSON, NDJSON or CSV of plants list');
+    .option(
+      '--stdin',
+      `read ids from standard input: whitespace-separated, or the ${readBackFormats()} of plants list`,
+    );
   return addDeletionOptions(command)
     .addHelpText(
       'after',
