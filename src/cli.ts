@@ -16,6 +16,7 @@ import { createContext, type Context, type ContextOptions, type GlobalFlags } fr
 import { CliError, ExitCode, signalExitCode, type ErrorCode, type StopSignal } from './errors.js';
 
 const STOP_SIGNALS: readonly StopSignal[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+import { formatWriter, isOutputFormat } from './output/format-writers.js';
 import { systemIOStreams } from './output/iostreams.js';
 import { writeToFd } from './output/write-now.js';
 import { failure } from './output/messages.js';
@@ -177,8 +178,8 @@ function jsonRequested(argv: readonly string[]): boolean {
     if (arg === '-o' || arg === '--output') format = argv[i + 1];
     else if (arg.startsWith('--output=')) format = arg.slice('--output='.length);
     else if (/^-o[^-]/.test(arg)) format = arg.slice(2);
-    const normalised = format?.trim().toLowerCase();
-    if (normalised === 'json' || normalised === 'ndjson') return true;
+    const normalised = format?.trim().toLowerCase() ?? '';
+    if (isOutputFormat(normalised) && formatWriter(normalised).shows === 'json') return true;
   }
   return false;
 }

@@ -5,14 +5,12 @@ import { UsageError } from '../errors.js';
 import { readJournal, type JournalRecord } from '../journal/read.js';
 import { stateDir } from '../journal/location.js';
 import { countResults, RECORDED_RESULTS, summarizeRuns, type PlantOutcome, type RunSummary } from '../journal/runs.js';
-import { csvLine, escapeForTerminal, formatJson, tsvLine } from '../output/formats.js';
-import { writeOut } from '../output/iostreams.js';
+import { chosenFormat, formatWriter, type OutputFormat, type RowView } from '../output/format-writers.js';
 import { info, warning } from '../output/messages.js';
-import { OUTPUT_FORMATS, type OutputFormat } from '../output/plants.js';
-import { renderTable } from '../output/table.js';
+import { writeRows } from '../output/rows.js';
 import { parseSince } from '../shared/values.js';
 import { redactKnownTokens } from './known-tokens.js';
-import { examples, parseOutputFormat } from './options.js';
+import { examples, outputFormat, outputOption } from './options.js';
 
 export interface HistoryOptions {
   /** A run id, or a unique beginning of one: that run's plants. */
@@ -52,11 +50,7 @@ export function historyCommand(ctx: Context, run: HistoryRunner = runHistory): C
         'only runs with a plant of this result (and, for one run, only those plants)',
       ).choices(RECORDED_RESULTS),
     )
-    .addOption(
-      new Option('-o, --output <format>', 'output format (default: table on a terminal, tsv when piped)')
-        .choices(OUTPUT_FORMATS)
-        .argParser(parseOutputFormat),
-    )
+    .addOption(outputOption())
     .option('--json', 'same as -o json')
     .addHelpText(
       'after',
@@ -69,9 +63,6 @@ export function historyCommand(ctx: Context, run: HistoryRunner = runHistory): C
       ),
     )
     .action(async (runId: string | undefined, flags: HistoryFlags) => {
-      if (flags.json && flags.output !== undefined && flags.output !== 'json') {
-        throw new UsageError(`--json conflicts with --output ${flags.output}; use one of them`);
-      }
       await run(
         {
           run: runId,
@@ -80,7 +71,7 @@ export function historyCommand(ctx: Context, run: HistoryRunner = runHistory): C
           profile: ctx.flags.profile,
           id: flags.id,
           result: flags.result,
-          output: flags.json ? 'json' : flags.output,
+          output: outputFormat(flags),
         },
         ctx,
       );
@@ -96,7 +87,7 @@ async function runHistory(options: HistoryOptions, ctx: Context): Promise<void> 
   // another token's name, might hold one: every token plants knows of is masked in what is shown.
   const redact = await redactKnownTokens(ctx);
   const all = summarizeRuns(records.map((record) => masked(record, redact)));
-  const format = options.output ?? (io.stdoutIsTTY ? 'table' : 'tsv');
+  const format = chosenFormat(options.output, io.stdoutIsTTY);
   if (options.run !== undefined) {
     // One run, found among all of them; the filters then pick its plants.
     const run = findRun(all, options.run);
@@ -105,7 +96,7 @@ async function runHistory(options: HistoryOptions, ctx: Context): Promise<void> 
         (options.result === undefined || plant.result === options.result) &&
         (options.id === undefined || plant.id === options.id),
     );
-    await writeRows(ctx, format, PLANT_VIEW, plants, 'No plants of this run on record match');
+    await writeHistory(ctx, format, PLANT_VIEW, plants, 'No plants of this run on record match');
     return;
   }
   const runs = all.filter(
@@ -115,7 +106,7 @@ async function runHistory(options: HistoryOptions, ctx: Context): Promise<void> 
       (options.id === undefined || run.plants.some((plant) => plant.id === options.id)) &&
       (options.result === undefined || run.plants.some((plant) => plant.result === options.result)),
   );
-  await writeRows(ctx, format, RUN_VIEW, runs, `No deletions on record in ${dir}`);
+  await writeHistory(ctx, format, RUN_VIEW, runs, `No deletions on record in ${dir}`);
 }
 
 function masked(record: JournalRecord, redact: (text: string) => string): JournalRecord {
@@ -140,22 +131,19 @@ function findRun(runs: readonly RunSummary[], wanted: string): RunSummary {
   );
 }
 
-/** How one kind of row is shown in each format. */
-interface View<T> {
-  /** Table headers, and the cells of a row. */
-  table: { headers: string[]; cells(this: void, row: T): unknown[]; whole: number[] };
-  /** TSV and CSV columns (CSV's header), and the values of a row. */
-  data: { columns: string[]; values(this: void, row: T): unknown[] };
-  /** The row as JSON and NDJSON show it. */
-  json(this: void, row: T): unknown;
-}
-
-const RUN_VIEW: View<RunSummary> = {
-  table: {
+const RUN_VIEW: RowView<RunSummary> = {
+  table: (runs) => ({
     headers: ['RUN', 'WHEN (UTC)', 'PROFILE', 'HOST', 'COMMAND', 'RESULTS'],
-    cells: (run) => [run.run.slice(0, 8), when(run.time), run.profile, host(run.base_url), run.command, results(run)],
+    cells: runs.map((run) => [
+      run.run.slice(0, 8),
+      when(run.time),
+      run.profile,
+      host(run.base_url),
+      run.command,
+      results(run),
+    ]),
     whole: [0],
-  },
+  }),
   data: {
     columns: ['run', 'time', 'profile', 'base_url', 'command', 'plants', ...RECORDED_RESULTS],
     values: (run) => {
@@ -194,12 +182,12 @@ const plantValues = (plant: PlantOutcome): unknown[] => [
   plant.time,
 ];
 
-const PLANT_VIEW: View<PlantOutcome> = {
-  table: {
+const PLANT_VIEW: RowView<PlantOutcome> = {
+  table: (plants) => ({
     headers: ['ID', 'NAME', 'TAG', 'RESULT', 'STATUS', 'REQUEST ID'],
-    cells: (plant) => plantValues(plant).slice(0, 6),
+    cells: plants.map((plant) => plantValues(plant).slice(0, 6)),
     whole: [0],
-  },
+  }),
   data: {
     columns: ['id', 'name', 'tag', 'result', 'status', 'request_id', 'attempts', 'time'],
     values: plantValues,
@@ -207,38 +195,16 @@ const PLANT_VIEW: View<PlantOutcome> = {
   json: (plant) => plant,
 };
 
-async function writeRows<T>(
+/** The rows in the chosen format; `none` said on stderr when there are none, unless the output says so (`[]`). */
+async function writeHistory<T>(
   ctx: Context,
   format: OutputFormat,
-  view: View<T>,
+  view: RowView<T>,
   rows: readonly T[],
   none: string,
 ): Promise<void> {
-  const { io } = ctx;
-  const terminal = io.stdoutIsTTY;
-  if (format === 'json') return writeOut(io.stdout, formatJson(rows.map(view.json), terminal));
-  if (rows.length === 0) {
-    if (format === 'csv') await writeOut(io.stdout, csvLine(view.data.columns, terminal));
-    info(io, none);
-    return;
-  }
-  if (format === 'ndjson') {
-    const text = `${rows.map((row) => JSON.stringify(view.json(row))).join('\n')}\n`;
-    return writeOut(io.stdout, terminal ? escapeForTerminal(text) : text);
-  }
-  if (format === 'tsv')
-    return writeOut(io.stdout, rows.map((row) => tsvLine(view.data.values(row), terminal)).join(''));
-  if (format === 'csv') {
-    const lines = [view.data.columns, ...rows.map(view.data.values)].map((values) => csvLine(values, terminal));
-    return writeOut(io.stdout, lines.join(''));
-  }
-  const blocks: string[] = [];
-  for await (const block of renderTable(view.table.headers, rows.map(view.table.cells), io.colorEnabled('stdout'), {
-    width: io.terminalWidth('stdout'),
-    whole: view.table.whole,
-  }))
-    blocks.push(block);
-  await writeOut(io.stdout, blocks.join(''));
+  const count = await writeRows(ctx.io, format, view, [rows]);
+  if (count === 0 && !formatWriter(format).showsEmpty) info(ctx.io, none);
 }
 
 /** `2026-11-25 15:37:52`: a table's time, to the second, in UTC as the journal keeps it. */

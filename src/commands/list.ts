@@ -1,12 +1,13 @@
-import { Command, Option } from 'commander';
+import { Command } from 'commander';
 import type { Context } from '../context.js';
-import { UsageError } from '../errors.js';
 import { filterPlants, type PlantFilter } from '../filters.js';
+import { chosenFormat, formatsWhere, formatWriter, type OutputFormat } from '../output/format-writers.js';
 import { warning } from '../output/messages.js';
-import { OUTPUT_FORMATS, writePlants, type OutputFormat } from '../output/plants.js';
+import { writePlants } from '../output/plants.js';
 import { addFilterOptions, plantsUpTo } from './listing.js';
 import { parseLimit } from '../shared/values.js';
-import { examples, parseColumns, parseOutputFormat } from './options.js';
+import { wordList } from '../shared/text.js';
+import { examples, outputFormat, outputOption, parseColumns } from './options.js';
 
 export interface ListOptions {
   limit?: number;
@@ -27,12 +28,12 @@ interface ListFlags {
   name?: string;
 }
 
-/** `--json` is `-o json`; asking for both JSON and another format is a mistake worth naming. */
-function outputFormat(flags: { output?: OutputFormat; json?: boolean }): OutputFormat | undefined {
-  if (flags.json && flags.output !== undefined && flags.output !== 'json') {
-    throw new UsageError(`--json conflicts with --output ${flags.output}; use one of them`);
-  }
-  return flags.json ? 'json' : flags.output;
+/** The formats `--columns` applies to ("table, tsv and csv"): JSON keeps whole objects. */
+function columnFormats(): string {
+  return wordList(
+    formatsWhere((writer) => writer.shows !== 'json'),
+    'and',
+  );
 }
 
 export function listCommand(ctx: Context, run: ListRunner = runList): Command {
@@ -43,13 +44,9 @@ export function listCommand(ctx: Context, run: ListRunner = runList): Command {
       'ask the service for at most n plants (0-2147483647), before filters apply; the service decides when omitted',
       parseLimit,
     )
-    .addOption(
-      new Option('-o, --output <format>', 'output format (default: table on a terminal, tsv when piped)')
-        .choices(OUTPUT_FORMATS)
-        .argParser(parseOutputFormat),
-    )
+    .addOption(outputOption())
     .option('--json', 'same as -o json: the plants as the service sent them, every field kept')
-    .option('--columns <list>', 'fields for table, tsv and csv, e.g. id,name,tag,extra.height', parseColumns);
+    .option('--columns <list>', `fields for ${columnFormats()}, e.g. id,name,tag,extra.height`, parseColumns);
   return addFilterOptions(command)
     .addHelpText(
       'after',
@@ -78,9 +75,9 @@ export function listCommand(ctx: Context, run: ListRunner = runList): Command {
 
 async function runList(options: ListOptions, ctx: Context): Promise<void> {
   const { io } = ctx;
-  const format = options.output ?? (io.stdoutIsTTY ? 'table' : 'tsv');
-  if (options.columns && (format === 'json' || format === 'ndjson')) {
-    warning(io, `--columns applies to table, tsv and csv; -o ${format} keeps whole objects`);
+  const format = chosenFormat(options.output, io.stdoutIsTTY);
+  if (options.columns && formatWriter(format).shows === 'json') {
+    warning(io, `--columns applies to ${columnFormats()}; -o ${format} keeps whole objects`);
   }
   await writePlants(io, filterPlants(plantsUpTo(ctx, options.limit), options.filter), {
     format,

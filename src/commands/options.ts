@@ -1,5 +1,6 @@
+import { Option } from 'commander';
 import { UsageError } from '../errors.js';
-import { OUTPUT_FORMATS, type OutputFormat } from '../output/plants.js';
+import { DEFAULT_FORMATS, isOutputFormat, OUTPUT_FORMATS, type OutputFormat } from '../output/format-writers.js';
 
 /** A plant id is opaque text; only the empty string is never an id. */
 export function parsePlantId(raw: string): string {
@@ -15,10 +16,36 @@ export function examples(...lines: string[]): string {
 /** `-o, --output`. */
 export function parseOutputFormat(raw: string): OutputFormat {
   const format = raw.trim().toLowerCase();
-  if (!(OUTPUT_FORMATS as readonly string[]).includes(format)) {
+  if (!isOutputFormat(format)) {
     throw new UsageError(`invalid --output ${JSON.stringify(raw)}: expected one of ${OUTPUT_FORMATS.join(', ')}`);
   }
-  return format as OutputFormat;
+  return format;
+}
+
+/** `-o, --output <format>`, one of the output formats. */
+export function outputOption(): Option {
+  return new Option(
+    '-o, --output <format>',
+    `output format (default: ${DEFAULT_FORMATS.terminal} on a terminal, ${DEFAULT_FORMATS.piped} when piped)`,
+  )
+    .choices(OUTPUT_FORMATS)
+    .argParser(parseOutputFormat);
+}
+
+/** The format `--json` stands for. */
+const JSON_FLAG_FORMAT = 'json' satisfies OutputFormat;
+
+/** `--json` is `-o json`; asking for both JSON and another format is a mistake worth naming. */
+export function outputFormat(flags: { output?: OutputFormat; json?: boolean }): OutputFormat | undefined {
+  if (flags.json && flags.output !== undefined && flags.output !== JSON_FLAG_FORMAT) {
+    throw new UsageError(`--json conflicts with --output ${flags.output}; use one of them`);
+  }
+  return flags.json ? JSON_FLAG_FORMAT : flags.output;
+}
+
+/** How to ask plants list for `format`: `--json`, `-o csv`. */
+export function askFor(format: OutputFormat): string {
+  return format === JSON_FLAG_FORMAT ? '--json' : `-o ${format}`;
 }
 
 /** `--columns id,name,extra.height`: field paths, dotted into nested objects. */

@@ -57,6 +57,11 @@ export function quoted(text: string): string {
   return printable(JSON.stringify(text));
 }
 
+/** `a, b and c` (or `a, b or c`): words listed in a sentence. */
+export function wordList(words: readonly string[], last: 'and' | 'or'): string {
+  return words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} ${last} ${words.at(-1)!}`;
+}
+
 /** Masks the secrets (the token) in text about to be shown. */
 export type Redact = (text: string) => string;
 

@@ -2,7 +2,8 @@ import { PassThrough, Writable } from 'node:stream';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Plant } from '../../src/api/responses.js';
 import { createIOStreams } from '../../src/output/iostreams.js';
-import { writePlants, type OutputFormat } from '../../src/output/plants.js';
+import type { OutputFormat } from '../../src/output/format-writers.js';
+import { writePlants } from '../../src/output/plants.js';
 import { fakeIO } from '../helpers/io.js';
 
 afterEach(() => {

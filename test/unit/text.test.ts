@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { describeErrorBody } from '../../src/api/responses.js';
 import { redactToken } from '../../src/shared/redact.js';
 import { escapeForTerminal } from '../../src/output/formats.js';
-import { excerpt, printable, quoted, singleLine } from '../../src/shared/text.js';
+import { excerpt, printable, quoted, singleLine, wordList } from '../../src/shared/text.js';
 
 const TOKEN = 'canary-7f3a9c1e-token';
 const redact = (text: string) => redactToken(text, TOKEN);
@@ -113,5 +113,14 @@ describe('escapeForTerminal: JSON for a terminal', () => {
   it('leaves JSON without such characters as it is', () => {
     const json = JSON.stringify({ name: 'Ficus 植物 🌱' });
     expect(escapeForTerminal(json)).toBe(json);
+  });
+});
+
+describe('wordList: words in a sentence', () => {
+  it('joins the last with the word given, the others with commas', () => {
+    expect(wordList([], 'and')).toBe('');
+    expect(wordList(['json'], 'or')).toBe('json');
+    expect(wordList(['json', 'csv'], 'or')).toBe('json or csv');
+    expect(wordList(['table', 'tsv', 'csv'], 'and')).toBe('table, tsv and csv');
   });
 });

@@ -6,7 +6,7 @@ import { readText, TooLargeError } from '../../read-text.js';
 import { addDeletionOptions, pickDeletionOptions, type DeletionFlags, type DeletionOptions } from './flags.js';
 import { deletePlants } from './run.js';
 import { DoubleDashCommand, splitAtDoubleDash } from '../double-dash.js';
-import { parseIdInput } from './id-input.js';
+import { parseIdInput, readBackFormats } from './id-input.js';
 import { examples, parsePlantId } from '../options.js';
 
 export interface DeleteOptions extends DeletionOptions {
@@ -32,7 +32,10 @@ export function deleteCommand(ctx: Context, run: DeleteRunner = runDelete): Comm
         'plant-ids',
       ),
     )
-    .option('--stdin', 'read ids from standard input: whitespace-separated, or the JSON, NDJSON or CSV of plants list');
+    .option(
+      '--stdin',
+      `read ids from standard input: whitespace-separated, or the ${readBackFormats()} of plants list`,
+    );
   return addDeletionOptions(command)
     .addHelpText(
       'after',

@@ -1,6 +1,7 @@
 import { UsageError } from '../../errors.js';
 import { JsonNumber, parseJson } from '../../json.js';
-import { printable } from '../../shared/text.js';
+import { formatsWhere } from '../../output/format-writers.js';
+import { printable, wordList } from '../../shared/text.js';
 import { idsFromText, leadingLineBreaks, trimAsciiSpace } from './id-text.js';
 
 /**
@@ -30,6 +31,14 @@ function idFromItem(item: unknown, where: string): string {
   if (typeof item === 'string' && item !== '') return item;
   if (typeof item === 'number' || item instanceof JsonNumber) return String(item);
   return requirePlantId(item, where);
+}
+
+/** The formats of plants list that parseIdInput reads back, as help names them (`JSON, NDJSON or CSV`). */
+export function readBackFormats(): string {
+  return wordList(
+    formatsWhere((writer) => writer.readBack).map((format) => format.toUpperCase()),
+    'or',
+  );
 }
 
 /**

@@ -1,6 +1,8 @@
 import { parseCsvLines } from '../../csv.js';
 import { UsageError } from '../../errors.js';
-import { excerpt, NO_SECRETS, printable } from '../../shared/text.js';
+import { formatsWhere } from '../../output/format-writers.js';
+import { excerpt, NO_SECRETS, printable, wordList } from '../../shared/text.js';
+import { askFor } from '../options.js';
 
 /**
  * Ids from text that is not JSON: CSV with an id column, or ids separated
@@ -26,7 +28,10 @@ const SGR = /\u001b\[[0-9;]*m/g;
 const CONTROL_NOT_SPACE = /[\u0000-\u0008\u000e-\u001f\u007f-\u009f]/;
 
 const NOTHING = 'nothing was deleted';
-const INSTEAD = 'pipe plants list --json, -o ndjson or -o csv instead';
+/** What to pipe instead: the formats of plants list that hold ids only where they are named (`--json, -o ndjson or -o csv`). */
+function instead(): string {
+  return `pipe plants list ${wordList(formatsWhere((writer) => writer.readBack).map(askFor), 'or')} instead`;
+}
 
 /** `text` with ASCII whitespace trimmed from both ends (other spaces belong to ids). */
 export function trimAsciiSpace(text: string): string {
@@ -59,7 +64,7 @@ export function idsFromText(text: string, startLine = 1): string[] {
       (endsInCrlf && COLUMN_PATH.test(word))
     ) {
       throw new UsageError(
-        `standard input starts with the header ${printable(excerpt(word, 60, NO_SECRETS))} and has no id column; its values are not ids: ${INSTEAD}; ${NOTHING}`,
+        `standard input starts with the header ${printable(excerpt(word, 60, NO_SECRETS))} and has no id column; its values are not ids: ${instead()}; ${NOTHING}`,
       );
     }
   } else if (
@@ -67,13 +72,13 @@ export function idsFromText(text: string, startLine = 1): string[] {
     (words.some((word) => KNOWN_COLUMNS.has(word.toLowerCase()) || word.includes('.')) || / {2}/.test(firstLine))
   ) {
     throw new UsageError(
-      `standard input looks like a table (its first line is the header ${printable(excerpt(firstLine, 60, NO_SECRETS))}); its cells are not ids: ${INSTEAD}; ${NOTHING}`,
+      `standard input looks like a table (its first line is the header ${printable(excerpt(firstLine, 60, NO_SECRETS))}); its cells are not ids: ${instead()}; ${NOTHING}`,
     );
   }
   if (text.includes('\t')) throw tabSeparated();
   if (CONTROL_NOT_SPACE.test(text)) {
     throw new UsageError(
-      `standard input holds control characters (coloured or terminal output?); ${INSTEAD}; ${NOTHING}`,
+      `standard input holds control characters (coloured or terminal output?); ${instead()}; ${NOTHING}`,
     );
   }
   const ids = text.split(SEPARATOR);
@@ -85,7 +90,7 @@ export function idsFromText(text: string, startLine = 1): string[] {
 /** plants list's piped output: its fields hold names and tags, not only ids. */
 function tabSeparated(): UsageError {
   return new UsageError(
-    `standard input holds tab-separated lines (plants list output?); ${INSTEAD}, or cut -f1 for the id column; ${NOTHING}`,
+    `standard input holds tab-separated lines (plants list output?); ${instead()}, or cut -f1 for the id column; ${NOTHING}`,
   );
 }
 

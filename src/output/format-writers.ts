@@ -1,0 +1,151 @@
+import { stringifyJson } from '../json.js';
+import { csvLine, escapeForTerminal, tsvLine } from './formats.js';
+import { renderTable } from './table.js';
+
+/**
+ * What a listing shows of a row in each kind of format. plants list and
+ * plants history each have one (plants.ts, src/commands/history.ts).
+ */
+export interface RowView<T> {
+  /**
+   * The table of all the rows (a table sizes its columns by all of them):
+   * headers, cells, and the columns never cut (the id). Called once, just
+   * before the table is written, and only for a listing with rows.
+   */
+  table(this: void, rows: readonly T[]): { headers: string[]; cells: unknown[][]; whole: number[] };
+  /** TSV and CSV columns (CSV's header), and the values of a row. */
+  data: { columns: readonly string[]; values(this: void, row: T): unknown[] };
+  /** The row as JSON and NDJSON show it. */
+  json(this: void, row: T): unknown;
+}
+
+/** What a format knows of stdout, read when asked. */
+export interface Stdout {
+  /** A terminal: JSON is pretty, and what a terminal would act on is escaped. */
+  readonly terminal: boolean;
+  color(): boolean;
+  /** The width to fit to: undefined off a terminal, or for a format that is never cut. Read late: a terminal may be resized. */
+  width(): number | undefined;
+}
+
+/** One listing written in one format: its text, piece by piece. */
+export interface RowEncoder<T> {
+  /** Written before the first row, and alone for a listing with none (JSON's `[`, CSV's header). */
+  readonly opening: string;
+  /** The text of a batch of rows (never an empty one). */
+  rows(rows: readonly T[]): string;
+  /** The rest, once `count` rows have been given: JSON's `]`, the whole table. */
+  end(count: number): AsyncIterable<string> | Iterable<string>;
+}
+
+/** One output format: how it writes, and what the rest of plants needs to know of it. */
+export interface FormatWriter {
+  /** Which part of a RowView it shows: only table and data formats take `--columns`; JSON keeps whole objects. */
+  shows: 'table' | 'data' | 'json';
+  /** Cut to fit the terminal's width (when stdout is one). */
+  fitted: boolean;
+  /**
+   * `plants delete --stdin` reads what `plants list` writes in it back as ids
+   * (parseIdInput, src/commands/ids.ts, tells the formats apart by their text).
+   */
+  readBack: boolean;
+  /** An empty listing is still a whole value that says so (`[]`): no "none found" is needed on stderr. */
+  showsEmpty: boolean;
+  encoder<T>(view: RowView<T>, stdout: Stdout): RowEncoder<T>;
+}
+
+/** The aligned table, for people: it waits for every row to size its columns. */
+function tableEncoder<T>(view: RowView<T>, stdout: Stdout): RowEncoder<T> {
+  const all: T[] = [];
+  return {
+    opening: '',
+    rows(rows) {
+      all.push(...rows);
+      return '';
+    },
+    async *end(count) {
+      if (count === 0) return;
+      const { headers, cells, whole } = view.table(all);
+      yield* renderTable(headers, cells, stdout.color(), { width: stdout.width(), whole });
+    },
+  };
+}
+
+/** A JSON array, written batch by batch: together they make what JSON.stringify(all, null, 2 or none) would. */
+function jsonEncoder<T>(view: RowView<T>, stdout: Stdout): RowEncoder<T> {
+  const { terminal } = stdout;
+  let first = true;
+  return {
+    opening: '[',
+    rows(rows) {
+      const whole = stringifyJson(rows.map(view.json), terminal ? 2 : undefined);
+      const inner = terminal ? whole.slice(2, -2) : whole.slice(1, -1);
+      const text = `${first ? '' : ','}${terminal ? '\n' : ''}${inner}`;
+      first = false;
+      return terminal ? escapeForTerminal(text) : text;
+    },
+    end: (count) => [terminal && count > 0 ? '\n]\n' : ']\n'],
+  };
+}
+
+/** One JSON object a line. */
+function ndjsonEncoder<T>(view: RowView<T>, { terminal }: Stdout): RowEncoder<T> {
+  return {
+    opening: '',
+    rows(rows) {
+      const text = `${rows.map((row) => stringifyJson(view.json(row))).join('\n')}\n`;
+      return terminal ? escapeForTerminal(text) : text;
+    },
+    end: () => [],
+  };
+}
+
+/** Lines of the data columns, each made by `line`, after `header`. */
+function lineEncoder(
+  line: (values: readonly unknown[], terminal: boolean) => string,
+  header: boolean,
+): <T>(view: RowView<T>, stdout: Stdout) => RowEncoder<T> {
+  return (view, { terminal }) => ({
+    opening: header ? line(view.data.columns, terminal) : '',
+    rows: (rows) => rows.map((row) => line(view.data.values(row), terminal)).join(''),
+    end: () => [],
+  });
+}
+
+/**
+ * The output formats (`-o`), in the order help lists them. A new format is
+ * an entry here; the flags' choices, their checks and messages follow.
+ */
+export const FORMAT_WRITERS = {
+  table: { shows: 'table', fitted: true, readBack: false, showsEmpty: false, encoder: tableEncoder },
+  json: { shows: 'json', fitted: false, readBack: true, showsEmpty: true, encoder: jsonEncoder },
+  ndjson: { shows: 'json', fitted: false, readBack: true, showsEmpty: false, encoder: ndjsonEncoder },
+  // No header: `cut -f1` is the id column.
+  tsv: { shows: 'data', fitted: false, readBack: false, showsEmpty: false, encoder: lineEncoder(tsvLine, false) },
+  csv: { shows: 'data', fitted: false, readBack: true, showsEmpty: false, encoder: lineEncoder(csvLine, true) },
+} as const satisfies Record<string, FormatWriter>;
+
+export type OutputFormat = keyof typeof FORMAT_WRITERS;
+
+export const OUTPUT_FORMATS = Object.keys(FORMAT_WRITERS) as readonly OutputFormat[];
+
+/** The format when none is asked for: a table for a person at a terminal, TSV for a pipe. */
+export const DEFAULT_FORMATS = { terminal: 'table', piped: 'tsv' } as const satisfies Record<string, OutputFormat>;
+
+/** The format asked for, else the default for where stdout goes. */
+export function chosenFormat(asked: OutputFormat | undefined, terminal: boolean): OutputFormat {
+  return asked ?? (terminal ? DEFAULT_FORMATS.terminal : DEFAULT_FORMATS.piped);
+}
+
+export function isOutputFormat(name: string): name is OutputFormat {
+  return Object.hasOwn(FORMAT_WRITERS, name);
+}
+
+export function formatWriter(format: OutputFormat): FormatWriter {
+  return FORMAT_WRITERS[format];
+}
+
+/** The formats for which `test` holds, in table order. */
+export function formatsWhere(test: (writer: FormatWriter) => boolean): OutputFormat[] {
+  return OUTPUT_FORMATS.filter((format) => test(FORMAT_WRITERS[format]));
+}
