@@ -188,6 +188,7 @@ export function createContext(options: ContextOptions): Context {
       retries: settings.retries,
       maxResponseBytes: settings.maxResponseBytes,
       debug: settings.debug ? debugLine : undefined,
+      warn: (text) => warning(io, text),
       proxy: transport.proxy,
       traceparent: parseTraceparent(env.TRACEPARENT),
     });

@@ -34,6 +34,8 @@ export interface PlantStoreClientOptions {
   retries: number;
   /** Where debug lines go, when --debug is on. */
   debug?: (line: string) => void;
+  /** Where a warning about a response goes (a list body that is not valid UTF-8), once per response. */
+  warn?: (text: string) => void;
   /** Named in connection errors when requests go through a proxy (its variable, never its URL). */
   proxy?: string;
   /** A W3C trace context to send on as `traceparent` (TRACEPARENT, as CI systems set it). */
@@ -155,6 +157,7 @@ export class PlantStoreClient {
         this.#options.maxResponseBytes,
         this.#redact,
         options.limit,
+        this.#options.warn,
       );
     } catch (err) {
       throw withRequestId(this.#bodyError(err, response), response.requestId);

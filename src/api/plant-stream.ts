@@ -3,9 +3,26 @@ import { BadResponseError } from '../errors.js';
 import { parseJson } from '../json.js';
 import { excerpt, type Redact } from '../shared/text.js';
 import { TooLargeError } from '../read-text.js';
+import { Utf8Checker } from '../shared/utf8.js';
 import { checkPlant, parsePlantList, type Plant } from './responses.js';
 
 const WHAT = 'expected a JSON array of plants';
+
+/**
+ * Deeper nesting inside one plant is refused, naming the plant: no real
+ * plant nests so, and what shows a plant (JSON.stringify, a table cell)
+ * recurses once per level.
+ */
+export const MAX_PLANT_DEPTH = 1000;
+
+/** An item nests deeper than MAX_PLANT_DEPTH: `item` is its position in the array, from 1. */
+export class TooDeepError extends SyntaxError {
+  readonly item: number;
+  constructor(item: number) {
+    super(`item ${item} nests deeper than ${MAX_PLANT_DEPTH} levels`);
+    this.item = item;
+  }
+}
 const JSON_BLANK = /^[ \t\n\r]*$/;
 const LEADING_BLANK = /^[ \t\n\r]+/;
 const QUOTE = 34;
@@ -76,8 +93,10 @@ export class JsonArraySplitter {
           continue;
         }
         if (code === QUOTE) this.#inString = true;
-        else if (code === 123 || code === 91) this.#depth += 1;
-        else if (code === 125 || code === 93) {
+        else if (code === 123 || code === 91) {
+          this.#depth += 1;
+          if (this.#depth > MAX_PLANT_DEPTH) throw new TooDeepError(this.#count);
+        } else if (code === 125 || code === 93) {
           this.#depth -= 1;
           if (this.#depth === 0) items.push(this.#finish(text, start, i + 1));
         }
@@ -128,6 +147,11 @@ export class JsonArraySplitter {
   }
 }
 
+/** The text without a byte order mark at its start. */
+function dropBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
 /** Plants checked together; `overflow` when the response has more than the cap after them. */
 export type PlantBatch = Plant[] & { overflow?: true };
 
@@ -144,8 +168,20 @@ export async function* streamPlantList(
   limit: number,
   redact: Redact,
   cap = Infinity,
+  warn?: (text: string) => void,
 ): AsyncGenerator<PlantBatch> {
   const decoder = new StringDecoder('utf8');
+  // Bytes that are not UTF-8 are shown as U+FFFD: said once, with where the first one is.
+  const utf8 = warn && new Utf8Checker();
+  const checkUtf8 = (bad: number | undefined) => {
+    if (bad === undefined || !warn) return;
+    warn(
+      `the response body is not valid UTF-8 from byte ${bad} on (counting from 0); such bytes are shown as U+FFFD (\ufffd)`,
+    );
+    checkUtf8Done = true;
+  };
+  let checkUtf8Done = false;
+  let bomChecked = false;
   const splitter = new JsonArraySplitter();
   let size = 0;
   let index = 0;
@@ -155,7 +191,13 @@ export async function* streamPlantList(
   for await (const chunk of body) {
     size += chunk.length;
     if (size > limit) throw new TooLargeError(`larger than ${limit} bytes`);
+    if (utf8 && !checkUtf8Done) checkUtf8(utf8.push(chunk));
     let text = decoder.write(chunk);
+    if (!bomChecked && text !== '') {
+      // A byte order mark before the JSON (RFC 8259 lets a parser ignore it) is not part of it.
+      bomChecked = true;
+      text = dropBom(text);
+    }
     if (!started) {
       pending += text;
       // JSON's own whitespace only: trim() would also skip a BOM or U+00A0.
@@ -169,8 +211,10 @@ export async function* streamPlantList(
         for await (const rest of body) {
           size += rest.length;
           if (size > limit) throw new TooLargeError(`larger than ${limit} bytes`);
+          if (utf8 && !checkUtf8Done) checkUtf8(utf8.push(rest));
           pending += decoder.write(rest);
         }
+        if (utf8 && !checkUtf8Done) checkUtf8(utf8.end());
         parsePlantList(pending + decoder.end(), contentType, redact);
       }
       text = pending;
@@ -179,7 +223,8 @@ export async function* streamPlantList(
     if (batch.length || batch.overflow) yield batch;
     if (batch.overflow) return;
   }
-  const rest = decoder.end();
+  if (utf8 && !checkUtf8Done) checkUtf8(utf8.end());
+  const rest = bomChecked ? decoder.end() : dropBom(decoder.end());
   if (!started) parsePlantList(rest, contentType, redact); // empty, or only blanks: says so
   const batch = items(rest);
   if (batch.length || batch.overflow) yield batch;
@@ -195,6 +240,7 @@ export async function* streamPlantList(
     try {
       texts = splitter.push(text);
     } catch (err) {
+      if (err instanceof TooDeepError) throw new BadResponseError(`${WHAT}, but ${err.message}`);
       throw new BadResponseError(
         `${WHAT}, but received ${contentType || 'a body'} that is not JSON (${(err as Error).message}) near: ${excerpt(text, 200, redact)}`,
       );

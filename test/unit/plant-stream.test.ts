@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { JsonArraySplitter, streamPlantList } from '../../src/api/plant-stream.js';
+import { JsonArraySplitter, MAX_PLANT_DEPTH, streamPlantList } from '../../src/api/plant-stream.js';
 import { parsePlantList } from '../../src/api/responses.js';
 import { BadResponseError } from '../../src/errors.js';
 import { TooLargeError } from '../../src/read-text.js';
@@ -109,8 +109,8 @@ describe('JsonArraySplitter', () => {
 });
 
 describe('streamPlantList edges found in review', () => {
-  it('refuses a byte-order mark or other non-JSON blank before the array, however it is cut up', async () => {
-    for (const lead of ['\ufeff', '\u00a0', '\u2028']) {
+  it('refuses a non-JSON blank before the array, however it is cut up (a byte order mark is read: see below)', async () => {
+    for (const lead of ['\u00a0', '\u2028', ' \ufeff']) {
       for (const sizes of [[1000], [1], [2], [3]]) {
         await expect(collect(`${lead}[{"name":"a"}]`, sizes)).rejects.toThrow(BadResponseError);
       }
@@ -194,5 +194,70 @@ describe('streamPlantList: what a user is told, and JSON blanks', () => {
     const text = `{"plants":[${'{"name":"a"},'.repeat(20)}]}`;
     const stream = streamPlantList(chunks(text, [5, 5, 5, 5, 5, 5, 5]), 'application/json', 40, NO_SECRETS);
     await expect(stream.next()).rejects.toThrow(new TooLargeError('larger than 40 bytes'));
+  });
+});
+
+describe('streamPlantList: what a body may start with, hold and nest', () => {
+  const collectWarnings = async (body: Buffer, sizes: number[]) => {
+    const warnings: string[] = [];
+    const plants: unknown[] = [];
+    // eslint-disable-next-line @typescript-eslint/require-await -- async on purpose: the code under test reads an async iterable.
+    async function* pieces(): AsyncGenerator<Buffer> {
+      let at = 0;
+      for (const size of [...sizes, body.length]) {
+        if (at >= body.length) break;
+        yield body.subarray(at, at + size);
+        at += size;
+      }
+    }
+    for await (const batch of streamPlantList(pieces(), 'application/json', 1e9, NO_SECRETS, Infinity, (text) =>
+      warnings.push(text),
+    ))
+      plants.push(...batch);
+    return { plants, warnings };
+  };
+
+  it('reads a body that starts with a byte order mark, however the mark is cut', async () => {
+    const body = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('[{"id":1,"name":"a"}]')]);
+    for (const first of [1, 2, 3, 4, 100]) {
+      expect((await collectWarnings(body, [first])).plants, `cut at ${first}`).toEqual([{ id: 1, name: 'a' }]);
+    }
+  });
+
+  it('keeps a byte order mark that is not at the start: it is not JSON there', async () => {
+    await expect(collectWarnings(Buffer.from(' \ufeff[]'), [])).rejects.toThrow(BadResponseError);
+  });
+
+  it('warns once, naming the first bad byte, when the body is not valid UTF-8', async () => {
+    const body = Buffer.concat([
+      Buffer.from('[{"id":1,"name":"caf'),
+      Buffer.from([0xe9]),
+      Buffer.from('"},{"id":2,"name":"'),
+      Buffer.from([0xff]),
+      Buffer.from('"}]'),
+    ]);
+    for (const first of [1, 19, 20, 21, 30]) {
+      const { plants, warnings } = await collectWarnings(body, [first]);
+      expect(plants).toEqual([
+        { id: 1, name: 'caf\ufffd' },
+        { id: 2, name: '\ufffd' },
+      ]);
+      expect(warnings).toEqual([expect.stringMatching(/not valid UTF-8 from byte 20 on/)]);
+    }
+  });
+
+  it('says nothing of a U+FFFD the service sent as such', async () => {
+    const { warnings } = await collectWarnings(Buffer.from('[{"id":1,"name":"\ufffd"}]'), [18]);
+    expect(warnings).toEqual([]);
+  });
+
+  it('refuses a plant nested deeper than MAX_PLANT_DEPTH, naming it, and takes one at that depth', async () => {
+    const nested = (depth: number) => `${'['.repeat(depth - 1)}1${']'.repeat(depth - 1)}`;
+    const at = `[{"id":1,"name":"a"},{"id":2,"name":"b","x":${nested(MAX_PLANT_DEPTH)}}]`;
+    expect((await collectWarnings(Buffer.from(at), [])).plants).toHaveLength(2);
+    const deep = `[{"id":1,"name":"a"},{"id":2,"name":"b","x":${nested(100_000)}}]`;
+    await expect(collectWarnings(Buffer.from(deep), [4096])).rejects.toThrow(
+      new BadResponseError(`expected a JSON array of plants, but item 2 nests deeper than ${MAX_PLANT_DEPTH} levels`),
+    );
   });
 });
