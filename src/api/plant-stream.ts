@@ -47,8 +47,12 @@ export class JsonArraySplitter {
   #depth = 0;
   #inString = false;
   #escaped = false;
-  /** The current item's text from earlier pieces. */
-  #carry = '';
+  /**
+   * The current item's text from earlier pieces, as pieces: joined once when
+   * the item ends (a string grown piece by piece is a rope that would be
+   * copied again to be read, beside its pieces).
+   */
+  #carry: string[] = [];
   /** A scalar item (number, true, …) ends at a delimiter rather than a bracket. */
   #scalar = false;
   #expectItem = true;
@@ -129,13 +133,17 @@ export class JsonArraySplitter {
       if (code === QUOTE) this.#inString = true;
       else if (!this.#scalar) this.#depth = 1;
     }
-    if (this.#state === 'item') this.#carry += text.slice(start);
+    if (this.#state === 'item') this.#carry.push(text.slice(start));
     return items;
   }
 
   #finish(text: string, start: number, end: number): string {
-    const item = this.#carry + text.slice(start, end);
-    this.#carry = '';
+    let item = text.slice(start, end);
+    if (this.#carry.length > 0) {
+      this.#carry.push(item);
+      item = this.#carry.join('');
+      this.#carry = [];
+    }
     this.#state = 'between';
     this.#scalar = false;
     return item;
@@ -146,6 +154,9 @@ export class JsonArraySplitter {
     if (this.#state !== 'after') throw new SyntaxError('ends before the array is closed');
   }
 }
+
+/** An item this long (in characters) is parsed alone. */
+const LARGE_ITEM = 1024 * 1024;
 
 /** The text without a byte order mark at its start. */
 function dropBom(text: string): string {
@@ -251,8 +262,11 @@ export async function* streamPlantList(
     if (texts.length === 0) return Object.assign([], overflow ? { overflow } : {});
     let parsed: unknown[];
     try {
-      // One parse for the batch; one at a time only to find which item is broken.
-      parsed = parseJson(`[${texts.join(',')}]`) as unknown[];
+      // One parse for the batch (one at a time to find which item is broken); with a large
+      // item, each alone: it is not copied again into a batch.
+      parsed = texts.some((itemText) => itemText.length > LARGE_ITEM)
+        ? texts.map((itemText) => parseJson(itemText))
+        : (parseJson(`[${texts.join(',')}]`) as unknown[]);
     } catch {
       parsed = texts.map((itemText, offset) => {
         try {

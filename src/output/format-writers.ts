@@ -1,5 +1,5 @@
 import { stringifyJson } from '../json.js';
-import { csvLine, escapeForTerminal, tsvLine } from './formats.js';
+import { csvCells, escapeForTerminal, tsvCells } from './formats.js';
 import { renderTable } from './table.js';
 
 /**
@@ -32,8 +32,11 @@ export interface Stdout {
 export interface RowEncoder<T> {
   /** Written before the first row, and alone for a listing with none (JSON's `[`, CSV's header). */
   readonly opening: string;
-  /** The text of a batch of rows (never an empty one). */
-  rows(rows: readonly T[]): string;
+  /**
+   * The text of a batch of rows (never an empty one); in pieces when a row
+   * holds a large value, so it is never copied into one string with the rest.
+   */
+  rows(rows: readonly T[]): string | readonly string[];
   /** The rest, once `count` rows have been given: JSON's `]`, the whole table. */
   end(count: number): AsyncIterable<string> | Iterable<string>;
 }
@@ -79,10 +82,11 @@ function jsonEncoder<T>(view: RowView<T>, stdout: Stdout): RowEncoder<T> {
     opening: '[',
     rows(rows) {
       const whole = stringifyJson(rows.map(view.json), terminal ? 2 : undefined);
+      // A view of the text, not a copy (V8 slices strings): the pieces go out as they are.
       const inner = terminal ? whole.slice(2, -2) : whole.slice(1, -1);
-      const text = `${first ? '' : ','}${terminal ? '\n' : ''}${inner}`;
+      const pieces = [`${first ? '' : ','}${terminal ? '\n' : ''}`, inner];
       first = false;
-      return terminal ? escapeForTerminal(text) : text;
+      return terminal ? pieces.map(escapeForTerminal) : pieces;
     },
     end: (count) => [terminal && count > 0 ? '\n]\n' : ']\n'],
   };
@@ -100,14 +104,34 @@ function ndjsonEncoder<T>(view: RowView<T>, { terminal }: Stdout): RowEncoder<T>
   };
 }
 
-/** Lines of the data columns, each made by `line`, after `header`. */
+/** A value this long (in characters) is written as a piece of its own. */
+const LARGE_VALUE = 1024 * 1024;
+
+/** Lines of the data columns, their fields made by `cells` and joined by `separator`, after a header if asked. */
 function lineEncoder(
-  line: (values: readonly unknown[], terminal: boolean) => string,
+  cells: (values: readonly unknown[], terminal: boolean) => string[],
+  separator: string,
+  end: string,
   header: boolean,
 ): <T>(view: RowView<T>, stdout: Stdout) => RowEncoder<T> {
   return (view, { terminal }) => ({
-    opening: header ? line(view.data.columns, terminal) : '',
-    rows: (rows) => rows.map((row) => line(view.data.values(row), terminal)).join(''),
+    opening: header ? cells(view.data.columns, terminal).join(separator) + end : '',
+    rows(rows) {
+      const pieces: string[] = [];
+      let lines = '';
+      for (const row of rows) {
+        const fields = cells(view.data.values(row), terminal);
+        if (!fields.some((field) => field.length > LARGE_VALUE)) {
+          lines += fields.join(separator) + end;
+          continue;
+        }
+        pieces.push(lines, ...fields.flatMap((field, index) => (index === 0 ? [field] : [separator, field])), end);
+        lines = '';
+      }
+      if (pieces.length === 0) return lines;
+      pieces.push(lines);
+      return pieces;
+    },
     end: () => [],
   });
 }
@@ -121,8 +145,20 @@ export const FORMAT_WRITERS = {
   json: { shows: 'json', fitted: false, readBack: true, showsEmpty: true, encoder: jsonEncoder },
   ndjson: { shows: 'json', fitted: false, readBack: true, showsEmpty: false, encoder: ndjsonEncoder },
   // No header: `cut -f1` is the id column.
-  tsv: { shows: 'data', fitted: false, readBack: false, showsEmpty: false, encoder: lineEncoder(tsvLine, false) },
-  csv: { shows: 'data', fitted: false, readBack: true, showsEmpty: false, encoder: lineEncoder(csvLine, true) },
+  tsv: {
+    shows: 'data',
+    fitted: false,
+    readBack: false,
+    showsEmpty: false,
+    encoder: lineEncoder(tsvCells, '\t', '\n', false),
+  },
+  csv: {
+    shows: 'data',
+    fitted: false,
+    readBack: true,
+    showsEmpty: false,
+    encoder: lineEncoder(csvCells, ',', '\r\n', true),
+  },
 } as const satisfies Record<string, FormatWriter>;
 
 export type OutputFormat = keyof typeof FORMAT_WRITERS;

@@ -35,8 +35,13 @@ export function escapeForTerminal(json: string): string {
  * escaped too (printable); piped, they are kept (singleLine).
  */
 export function tsvLine(values: readonly unknown[], terminal: boolean): string {
+  return `${tsvCells(values, terminal).join('\t')}\n`;
+}
+
+/** The fields of one TSV line (tsvLine), escaped, not yet joined. */
+export function tsvCells(values: readonly unknown[], terminal: boolean): string[] {
   const escape = terminal ? printable : singleLine;
-  return `${values.map((value) => escape(escapeBackslashes(cellText(value)))).join('\t')}\n`;
+  return values.map((value) => escape(escapeBackslashes(cellText(value))));
 }
 
 function escapeBackslashes(text: string): string {
@@ -58,5 +63,10 @@ function csvField(value: unknown, terminal: boolean): string {
 }
 
 export function csvLine(values: readonly unknown[], terminal: boolean): string {
-  return `${values.map((value) => csvField(value, terminal)).join(',')}\r\n`;
+  return `${csvCells(values, terminal).join(',')}\r\n`;
+}
+
+/** The fields of one CSV line (csvLine), quoted as needed, not yet joined. */
+export function csvCells(values: readonly unknown[], terminal: boolean): string[] {
+  return values.map((value) => csvField(value, terminal));
 }

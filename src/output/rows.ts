@@ -2,6 +2,8 @@ import { formatWriter, type OutputFormat, type RowView } from './format-writers.
 import { readerGone, writeOut, type IOStreams } from './iostreams.js';
 
 const FLUSH_AT = 64 * 1024;
+/** A piece longer than this goes out on its own, in slices of this size: never gathered, nor converted whole. */
+const SLICE = 1024 * 1024;
 const FLUSH_AFTER_MS = 100;
 
 /** Text written in large pieces, each waited for: output keeps pace with the reader. */
@@ -11,7 +13,24 @@ class Output {
   constructor(private readonly io: IOStreams) {}
 
   /** Written when 64 K characters have gathered, or 100 ms have passed: a slow service's plants show as they come. */
-  async add(text: string): Promise<void> {
+  async add(text: string | readonly string[]): Promise<void> {
+    if (typeof text !== 'string') {
+      for (const piece of text) await this.add(piece);
+      return;
+    }
+    if (text.length > SLICE) {
+      await this.flush();
+      // Slices of a flat string are views; each is converted to bytes alone, never
+      // between the halves of a surrogate pair (each half alone would become U+FFFD).
+      for (let at = 0; at < text.length && !readerGone(this.io.stdout);) {
+        let end = Math.min(at + SLICE, text.length);
+        const last = text.charCodeAt(end - 1);
+        if (end < text.length && last >= 0xd800 && last <= 0xdbff) end -= 1;
+        await writeOut(this.io.stdout, text.slice(at, end));
+        at = end;
+      }
+      return;
+    }
     this.#buffer += text;
     if (this.#buffer.length >= FLUSH_AT || Date.now() - this.#flushedAt >= FLUSH_AFTER_MS) await this.flush();
   }

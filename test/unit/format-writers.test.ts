@@ -110,3 +110,25 @@ describe('writeRows', () => {
     expect(fake.stdout()).toBe('');
   });
 });
+
+describe('a value larger than a megabyte', () => {
+  // Astral characters (two UTF-16 units) placed so a 1 MiB slice would end between the halves of one.
+  const name = `${'a'.repeat(1024 * 1024 - 1)}😀${'b'.repeat(10)}😀${'é'.repeat(1024 * 1024)}`;
+  const big: Plant[] = [plants[0]!, { id: 2, name, tag: 't' }, plants[1]!];
+
+  it.each(['json', 'ndjson', 'tsv', 'csv'] as const)(
+    'is written whole and exact in %s, its neighbours too',
+    async (format) => {
+      const small = await listed(format, [plants[0]!]);
+      const text = await listed(format, big);
+      expect(text).toContain(name);
+      expect(text.startsWith(small.slice(0, small.indexOf('7') + 1))).toBe(true);
+      // What the formats make of the same rows when nothing is large.
+      const swapped = (await listed(format, [plants[0]!, { id: 2, name: 'NAME', tag: 't' }, plants[1]!])).replace(
+        'NAME',
+        name,
+      );
+      expect(text).toBe(swapped);
+    },
+  );
+});
