@@ -1,5 +1,5 @@
 import { Command, CommanderError, Option } from 'commander';
-import { apiCommand } from './commands/api.js';
+import { apiCommand } from './commands/api/index.js';
 import { authCommand } from './commands/auth/index.js';
 import { completeCommand, completionCommand } from './commands/completion.js';
 import { configCommand } from './commands/config/index.js';

@@ -89,6 +89,11 @@ export interface ServiceRequest extends RequestOptions {
   goneAfterLostAnswer?: boolean;
   /** Resolve with whatever final status came (`plants api` shows it) instead of throwing an HttpError for a non-2xx. */
   anyStatus?: boolean;
+  /**
+   * Follow same-origin redirects (default). Off for a DELETE whose path was
+   * checked against the protections: where a redirect points was not.
+   */
+  followRedirects?: boolean;
 }
 
 /** A response to `request()`, its body not yet read: read it with `readBody()`, or close its attempt. */
@@ -343,7 +348,7 @@ export class PlantStoreClient {
         if (request.anyStatus) return { ...response, text };
         throw this.#httpError({ response: attempt, label, attempts, addressedPlant, redirects, text });
       }
-      const next = redirectTarget(method, attempt, target);
+      const next = request.followRedirects === false ? undefined : redirectTarget(method, attempt, target);
       if (mayFollow(next, this.baseUrl.origin, redirects)) {
         // Not read: a redirect's body says nothing, and a slow one would only cost time.
         attempt.close();

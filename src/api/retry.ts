@@ -32,17 +32,16 @@ export const LOST_RESPONSE_CODES: ReadonlySet<string> = new Set([
  * Connection failures that leave no doubt the request never left: the only
  * ones after which a request that is not idempotent (POST, PATCH) is sent again.
  */
+// Not ENETUNREACH nor EHOSTUNREACH: Linux may report them on a connection already open.
 export const NEVER_SENT_CODES: ReadonlySet<string> = new Set([
   'ECONNREFUSED',
   'ENOTFOUND',
   'EAI_AGAIN',
-  'ENETUNREACH',
-  'EHOSTUNREACH',
   'UND_ERR_CONNECT_TIMEOUT',
 ]);
 
 /** Methods that may be sent twice with the effect of once (RFC 9110, 9.2.2): only these are retried after a response. */
-export const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS', 'TRACE']);
+export const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
 
 /** Gateway statuses that may follow a request the service did act on (it was forwarded, the answer lost). */
 export const LOST_RESPONSE_STATUSES: ReadonlySet<number> = new Set([502, 504]);

@@ -149,6 +149,13 @@ export function apiTarget(
   }
   let path: string;
   if (/^[a-z][a-z\d+.-]*:/i.test(raw) || raw.startsWith('//')) {
+    // Only as a person writes one: a URL parser would also take `http:\\host`, `http:/host` and
+    // `\` for `/`, and send the request elsewhere than the text says.
+    if (!/^[a-z][a-z\d+.-]*:\/\/[^/\\?#]*(?:[/?][^\\]*)?$/i.test(raw.replace(/\?.*$/s, ''))) {
+      throw new UsageError(
+        `invalid URL ${shown}: write it as scheme://host/path, with / (not \\), or give a path such as /plants/7`,
+      );
+    }
     let url: URL;
     try {
       url = new URL(raw);

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { NO_KEYRING, PLANTS_BIN, runCli, tempDir, type JsonError } from '../helpers/cli.js';
+import { NO_KEYRING, PLANTS_BIN, runCli, spawnCli, tempDir, waitFor, type JsonError } from '../helpers/cli.js';
 import { plantStore, rawServer, TOKEN, type RawServer } from '../helpers/servers.js';
 
 // `plants api <path>`: any request to the plant store with the selected
@@ -136,7 +136,7 @@ describe('plants api: the request', () => {
     const [request] = server.requests;
     expect(request!.headers['content-type']).toBe('application/json');
     expect(request!.body.toString()).toBe(
-      '{"name":"Ficus","indoor":true,"pot":null,"height":12.50,"serial":123456789012345678901234567890,"empty":"","code":"007"}',
+      '{"name":"Ficus","indoor":true,"pot":null,"height":12.50,"serial":123456789012345678901234567890,"code":"007","empty":""}',
     );
   });
 
@@ -495,7 +495,8 @@ describe('plants api: a DELETE is on record', () => {
         res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":404,"message":"plant 7 not found"}');
     });
     const r = await api(server.url, ['-X', 'DELETE', '/plants/7'], { env: { PLANTS_RETRIES: '1' } });
-    expect(r.code).toBe(0);
+    // Exit 0 only for a 2xx: the status says 404; the note and the journal say what it means.
+    expect(r.code).toBe(3);
     expect(server.requests).toHaveLength(2);
     expect(r.stdout).toBe('{"error":404,"message":"plant 7 not found"}');
     expect(r.stderr).toMatch(/earlier attempt most likely deleted it/);
@@ -526,5 +527,152 @@ describe('plants api: the local store', () => {
     } finally {
       await store.close();
     }
+  });
+});
+
+describe('plants api: found in review', () => {
+  it('refuses a URL written with backslashes or one slash, which a URL parser reads otherwise', async () => {
+    server = await answering(204, '');
+    const host = new URL(server.url).host;
+    for (const url of [`http:\\\\${host}\\plants\\7`, `http://${host}\\plants\\7`, `http:/${host}/plants/7`]) {
+      const r = await api(server.url, ['-X', 'DELETE', url]);
+      expect(r.code, url).toBe(2);
+    }
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('refuses a DELETE path a server might read as a protected plant, sending nothing', async () => {
+    const store = await plantStore({ seed: 8 });
+    try {
+      const env = { PLANTS_BASE_URL: store.url, PLANTS_TOKEN: TOKEN };
+      expect((await runCli(['config', 'protect', '--id', '7'], { configDir: dir.path, env })).code).toBe(0);
+      for (const path of [
+        '/plants/./7',
+        '/plants/7/.',
+        '/x/../plants/7',
+        '/PLANTS/7',
+        '/plants/7;x',
+        '/plants%2F7',
+        '/plants//7',
+        '/%70lants/7',
+      ]) {
+        const r = await api(store.url, ['-X', 'DELETE', path]);
+        expect(r.code, path).toBe(2);
+        expect(r.stderr, path).toMatch(/refusing DELETE|protect/);
+      }
+      expect(store.requests.filter((request) => request.method === 'DELETE')).toHaveLength(0);
+      expect(store.store.size).toBe(8);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('refuses a DELETE of the whole collection when the profile has protections, unless --include-protected', async () => {
+    server = await answering(204, '');
+    const env = { PLANTS_BASE_URL: server.url, PLANTS_TOKEN: TOKEN };
+    expect((await runCli(['config', 'protect', '--tag', 'keep'], { configDir: dir.path, env })).code).toBe(0);
+    for (const path of ['/plants', '/plants?tag=x', '/plants/']) {
+      const r = await api(server.url, ['-X', 'DELETE', path]);
+      expect(r.code, path).toBe(2);
+      expect(r.stderr).toMatch(/cannot be checked for the whole collection/);
+    }
+    expect(server.requests).toHaveLength(0);
+    expect((await api(server.url, ['-X', 'DELETE', '/plants', '--include-protected'])).code).toBe(0);
+  });
+
+  it('never follows a redirect of a DELETE (the guard checked the path given)', async () => {
+    server = await rawServer((req, res) => {
+      if (req.url === '/plants/1') res.writeHead(307, { location: '/plants/7' }).end();
+      else res.writeHead(204).end();
+    });
+    const r = await api(server.url, ['-X', 'DELETE', '/plants/1']);
+    expect(r.code).toBe(1);
+    expect(server.requests.map((request) => request.path)).toEqual(['/plants/1']);
+    expect(r.stderr).toMatch(/not followed/);
+  });
+
+  it("prints a failed DELETE's body as received, UTF-8 intact, and reads it once", async () => {
+    server = await answering(400, '{"error":400,"message":"café ✓"}');
+    const r = await api(server.url, ['-X', 'DELETE', '/plants/1']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('{"error":400,"message":"café ✓"}');
+    expect(r.stderr).toMatch(/café ✓/);
+    const small = await api(server.url, ['--max-response-size', '10', '-X', 'DELETE', '/plants/1']);
+    expect(small.stderr).toMatch(/more than --max-response-size/);
+  });
+
+  it('records start, then intent, then outcome for a DELETE, the intent before the request left', async () => {
+    let recordsWhenAsked = '';
+    server = await rawServer((_req, res) => {
+      recordsWhenAsked = readFileSync(join(dir.path, 'state', 'deletions.jsonl'), 'utf8');
+      res.writeHead(204).end();
+    });
+    expect((await api(server.url, ['-X', 'DELETE', '/plants/7'])).code).toBe(0);
+    const events = (text: string) =>
+      text
+        .trim()
+        .split('\n')
+        .map((line) => (JSON.parse(line) as { event: string }).event);
+    expect(events(recordsWhenAsked)).toEqual(['start', 'intent']);
+    expect(events(readFileSync(join(dir.path, 'state', 'deletions.jsonl'), 'utf8'))).toEqual([
+      'start',
+      'intent',
+      'outcome',
+    ]);
+  });
+
+  it('never sends a POST again after the connection dropped once it was sent', async () => {
+    server = await rawServer((req) => {
+      req.socket.destroy();
+    });
+    const r = await api(server.url, ['-X', 'POST', '/plants', '-F', 'name=x'], { env: { PLANTS_RETRIES: '2' } });
+    expect(r.code).toBe(1);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('keeps -F and -f in the order given, and takes __proto__ as a key like any other', async () => {
+    server = await answering(201, '{}');
+    expect((await api(server.url, ['/plants', '-f', 'a=1', '-F', 'b=2', '-F', '__proto__=1', '-f', 'c=x'])).code).toBe(
+      0,
+    );
+    expect(server.requests[0]!.body.toString()).toBe('{"a":"1","b":2,"__proto__":1,"c":"x"}');
+  });
+
+  it('refuses header values it cannot send and an empty request id, before anything is recorded or sent', async () => {
+    server = await answering(204, '');
+    for (const header of ['X-Name: caf✓', 'X-Request-Id:', 'X-Request-Id: ✓']) {
+      const r = await api(server.url, ['-X', 'DELETE', '/plants/1', '-H', header]);
+      expect(r.code, header).toBe(2);
+    }
+    expect(server.requests).toHaveLength(0);
+    expect(() => readFileSync(join(dir.path, 'state', 'deletions.jsonl'))).toThrow();
+  });
+
+  it('refuses to read stdin twice, and stdin that is a terminal', async () => {
+    server = await answering(201, '{}');
+    const twice = await api(server.url, ['/plants', '--input', '-', '-F', 'a=@-'], { input: '{}' });
+    expect(twice.code).toBe(2);
+    expect(twice.stderr).toMatch(/stdin can be read once/);
+    const tty = await api(server.url, ['/plants', '--input', '-'], { tty: true });
+    expect(tty.code).toBe(2);
+    expect(tty.stdout + tty.stderr).toMatch(/stdin is a terminal/);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('lets the DELETE in flight finish at Ctrl-C, records its outcome, and ends as interrupted', async () => {
+    let answer: (() => void) | undefined;
+    server = await rawServer((_req, res) => {
+      answer = () => res.writeHead(204).end();
+    });
+    const run = spawnCli(['api', '-X', 'DELETE', '/plants/7'], {
+      configDir: dir.path,
+      env: { PLANTS_BASE_URL: server.url, PLANTS_TOKEN: TOKEN, PLANTS_STATE_DIR: join(dir.path, 'state') },
+    });
+    await waitFor(() => answer !== undefined, 'the DELETE to arrive');
+    run.child.kill('SIGINT');
+    await waitFor(() => run.out.stderr.includes('Stopping'), 'the stop to be acknowledged');
+    answer!();
+    expect(await run.exit).toBe(130);
+    expect(readFileSync(join(dir.path, 'state', 'deletions.jsonl'), 'utf8')).toMatch(/"result":"deleted"/);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseHeader, parseMethod } from '../../src/commands/api.js';
+import { parseHeader, parseMethod } from '../../src/commands/api/request.js';
 import { UsageError } from '../../src/errors.js';
 import { apiTarget } from '../../src/shared/url.js';
 

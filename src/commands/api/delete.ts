@@ -1,0 +1,148 @@
+import { deletionOutcome, type DeleteOutcome } from '../../api/delete-many.js';
+import type { PlantStoreClient, ServiceRequest, ServiceResponse } from '../../api/client.js';
+import type { Context } from '../../context.js';
+import { JournalError, RefusedError, UsageError, type StopSignal } from '../../errors.js';
+import { info } from '../../output/messages.js';
+import { quoted } from '../../shared/text.js';
+import { guardDeletion, profileGuard } from '../delete/guard.js';
+import { journalOnByEnv, openDeletionJournal, recorderFor, type JournalChoice } from '../delete/journal.js';
+import { hasRules } from '../delete/protections.js';
+
+/** What a DELETE sent through `plants api` came to. */
+export interface ApiDeletion {
+  response: ServiceResponse;
+  /** The body, when it was read to describe a failure. */
+  body?: Buffer;
+  outcome: DeleteOutcome;
+  /** The journal could not record the outcome: said after the response is printed. */
+  unrecorded?: JournalError;
+  /** Ctrl-C (or SIGTERM, SIGHUP) came while the DELETE was in flight: the run ends with it once the answer is shown. */
+  stoppedBy?: StopSignal;
+}
+
+/** What a DELETE's path names, as the guard rails see it. */
+type Deleted = { kind: 'plant'; id: string } | { kind: 'plants' } | { kind: 'other' };
+
+/**
+ * What the path below the base URL names: one plant (`/plants/<id>`), the
+ * whole collection (`/plants`), or something else. A path a server might
+ * read as a plant's although it is not written as one (dot segments, `//`,
+ * `;`, an encoded slash or backslash, `PLANTS`) is refused: the protections
+ * are checked against the path as written.
+ */
+export function deletedBy(below: string): Deleted {
+  const segments = below.split('/').slice(1);
+  const first = segments[0] ?? '';
+  const odd =
+    /[\\;]|%2f|%5c/i.test(below) ||
+    segments.some((segment, index) => {
+      const dots = segment.replace(/%2e/gi, '.');
+      return dots === '.' || dots === '..' || (segment === '' && index < segments.length - 1);
+    }) ||
+    (first !== 'plants' && decodeSegment(first).toLowerCase() === 'plants');
+  if (odd) {
+    throw new UsageError(
+      `refusing DELETE ${quoted(below)}: it is not written plainly (dot segments, //, ;, an encoded slash, another spelling of plants), so the profile's protections cannot be checked; write it as /plants/<id>`,
+    );
+  }
+  const named = segments.at(-1) === '' ? segments.slice(0, -1) : segments;
+  if (named[0] !== 'plants') return { kind: 'other' };
+  if (named.length === 1) return { kind: 'plants' };
+  if (named.length === 2) return { kind: 'plant', id: decodeSegment(named[1]!) };
+  return { kind: 'other' };
+}
+
+/** A path segment as the id it names; one that is not valid percent-encoding is taken as written. */
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/**
+ * A DELETE, as every deletion is made: the profile's protections and
+ * max-deletes checked for a plant's path (a DELETE of the whole collection,
+ * which they cannot check, is refused when the profile has any), the journal
+ * opened and the intent recorded before it leaves, the outcome after. It is
+ * not redirected (the guard checked this path). Ctrl-C stops retries; the
+ * attempt in flight finishes. Returns the response, even a failure's; a
+ * request that got no response throws.
+ */
+export async function sendDelete(
+  below: string,
+  request: ServiceRequest,
+  options: JournalChoice & { includeProtected: boolean },
+  ctx: Context,
+  client: PlantStoreClient,
+): Promise<ApiDeletion> {
+  journalOnByEnv(ctx.env);
+  const deleted = deletedBy(below);
+  // A plant's path is recorded by its id; any other path as it is.
+  let targets = [{ id: deleted.kind === 'plant' ? deleted.id : below }];
+  if (deleted.kind !== 'other') {
+    const guard = await profileGuard(ctx);
+    if (deleted.kind === 'plant') {
+      targets = await guardDeletion(targets, undefined, { includeProtected: options.includeProtected }, guard, ctx);
+    } else if (!options.includeProtected && (hasRules(guard.rules) || guard.cap !== undefined)) {
+      throw new RefusedError(
+        `refusing DELETE ${quoted(below)}: profile ${guard.profile} has protections or a max-deletes, which cannot be checked for the whole collection; name one plant (/plants/<id>), or pass --include-protected; nothing was deleted`,
+      );
+    }
+  }
+  const journal = await openDeletionJournal('api', 1, options, ctx);
+  const recorder = journal && recorderFor(journal, targets);
+  const requestId = request.requestId ?? globalThis.crypto.randomUUID();
+  const stop = new AbortController();
+  let stoppedBy: StopSignal | undefined;
+  const release = ctx.onInterrupt(
+    (signal) => {
+      stoppedBy = signal;
+      stop.abort();
+      info(ctx.io, 'Stopping: waiting for the DELETE in flight (Ctrl-C again to quit now)');
+    },
+    () =>
+      `stopped; the DELETE may have been sent: its outcome is unknown${journal ? ` (plants history ${journal.run})` : ''}`,
+  );
+  try {
+    recorder?.intent(0, requestId);
+    let response: ServiceResponse | undefined;
+    let body: Buffer | undefined;
+    // A failure's body that could not be read (too large, cut short): the run ends with it, once recorded.
+    let unreadable: Error | undefined;
+    const outcome = await deletionOutcome(targets[0]!.id, requestId, async () => {
+      response = await client.request({ ...request, requestId, signal: stop.signal, followRedirects: false });
+      const { attempt, attempts, text } = response;
+      const status = attempt.statusCode;
+      const gone = status === 404 && text !== undefined && attempts.responseMayBeLost;
+      if ((status < 200 || status >= 300) && !gone) {
+        // Read here to describe the failure in the outcome; it is printed as read.
+        try {
+          body = await client.readBody(response);
+        } catch (err) {
+          unreadable = err as Error;
+          throw err;
+        }
+        throw client.errorFor(response, body.toString('utf8', 0, 64 * 1024), request.addressedPlant);
+      }
+      return { status, afterLostResponse: attempts.responseMayBeLost, attempts: attempts.count };
+    });
+    let unrecorded: JournalError | undefined;
+    try {
+      recorder?.outcome(0, outcome);
+    } catch (err) {
+      if (!(err instanceof JournalError)) throw err;
+      const answered = outcome.result.status === null ? 'got no answer' : `was answered ${outcome.result.status}`;
+      unrecorded = new JournalError(
+        `${err.message}; the DELETE ${answered}, but its outcome is not on record (its intent is: it reads as unknown)`,
+      );
+    }
+    if (response === undefined) throw outcome.error ?? new Error('the DELETE got no response');
+    if (unreadable !== undefined) throw unrecorded ?? unreadable;
+    return { response, body, outcome, unrecorded, stoppedBy };
+  } finally {
+    release();
+    journal?.close();
+  }
+}

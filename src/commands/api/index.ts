@@ -1,0 +1,200 @@
+import { Command, Option } from 'commander';
+import type { ServiceResponse } from '../../api/client.js';
+import { headerValue } from '../../api/attempt.js';
+import { statusText } from '../../api/retry.js';
+import type { Context } from '../../context.js';
+import { InterruptedError } from '../../errors.js';
+import { palette } from '../../output/color.js';
+import { writeOut } from '../../output/iostreams.js';
+import { info } from '../../output/messages.js';
+import { headerBlock, indentJson, isJsonType, terminalText } from '../../output/response.js';
+import { apiTarget } from '../../shared/url.js';
+import type { JournalChoice } from '../delete/journal.js';
+import { wrapHelpText } from '../help.js';
+import { collect, examples } from '../options.js';
+import { sendDelete } from './delete.js';
+import { headersOf, parseMethod, parseRawField, parseTypedField, requestParts, type Field } from './request.js';
+
+export interface ApiOptions extends JournalChoice {
+  /** Below the base URL (`/plants/7`), or an absolute URL on its origin. */
+  path: string;
+  /** Upper case; undefined: GET, or POST when a body is given. */
+  method?: string;
+  /** --input: a file, or `-` for stdin. */
+  input?: string;
+  /** -F and -f, in the order given. */
+  fields: Field[];
+  /** Lower-case names; a name given twice has its values joined with `, `. */
+  headers: Record<string, string>;
+  include: boolean;
+  /** The body as received on a terminal too (not indented or coloured); errors also as a JSON line. */
+  json: boolean;
+  includeProtected: boolean;
+}
+
+type ApiRunner = (options: ApiOptions, ctx: Context) => Promise<void>;
+
+interface ApiFlags {
+  method?: string;
+  input?: string;
+  header?: string[];
+  include?: boolean;
+  json?: boolean;
+  journal: boolean;
+  journalFile?: string;
+  includeProtected?: boolean;
+}
+
+export function apiCommand(ctx: Context, run: ApiRunner = runApi): Command {
+  // -F and -f into one list, in the order given.
+  const fields: Field[] = [];
+  const field = (parse: (raw: string) => Field) => (raw: string) => {
+    fields.push(parse(raw));
+    return fields;
+  };
+  return new Command('api')
+    .description('Send any request to the plant store with the selected profile, and print the response')
+    .argument('<path>', "a path below the base URL, such as /plants/7 (or a URL on the base URL's origin)")
+    .addOption(
+      new Option(
+        '-X, --method <method>',
+        'the HTTP method, such as GET, HEAD, POST, PUT, PATCH, DELETE (default: GET, or POST when -F, -f or --input gives a body)',
+      ).argParser(parseMethod),
+    )
+    .option(
+      '--input <file>',
+      'send the contents of this file as the body (- for stdin), as JSON unless -H sets Content-Type',
+    )
+    .option(
+      '-F, --field <key=value>',
+      'add a field to the JSON body (query on GET and HEAD, or with --input): true, false, null and numbers as JSON, @file read from a file',
+      field(parseTypedField),
+    )
+    .option('-f, --raw-field <key=value>', 'add a field as a string, as it is', field(parseRawField))
+    .option('-H, --header <header>', "add a request header, 'Name: value' (not Authorization: use auth)", collect)
+    .option('-i, --include', 'print the status line and the response headers before the body')
+    .option(
+      '--json',
+      'print the body as received on a terminal too (not indented or coloured); errors also as a JSON line on stderr',
+    )
+    .option('--include-protected', "a DELETE may delete a plant the profile's protections cover (see config protect)")
+    .option('--journal-file <path>', 'also record a DELETE in this file (JSON Lines)')
+    .option('--no-journal', 'do not record a DELETE in the journal of the state directory (also PLANTS_JOURNAL=off)')
+    .addHelpText('after', () => wrapHelpText(API_HELP, ctx.io.terminalWidth('stdout') ?? 80))
+    .action(async (path: string, flags: ApiFlags) => {
+      await run(
+        {
+          path,
+          method: flags.method,
+          input: flags.input,
+          fields: [...fields],
+          headers: headersOf(flags.header ?? []),
+          include: flags.include === true,
+          json: flags.json === true,
+          journal: flags.journal,
+          journalFile: flags.journalFile,
+          includeProtected: flags.includeProtected === true,
+        },
+        ctx,
+      );
+    });
+}
+
+const API_HELP =
+  examples(
+    'plants api /plants',
+    'plants api /plants/7',
+    "plants api '/plants?limit=5' | jq '.[].name'",
+    'plants api -X DELETE /plants/7',
+    'plants api -X POST /plants --input new-plant.json',
+    'printf \'{"name":"Fern"}\' | plants api -X POST /plants --input -',
+    'plants api -X PATCH /plants/7 -F name=Ficus -F tag=tree',
+    'plants api -X GET /plants -F limit=10',
+    "plants api -i -H 'Accept: text/plain' /health",
+  ) +
+  `
+Rules:
+  path     joined to the base URL, its path prefix kept; a full URL only on the base URL's origin
+  exit     0 for a 2xx; otherwise the body is still printed on stdout, and the code is 4 for 401/403, 3 for a 404 with the service's Error object to a GET or DELETE of one resource (/plants/7), 1 otherwise
+  retries  only for GET, HEAD, PUT, DELETE and OPTIONS: a POST or PATCH is never sent twice
+  DELETE   recorded in the deletion journal (plants history), never redirected; the profile's protections hold for /plants/<id>, and a DELETE of /plants is refused when the profile has any
+`;
+
+async function runApi(options: ApiOptions, ctx: Context): Promise<void> {
+  const method = options.method ?? (options.input !== undefined || options.fields.length > 0 ? 'POST' : 'GET');
+  const { body, query } = await requestParts(method, options.fields, options.input, ctx);
+  // Checked before the token is looked up: a bad path costs nothing.
+  const target = apiTarget((await ctx.baseUrl()).value, options.path, query);
+  const headers = { ...options.headers };
+  if (body !== undefined && headers['content-type'] === undefined) headers['content-type'] = 'application/json';
+  // An X-Request-Id given with -H is the request's id: the journal records it.
+  const requestId = headers['x-request-id'];
+  delete headers['x-request-id'];
+  const addressedPlant =
+    ['GET', 'HEAD', 'DELETE'].includes(method) && target.below.split('/').filter(Boolean).length >= 2;
+  const request = { method, target, headers, body, addressedPlant, anyStatus: true, requestId };
+
+  const client = await ctx.client();
+  const deletion =
+    method === 'DELETE'
+      ? await sendDelete(target.below, { ...request, goneAfterLostAnswer: true }, options, ctx, client)
+      : undefined;
+  const response = deletion?.response ?? (await client.request(request));
+  let received: Buffer;
+  if (deletion?.body) received = deletion.body;
+  else if (method === 'HEAD') {
+    received = Buffer.alloc(0);
+    response.attempt.close();
+  } else received = await client.readBody(response);
+  await writeResponse(response, received, options, ctx);
+  if (deletion?.outcome.result.result === 'gone') {
+    info(ctx.io, '404 after a lost answer: an earlier attempt most likely deleted it (recorded as gone)');
+  }
+  if (deletion?.unrecorded) throw deletion.unrecorded;
+  if (deletion?.stoppedBy) {
+    throw new InterruptedError('stopped; the DELETE in flight was answered (shown above)', deletion.stoppedBy);
+  }
+  const status = response.attempt.statusCode;
+  if (status < 200 || status >= 300) {
+    throw client.errorFor(response, received.toString('utf8', 0, 64 * 1024), addressedPlant);
+  }
+}
+
+/** JSON larger than this is shown on a terminal as it came, not indented: indenting costs its size several times over. */
+const MAX_INDENTED_BYTES = 4 * 1024 * 1024;
+
+/**
+ * The response on stdout: with -i its status line and headers first; then
+ * the body. In a pipe (or with --json) the body as received, the token
+ * masked; on a terminal JSON indented and coloured, other text escaped.
+ */
+async function writeResponse(
+  response: ServiceResponse,
+  body: Buffer,
+  options: ApiOptions,
+  ctx: Context,
+): Promise<void> {
+  const { io } = ctx;
+  const terminal = io.stdoutIsTTY;
+  const paint = io.colorEnabled('stdout') ? await palette(true) : undefined;
+  const { attempt } = response;
+  let out = '';
+  if (options.include) {
+    out += ctx.redact(headerBlock(statusText(attempt.statusCode), attempt.headers, terminal, paint));
+  }
+  if (!terminal) {
+    // Byte for byte: latin1 maps each byte to one character and back, and the token's forms are all ASCII.
+    await writeOut(io.stdout, out);
+    if (body.length > 0) await writeOut(io.stdout, Buffer.from(ctx.redact(body.toString('latin1')), 'latin1'));
+    return;
+  }
+  const text = ctx.redact(body.toString('utf8'));
+  const json =
+    options.json ||
+    body.length > MAX_INDENTED_BYTES ||
+    !(isJsonType(headerValue(attempt.headers['content-type'])) || /^\s*[[{]/.test(text))
+      ? undefined
+      : indentJson(text, paint);
+  out += json ?? terminalText(text);
+  await writeOut(io.stdout, out);
+}
