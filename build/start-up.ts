@@ -28,6 +28,7 @@ export const BUNDLES = {
   'vendor/conf': 'src/vendor/conf.ts',
   'vendor/chalk': 'src/vendor/chalk.ts',
   'vendor/table': 'src/vendor/table.ts',
+  'vendor/east-asian-width': 'src/vendor/east-asian-width.ts',
 };
 
 /**

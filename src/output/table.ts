@@ -1,7 +1,7 @@
 import { palette } from './color.js';
 import { columnFloor, fitColumns } from './fit.js';
 import { tableCell } from './formats.js';
-import { cutToWidth, displayWidth } from './width.js';
+import { displayMeasure } from './width.js';
 
 const BORDERLESS = {
   top: '',
@@ -44,13 +44,14 @@ export interface TableFit {
  * An aligned cli-table3 table with a bold header, for a person at a
  * terminal. Yields text blocks so a large table is written as it is made.
  *
- * cli-table3 lays out the header and the first rows; the rest are padded
- * to the same column widths the same way (by displayWidth), so the
- * look is the same and the cost stays linear (cli-table3 alone slows down
- * more than linearly with rows, and overflows the stack on very large tables).
- * A table with a cell longer than CLI_TABLE_MAX_CELL, or one cli-table3
- * would measure otherwise than the terminal shows it, is laid out here
- * whole, header included, the same way.
+ * Widths are displayMeasure's (src/output/width.ts), as for every table
+ * and column. cli-table3 lays out the header and the first rows of a table
+ * of printable ASCII; the rest are padded to the same column widths the
+ * same way, so the look is the same and the cost stays linear (cli-table3
+ * alone slows down more than linearly with rows, and overflows the stack on
+ * very large tables). A table with a cell longer than CLI_TABLE_MAX_CELL,
+ * or with any other character (which cli-table3 would measure by its own
+ * measure), is laid out here whole, header included, the same way.
  *
  * With `fit.width`, a table wider than that is cut to fit (see fitColumns):
  * cells end in `…`, never wrap, and the `fit.whole` columns are never cut.
@@ -61,9 +62,11 @@ export async function* renderTable(
   color: boolean,
   fit: TableFit = {},
 ): AsyncGenerator<string> {
-  const [{ Table, strlen }, c] = await Promise.all([import('../vendor/table.js'), palette(color)]);
-  // Wide characters count double, as on the terminal.
-  const width = displayWidth;
+  const [{ Table }, c, { width, cut }] = await Promise.all([
+    import('../vendor/table.js'),
+    palette(color),
+    displayMeasure(),
+  ]);
   const widest = (table: readonly (readonly string[])[]) =>
     headers.map((header, i) => table.reduce((most, row) => Math.max(most, width(row[i] ?? '')), width(header)));
   let cells = rows.map((row) => row.map(tableCell));
@@ -76,9 +79,7 @@ export async function* renderTable(
       fit.width,
     );
     if (fitted.some((most, i) => most < natural[i]!)) {
-      cells = cells.map((row) =>
-        row.map((cell, i) => (fitted[i]! < natural[i]! ? cutToWidth(cell, fitted[i]!) : cell)),
-      );
+      cells = cells.map((row) => row.map((cell, i) => (fitted[i]! < natural[i]! ? cut(cell, fitted[i]!) : cell)));
       // A wide character that did not fit can leave a column narrower still.
       colWidths = widest(cells);
     }
@@ -95,9 +96,8 @@ export async function* renderTable(
     );
 
   const first = cells.slice(0, ROWS_BY_CLI_TABLE);
-  // cli-table3 pads by its own measure, which knows fewer wide characters (🪴) and marks.
-  const laidOutAlike = (text: string) =>
-    text.length <= CLI_TABLE_MAX_CELL && (PRINTABLE_ASCII.test(text) || strlen(text) === displayWidth(text));
+  // cli-table3 pads by its own measure, which agrees with the terminal's on printable ASCII only.
+  const laidOutAlike = (text: string) => text.length <= CLI_TABLE_MAX_CELL && PRINTABLE_ASCII.test(text);
   let start = 0;
   if (headers.every(laidOutAlike) && first.every((row) => row.every(laidOutAlike))) {
     const table = new Table({

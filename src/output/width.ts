@@ -1,45 +1,71 @@
 /**
- * How many columns text takes on a terminal, and cutting it to fit. Wide
- * East Asian characters and emoji take two columns, combining marks and
- * other invisible code points none, everything else one.
+ * How many columns text takes on a terminal, and cutting it to fit: the one
+ * measure of every table and aligned column. Wide East Asian characters and
+ * emoji take two columns, combining marks and other invisible code points
+ * none, everything else one (ambiguous-width characters too, as UAX #11
+ * advises where the context is unknown).
  */
+
+/**
+ * The columns of the code point `code` at `index` when it is East Asian
+ * Wide or Fullwidth: 2, or 0 for the combining marks among them (U+302A–
+ * U+302D, U+3099–U+309A, U+16FE4); -1 for any other.
+ */
+type WideColumns = (text: string, index: number, code: number) => number;
+
+/** The measure: see displayMeasure. */
+export interface DisplayMeasure {
+  /** The columns `text` takes on a terminal (it holds no escape sequences: tables escape them). */
+  width(this: void, text: string): number;
+  /**
+   * `text` if it fits in `columns` columns; else as much of its start as
+   * fits in one column fewer, then `…`. It cuts between graphemes (never
+   * inside a surrogate pair or between a letter and its combining marks)
+   * and never inside an escape. It reads the text only as far as `columns`
+   * columns reach, so the time is linear in that, not in the length of the
+   * text.
+   */
+  cut(this: void, text: string, columns: number): string;
+}
+
+let measure: Promise<DisplayMeasure> | undefined;
+
+/**
+ * The measure, once the East Asian Width data is loaded: a bundle of its
+ * own (src/vendor/east-asian-width.ts), loaded by the first run that draws
+ * a table or aligns columns, so that a run that prints none never loads it.
+ */
+export function displayMeasure(): Promise<DisplayMeasure> {
+  measure ??= import('../vendor/east-asian-width.js').then(({ eastAsianWidth }) => {
+    const wide = wideColumns(eastAsianWidth);
+    const width = (text: string) => displayWidth(text, wide);
+    return { width, cut: (text, columns) => cutToWidth(text, columns, width) };
+  });
+  return measure;
+}
+
+/**
+ * WideColumns from the East Asian Width data (2 for Wide and Fullwidth).
+ * What a code point of the BMP is, is looked up once: a table of CJK text
+ * measures as fast as with a range table of its own.
+ */
+function wideColumns(eastAsianWidth: (codePoint: number) => number): WideColumns {
+  const lookUp: WideColumns = (text, index, code) =>
+    eastAsianWidth(code) === 2 ? (matchesAt(MARK, text, index) ? 0 : 2) : -1;
+  // 0: not looked up yet; else the columns + 2.
+  const bmp = new Uint8Array(0x10000);
+  return (text, index, code) => {
+    if (code > 0xffff) return lookUp(text, index, code);
+    if (bmp[code] === 0) bmp[code] = lookUp(text, index, code) + 2;
+    return bmp[code]! - 2;
+  };
+}
 
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
-/**
- * East Asian Wide and Fullwidth code points (Unicode 15.1), start and end
- * pairs, less the emoji, which `\p{Emoji_Presentation}` finds (so new emoji
- * are found by the running Node.js's Unicode data) and the combining marks
- * among them (U+302A–U+302D, U+3099–U+309A, U+16FE4), which take no column.
- */
-// prettier-ignore
-const WIDE = [
-  0x1100, 0x115f, 0x2329, 0x232a, 0x2e80, 0x2e99, 0x2e9b, 0x2ef3, 0x2f00, 0x2fd5, 0x2ff0, 0x3029,
-  0x302e, 0x303e, 0x3041, 0x3096, 0x309b, 0x30ff, 0x3105, 0x312f, 0x3131, 0x318e, 0x3190, 0x31e3,
-  0x31ef, 0x321e, 0x3220, 0x3247, 0x3250, 0x4dbf, 0x4e00, 0xa48c, 0xa490, 0xa4c6, 0xa960, 0xa97c,
-  0xac00, 0xd7a3, 0xf900, 0xfaff, 0xfe10, 0xfe19, 0xfe30, 0xfe52, 0xfe54, 0xfe66, 0xfe68, 0xfe6b,
-  0xff01, 0xff60, 0xffe0, 0xffe6, 0x16fe0, 0x16fe3, 0x16ff0, 0x16ff1, 0x17000, 0x187f7, 0x18800, 0x18cd5,
-  0x18d00, 0x18d08, 0x1aff0, 0x1aff3, 0x1aff5, 0x1affb, 0x1affd, 0x1affe, 0x1b000, 0x1b122, 0x1b132, 0x1b132,
-  0x1b150, 0x1b152, 0x1b155, 0x1b155, 0x1b164, 0x1b167, 0x1b170, 0x1b2fb, 0x1f200, 0x1f202, 0x1f210, 0x1f23b,
-  0x1f240, 0x1f248, 0x1f250, 0x1f251, 0x1f260, 0x1f265, 0x20000, 0x2fffd, 0x30000, 0x3fffd,
-];
-
-/** Whether a code point is in WIDE (a binary search over its ranges). */
-function inWideRange(code: number): boolean {
-  if (code < WIDE[0]!) return false;
-  let low = 0;
-  let high = WIDE.length / 2 - 1;
-  while (low <= high) {
-    const mid = (low + high) >> 1;
-    if (code < WIDE[mid * 2]!) high = mid - 1;
-    else if (code > WIDE[mid * 2 + 1]!) low = mid + 1;
-    else return true;
-  }
-  return false;
-}
-
 // Sticky: each is tried at one index of the text, without making a string per code point.
 const ZERO_WIDTH = /[\p{Mn}\p{Me}\p{Default_Ignorable_Code_Point}]/uy;
+const MARK = /[\p{Mn}\p{Me}]/uy;
 const EMOJI_PRESENTATION = /\p{Emoji_Presentation}/uy;
 const EMOJI = /\p{Emoji}/uy;
 const MODIFIER_BASE = /\p{Emoji_Modifier_Base}/uy;
@@ -55,31 +81,39 @@ function matchesAt(pattern: RegExp, text: string, index: number): boolean {
  * selector 16 or a skin-tone modifier turns a one-column emoji into a
  * two-column one, and merges into a two-column one.
  */
-function codePointWidth(text: string, index: number, code: number, before: number, beforeWidth: number): number {
+function codePointWidth(
+  text: string,
+  index: number,
+  code: number,
+  before: number,
+  beforeWidth: number,
+  wide: WideColumns,
+): number {
   if (code < 0x20 || (code >= 0x7f && code < 0xa0)) return 0;
   if (code < 0x300) return 1;
   if (code === 0xfe0f) return before >= 0 && beforeWidth === 1 && matchesAt(EMOJI, text, before) ? 1 : 0;
   if (code >= 0x1f3fb && code <= 0x1f3ff && before >= 0 && matchesAt(MODIFIER_BASE, text, before)) {
     return beforeWidth === 1 ? 1 : 0;
   }
-  if (inWideRange(code)) return 2;
+  const wideWidth = wide(text, index, code);
+  if (wideWidth >= 0) return wideWidth;
   // Hangul vowels and final consonants join the syllable before them.
   if ((code >= 0x1160 && code <= 0x11ff) || (code >= 0xd7b0 && code <= 0xd7ff)) return 0;
   if (matchesAt(ZERO_WIDTH, text, index)) return 0;
   // A regional indicator is one column: a flag is two of them.
   if (code >= 0x1f1e6 && code <= 0x1f1ff) return 1;
+  // Emoji are Wide in the data; an emoji newer than it is found by the running Node.js's Unicode data.
   return matchesAt(EMOJI_PRESENTATION, text, index) ? 2 : 1;
 }
 
-/** The columns `text` takes on a terminal (it holds no escape sequences: tables escape them). */
-export function displayWidth(text: string): number {
+function displayWidth(text: string, wide: WideColumns): number {
   if (PRINTABLE_ASCII.test(text)) return text.length;
   let width = 0;
   let before = -1;
   let beforeWidth = 0;
   for (let i = 0; i < text.length;) {
     const code = text.codePointAt(i)!;
-    const columns = codePointWidth(text, i, code, before, beforeWidth);
+    const columns = codePointWidth(text, i, code, before, beforeWidth, wide);
     width += columns;
     before = i;
     beforeWidth = columns;
@@ -99,14 +133,8 @@ const ESCAPE = /\\(?:u[0-9a-fA-F]{4}|[nrt])/y;
 
 let graphemes: Intl.Segmenter | undefined;
 
-/**
- * `text` if it fits in `columns` columns; else as much of its start as fits
- * in one column fewer, then `…`. It cuts between graphemes (never inside a
- * surrogate pair or between a letter and its combining marks) and never
- * inside an escape. It reads the text only as far as `columns` columns reach,
- * so the time is linear in that, not in the length of the text.
- */
-export function cutToWidth(text: string, columns: number): string {
+/** DisplayMeasure.cut, measuring graphemes with `width`. */
+function cutToWidth(text: string, columns: number, width: (text: string) => number): string {
   // Room for the ellipsis at least.
   const max = Math.max(1, columns);
   const head = text.slice(0, max + 1);
@@ -117,7 +145,7 @@ export function cutToWidth(text: string, columns: number): string {
   // Segment a piece of the text that reaches past `max` columns; should a
   // grapheme or escape run past the end of the piece, try twice as much.
   for (let size = 4 * (max + 2); ; size *= 2) {
-    const end = cutIndex(text, Math.min(size, text.length), max);
+    const end = cutIndex(text, Math.min(size, text.length), max, width);
     if (end === 'whole') return text;
     if (end !== 'more') return `${text.slice(0, end)}${ELLIPSIS}`;
   }
@@ -128,7 +156,7 @@ export function cutToWidth(text: string, columns: number): string {
  * first `size` characters; 'whole' when the whole text fits in `max`
  * columns; 'more' when those characters are too few to tell.
  */
-function cutIndex(text: string, size: number, max: number): number | 'whole' | 'more' {
+function cutIndex(text: string, size: number, max: number, width: (text: string) => number): number | 'whole' | 'more' {
   const whole = size === text.length;
   const piece = whole ? text : text.slice(0, size);
   graphemes ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
@@ -153,7 +181,7 @@ function cutIndex(text: string, size: number, max: number): number | 'whole' | '
       }
     }
     unitEnd = segmentEnd;
-    unitWidth += displayWidth(segment);
+    unitWidth += width(segment);
   }
   used += unitWidth;
   if (used > max) return cut;

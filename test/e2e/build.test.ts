@@ -49,6 +49,13 @@ describe('the code cache', () => {
     ]);
   });
 
+  it('loads the East Asian Width data only where a table is drawn', async () => {
+    await plants(['list', '--json']);
+    expect(cacheFiles().some((name) => name.startsWith('east-asian-width-'))).toBe(false);
+    await plants(['list', '-o', 'table']);
+    expect(cacheFiles().map((name) => name.replace(/-[0-9a-f]{16}-.*-/, '-'))).toContain('east-asian-width-list.v8');
+  });
+
   it('follows XDG_CACHE_HOME', async () => {
     const xdg = join(setup.dir.path, 'xdg');
     const r = await plants(['--help'], { XDG_CACHE_HOME: xdg });

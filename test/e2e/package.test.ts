@@ -89,6 +89,7 @@ describe('the npm package', () => {
         'dist/plants.cjs',
         'dist/vendor/chalk.cjs',
         'dist/vendor/conf.cjs',
+        'dist/vendor/east-asian-width.cjs',
         'dist/vendor/table.cjs',
         'dist/vendor/undici.cjs',
         'package.json',
@@ -113,7 +114,9 @@ describe('the npm package', () => {
     expect(Object.keys(pkg.dependencies as object)).toEqual(['@napi-rs/keyring']);
     // Every bundled package's license travels with it.
     const notices = readFileSync(join(ROOT, 'dist', 'THIRD-PARTY-LICENSES.md'), 'utf8');
-    for (const name of ['commander', 'undici', 'conf', 'chalk', 'cli-table3']) expect(notices).toContain(`## ${name} `);
+    for (const name of ['commander', 'undici', 'conf', 'chalk', 'cli-table3', 'get-east-asian-width']) {
+      expect(notices).toContain(`## ${name} `);
+    }
   });
 
   it('installs globally with nothing but the tarball, executables and man page linked', () => {

@@ -1,10 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { displayWidth } from '../../src/output/width.js';
+import { displayMeasure } from '../../src/output/width.js';
 import { runCli, type RunOptions, type SavedConfig } from '../helpers/cli.js';
 import { againstStore } from '../helpers/against-store.js';
 import { plantStore, TOKEN } from '../helpers/servers.js';
+
+const { width: displayWidth } = await displayMeasure();
 
 // These run the CLI in a pseudo-terminal, as a person would see it.
 const setup = againstStore({ seed: 3 }, { perTest: true });

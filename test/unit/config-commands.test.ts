@@ -196,6 +196,15 @@ describe('config profiles', () => {
     );
   });
 
+  it('aligns the columns by the measure tables use: an emoji newer than cli-table3 knows takes two columns', async () => {
+    saved({ profiles: { default: { 'base-url': 'https://b.test/🪴' }, staging: { 'base-url': 'https://b.test' } } });
+    const r = await plants(['config', 'profiles']);
+    expect(r.code).toBe(0);
+    expect(r.stdout()).toBe(
+      ['* default  https://b.test/🪴  no token', '  staging  https://b.test     no token', ''].join('\n'),
+    );
+  });
+
   it('on a fresh install shows the default profile', async () => {
     const r = await plants(['config', 'profiles']);
     expect(r.code).toBe(0);

@@ -1,9 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { strlen, Table } from '../../src/vendor/table.js';
+// cli-table3's own measure, for the layout cli-table3 itself would make.
+import utils from 'cli-table3/src/utils.js';
+import { Table } from '../../src/vendor/table.js';
 import { columnFloor, fitColumns } from '../../src/output/fit.js';
 import { renderTable, type TableFit } from '../../src/output/table.js';
-import { displayWidth } from '../../src/output/width.js';
+import { displayMeasure } from '../../src/output/width.js';
+
+const { strlen } = utils;
+const { width: displayWidth } = await displayMeasure();
 
 async function render(headers: string[], rows: unknown[][], fit?: TableFit, color = false): Promise<string> {
   let text = '';
@@ -236,6 +241,30 @@ describe('renderTable on a terminal of a given width', () => {
         ],
       ),
     ).toBe(['NAME    TAG', '🪴 pot  x', 'ab      y', ''].join('\n'));
+  });
+
+  it('measures by the same measure as every column: ☰ (Wide since Unicode 16, narrow to cli-table3)', async () => {
+    expect(
+      await render(
+        ['NAME', 'TAG'],
+        [
+          ['☰ heaven', 'x'],
+          ['ab', 'y'],
+        ],
+      ),
+    ).toBe(['NAME       TAG', '☰ heaven  x', 'ab         y', ''].join('\n'));
+  });
+
+  it('escapes control characters and joiners before measuring: what is measured is what is shown', async () => {
+    expect(
+      await render(
+        ['NAME', 'TAG'],
+        [
+          ['a\u0007b', 'x'],
+          ['👩\u200d🌾', 'y'],
+        ],
+      ),
+    ).toBe(['NAME        TAG', 'a\\u0007b    x', '👩\\u200d🌾  y', ''].join('\n'));
   });
 
   it('fits a 1 MiB name with wide characters', async () => {

@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { cutToWidth, displayWidth } from '../../src/output/width.js';
+import { displayMeasure } from '../../src/output/width.js';
+
+const { width: displayWidth, cut: cutToWidth } = await displayMeasure();
 
 describe('displayWidth', () => {
   it.each([
@@ -20,6 +22,56 @@ describe('displayWidth', () => {
     ['a character outside the BMP that is wide (U+20000)', '\u{20000}', 2],
   ])('%s', (_, text, width) => {
     expect(displayWidth(text)).toBe(width);
+  });
+});
+
+describe('displayMeasure: widths by kind of character (East Asian Width data of Unicode 17)', () => {
+  it.each([
+    // Combining marks take no column, after a narrow letter or a wide one.
+    ['combining marks on a Latin letter', 'a\u0301\u0323', 1],
+    ['a kana voicing mark (Wide in the data, yet a combining mark)', 'か\u3099', 2],
+    ['a Hangul syllable from conjoining jamo', '\u1112\u1161\u11ab', 2],
+    // ZWJ sequences: each emoji two columns and the joiner none, as a terminal that does not
+    // join them draws them. Tables never show one joined: they escape the joiner (\u200d).
+    ['a ZWJ sequence (farmer: woman, ZWJ, sheaf of rice)', '👩\u200d🌾', 4],
+    ['a ZWJ sequence with variation selectors (rainbow flag)', '🏳\ufe0f\u200d🌈', 4],
+    // Flags: two regional indicators, one column each.
+    ['a flag', '🇯🇵', 2],
+    ['a lone regional indicator', '🇯', 1],
+    // Variation selectors: 16 makes a one-column symbol of text presentation wide; 15 takes no column.
+    ['a text-presentation symbol', '☺', 1],
+    ['the same with variation selector 16', '☺\ufe0f', 2],
+    ['variation selector 16 on an emoji that is wide already', '🌱\ufe0f', 2],
+    ['variation selector 16 after a letter, which it does not change', 'a\ufe0f', 1],
+    ['variation selector 15 takes no column', '☺\ufe0e', 1],
+    // CJK and fullwidth forms.
+    ['CJK ideographs and kana', '植物のなまえ', 12],
+    ['Hangul syllables', '한국', 4],
+    ['an ideograph outside the BMP (U+2A700)', '\u{2a700}', 2],
+    ['fullwidth Latin letters and digits', 'ＦＩＣＵＳ１', 12],
+    ['the ideographic space (Fullwidth)', '\u3000', 2],
+    ['halfwidth katakana', 'ﾌｨｸｽ', 4],
+    // Ambiguous width: narrow, as UAX #11 advises where the context is unknown.
+    ['ambiguous: Greek, Cyrillic, arrows, circled digits, the ellipsis', 'αЖ→①…', 5],
+    ['ambiguous: the degree sign and the plus-minus sign', '°±', 2],
+    // Control characters take no column; tables and columns escape them before measuring.
+    ['C0 controls, DEL and C1 controls', '\u0007\u001b\u007f\u0085\u009b', 0],
+    ['a control escaped as tables show it', 'a\\u0007b', 8],
+    // Unicode 16 made these Wide; the Unicode 15.1 table had them narrow (the new data's doing).
+    ['U+2630 TRIGRAM FOR HEAVEN, narrow in Unicode 15.1, Wide since 16', '\u2630', 2],
+    ['U+4DC0 HEXAGRAM FOR THE CREATIVE HEAVEN, likewise', '\u4dc0', 2],
+    ['U+1D360 COUNTING ROD UNIT DIGIT ONE, likewise', '\u{1d360}', 2],
+  ])('%s', (_, text, width) => {
+    expect(displayWidth(text)).toBe(width);
+  });
+
+  it('cuts a character made wide by the new data as wide: ☰ does not fit in one column', () => {
+    expect(cutToWidth('☰☰☰', 4)).toBe('☰…');
+    expect(cutToWidth('☰☰', 4)).toBe('☰☰');
+  });
+
+  it('is one measure: the same object for every caller', async () => {
+    expect(await displayMeasure()).toBe(await displayMeasure());
   });
 });
 
