@@ -41,6 +41,8 @@ function roundTrips(token: string): boolean {
 }
 
 const INTEGER = /^-?\d+$/;
+/** RFC 8259's number. */
+const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 
 /** A number JSON.parse would change, as a JsonNumber of its source text (V8's JSON.parse source text access). */
 const keepNumbers: Reviver = (_key, value, context) =>
@@ -82,8 +84,11 @@ function parseKeepingNumbers(text: string): unknown {
   let parsed: unknown;
   try {
     parsed = JSON.parse(
+      // Only a valid JSON number is rewritten: anything else stays, and the parse fails on it as it should.
       text.replace(RISKY_NUMBER_AFTER_DELIMITER, (match: string, number: string) =>
-        roundTrips(number) ? match : `${match.slice(0, match.length - number.length)}"${mark}${number}"`,
+        roundTrips(number) || !JSON_NUMBER.test(number)
+          ? match
+          : `${match.slice(0, match.length - number.length)}"${mark}${number}"`,
       ),
     );
   } catch {

@@ -38,6 +38,19 @@ describe('parseJson', () => {
     expect(() => parseJson('[1.2.3]')).toThrow(SyntaxError);
     expect(() => parseJson('{"a":')).toThrow(SyntaxError);
   });
+
+  it.each([
+    '[01234567890123456789]',
+    '[1.e5]',
+    '[1e]',
+    '[12345678901234567890abc]',
+    '[12345678901234567890.]',
+    '[-12345678901234567890-1]',
+    '{"a":1.50,"b":"x:1.5.0"',
+  ])('rejects %s, which holds a risky number, like JSON.parse', (text) => {
+    expect(() => JSON.parse(text) as unknown).toThrow(SyntaxError);
+    expect(() => parseJson(text)).toThrow(SyntaxError);
+  });
 });
 
 describe('stringifyJson', () => {

@@ -162,6 +162,22 @@ describe('response validation', () => {
   });
 });
 
+describe('parseJson with look-alike numbers inside strings', () => {
+  it('reads strings as they are, whatever number-like text they hold, beside numbers that need keeping', () => {
+    const lookAlike = fc.string({ unit: fc.constantFrom(...':,[]{}"\\ 0123456789.eE+-x') });
+    fc.assert(
+      fc.property(fc.array(lookAlike, { maxLength: 6 }), fc.bigInt({ min: 2n ** 60n }), (strings, near) => {
+        const big = near * 10n + 7n; // 20 digits or more, not ending in 0: never a JavaScript number
+        const text = `[${[...strings.map((value) => JSON.stringify(value)), big.toString()].join(',')}]`;
+        const parsed = parseJson(text) as unknown[];
+        expect(parsed.slice(0, -1)).toEqual(strings);
+        expect(parsed.at(-1)).toEqual(new JsonNumber(big.toString()));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
+
 describe('JsonArraySplitter', () => {
   it('gives back each item of any JSON array, however its text is cut into pieces', () => {
     fc.assert(
