@@ -82,6 +82,9 @@ plants(['list', '--limit', '2', '--json']);
 plants(['delete', '3', '--yes']);
 plants(['delete', '3', '--yes', '--json']);
 plants(['list', '--limit', '4']);
+// The escape hatch: any request with the same profile (create and fetch one are not in the interface).
+plants(['api', '-X', 'POST', '/plants', '-F', 'name=Fern', '-F', 'tag=fern']);
+plants(['api', '/plants/2']);
 plants(['history']);
 // The store's own log of the DELETEs it served: the same request ids as the journal's.
 // The commands ran synchronously; its log arrives once this process listens again.
