@@ -9,7 +9,8 @@
  *   which the others load (separateBundles).
  * - undici is bundled from its own modules, not its index, which also loads
  *   fetch, WebSocket, caches and mocks (src/vendor/undici.ts;
- *   test/unit/undici-modules.test.ts pins the paths).
+ *   test/unit/undici-modules.test.ts pins the paths, and what undici reads
+ *   from the built-ins below).
  * - Built-in modules that dependencies load but this CLI does not use get
  *   stand-ins, which load the real module on first use (lazyBuiltins).
  */
@@ -75,7 +76,8 @@ export const separateBundles = {
  * The HTTP/2 constants undici reads when it loads. Its HTTP/2 client is only
  * used when allowH2 is set, which this CLI never does; node:http2 would
  * bring node:tls with it. The values are fixed by RFC 9113; a test compares
- * them with node's own.
+ * them with node's own, and test/unit/undici-modules.test.ts fails, naming
+ * undici's version and the constant, when undici reads one not listed here.
  */
 export const HTTP2_CONSTANTS = {
   HTTP2_HEADER_AUTHORITY: ':authority',
@@ -108,9 +110,11 @@ export const HTTP1_STAND_INS = `{ maxHeaderSize: ${RESPONSE_HEADER_LIMIT}, Incom
  * Built-in modules that a dependency loads when it loads, but uses only on
  * paths this CLI does not take, or only when something fails. Each gets a
  * stand-in: `known` (JavaScript source of an object) answers without the
- * real module, which is loaded for anything else, on first use.
+ * real module, which is loaded for anything else, on first use. For undici's,
+ * test/unit/undici-modules.test.ts checks that `known` answers every value
+ * undici reads on load and in a request.
  */
-const LAZY_BUILTINS: { importer: string; module: string; known?: string }[] = [
+export const LAZY_BUILTINS: { importer: string; module: string; known?: string }[] = [
   // commander: for stand-alone executable subcommands.
   { importer: '/node_modules/commander/', module: 'node:child_process' },
   // undici: for HTTP/2, see HTTP2_CONSTANTS.
