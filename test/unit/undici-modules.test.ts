@@ -4,12 +4,15 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LAZY_ASSERT, LAZY_BUILTINS } from '../../build/start-up.js';
+import { ConnectionWatch } from '../../src/api/connection-watch.js';
 import { ROOT } from '../helpers/cli.js';
 
 // What this CLI takes from undici beyond its public API, which an undici
 // release may move or change: the modules src/vendor/undici.ts imports
-// (pinned to what undici's index gives), and what undici reads from the
-// built-in modules the build answers with stand-ins (build/start-up.ts).
+// (pinned to what undici's index gives), the methods of the handler its
+// request() makes (which src/api/connection-watch.ts passes on), and what
+// undici reads from the built-in modules the build answers with stand-ins
+// (build/start-up.ts).
 // Each failure names the undici version installed and the piece missing,
 // so that an upgrade is a one-line change or a clear failure.
 
@@ -88,6 +91,36 @@ describe("undici's own modules", () => {
     const agent = new Agent({ connect: { timeout: 1000 }, maxHeaderSize: 16 * 1024 });
     expect(typeof agent.request).toBe('function');
     return agent.close();
+  });
+});
+
+describe("undici's request handler", () => {
+  it('ConnectionWatch (src/api/connection-watch.ts) passes on every method it has', () => {
+    // The handler request() makes, as a dispatcher receives it (the one src/api/attempt.ts wraps).
+    const api = undiciModule('undici/lib/api/index.js') as { request: (options: object) => Promise<unknown> };
+    let handler: object | undefined;
+    const capture = {
+      dispatch: (_options: unknown, received: object) => {
+        handler = received;
+        return true;
+      },
+    };
+    void api.request.call(capture, { origin: 'http://127.0.0.1:9', path: '/', method: 'GET' });
+    const methods = new Set<string>();
+    let proto = Object.getPrototypeOf(handler) as object | null;
+    for (; proto; proto = Object.getPrototypeOf(proto) as object | null) {
+      for (const name of Object.getOwnPropertyNames(proto)) if (/^on[A-Z]/.test(name)) methods.add(name);
+    }
+    expect([...methods], inUndici("request()'s handler has no onRequestStart")).toContain('onRequestStart');
+    const forwarded = new Set(Object.getOwnPropertyNames(ConnectionWatch.prototype));
+    const missing = [...methods].filter((name) => !forwarded.has(name));
+    expect(
+      missing,
+      inUndici(
+        `request()'s handler has ${missing.join(', ')}, which ConnectionWatch (src/api/connection-watch.ts) ` +
+          'does not pass on',
+      ),
+    ).toEqual([]);
   });
 });
 
