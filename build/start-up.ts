@@ -147,11 +147,19 @@ Object.setPrototypeOf(assert, new Proxy({}, { get: (_target, key) => load()[key]
 module.exports = assert;`,
 };
 
+/**
+ * Built-in modules whose stand-ins a build leaves out, comma-separated
+ * (PLANTS_BUILD_NO_STAND_IN=node:http2): `npm run bench` builds such copies
+ * to show what each stand-in saves.
+ */
+const NO_STAND_IN = new Set((process.env.PLANTS_BUILD_NO_STAND_IN ?? '').split(',').filter(Boolean));
+
 /** Needs `removeNodeProtocol: false`: it sees the names as the dependencies wrote them. */
 export const lazyBuiltins = {
   name: 'lazy-builtins',
   setup(build: PluginBuild) {
     build.onResolve({ filter: /^node:/ }, ({ path, importer }) => {
+      if (NO_STAND_IN.has(path)) return undefined;
       if (path === 'node:assert' && importer.includes(LAZY_ASSERT.importer)) {
         return { path, namespace: 'lazy-builtin', pluginData: { contents: LAZY_ASSERT.contents } };
       }
