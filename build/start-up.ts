@@ -9,7 +9,8 @@
  *   which the others load (separateBundles).
  * - undici is bundled from its own modules, not its index, which also loads
  *   fetch, WebSocket, caches and mocks (src/vendor/undici.ts;
- *   test/unit/undici-modules.test.ts pins the paths).
+ *   test/unit/undici-modules.test.ts pins the paths, and what undici reads
+ *   from the built-ins below).
  * - Built-in modules that dependencies load but this CLI does not use get
  *   stand-ins, which load the real module on first use (lazyBuiltins).
  */
@@ -76,7 +77,8 @@ export const separateBundles = {
  * The HTTP/2 constants undici reads when it loads. Its HTTP/2 client is only
  * used when allowH2 is set, which this CLI never does; node:http2 would
  * bring node:tls with it. The values are fixed by RFC 9113; a test compares
- * them with node's own.
+ * them with node's own, and test/unit/undici-modules.test.ts fails, naming
+ * undici's version and the constant, when undici reads one not listed here.
  */
 export const HTTP2_CONSTANTS = {
   HTTP2_HEADER_AUTHORITY: ':authority',
@@ -88,6 +90,7 @@ export const HTTP2_CONSTANTS = {
   HTTP2_HEADER_STATUS: ':status',
   HTTP2_HEADER_PROTOCOL: ':protocol',
   NGHTTP2_NO_ERROR: 0,
+  NGHTTP2_PROTOCOL_ERROR: 1,
   NGHTTP2_REFUSED_STREAM: 7,
 };
 
@@ -109,9 +112,11 @@ export const HTTP1_STAND_INS = `{ maxHeaderSize: ${RESPONSE_HEADER_LIMIT}, Incom
  * Built-in modules that a dependency loads when it loads, but uses only on
  * paths this CLI does not take, or only when something fails. Each gets a
  * stand-in: `known` (JavaScript source of an object) answers without the
- * real module, which is loaded for anything else, on first use.
+ * real module, which is loaded for anything else, on first use. For undici's,
+ * test/unit/undici-modules.test.ts checks that `known` answers every value
+ * undici reads on load and in a request.
  */
-const LAZY_BUILTINS: { importer: string; module: string; known?: string }[] = [
+export const LAZY_BUILTINS: { importer: string; module: string; known?: string }[] = [
   // commander: for stand-alone executable subcommands.
   { importer: '/node_modules/commander/', module: 'node:child_process' },
   // undici: for HTTP/2, see HTTP2_CONSTANTS.
@@ -143,11 +148,19 @@ Object.setPrototypeOf(assert, new Proxy({}, { get: (_target, key) => load()[key]
 module.exports = assert;`,
 };
 
+/**
+ * Built-in modules whose stand-ins a build leaves out, comma-separated
+ * (PLANTS_BUILD_NO_STAND_IN=node:http2): `npm run bench` builds such copies
+ * to show what each stand-in saves.
+ */
+const NO_STAND_IN = new Set((process.env.PLANTS_BUILD_NO_STAND_IN ?? '').split(',').filter(Boolean));
+
 /** Needs `removeNodeProtocol: false`: it sees the names as the dependencies wrote them. */
 export const lazyBuiltins = {
   name: 'lazy-builtins',
   setup(build: PluginBuild) {
     build.onResolve({ filter: /^node:/ }, ({ path, importer }) => {
+      if (NO_STAND_IN.has(path)) return undefined;
       if (path === 'node:assert' && importer.includes(LAZY_ASSERT.importer)) {
         return { path, namespace: 'lazy-builtin', pluginData: { contents: LAZY_ASSERT.contents } };
       }

@@ -1,5 +1,6 @@
 import type { Dispatcher } from 'undici';
 import { readText, ReadTimeoutError } from '../read-text.js';
+import { ConnectionWatch } from './connection-watch.js';
 
 /** An HTTP method, upper case: GET and DELETE for plants' own requests, any for `plants api`. */
 export type Method = string;
@@ -27,11 +28,30 @@ interface AttemptRequest {
 }
 
 /**
+ * The attempt's deadline, as the reason its signal is aborted with (and so
+ * the error undici fails the request with): `connected` says whether undici
+ * had handed the request to a connection when the time ran out. Until then
+ * nothing of it was written, so nothing can have been carried out, however
+ * undici ends it: from 8.13 it takes a request whose signal aborts out of
+ * the queue of requests waiting for a connection and fails it at once with
+ * this reason; before, it waited for its connect timeout.
+ */
+export class AttemptTimeoutError extends DOMException {
+  readonly connected: boolean;
+
+  constructor(connected: boolean) {
+    super(connected ? 'attempt timed out' : 'attempt timed out before a connection opened', 'TimeoutError');
+    this.connected = connected;
+  }
+}
+
+/**
  * One request attempt and its response, its whole life (headers and body)
  * bounded by a deadline: a standard AbortController whose signal undici
- * takes, aborted with a TimeoutError when the time is up, so the request or
- * its body fails. (AbortSignal.timeout would do, but cannot be stopped once
- * the attempt is over, and costs more per request in a bulk delete.)
+ * takes, aborted with an AttemptTimeoutError when the time is up, so the
+ * request or its body fails. (AbortSignal.timeout would do, but cannot be
+ * stopped once the attempt is over, and costs more per request in a bulk
+ * delete.)
  *
  * `close()` ends the attempt however it went: it stops the deadline and
  * closes a body nobody read. Calling it again does nothing.
@@ -66,12 +86,17 @@ export class Attempt {
   static async send({ dispatcher, method, target, headers, body, timeoutMs }: AttemptRequest): Promise<Attempt> {
     const started = Date.now();
     const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(new DOMException('attempt timed out', 'TimeoutError')), timeoutMs);
+    let connected = false;
+    const timer = setTimeout(() => deadline.abort(new AttemptTimeoutError(connected)), timeoutMs);
     timer.unref();
+    // undici's request() hands its handler to dispatch(): wrapped, it says when the request reaches a connection.
+    const watched = dispatcher.compose(
+      (dispatch) => (options, handler) => dispatch(options, new ConnectionWatch(handler, () => (connected = true))),
+    );
     try {
       // dispatcher.request takes origin and path as they are; undici's
       // top-level request() would re-parse the URL and resolve %2E%2E.
-      const response = await dispatcher.request({
+      const response = await watched.request({
         origin: target.origin,
         path: target.path,
         method,

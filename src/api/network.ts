@@ -64,12 +64,17 @@ function wrongNameMessage(cause: ErrorLike, host: string, redact: Redact): strin
 
 /**
  * The code of the innermost error that has one (undici wraps socket errors
- * in `cause`). The attempt's own deadline (a TimeoutError, see Attempt in
- * attempt.ts) counts as a headers timeout: the request was sent and no
- * answer came.
+ * in `cause`). The attempt's own deadline (a TimeoutError, see
+ * AttemptTimeoutError in attempt.ts) counts as a connect timeout when it
+ * passed before undici handed the request to a connection (it was never
+ * sent), else as a headers timeout (it was sent and no answer came; so too
+ * when it does not say).
  */
 export function causeCode(err: unknown): string {
-  if ((err as { name?: unknown } | null)?.name === 'TimeoutError') return 'UND_ERR_HEADERS_TIMEOUT';
+  const deadline = err as { name?: unknown; connected?: unknown } | null;
+  if (deadline?.name === 'TimeoutError') {
+    return deadline.connected === false ? 'UND_ERR_CONNECT_TIMEOUT' : 'UND_ERR_HEADERS_TIMEOUT';
+  }
   if (isUnaskedContinue(err)) return UNASKED_CONTINUE;
   const code = rootCause(err).code;
   return typeof code === 'string' ? code : '';
@@ -158,7 +163,8 @@ export function describeNetworkFailure(
     case 'ENETUNREACH':
       return { message: `${host} is unreachable (${code})`, timeout: false };
     case 'UND_ERR_CONNECT_TIMEOUT':
-      // Set a little under the attempt's time (connectTimeoutMs in transport.ts).
+      // undici's connect timeout (connectTimeoutMs in transport.ts), or the
+      // attempt's deadline before a connection opened: either way, its time.
       return { message: `could not connect to ${host} within ${deadline}`, timeout: true };
     case 'ETIMEDOUT':
       return { message: `the connection to ${host} timed out (${code})`, timeout: true };

@@ -94,11 +94,15 @@ async function proxyAwareDispatcher(env: Env, attemptMs: number): Promise<Dispat
 }
 
 /**
- * Connecting gives up before the attempt's deadline: a connection that
- * never opened then fails as such (the request was never sent), and is not
- * taken for a request whose answer was lost, which may have deleted a
- * plant. A second ahead, or under 1 s for short timeouts, where undici's
- * timers are exact (its coarse timers, for 1 s and more, may run late).
+ * Connecting gives up before the attempt's deadline, so that a connection
+ * that never opened fails as such: "could not connect", and undici's
+ * connection attempt ends with it. A second ahead, or under 1 s for short
+ * timeouts. undici times connecting with its coarse timer whatever the
+ * length (lib/core/util.js, setupConnectTimeout: a tick every 499 ms), so
+ * it may fire up to a second late, after the deadline on a short attempt.
+ * That is no mistake of substance: the deadline's reason says whether the
+ * request had reached a connection (AttemptTimeoutError in attempt.ts), and
+ * one that had not was never sent, whichever error comes first.
  */
 export function connectTimeoutMs(attemptMs: number): number {
   return attemptMs >= 2000 ? attemptMs - 1000 : Math.max(1, Math.min(Math.round(attemptMs * 0.9), 999));

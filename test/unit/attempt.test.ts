@@ -41,6 +41,28 @@ describe('the attempt deadline', () => {
     );
   });
 
+  it('no connection within the attempt: never sent, whichever of undici or the deadline ends it', async () => {
+    // A connector that never calls back: the connection never opens, and no connect timeout ends it.
+    agent = new Agent({ connect: () => undefined });
+    const c = testClient('http://127.0.0.1:9', { token: TOKEN, dispatcher: agent, timeoutMs: 200 });
+    const err = await failure<NetworkError>(c.deletePlant('5'));
+    expect(err).toBeInstanceOf(NetworkError);
+    expect(err.code).toBe('timeout');
+    expect(err.responseLost).toBe(false);
+    expect(err.message).toBe(
+      `DELETE http://127.0.0.1:9/plants/5 failed: could not connect to 127.0.0.1:9 within 0.2 s (--timeout 0.2; ${raise})`,
+    );
+  });
+
+  it('a DELETE sent and never answered may have been carried out', async () => {
+    server = await rawServer(() => {
+      // Never answers.
+    });
+    const err = await failure<NetworkError>(client(server.url, 200).deletePlant('5'));
+    expect(err.responseLost).toBe(true);
+    expect(err.message).toMatch(/ sent no response within 0\.2 s /);
+  });
+
   it('a list body that stops: a timeout, not a bad response', async () => {
     server = await rawServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });

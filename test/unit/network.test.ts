@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { AttemptTimeoutError } from '../../src/api/attempt.js';
 import { causeCode, describeNetworkFailure, RESPONSE_HEADER_LIMIT } from '../../src/api/network.js';
 import { RETRY_ERROR_CODES } from '../../src/api/retry.js';
 import { NO_SECRETS } from '../../src/shared/text.js';
@@ -53,6 +54,16 @@ describe('describeNetworkFailure: one line per cause, and whether it is a timeou
     const aborted = new DOMException('attempt timed out', 'TimeoutError');
     expect(causeCode(aborted)).toBe('UND_ERR_HEADERS_TIMEOUT');
     expect(describe_(aborted)).toEqual({ message: `plants.test sent no response within ${DEADLINE}`, timeout: true });
+  });
+
+  it("the attempt's deadline before a connection opened is a connect timeout: never sent", () => {
+    const beforeConnecting = new AttemptTimeoutError(false);
+    expect(causeCode(beforeConnecting)).toBe('UND_ERR_CONNECT_TIMEOUT');
+    expect(describe_(beforeConnecting)).toEqual({
+      message: `could not connect to plants.test within ${DEADLINE}`,
+      timeout: true,
+    });
+    expect(causeCode(new AttemptTimeoutError(true))).toBe('UND_ERR_HEADERS_TIMEOUT');
   });
 
   it('an unknown code: the error text and its code, not a timeout', () => {

@@ -116,7 +116,7 @@ describe('connectTimeoutMs', () => {
       const connect = connectTimeoutMs(attemptMs);
       expect(connect).toBeGreaterThanOrEqual(1);
       expect(connect).toBeLessThan(attemptMs);
-      // undici's coarse timers (1 s and more) may run late: a whole second ahead, or under 1 s.
+      // A whole second ahead, or under 1 s (undici's connect timer may run late: see connectTimeoutMs).
       expect(connect < 1000 || attemptMs - connect === 1000).toBe(true);
     }
   });
