@@ -41,8 +41,6 @@ function roundTrips(token: string): boolean {
 }
 
 const INTEGER = /^-?\d+$/;
-/** RFC 8259's number. */
-const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 
 /** A number JSON.parse would change, as a JsonNumber of its source text (V8's JSON.parse source text access). */
 const keepNumbers: Reviver = (_key, value, context) =>
@@ -83,38 +81,55 @@ function parseKeepingNumbers(text: string): unknown {
   const mark = MARKER();
   let parsed: unknown;
   try {
-    parsed = JSON.parse(
-      // Only a valid JSON number is rewritten: anything else stays, and the parse fails on it as it should.
-      text.replace(RISKY_NUMBER_AFTER_DELIMITER, (match: string, number: string) =>
-        roundTrips(number) || !JSON_NUMBER.test(number)
-          ? match
-          : `${match.slice(0, match.length - number.length)}"${mark}${number}"`,
-      ),
-    );
+    // A replacement pattern, not a function: no call per number.
+    parsed = JSON.parse(text.replace(RISKY_VALID_NUMBER, `$1"${mark}$2"`));
   } catch {
     return JSON.parse(text, keepNumbers as Parameters<typeof JSON.parse>[1]);
   }
   return unmark(parsed, mark);
 }
 
-/** Marked strings back into JsonNumber, all through the value (iterative: nesting costs no stack). */
+/**
+ * Like RISKY_NUMBER_AFTER_DELIMITER, but only a whole, valid JSON number
+ * (RFC 8259's grammar, a delimiter after it): an invalid one (`1.2.3`, `01`)
+ * is left alone, and the parse fails on it as it should.
+ */
+const RISKY_VALID_NUMBER =
+  /([:,[]\s*)(-?[1-9]\d{15,}(?:\.\d+)?(?:[eE][+-]?\d+)?|-?(?:0|[1-9]\d*)(?:\.\d+(?:[eE][+-]?\d+)?|[eE][+-]?\d+)|-0)(?=\s*[,\]}])/g;
+
+/**
+ * Marked strings back into numbers, all through the value (iterative:
+ * nesting costs no stack): a JsonNumber, or a plain number where the text
+ * comes back as written (`1.5`, marked only because the pattern cannot tell).
+ */
 function unmark(value: unknown, mark: string): unknown {
-  const restore = (item: unknown) =>
-    typeof item === 'string' && item.startsWith(mark) ? new JsonNumber(item.slice(mark.length)) : item;
-  const top = restore(value);
-  const pending: unknown[] = [top];
+  const restore = (item: string): unknown => {
+    const number = item.slice(mark.length);
+    return roundTrips(number) ? Number(number) : new JsonNumber(number);
+  };
+  const marked = (item: unknown): item is string =>
+    typeof item === 'string' && item.charCodeAt(0) === 0xe000 && item.startsWith(mark);
+  if (marked(value)) return restore(value);
+  const pending: object[] = [];
+  if (value !== null && typeof value === 'object') pending.push(value);
   while (pending.length > 0) {
-    const next = pending.pop();
-    if (next === null || typeof next !== 'object' || next instanceof JsonNumber) continue;
+    const next = pending.pop()!;
+    if (Array.isArray(next)) {
+      for (let index = 0; index < next.length; index += 1) {
+        const item: unknown = next[index];
+        if (marked(item)) next[index] = restore(item);
+        else if (item !== null && typeof item === 'object') pending.push(item);
+      }
+      continue;
+    }
     const record = next as Record<string, unknown>;
-    for (const key of Object.keys(record)) {
+    for (const key in record) {
       const item = record[key];
-      if (typeof item === 'string') {
-        if (item.startsWith(mark)) record[key] = new JsonNumber(item.slice(mark.length));
-      } else if (item !== null && typeof item === 'object') pending.push(item);
+      if (marked(item)) record[key] = restore(item);
+      else if (item !== null && typeof item === 'object' && !(item instanceof JsonNumber)) pending.push(item);
     }
   }
-  return top;
+  return value;
 }
 
 /** JSON.stringify, JsonNumber values written as the numbers they were (their toJSON). */
