@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseJson, stringifyJson } from '../json.js';
+import { cellText } from '../shared/text.js';
 import { PlantStore } from './store.js';
 
 interface PlantStoreServerOptions {
@@ -95,7 +96,7 @@ function createPlant(req: IncomingMessage, res: ServerResponse, store: PlantStor
     }
     const created = store.add({ ...plant, name: plant.name });
     onChange?.();
-    sendJsonText(res, 201, stringifyJson(created), { location: `/plants/${encodeURIComponent(String(created.id))}` });
+    sendJsonText(res, 201, stringifyJson(created), { location: `/plants/${encodeURIComponent(cellText(created.id))}` });
   });
 }
 

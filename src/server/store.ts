@@ -1,5 +1,5 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { JsonNumber, parseJson, stringifyJson } from '../json.js';
+import { JsonNumber, numberText, parseJson, stringifyJson } from '../json.js';
 
 /**
  * A plant as the local store keeps it. Ids are integers when the store makes
@@ -58,8 +58,11 @@ export class PlantStore {
     // id first, as services usually order it.
     // Frozen: the JSON made here must stay what the plant is.
     const stored = Object.freeze({ id, ...fields }) as StoredPlant;
-    // String(id) of a JsonNumber is its text: 9007199254740993 is not 9007199254740992.
-    this.#plants.set(String(id), { plant: stored, json: stringifyJson(stored) });
+    // A JsonNumber's key is its text: 9007199254740993 is not 9007199254740992.
+    this.#plants.set(id instanceof JsonNumber ? numberText(id) : String(id), {
+      plant: stored,
+      json: stringifyJson(stored),
+    });
     this.#body = undefined;
     if (typeof id === 'number' && id >= this.#nextId) this.#nextId = id + 1;
     return stored;

@@ -1,4 +1,4 @@
-import { JsonNumber, stringifyJson } from '../json.js';
+import { JsonNumber, numberText, stringifyJson } from '../json.js';
 
 /**
  * Text from the service is untrusted: a plant name could carry terminal
@@ -82,7 +82,8 @@ export function excerpt(text: string, max: number, redact: Redact): string {
 export function cellText(value: unknown): string {
   if (value === undefined || value === null) return '';
   if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean' || value instanceof JsonNumber) {
+  if (value instanceof JsonNumber) return numberText(value);
+  if (typeof value === 'number' || typeof value === 'boolean') {
     return String(value);
   }
   return stringifyJson(value);

@@ -1,5 +1,5 @@
 import { UsageError } from '../../errors.js';
-import { JsonNumber, parseJson } from '../../json.js';
+import { JsonNumber, numberText, parseJson } from '../../json.js';
 import { formatsWhere } from '../../output/format-writers.js';
 import { printable, wordList } from '../../shared/text.js';
 import { idsFromText, leadingLineBreaks, trimAsciiSpace } from './id-text.js';
@@ -12,7 +12,8 @@ export function plantId(item: unknown): string | undefined {
   if (typeof item !== 'object' || item === null || Array.isArray(item)) return undefined;
   const id = (item as { id?: unknown }).id;
   if (typeof id === 'string') return id === '' ? undefined : id;
-  if (typeof id === 'number' || id instanceof JsonNumber) return String(id);
+  if (id instanceof JsonNumber) return numberText(id);
+  if (typeof id === 'number') return String(id);
   return undefined;
 }
 
@@ -29,7 +30,8 @@ export function requirePlantId(item: unknown, where: string): string {
 
 function idFromItem(item: unknown, where: string): string {
   if (typeof item === 'string' && item !== '') return item;
-  if (typeof item === 'number' || item instanceof JsonNumber) return String(item);
+  if (item instanceof JsonNumber) return numberText(item);
+  if (typeof item === 'number') return String(item);
   return requirePlantId(item, where);
 }
 
