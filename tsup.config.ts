@@ -23,7 +23,7 @@ function filesBelow(root: string, dir: string): string[] {
  * from (the sources and the build itself), so that a change to any of it
  * names new files, and two builds of the same tree are byte for byte the
  * same (no time, no randomness). node_modules is not read:
- * package-lock.json pins it. Hex only: cache file names are split on `-`.
+ * package-lock.json pins it. Hex only: src/code-cache.ts reads it back from cache file names.
  */
 export function buildId(root: string): string {
   const files = [
