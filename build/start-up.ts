@@ -12,7 +12,11 @@
  *   test/unit/undici-modules.test.ts pins the paths).
  * - Built-in modules that dependencies load but this CLI does not use get
  *   stand-ins, which load the real module on first use (lazyBuiltins).
+ * - So do packages: conf's schema validator and semver are a bundle of
+ *   their own, which conf's stand-ins load on first use; conf's file writer
+ *   gets an exit hook without signal handlers (packageStandIns).
  */
+import { dirname } from 'node:path';
 import type { PluginBuild } from 'esbuild';
 import { RESPONSE_HEADER_LIMIT } from '../src/api/network.js';
 
@@ -26,6 +30,7 @@ export const BUNDLES = {
   cli: 'src/cli.ts',
   'vendor/undici': process.env.PLANTS_BUILD_UNDICI === 'index' ? 'build/undici-index.ts' : 'src/vendor/undici.ts',
   'vendor/conf': 'src/vendor/conf.ts',
+  'vendor/conf-schema': 'src/vendor/conf-schema.ts',
   'vendor/chalk': 'src/vendor/chalk.ts',
   'vendor/table': 'src/vendor/table.ts',
 };
@@ -121,6 +126,8 @@ const LAZY_BUILTINS: { importer: string; module: string; known?: string }[] = [
   },
   // undici: see HTTP1_STAND_INS.
   { importer: '/node_modules/undici/', module: 'node:http', known: HTTP1_STAND_INS },
+  // conf: for an encrypted file (its encryptionKey option), which plants never asks for.
+  { importer: '/node_modules/conf/', module: 'node:crypto' },
 ];
 
 /**
@@ -174,3 +181,115 @@ const stand = (known, get) => new Proxy(known, {
 });
 module.exports = stand(${known}, load);`;
 }
+
+/**
+ * Packages that a dependency imports when it loads but calls only on paths
+ * this CLI does not take. Each import gets a stand-in for each name it
+ * imports, which loads `bundle` (a bundle of BUNDLES, `export` being its
+ * export of that name) through the code cache on first use, and then acts
+ * as it: called, constructed, or read from. A name the dependency imports
+ * that the stand-in lacks fails the build.
+ *
+ * conf loads ajv (with ajv-formats, and fast-uri beneath them) and semver,
+ * about 176 KB of its 214 KB bundle, but calls ajv only for a `schema`,
+ * `rootSchema` or `ajvOptions` option and semver only for `migrations`:
+ * plants passes none (src/config/open.ts). test/e2e/build.test.ts fails if a
+ * run that opens the config loads them, and checks that they still work.
+ */
+export const LAZY_PACKAGES: {
+  /** The package that imports `module`. */
+  importer: string;
+  module: string;
+  bundle: string;
+  /** Each name the importer imports (`default` included): the bundle's export that stands behind it. */
+  names: Record<string, string>;
+}[] = [
+  { importer: 'conf', module: 'ajv/dist/2020.js', bundle: 'conf-schema', names: { Ajv2020: 'Ajv2020' } },
+  { importer: 'conf', module: 'ajv-formats', bundle: 'conf-schema', names: { default: 'ajvFormats' } },
+  { importer: 'conf', module: 'semver', bundle: 'conf-schema', names: { default: 'semver' } },
+];
+
+/**
+ * The source of an ES module standing in for a package (see LAZY_PACKAGES),
+ * part of a bundle in dist/vendor/: `bundle` is next to it, the entry point
+ * (whose code cache loads it) one directory up.
+ */
+export function packageStandIn(bundle: string, names: Record<string, string>): string {
+  const exports = Object.entries(names).map(([name, exported]) =>
+    name === 'default'
+      ? `export default lazy(${JSON.stringify(exported)});`
+      : `export const ${name} = lazy(${JSON.stringify(exported)});`,
+  );
+  return `let real;
+const load = () => (real ??= require('../plants.cjs').requireBundle(require.resolve(${JSON.stringify(`./${bundle}.cjs`)})));
+// A function, so that the stand-in can be called and constructed as the real export can.
+const lazy = (name) => new Proxy(function () {}, {
+  apply: (_target, self, args) => Reflect.apply(load()[name], self, args),
+  construct: (_target, args) => Reflect.construct(load()[name], args),
+  get: (_target, key) => load()[name][key],
+  has: (_target, key) => key in load()[name],
+});
+${exports.join('\n')}`;
+}
+
+/**
+ * when-exit, through which atomically (conf's file writer) removes its
+ * temporary files at exit. When it loads it also hooks 17 signals (a
+ * signal handle each) to re-raise them after its callbacks, which
+ * src/config/open.ts would remove at once: a graceful Ctrl-C is plants'
+ * own. Its stand-in keeps the exit hook only, so there is nothing to
+ * remove.
+ */
+export const EXIT_HOOK_ONLY = {
+  importer: 'atomically',
+  module: 'when-exit',
+  contents: `const callbacks = new Set();
+process.once('exit', () => {
+  for (const callback of callbacks) callback();
+});
+export default function whenExit(callback) {
+  callbacks.add(callback);
+  return () => {
+    callbacks.delete(callback);
+  };
+}`,
+};
+
+/** Every package stand-in: the importing package, the module, and the stand-in's source (an ES module). */
+const PACKAGE_STAND_INS = [
+  ...LAZY_PACKAGES.map(({ importer, module, bundle, names }) => ({
+    importer,
+    module,
+    contents: packageStandIn(bundle, names),
+  })),
+  EXIT_HOOK_ONLY,
+];
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+
+export const packageStandIns = {
+  name: 'package-stand-ins',
+  setup(build: PluginBuild) {
+    const modules = `^(${PACKAGE_STAND_INS.map(({ module }) => escapeRegExp(module)).join('|')})$`;
+    build.onResolve({ filter: new RegExp(modules), namespace: 'file' }, async ({ path, importer, kind }) => {
+      const standIn = PACKAGE_STAND_INS.find(
+        (entry) => entry.module === path && importer.includes(`/node_modules/${entry.importer}/`),
+      );
+      if (standIn) return { path, namespace: 'package-stand-in', pluginData: standIn.contents };
+      // The bundle behind lazy stand-ins imports the very modules the importer would get: resolved from its entry.
+      const lazy = LAZY_PACKAGES.find(
+        (entry) => entry.module === path && importer.endsWith(`/src/vendor/${entry.bundle}.ts`),
+      );
+      if (!lazy) return undefined;
+      const from = await build.resolve(lazy.importer, { kind, resolveDir: dirname(importer) });
+      if (from.errors.length > 0) return { errors: from.errors };
+      return build.resolve(path, { kind, resolveDir: dirname(from.path) });
+    });
+    build.onLoad({ filter: /.*/, namespace: 'package-stand-in' }, ({ pluginData }) => ({
+      contents: pluginData as string,
+      loader: 'js',
+    }));
+    // What a lazy stand-in requires is found next to the bundle at run time.
+    build.onResolve({ filter: /\.cjs$/, namespace: 'package-stand-in' }, ({ path }) => ({ path, external: true }));
+  },
+};
