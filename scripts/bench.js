@@ -10,11 +10,24 @@
 // Every command runs under /usr/bin/time for its peak RSS; wall time is
 // measured around it, the same way for a case and its baseline. Each case
 // runs after a warm-up, in rounds with its baselines, on the same Node (see
-// sideBySide); the median is reported.
+// sideBySide). Each time is the median of its rounds, with their
+// interquartile range; each ratio the median of the rounds' own ratios (a
+// case over its baseline in the same round), with theirs.
+//
+// A list of 20 plants starts three ways: its base URL and token from the
+// environment (PLANTS_BASE_URL, PLANTS_TOKEN), from a profile in
+// config.json, and with the token in the OS keyring, which the bench gives
+// a private Secret Service of its own (a D-Bus session bus and GNOME
+// Keyring, as the tests do) when dbus-daemon and gnome-keyring-daemon are
+// there; without them the keyring rows are left out, and it says why.
+//
+// PLANTS_BENCH_CASES=start-up runs the start-up cases alone (a shared
+// machine's minute rather than several).
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { clearTimeout, setTimeout } from 'node:timers';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -23,6 +36,11 @@ const storeBin = join(root, 'bin/plant-store-server.js');
 const work = mkdtempSync(join(tmpdir(), 'plants-bench-'));
 const TOKEN = 'bench-token-0123456789';
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
+const START_UP_ONLY = process.env.PLANTS_BENCH_CASES === 'start-up';
+if (process.env.PLANTS_BENCH_CASES && !START_UP_ONLY) {
+  console.error(`bench: PLANTS_BENCH_CASES=${process.env.PLANTS_BENCH_CASES}: only start-up is known`);
+  process.exit(2);
+}
 
 for (const tool of ['curl', 'jq', 'xargs', '/usr/bin/time']) {
   if (spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0) {
@@ -64,6 +82,8 @@ for (const major of [22, 26]) {
     missing.push(`Node ${major} not found (set PLANTS_BENCH_NODE${major} to its node binary): its column is left out`);
 }
 for (const line of missing) console.error(`bench: ${line}`);
+/** Rows left out, and why: printed with the table. */
+const skipped = new Set();
 
 /** Run a command once: wall milliseconds and peak RSS in MB. */
 function once(argv, env = {}) {
@@ -79,14 +99,23 @@ function once(argv, env = {}) {
   return { ms, rssMb: Number(readFileSync(rssFile, 'utf8').trim().split('\n').pop()) / 1024 };
 }
 
-function median(values) {
+/** The `q` quantile of `values` (0.5 the median), interpolated between the two nearest. */
+function quantile(values, q) {
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
+  const at = (sorted.length - 1) * q;
+  const below = sorted[Math.floor(at)];
+  return below + (sorted[Math.ceil(at)] - below) * (at - Math.floor(at));
 }
 
-/** The median time and the largest peak RSS of a command's runs. */
+/** The median of `values` and their interquartile range. */
+function spread(values) {
+  return { median: quantile(values, 0.5), q1: quantile(values, 0.25), q3: quantile(values, 0.75) };
+}
+
+/** The median time (and its spread), the largest peak RSS, and each round's time, of a command's runs. */
 function summary(runs) {
-  return { ms: median(runs.map((r) => r.ms)), rssMb: Math.max(...runs.map((r) => r.rssMb)) };
+  const times = runs.map((r) => r.ms);
+  return { ...spread(times), ms: quantile(times, 0.5), rssMb: Math.max(...runs.map((r) => r.rssMb)), times };
 }
 
 /**
@@ -157,6 +186,83 @@ server.listen(0, '127.0.0.1', () => console.log('http://127.0.0.1:' + server.add
   });
 }
 
+/** The first line `child` prints, or a rejection after `deadlineMs` or when it ends first. */
+function firstLine(child, what, deadlineMs = 15_000) {
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`${what} printed nothing within ${deadlineMs} ms`)), deadlineMs);
+    child.stdout.setEncoding('utf8').on('data', (chunk) => {
+      out += chunk;
+      if (!out.includes('\n')) return;
+      clearTimeout(timer);
+      resolve(out.split('\n')[0].trim());
+    });
+    child.once('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${what} exited with ${code} before printing its address`));
+    });
+  });
+}
+
+/**
+ * A Secret Service of the bench's own, as test/helpers/secret-service.ts
+ * starts for the tests: a private D-Bus session bus, and GNOME Keyring on
+ * it keeping its keyrings in the bench's directory, unlocked with a
+ * password of its own. Nothing reaches the user's session or keyring.
+ * Resolves to the variables that point a process at it and a stop
+ * function, or to why there is none (`missing`).
+ */
+async function startSecretService() {
+  if (process.platform !== 'linux') return { missing: `the Secret Service is for Linux, not ${process.platform}` };
+  const absent = ['dbus-daemon', 'gnome-keyring-daemon'].filter(
+    (program) => spawnSync('sh', ['-c', `command -v ${program}`]).status !== 0,
+  );
+  if (absent.length > 0) {
+    return { missing: `${absent.join(' and ')} not found (Debian: apt-get install dbus gnome-keyring)` };
+  }
+  const home = join(work, 'keyring-home');
+  mkdirSync(home, { recursive: true, mode: 0o700 });
+  const bus = spawn(
+    'dbus-daemon',
+    ['--session', '--nofork', '--print-address=1', `--address=unix:path=${join(home, 'bus')}`],
+    {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    },
+  );
+  let address;
+  try {
+    address = await firstLine(bus, 'dbus-daemon');
+  } catch (err) {
+    bus.kill();
+    return { missing: `dbus-daemon did not start: ${err.message}` };
+  }
+  const env = {
+    DBUS_SESSION_BUS_ADDRESS: address,
+    HOME: home,
+    XDG_DATA_HOME: join(home, 'data'),
+    XDG_RUNTIME_DIR: home,
+  };
+  // --unlock starts the daemon (it forks), creates the login keyring with this password, and exits once it is unlocked.
+  const unlocked = spawnSync('gnome-keyring-daemon', ['--unlock', '--components=secrets'], {
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env },
+    input: 'bench-keyring-password',
+    stdio: ['pipe', 'ignore', 'ignore'],
+    timeout: 15_000,
+  });
+  if (unlocked.status !== 0) {
+    bus.kill();
+    return {
+      missing: `gnome-keyring-daemon --unlock failed (${unlocked.error?.message ?? `exit ${unlocked.status}`})`,
+    };
+  }
+  // The keyring daemon leaves when its bus does.
+  return { env, stop: () => bus.kill() };
+}
+
 /**
  * A copy of the build whose undici bundle is undici's public index
  * (PLANTS_BUILD_UNDICI=index, see build/start-up.ts): what importing
@@ -179,6 +285,11 @@ function buildWithUndiciIndex() {
   return bin;
 }
 
+/** A case's time over its baseline's, round by round (see sideBySide): their median and spread. */
+function ratioOf(result, baseline) {
+  return spread(result.times.map((ms, round) => ms / baseline.times[round]));
+}
+
 /** One row per case and baseline; each Node's column holds its median, peak RSS, ratio and verdict. */
 const rows = new Map();
 function record(node, name, result, { baseline = '', ratio = '', target = '', ok = true } = {}) {
@@ -191,8 +302,31 @@ function record(node, name, result, { baseline = '', ratio = '', target = '', ok
 const sh = (command) => ['bash', '-c', command];
 const quote = (text) => `'${text.replaceAll("'", "'\\''")}'`;
 
+/**
+ * Set up a config directory as an operator would: the default profile's
+ * base URL, then `auth login` (the keyring unless `insecure`, which keeps
+ * the token in config.json). Returns what went wrong, or undefined.
+ */
+function configure(nodeBin, dir, url, env, { insecure }) {
+  const run = (args, input) =>
+    spawnSync(nodeBin, [plants, ...args], {
+      env: { ...process.env, PLANTS_BASE_URL: undefined, PLANTS_TOKEN: undefined, PLANTS_PROFILE: undefined, ...env },
+      input,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+  const set = run(['config', 'set', 'base-url', url]);
+  if (set.status !== 0) return `plants config set base-url failed: ${set.stderr.trim()}`;
+  const login = run(['auth', 'login', '--with-token', ...(insecure ? ['--insecure-storage'] : [])], TOKEN);
+  if (login.status !== 0) return `plants auth login failed: ${login.stderr.trim()}`;
+  const config = readFileSync(join(dir, 'config.json'), 'utf8');
+  const where = insecure ? '"token"' : '"token-keyring"';
+  if (!config.includes(where)) return `plants auth login kept the token elsewhere: ${login.stderr.trim()}`;
+  return undefined;
+}
+
 /** Every case on one Node, each with its baselines measured on that Node, side by side. */
-async function benchOn(node, undiciIndexBin) {
+async function benchOn(node, undiciIndexBin, secretService) {
   const nodeBin = node.bin;
   const at = (...args) => [nodeBin, ...args];
   const inShell = (args) => `${quote(nodeBin)} ${args.map(quote).join(' ')}`;
@@ -212,42 +346,99 @@ async function benchOn(node, undiciIndexBin) {
     ...cache,
   });
   const ratioRow = (name, result, baselineName, baseline, target, limit) => {
-    const ratio = result.ms / baseline.ms;
-    record(node, name, result, { baseline: baselineName, ratio, target, ok: limit === undefined || ratio <= limit });
+    const ratio = ratioOf(result, baseline);
+    record(node, name, result, {
+      baseline: baselineName,
+      ratio,
+      target,
+      ok: limit === undefined || ratio.median <= limit,
+    });
   };
 
-  // Start-up and a small list, side by side with `node -e 0`.
+  // Start-up and a small list, side by side with `node -e 0`. The list's
+  // base URL and token come from the environment, from a profile in
+  // config.json, or (the token) from the OS keyring.
   const small = await startStore(20);
   const list = ['list', '--json'];
-  const [bare, version, help, helpNodeCache, helpNoCache, listSmall, listNodeCache, listNoCache, listIndex] =
-    sideBySide(
-      [
-        { argv: at('-e', '0') },
-        { argv: at(plants, '--version'), env: cache },
-        { argv: at(plants, '--help'), env: cache },
-        { argv: at(plants, '--help'), env: nodeCache },
-        { argv: at(plants, '--help'), env: noCache },
-        { argv: at(plants, ...list), env: env(small.url) },
-        { argv: at(plants, ...list), env: { ...env(small.url), ...nodeCache } },
-        { argv: at(plants, ...list), env: { ...env(small.url), ...noCache } },
-        // A cache directory of its own: each build removes the other's data (src/code-cache.ts).
-        {
-          argv: at(undiciIndexBin, ...list),
-          env: { ...env(small.url), XDG_CACHE_HOME: join(work, 'cache-undici-index') },
-        },
-      ],
-      { runs: RUNS * 3 },
-    );
+  const fromFile = {
+    ...env(small.url),
+    PLANTS_BASE_URL: undefined,
+    PLANTS_TOKEN: undefined,
+    PLANTS_PROFILE: undefined,
+    PLANTS_CONFIG_DIR: join(work, `config-file-${node.major}`),
+  };
+  const fileProblem = configure(
+    nodeBin,
+    fromFile.PLANTS_CONFIG_DIR,
+    small.url,
+    { ...fromFile, PLANTS_KEYRING: 'off' },
+    {
+      insecure: true,
+    },
+  );
+  if (fileProblem) throw new Error(`bench: ${fileProblem}`);
+  let fromKeyring;
+  if (secretService.env) {
+    const keyringEnv = {
+      ...fromFile,
+      PLANTS_KEYRING: undefined,
+      PLANTS_CONFIG_DIR: join(work, `config-keyring-${node.major}`),
+      ...secretService.env,
+    };
+    const problem = configure(nodeBin, keyringEnv.PLANTS_CONFIG_DIR, small.url, keyringEnv, { insecure: false });
+    if (problem) skipped.add(`the keyring rows on ${node.version}: ${problem}`);
+    else fromKeyring = keyringEnv;
+  }
+  const [
+    bare,
+    version,
+    help,
+    helpNodeCache,
+    helpNoCache,
+    listSmall,
+    listNodeCache,
+    listNoCache,
+    listIndex,
+    listFile,
+    listKeyring,
+  ] = sideBySide(
+    [
+      { argv: at('-e', '0') },
+      { argv: at(plants, '--version'), env: cache },
+      { argv: at(plants, '--help'), env: cache },
+      { argv: at(plants, '--help'), env: nodeCache },
+      { argv: at(plants, '--help'), env: noCache },
+      { argv: at(plants, ...list), env: env(small.url) },
+      { argv: at(plants, ...list), env: { ...env(small.url), ...nodeCache } },
+      { argv: at(plants, ...list), env: { ...env(small.url), ...noCache } },
+      // A cache directory of its own: each build removes the other's data (src/code-cache.ts).
+      {
+        argv: at(undiciIndexBin, ...list),
+        env: { ...env(small.url), XDG_CACHE_HOME: join(work, 'cache-undici-index') },
+      },
+      { argv: at(plants, ...list), env: fromFile },
+      ...(fromKeyring ? [{ argv: at(plants, ...list), env: fromKeyring }] : []),
+    ],
+    { runs: RUNS * 3 },
+  );
   small.stop();
+  const environment = 'plants list (20), environment';
   record(node, 'node -e 0', bare);
   ratioRow('plants --version', version, 'node -e 0', bare, '≤ 1.15x', 1.15);
   ratioRow('plants --help', help, 'node -e 0', bare, '≤ 1.35x', 1.35);
   ratioRow("plants --help, node's compile cache instead", helpNodeCache, 'plants --help', help);
   ratioRow('plants --help, no code cache', helpNoCache, 'plants --help', help);
-  ratioRow('plants list --json (20 plants)', listSmall, 'node -e 0', bare, '≤ 1.8x', 1.8);
-  ratioRow("plants list --json (20), node's compile cache instead", listNodeCache, 'plants list (20)', listSmall);
-  ratioRow('plants list --json (20), no code cache', listNoCache, 'plants list (20)', listSmall);
-  ratioRow("plants list --json (20), undici's index instead of its modules", listIndex, 'plants list (20)', listSmall);
+  ratioRow('plants list --json (20 plants), from the environment', listSmall, 'node -e 0', bare, '≤ 1.8x', 1.8);
+  ratioRow('plants list --json (20), from config.json', listFile, environment, listSmall, '≤ 1.05x', 1.05);
+  ratioRow('plants list --json (20), from config.json', listFile, 'node -e 0', bare, '≤ 2.0x', 2.0);
+  if (listKeyring) {
+    ratioRow('plants list --json (20), token in the keyring', listKeyring, environment, listSmall);
+    ratioRow('plants list --json (20), token in the keyring', listKeyring, 'node -e 0', bare);
+  }
+  ratioRow("plants list --json (20), node's compile cache instead", listNodeCache, environment, listSmall);
+  ratioRow('plants list --json (20), no code cache', listNoCache, environment, listSmall);
+  ratioRow("plants list --json (20), undici's index instead of its modules", listIndex, environment, listSmall);
+  if (START_UP_ONLY) return;
 
   // A large list: 100,000 plants.
   const large = await startStore(100_000);
@@ -269,12 +460,12 @@ async function benchOn(node, undiciIndexBin) {
       ratioRow('plants list -o table (100,000)', result, 'plants list -o json', json, '≤ 3x', 3);
       return;
     }
-    const ratio = result.ms / jq.ms;
+    const ratio = ratioOf(result, jq);
     record(node, `plants list -o ${format} (100,000)`, result, {
       baseline: 'curl | jq -c .',
       ratio,
       target: '≤ 0.8x, < 250 MB',
-      ok: ratio <= 0.8 && result.rssMb < 250,
+      ok: ratio.median <= 0.8 && result.rssMb < 250,
     });
   });
 
@@ -298,7 +489,7 @@ async function benchOn(node, undiciIndexBin) {
     const result = hugeResults[index];
     record(node, `plants list -o ${format} (300 MB)`, result, {
       baseline: 'curl',
-      ratio: result.ms / curlHuge.ms,
+      ratio: ratioOf(result, curlHuge),
       target: '< 250 MB',
       ok: result.rssMb < 250,
     });
@@ -365,15 +556,20 @@ await agent.close();
   ratioRow('plants delete (2,000), journal on', del, 'journal off', delNoJournal, '≤ 1.2x', 1.2);
 }
 
+let secretService = { missing: 'not started' };
 try {
   const undiciIndexBin = buildWithUndiciIndex();
+  secretService = await startSecretService();
+  if (secretService.missing) skipped.add(`the keyring rows: ${secretService.missing}`);
   for (const node of nodes) {
     console.error(`bench: ${node.version} (${node.bin})`);
-    await benchOn(node, undiciIndexBin);
+    await benchOn(node, undiciIndexBin, secretService);
   }
 } finally {
+  secretService.stop?.();
   rmSync(work, { recursive: true, force: true });
 }
+if (START_UP_ONLY) skipped.add('the list, stream and delete cases: PLANTS_BENCH_CASES=start-up');
 
 // Only the reference's figures are held to the targets.
 const fmt = (n, digits = 0) => (typeof n === 'number' ? n.toFixed(digits) : n);
@@ -382,11 +578,16 @@ for (const node of nodes) {
   header.push(`${node.version} ms`, 'MB', 'ratio');
   if (node === reference) header.push('');
 }
+/** A median and its interquartile range: `55 (53–58)`. */
+const withSpread = (figure, digits, unit = '') =>
+  figure === undefined || figure === ''
+    ? ''
+    : `${fmt(figure.median, digits)}${unit} (${fmt(figure.q1, digits)}–${fmt(figure.q3, digits)})`;
 const table = [...rows.values()].map((row) => {
   const cells = [row.name, row.baseline, row.target];
   for (const node of nodes) {
     const result = row.results.get(node.major);
-    cells.push(fmt(result?.ms), fmt(result?.rssMb), result?.ratio === '' ? '' : `${fmt(result?.ratio, 2)}x`);
+    cells.push(withSpread(result, 0), fmt(result?.rssMb), withSpread(result?.ratio, 2, 'x'));
     if (node === reference) cells.push(row.target ? (result?.ok ? 'ok' : 'MISSED') : '');
   }
   return cells;
@@ -398,7 +599,11 @@ const cpu = `${cpus().length} cores (${cpus()[0]?.model ?? 'unknown CPU'})`;
 console.log(
   `plants bench, ${new Date().toISOString().slice(0, 10)}, reference node ${reference.version}, ${cpu}, ${RUNS} rounds per case (${RUNS * 3} for start-up)`,
 );
+console.log(
+  'ms: the median of the rounds (interquartile range); ratio: the median of each round’s ratio to its baseline (interquartile range); MB: the largest peak RSS.',
+);
 for (const note of missing) console.log(`${note}.`);
+for (const note of skipped) console.log(`Left out, ${note}.`);
 console.log(line(header));
 console.log(line(widths.map((w) => '-'.repeat(w))));
 for (const row of table) console.log(line(row));
