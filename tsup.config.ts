@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Options } from 'tsup';
-import { BUNDLES, lazyBuiltins, packageStandIns, separateBundles } from './build/start-up.js';
+import { BUNDLES, builtinDefaults, lazyBuiltins, packageStandIns, separateBundles } from './build/start-up.js';
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as {
   version: string;
@@ -77,7 +77,8 @@ export default defineConfig([
     metafile: true,
     // The server's bundle is built alongside, at the same time: not this build's to remove.
     clean: ['!plant-store-server.js'],
-    esbuildPlugins: [separateBundles, lazyBuiltins, packageStandIns],
+    // lazyBuiltins before builtinDefaults: a stand-in wins.
+    esbuildPlugins: [separateBundles, lazyBuiltins, packageStandIns, builtinDefaults],
   },
   {
     ...common,

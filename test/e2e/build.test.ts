@@ -6,7 +6,14 @@ import { constants as http2Constants } from 'node:http2';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { EXIT_HOOK_ONLY, HTTP1_STAND_INS, HTTP2_CONSTANTS, LAZY_ASSERT, standIn } from '../../build/start-up.js';
+import {
+  EXIT_HOOK_ONLY,
+  HTTP1_STAND_INS,
+  HTTP2_CONSTANTS,
+  LAZY_ASSERT,
+  onlyDefaultImports,
+  standIn,
+} from '../../build/start-up.js';
 import { RESPONSE_HEADER_LIMIT } from '../../src/api/network.js';
 import { ROOT } from '../helpers/cli.js';
 import { againstStore } from '../helpers/against-store.js';
@@ -280,5 +287,32 @@ describe("conf's exit hook", () => {
       console.log(['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT'].map((signal) => process.listenerCount(signal)).join(','));`;
     const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
     expect(out).toBe('0,0,0,0\nremoved the temporary files\nand another\n');
+  });
+});
+
+describe('default imports of built-in modules', () => {
+  it('are told apart from named and namespace imports and re-exports, which keep a copy of the module', () => {
+    expect(onlyDefaultImports("import fs from 'node:fs';\nfs.readFileSync('x');", 'node:fs')).toBe(true);
+    expect(onlyDefaultImports('import process from "node:process"', 'node:process')).toBe(true);
+    expect(onlyDefaultImports("import fs from 'node:fs';\nimport { readFileSync } from 'node:fs';", 'node:fs')).toBe(
+      false,
+    );
+    expect(onlyDefaultImports("import fs, { readFileSync } from 'node:fs';", 'node:fs')).toBe(false);
+    expect(onlyDefaultImports("import * as fs from 'node:fs';", 'node:fs')).toBe(false);
+    expect(onlyDefaultImports("import fs from 'node:fs';\nexport { constants } from 'node:fs';", 'node:fs')).toBe(
+      false,
+    );
+    expect(onlyDefaultImports("import fs from 'node:fs/promises';", 'node:fs')).toBe(false);
+    expect(onlyDefaultImports("import path from 'node:path';", 'node:fs')).toBe(false);
+  });
+
+  it('are the module itself in every bundle: none is copied property by property as a bundle loads', () => {
+    const dist = join(ROOT, 'dist');
+    const bundles = readdirSync(dist, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.cjs'));
+    expect(bundles).toContain('vendor/conf.cjs');
+    // esbuild's interop helper (minified) around a require of a built-in module.
+    for (const name of bundles) {
+      expect(readFileSync(join(dist, name), 'utf8'), name).not.toMatch(/[\w$]+\(require\("node:[\w/]+"\),1\)/);
+    }
   });
 });
