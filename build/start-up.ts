@@ -12,9 +12,10 @@
  *   test/unit/undici-modules.test.ts pins the paths).
  * - Built-in modules that dependencies load but this CLI does not use get
  *   stand-ins, which load the real module on first use (lazyBuiltins).
- * - So do packages: conf's schema validator and semver are a bundle of
- *   their own, which conf's stand-ins load on first use; conf's file writer
- *   gets an exit hook without signal handlers (packageStandIns).
+ * - So do packages: what conf loads but plants never calls (its schema
+ *   validator, semver, its own file writer) is a bundle of its own, which
+ *   conf's stand-ins load on first use; that writer gets an exit hook
+ *   without signal handlers (packageStandIns).
  * - A default import of a built-in module is the module itself, not a copy
  *   of it made as the bundle loads (builtinDefaults).
  */
@@ -33,7 +34,7 @@ export const BUNDLES = {
   cli: 'src/cli.ts',
   'vendor/undici': process.env.PLANTS_BUILD_UNDICI === 'index' ? 'build/undici-index.ts' : 'src/vendor/undici.ts',
   'vendor/conf': 'src/vendor/conf.ts',
-  'vendor/conf-schema': 'src/vendor/conf-schema.ts',
+  'vendor/conf-lazy': 'src/vendor/conf-lazy.ts',
   'vendor/chalk': 'src/vendor/chalk.ts',
   'vendor/table': 'src/vendor/table.ts',
 };
@@ -193,11 +194,16 @@ module.exports = stand(${known}, load);`;
  * as it: called, constructed, or read from. A name the dependency imports
  * that the stand-in lacks fails the build.
  *
- * conf loads ajv (with ajv-formats, and fast-uri beneath them) and semver,
- * about 176 KB of its 214 KB bundle, but calls ajv only for a `schema`,
- * `rootSchema` or `ajvOptions` option and semver only for `migrations`:
- * plants passes none (src/config/open.ts). test/e2e/build.test.ts fails if a
- * run that opens the config loads them, and checks that they still work.
+ * conf loads, as it loads, ajv (with ajv-formats, and fast-uri beneath
+ * them), semver, atomically and uint8array-extras: 190 KB of its 214 KB
+ * bundle, and the most of its work as it loads (atomically's fs wrappers).
+ * It calls ajv only for a `schema`, `rootSchema` or `ajvOptions` option,
+ * semver only for `migrations`, uint8array-extras only for an
+ * `encryptionKey`, and atomically only to write the file itself: plants
+ * passes none of those options (src/config/open.ts) and writes the file
+ * with its own writer (src/config/atomic-write.ts). test/e2e/build.test.ts
+ * fails if a run that opens the config loads them, and checks that they
+ * still work when called.
  */
 export const LAZY_PACKAGES: {
   /** The package that imports `module`. */
@@ -207,15 +213,22 @@ export const LAZY_PACKAGES: {
   /** Each name the importer imports (`default` included): the bundle's export that stands behind it. */
   names: Record<string, string>;
 }[] = [
-  { importer: 'conf', module: 'ajv/dist/2020.js', bundle: 'conf-schema', names: { Ajv2020: 'Ajv2020' } },
-  { importer: 'conf', module: 'ajv-formats', bundle: 'conf-schema', names: { default: 'ajvFormats' } },
-  { importer: 'conf', module: 'semver', bundle: 'conf-schema', names: { default: 'semver' } },
+  { importer: 'conf', module: 'ajv/dist/2020.js', bundle: 'conf-lazy', names: { Ajv2020: 'Ajv2020' } },
+  { importer: 'conf', module: 'ajv-formats', bundle: 'conf-lazy', names: { default: 'ajvFormats' } },
+  { importer: 'conf', module: 'semver', bundle: 'conf-lazy', names: { default: 'semver' } },
+  { importer: 'conf', module: 'atomically', bundle: 'conf-lazy', names: { writeFileSync: 'writeFileSync' } },
+  {
+    importer: 'conf',
+    module: 'uint8array-extras',
+    bundle: 'conf-lazy',
+    names: { concatUint8Arrays: 'concatUint8Arrays', uint8ArrayToString: 'uint8ArrayToString' },
+  },
 ];
 
 /**
- * The source of an ES module standing in for a package (see LAZY_PACKAGES),
- * part of a bundle in dist/vendor/: `bundle` is next to it, the entry point
- * (whose code cache loads it) one directory up.
+ * The source of an ES module standing in for a package (see LAZY_PACKAGES):
+ * each name it exports stands for the same name of `bundle`, through
+ * lazyBundle.
  */
 export function packageStandIn(bundle: string, names: Record<string, string>): string {
   const exports = Object.entries(names).map(([name, exported]) =>
@@ -223,25 +236,34 @@ export function packageStandIn(bundle: string, names: Record<string, string>): s
       ? `export default lazy(${JSON.stringify(exported)});`
       : `export const ${name} = lazy(${JSON.stringify(exported)});`,
   );
+  return [`import { lazy } from ${JSON.stringify(`lazy-bundle:${bundle}`)};`, ...exports].join('\n');
+}
+
+/**
+ * The source of the ES module that loads `bundle` on first use, part of a
+ * bundle in dist/vendor/: `bundle` is next to it, the entry point (whose
+ * code cache loads it) one directory up. `lazy(name)` stands for the
+ * bundle's export `name`: a function, so that it can be called and
+ * constructed as the export can, and read from.
+ */
+export function lazyBundle(bundle: string): string {
   return `let real;
 const load = () => (real ??= require('../plants.cjs').requireBundle(require.resolve(${JSON.stringify(`./${bundle}.cjs`)})));
-// A function, so that the stand-in can be called and constructed as the real export can.
-const lazy = (name) => new Proxy(function () {}, {
+export const lazy = (name) => new Proxy(function () {}, {
   apply: (_target, self, args) => Reflect.apply(load()[name], self, args),
   construct: (_target, args) => Reflect.construct(load()[name], args),
   get: (_target, key) => load()[name][key],
   has: (_target, key) => key in load()[name],
-});
-${exports.join('\n')}`;
+});`;
 }
 
 /**
- * when-exit, through which atomically (conf's file writer) removes its
- * temporary files at exit. When it loads it also hooks 17 signals (a
- * signal handle each) to re-raise them after its callbacks, which
- * src/config/open.ts would remove at once: a graceful Ctrl-C is plants'
- * own. Its stand-in keeps the exit hook only, so there is nothing to
- * remove.
+ * when-exit, through which atomically (conf's file writer, in the lazy
+ * bundle) removes its temporary files at exit. When it loads it also hooks
+ * 17 signals (a signal handle each) to re-raise them after its callbacks,
+ * which would turn a graceful Ctrl-C (plants' own) into an abrupt exit,
+ * and which src/config/open.ts removes when conf brings them as it loads.
+ * Its stand-in keeps the exit hook only.
  */
 export const EXIT_HOOK_ONLY = {
   importer: 'atomically',
@@ -292,8 +314,17 @@ export const packageStandIns = {
       contents: pluginData as string,
       loader: 'js',
     }));
-    // What a lazy stand-in requires is found next to the bundle at run time.
-    build.onResolve({ filter: /\.cjs$/, namespace: 'package-stand-in' }, ({ path }) => ({ path, external: true }));
+    // One loader per bundle, which the stand-ins share.
+    build.onResolve({ filter: /^lazy-bundle:/, namespace: 'package-stand-in' }, ({ path }) => ({
+      path,
+      namespace: 'lazy-bundle',
+    }));
+    build.onLoad({ filter: /.*/, namespace: 'lazy-bundle' }, ({ path }) => ({
+      contents: lazyBundle(path.slice('lazy-bundle:'.length)),
+      loader: 'js',
+    }));
+    // What the loader requires is found next to the bundle at run time.
+    build.onResolve({ filter: /\.cjs$/, namespace: 'lazy-bundle' }, ({ path }) => ({ path, external: true }));
   },
 };
 

@@ -175,7 +175,7 @@ function saveCodeCache(): void {
 
 /**
  * A data file's bundle and build, from its name (see requireBundle): the
- * bundle's name may hold a dash (conf-schema), the build id is hex and the
+ * bundle's name may hold a dash (conf-lazy), the build id is hex and the
  * node version follows it.
  */
 export function bundleAndBuild(name: string): [string, string] | undefined {

@@ -191,13 +191,13 @@ describe('lazily loaded built-in modules', () => {
   });
 });
 
-describe("conf's schema validator and semver (a bundle of their own, build/start-up.ts)", () => {
+describe('what conf calls only when asked for a schema, migrations, its own writes or encryption (a bundle of their own, build/start-up.ts)', () => {
   /** The profile's base URL and token in config.json; none from the environment. */
   const fromFile = { PLANTS_BASE_URL: undefined, PLANTS_TOKEN: undefined };
   const report = (what: string) => ({ NODE_OPTIONS: `--require ${join(ROOT, 'test', 'helpers', what)}` });
   const lastLine = (stderr: string) => stderr.trim().split('\n').at(-1)!.split(',');
 
-  it('are not loaded by a run that reads its settings from the config file, with the code cache or without', async () => {
+  it('is not loaded by a run that reads its settings from the config file, with the code cache or without', async () => {
     expect((await plants(['config', 'set', 'base-url', setup.store.url], fromFile)).code).toBe(0);
     const login = await setup.plants(['auth', 'login', '--with-token', '--insecure-storage', '--no-verify'], {
       env: fromFile,
@@ -210,7 +210,7 @@ describe("conf's schema validator and semver (a bundle of their own, build/start
         const r = await plants(['list', '--json'], { ...fromFile, ...cache, ...report('report-bundles.cjs') });
         expect(r.code).toBe(0);
         expect(JSON.parse(r.stdout)).toHaveLength(5);
-        // conf-schema.cjs (ajv, ajv-formats, fast-uri, semver) is the bundle left out.
+        // conf-lazy.cjs (ajv, ajv-formats, fast-uri, semver, atomically, uint8array-extras) is the bundle left out.
         expect(lastLine(r.stderr)).toEqual(['cli.cjs', 'plants.cjs', 'vendor/conf.cjs', 'vendor/undici.cjs']);
       }
     }
@@ -223,14 +223,14 @@ describe("conf's schema validator and semver (a bundle of their own, build/start
       'conf-list.v8',
       'undici-list.v8',
     ]);
-    // Nor node:crypto, which conf loads for an encrypted file.
+    // Nor node:crypto, which conf uses for an encrypted file.
     const r = await plants(['list', '--json'], { ...fromFile, ...report('report-builtins.cjs') });
     expect(r.code).toBe(0);
     expect(lastLine(r.stderr)).toContain('NativeModule fs');
     expect(lastLine(r.stderr)).not.toContain('NativeModule crypto');
   });
 
-  it('still work when conf is asked for them: a schema (ajv, its formats, fast-uri) and migrations (semver)', () => {
+  it('still works when conf is asked: a schema (ajv, its formats, fast-uri), migrations (semver), its own writes (atomically), encryption (node:crypto, uint8array-extras)', () => {
     const dir = setup.dir.path;
     const script = `
       const dist = ${JSON.stringify(join(ROOT, 'dist'))};
@@ -239,6 +239,13 @@ describe("conf's schema validator and semver (a bundle of their own, build/start
       const results = {};
       const plain = new Conf({ cwd, configName: 'plain' });
       plain.set('name', 'Monstera');
+      results.written = JSON.parse(require('node:fs').readFileSync(plain.path, 'utf8'));
+      // atomically, now loaded, with its exit hook but no signal handler (see the exit hook below).
+      results.signals = ['SIGINT', 'SIGTERM', 'SIGHUP'].map((signal) => process.listenerCount(signal));
+      const secret = new Conf({ cwd, configName: 'secret', encryptionKey: 'a key' });
+      secret.set('token', 'hidden');
+      results.encrypted = !require('node:fs').readFileSync(secret.path).includes('hidden');
+      results.decrypted = new Conf({ cwd, configName: 'secret', encryptionKey: 'a key' }).get('token');
       const schema = new Conf({ cwd, configName: 'schema', schema: { url: { type: 'string', format: 'uri' } } });
       try {
         schema.set('url', 'not a URL');
@@ -261,18 +268,22 @@ describe("conf's schema validator and semver (a bundle of their own, build/start
     for (let run = 0; run < 2; run += 1) {
       // A file of a version before the migration.
       writeFileSync(join(dir, 'migrated.json'), JSON.stringify({ __internal__: { migrations: { version: '1.0.0' } } }));
-      rmSync(join(dir, 'schema.json'), { force: true });
+      for (const name of ['schema', 'plain', 'secret']) rmSync(join(dir, `${name}.json`), { force: true });
       const out = execFileSync(process.execPath, ['-e', script], { env, encoding: 'utf8' });
       expect(JSON.parse(out)).toEqual({
+        written: { name: 'Monstera' },
+        signals: [0, 0, 0],
+        encrypted: true,
+        decrypted: 'hidden',
         refused: 'Config schema violation: `url` must match format "uri"',
         url: 'https://plants.example.com/',
         moved: true,
       });
     }
-    // Each bundle keeps its own data: conf's and conf-schema's do not remove each other's.
+    // Each bundle keeps its own data: conf's and conf-lazy's do not remove each other's.
     expect(cacheFiles().map((name) => name.replace(/-[0-9a-f]+-v.*-/, '-'))).toEqual([
       'conf-main.v8',
-      'conf-schema-main.v8',
+      'conf-lazy-main.v8',
     ]);
   });
 });

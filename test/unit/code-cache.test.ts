@@ -29,8 +29,8 @@ describe('the code cache', () => {
   it("reads a data file's bundle and build back from its name, dashes in the bundle's name or the command's included", () => {
     expect(bundleAndBuild('cli-97818ee0f2b36e5f-v24.21.0-x64-list.v8')).toEqual(['cli', '97818ee0f2b36e5f']);
     // Two bundles whose names share a start are two bundles: each run removes only its own bundle's old data.
-    expect(bundleAndBuild('conf-schema-97818ee0f2b36e5f-v24.21.0-x64-config.v8')).toEqual([
-      'conf-schema',
+    expect(bundleAndBuild('conf-lazy-97818ee0f2b36e5f-v24.21.0-x64-config.v8')).toEqual([
+      'conf-lazy',
       '97818ee0f2b36e5f',
     ]);
     expect(bundleAndBuild('conf-0123abcd-v26.0.0-nightly20260101-arm64-some-command.v8')).toEqual(['conf', '0123abcd']);
