@@ -188,15 +188,16 @@ module.exports = stand(${known}, load);`;
 
 /**
  * Packages that a dependency imports when it loads but calls only on paths
- * this CLI does not take. Each import gets a stand-in for each name it
- * imports, which loads `bundle` (a bundle of BUNDLES, `export` being its
- * export of that name) through the code cache on first use, and then acts
- * as it: called, constructed, or read from. A name the dependency imports
- * that the stand-in lacks fails the build.
+ * this CLI does not take. The import gets a stand-in for each name it
+ * imports (`names`: the name, and the export of `bundle`, a bundle of
+ * BUNDLES, behind it), which loads the bundle through the code cache on
+ * first use, and then acts as that export: called, constructed, or read
+ * from. A name the dependency imports that the stand-in lacks fails the
+ * build.
  *
- * conf loads, as it loads, ajv (with ajv-formats, and fast-uri beneath
- * them), semver, atomically and uint8array-extras: 190 KB of its 214 KB
- * bundle, and the most of its work as it loads (atomically's fs wrappers).
+ * conf imports ajv (with ajv-formats, and fast-uri beneath them), semver,
+ * atomically and uint8array-extras: 184 KB of its 214 KB bundle, and most
+ * of what it did as it loaded (atomically's fs wrappers).
  * It calls ajv only for a `schema`, `rootSchema` or `ajvOptions` option,
  * semver only for `migrations`, uint8array-extras only for an
  * `encryptionKey`, and atomically only to write the file itself: plants
@@ -261,9 +262,9 @@ export const lazy = (name) => new Proxy(function () {}, {
  * when-exit, through which atomically (conf's file writer, in the lazy
  * bundle) removes its temporary files at exit. When it loads it also hooks
  * 17 signals (a signal handle each) to re-raise them after its callbacks,
- * which would turn a graceful Ctrl-C (plants' own) into an abrupt exit,
- * and which src/config/open.ts removes when conf brings them as it loads.
- * Its stand-in keeps the exit hook only.
+ * which would turn a graceful Ctrl-C (plants' own) into an abrupt exit
+ * (src/config/open.ts removes them where conf brings them as it loads: run
+ * from the sources). Its stand-in keeps the exit hook only.
  */
 export const EXIT_HOOK_ONLY = {
   importer: 'atomically',
