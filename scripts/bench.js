@@ -24,10 +24,9 @@
 // PLANTS_BENCH_CASES=start-up runs the start-up cases alone (a shared
 // machine's minute rather than several).
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { clearTimeout, setTimeout } from 'node:timers';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -186,33 +185,10 @@ server.listen(0, '127.0.0.1', () => console.log('http://127.0.0.1:' + server.add
   });
 }
 
-/** The first line `child` prints, or a rejection after `deadlineMs` or when it ends first. */
-function firstLine(child, what, deadlineMs = 15_000) {
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`${what} printed nothing within ${deadlineMs} ms`)), deadlineMs);
-    child.stdout.setEncoding('utf8').on('data', (chunk) => {
-      out += chunk;
-      if (!out.includes('\n')) return;
-      clearTimeout(timer);
-      resolve(out.split('\n')[0].trim());
-    });
-    child.once('error', (err) => {
-      clearTimeout(timer);
-      reject(err);
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${what} exited with ${code} before printing its address`));
-    });
-  });
-}
-
 /**
- * A Secret Service of the bench's own, as test/helpers/secret-service.ts
- * starts for the tests: a private D-Bus session bus, and GNOME Keyring on
- * it keeping its keyrings in the bench's directory, unlocked with a
- * password of its own. Nothing reaches the user's session or keyring.
+ * A Secret Service of the bench's own: the tests' (test/helpers/secret-service.ts,
+ * a private D-Bus session bus and GNOME Keyring on it, its keyrings in the
+ * bench's directory; nothing reaches the user's session or keyring).
  * Resolves to the variables that point a process at it and a stop
  * function, or to why there is none (`missing`).
  */
@@ -224,43 +200,13 @@ async function startSecretService() {
   if (absent.length > 0) {
     return { missing: `${absent.join(' and ')} not found (Debian: apt-get install dbus gnome-keyring)` };
   }
-  const home = join(work, 'keyring-home');
-  mkdirSync(home, { recursive: true, mode: 0o700 });
-  const bus = spawn(
-    'dbus-daemon',
-    ['--session', '--nofork', '--print-address=1', `--address=unix:path=${join(home, 'bus')}`],
-    {
-      stdio: ['ignore', 'pipe', 'ignore'],
-    },
-  );
-  let address;
+  const { startSecretService: start } = await import('../test/helpers/secret-service.ts');
   try {
-    address = await firstLine(bus, 'dbus-daemon');
+    const service = await start(join(work, 'keyring'));
+    return { env: service.env, stop: () => service.close() };
   } catch (err) {
-    bus.kill();
-    return { missing: `dbus-daemon did not start: ${err.message}` };
+    return { missing: `the Secret Service did not start: ${err.message}` };
   }
-  const env = {
-    DBUS_SESSION_BUS_ADDRESS: address,
-    HOME: home,
-    XDG_DATA_HOME: join(home, 'data'),
-    XDG_RUNTIME_DIR: home,
-  };
-  // --unlock starts the daemon (it forks), creates the login keyring with this password, and exits once it is unlocked.
-  const unlocked = spawnSync('gnome-keyring-daemon', ['--unlock', '--components=secrets'], {
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env },
-    input: 'bench-keyring-password',
-    stdio: ['pipe', 'ignore', 'ignore'],
-    timeout: 15_000,
-  });
-  if (unlocked.status !== 0) {
-    bus.kill();
-    return {
-      missing: `gnome-keyring-daemon --unlock failed (${unlocked.error?.message ?? `exit ${unlocked.status}`})`,
-    };
-  }
-  // The keyring daemon leaves when its bus does.
-  return { env, stop: () => bus.kill() };
 }
 
 /**
@@ -568,7 +514,7 @@ try {
     await benchOn(node, undiciIndexBin, secretService);
   }
 } finally {
-  secretService.stop?.();
+  await secretService.stop?.();
   rmSync(work, { recursive: true, force: true });
 }
 if (START_UP_ONLY) skipped.add('the list, stream and delete cases: PLANTS_BENCH_CASES=start-up');
