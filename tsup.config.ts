@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Options } from 'tsup';
-import { BUNDLES, lazyBuiltins, separateBundles } from './build/start-up.js';
+import { BUNDLES, builtinDefaults, lazyBuiltins, packageStandIns, separateBundles } from './build/start-up.js';
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as {
   version: string;
@@ -23,7 +23,7 @@ function filesBelow(root: string, dir: string): string[] {
  * from (the sources and the build itself), so that a change to any of it
  * names new files, and two builds of the same tree are byte for byte the
  * same (no time, no randomness). node_modules is not read:
- * package-lock.json pins it. Hex only: cache file names are split on `-`.
+ * package-lock.json pins it. Hex only: src/code-cache.ts reads it back from cache file names.
  */
 export function buildId(root: string): string {
   const files = [
@@ -77,7 +77,8 @@ export default defineConfig([
     metafile: true,
     // The server's bundle is built alongside, at the same time: not this build's to remove.
     clean: ['!plant-store-server.js'],
-    esbuildPlugins: [separateBundles, lazyBuiltins],
+    // lazyBuiltins before builtinDefaults: a stand-in wins.
+    esbuildPlugins: [separateBundles, lazyBuiltins, packageStandIns, builtinDefaults],
   },
   {
     ...common,

@@ -13,7 +13,15 @@
  *   from the built-ins below).
  * - Built-in modules that dependencies load but this CLI does not use get
  *   stand-ins, which load the real module on first use (lazyBuiltins).
+ * - So do packages: what conf loads but plants never calls (its schema
+ *   validator, semver, its own file writer) is a bundle of its own, which
+ *   conf's stand-ins load on first use; that writer gets an exit hook
+ *   without signal handlers (packageStandIns).
+ * - A default import of a built-in module is the module itself, not a copy
+ *   of it made as the bundle loads (builtinDefaults).
  */
+import { readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { PluginBuild } from 'esbuild';
 import { RESPONSE_HEADER_LIMIT } from '../src/api/network.js';
 
@@ -27,6 +35,7 @@ export const BUNDLES = {
   cli: 'src/cli.ts',
   'vendor/undici': process.env.PLANTS_BUILD_UNDICI === 'index' ? 'build/undici-index.ts' : 'src/vendor/undici.ts',
   'vendor/conf': 'src/vendor/conf.ts',
+  'vendor/conf-lazy': 'src/vendor/conf-lazy.ts',
   'vendor/chalk': 'src/vendor/chalk.ts',
   'vendor/table': 'src/vendor/table.ts',
   'vendor/east-asian-width': 'src/vendor/east-asian-width.ts',
@@ -127,6 +136,8 @@ export const LAZY_BUILTINS: { importer: string; module: string; known?: string }
   },
   // undici: see HTTP1_STAND_INS.
   { importer: '/node_modules/undici/', module: 'node:http', known: HTTP1_STAND_INS },
+  // conf: for an encrypted file (its encryptionKey option), which plants never asks for.
+  { importer: '/node_modules/conf/', module: 'node:crypto' },
 ];
 
 /**
@@ -188,3 +199,190 @@ const stand = (known, get) => new Proxy(known, {
 });
 module.exports = stand(${known}, load);`;
 }
+
+/**
+ * Packages that a dependency imports when it loads but calls only on paths
+ * this CLI does not take. The import gets a stand-in for each name it
+ * imports (`names`: the name, and the export of `bundle`, a bundle of
+ * BUNDLES, behind it), which loads the bundle through the code cache on
+ * first use, and then acts as that export: called, constructed, or read
+ * from. A name the dependency imports that the stand-in lacks fails the
+ * build.
+ *
+ * conf imports ajv (with ajv-formats, and fast-uri beneath them), semver,
+ * atomically and uint8array-extras: 184 KB of its 214 KB bundle, and most
+ * of what it did as it loaded (atomically's fs wrappers).
+ * It calls ajv only for a `schema`, `rootSchema` or `ajvOptions` option,
+ * semver only for `migrations`, uint8array-extras only for an
+ * `encryptionKey`, and atomically only to write the file itself: plants
+ * passes none of those options (src/config/open.ts) and writes the file
+ * with its own writer (src/config/atomic-write.ts). test/e2e/build.test.ts
+ * fails if a run that opens the config loads them, and checks that they
+ * still work when called.
+ */
+export const LAZY_PACKAGES: {
+  /** The package that imports `module`. */
+  importer: string;
+  module: string;
+  bundle: string;
+  /** Each name the importer imports (`default` included): the bundle's export that stands behind it. */
+  names: Record<string, string>;
+}[] = [
+  { importer: 'conf', module: 'ajv/dist/2020.js', bundle: 'conf-lazy', names: { Ajv2020: 'Ajv2020' } },
+  { importer: 'conf', module: 'ajv-formats', bundle: 'conf-lazy', names: { default: 'ajvFormats' } },
+  { importer: 'conf', module: 'semver', bundle: 'conf-lazy', names: { default: 'semver' } },
+  { importer: 'conf', module: 'atomically', bundle: 'conf-lazy', names: { writeFileSync: 'writeFileSync' } },
+  {
+    importer: 'conf',
+    module: 'uint8array-extras',
+    bundle: 'conf-lazy',
+    names: { concatUint8Arrays: 'concatUint8Arrays', uint8ArrayToString: 'uint8ArrayToString' },
+  },
+];
+
+/**
+ * The source of an ES module standing in for a package (see LAZY_PACKAGES):
+ * each name it exports stands for the same name of `bundle`, through
+ * lazyBundle.
+ */
+export function packageStandIn(bundle: string, names: Record<string, string>): string {
+  const exports = Object.entries(names).map(([name, exported]) =>
+    name === 'default'
+      ? `export default lazy(${JSON.stringify(exported)});`
+      : `export const ${name} = lazy(${JSON.stringify(exported)});`,
+  );
+  return [`import { lazy } from ${JSON.stringify(`lazy-bundle:${bundle}`)};`, ...exports].join('\n');
+}
+
+/**
+ * The source of the ES module that loads `bundle` on first use, part of a
+ * bundle in dist/vendor/: `bundle` is next to it, the entry point (whose
+ * code cache loads it) one directory up. `lazy(name)` stands for the
+ * bundle's export `name`: a function, so that it can be called and
+ * constructed as the export can, and read from.
+ */
+export function lazyBundle(bundle: string): string {
+  return `let real;
+const load = () => (real ??= require('../plants.cjs').requireBundle(require.resolve(${JSON.stringify(`./${bundle}.cjs`)})));
+export const lazy = (name) => new Proxy(function () {}, {
+  apply: (_target, self, args) => Reflect.apply(load()[name], self, args),
+  construct: (_target, args) => Reflect.construct(load()[name], args),
+  get: (_target, key) => load()[name][key],
+  has: (_target, key) => key in load()[name],
+});`;
+}
+
+/**
+ * when-exit, through which atomically (conf's file writer, in the lazy
+ * bundle) removes its temporary files at exit. When it loads it also hooks
+ * 17 signals (a signal handle each) to re-raise them after its callbacks,
+ * which would turn a graceful Ctrl-C (plants' own) into an abrupt exit
+ * (src/config/open.ts removes them where conf brings them as it loads: run
+ * from the sources). Its stand-in keeps the exit hook only.
+ */
+export const EXIT_HOOK_ONLY = {
+  importer: 'atomically',
+  module: 'when-exit',
+  contents: `const callbacks = new Set();
+process.once('exit', () => {
+  for (const callback of callbacks) callback();
+});
+export default function whenExit(callback) {
+  callbacks.add(callback);
+  return () => {
+    callbacks.delete(callback);
+  };
+}`,
+};
+
+/** Every package stand-in: the importing package, the module, and the stand-in's source (an ES module). */
+const PACKAGE_STAND_INS = [
+  ...LAZY_PACKAGES.map(({ importer, module, bundle, names }) => ({
+    importer,
+    module,
+    contents: packageStandIn(bundle, names),
+  })),
+  EXIT_HOOK_ONLY,
+];
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+
+export const packageStandIns = {
+  name: 'package-stand-ins',
+  setup(build: PluginBuild) {
+    const modules = `^(${PACKAGE_STAND_INS.map(({ module }) => escapeRegExp(module)).join('|')})$`;
+    build.onResolve({ filter: new RegExp(modules), namespace: 'file' }, async ({ path, importer, kind }) => {
+      const standIn = PACKAGE_STAND_INS.find(
+        (entry) => entry.module === path && importer.includes(`/node_modules/${entry.importer}/`),
+      );
+      if (standIn) return { path, namespace: 'package-stand-in', pluginData: standIn.contents };
+      // The bundle behind lazy stand-ins imports the very modules the importer would get: resolved from its entry.
+      const lazy = LAZY_PACKAGES.find(
+        (entry) => entry.module === path && importer.endsWith(`/src/vendor/${entry.bundle}.ts`),
+      );
+      if (!lazy) return undefined;
+      const from = await build.resolve(lazy.importer, { kind, resolveDir: dirname(importer) });
+      if (from.errors.length > 0) return { errors: from.errors };
+      return build.resolve(path, { kind, resolveDir: dirname(from.path) });
+    });
+    build.onLoad({ filter: /.*/, namespace: 'package-stand-in' }, ({ pluginData }) => ({
+      contents: pluginData as string,
+      loader: 'js',
+    }));
+    // One loader per bundle, which the stand-ins share.
+    build.onResolve({ filter: /^lazy-bundle:/, namespace: 'package-stand-in' }, ({ path }) => ({
+      path,
+      namespace: 'lazy-bundle',
+    }));
+    build.onLoad({ filter: /.*/, namespace: 'lazy-bundle' }, ({ path }) => ({
+      contents: lazyBundle(path.slice('lazy-bundle:'.length)),
+      loader: 'js',
+    }));
+    // What the loader requires is found next to the bundle at run time.
+    build.onResolve({ filter: /\.cjs$/, namespace: 'lazy-bundle' }, ({ path }) => ({ path, external: true }));
+  },
+};
+
+/**
+ * Whether every static import of `module` in `source` is a default import
+ * (`import fs from 'node:fs'`): no named or namespace import, no re-export.
+ * When in doubt (a comment that looks like one), no.
+ */
+export function onlyDefaultImports(source: string, module: string): boolean {
+  const quoted = `['"]${escapeRegExp(module)}['"]`;
+  const all = source.match(new RegExp(`\\bfrom\\s*${quoted}`, 'g'))?.length ?? 0;
+  const defaults = source.match(new RegExp(`\\bimport\\s+[\\w$]+\\s+from\\s*${quoted}`, 'g'))?.length ?? 0;
+  return all > 0 && defaults === all;
+}
+
+/**
+ * A default import of a built-in module from an ES module (`import fs from
+ * 'node:fs'`, as conf, its helpers, chalk and commander write them) becomes,
+ * in a CommonJS bundle, a copy of the module: a getter for each property,
+ * made as the bundle loads (process has 83, fs 108; conf's bundle made 13
+ * such copies, about half a millisecond). Where a file imports a built-in
+ * module by default only, it gets the module itself, from a one-line ES
+ * module whose default export it is. A named import from that module would
+ * fail the build (it has no other export), so onlyDefaultImports decides
+ * which files qualify.
+ */
+export const builtinDefaults = {
+  name: 'builtin-defaults',
+  setup(build: PluginBuild) {
+    const sources = new Map<string, string>();
+    build.onResolve({ filter: /^node:/, namespace: 'file' }, ({ path, importer, kind }) => {
+      if (kind !== 'import-statement') return undefined;
+      let source = sources.get(importer);
+      if (source === undefined) {
+        source = readFileSync(importer, 'utf8');
+        sources.set(importer, source);
+      }
+      return onlyDefaultImports(source, path) ? { path, namespace: 'builtin-default' } : undefined;
+    });
+    build.onLoad({ filter: /.*/, namespace: 'builtin-default' }, ({ path }) => ({
+      contents: `export default require(${JSON.stringify(path)});`,
+      loader: 'js',
+    }));
+    build.onResolve({ filter: /^node:/, namespace: 'builtin-default' }, ({ path }) => ({ path, external: true }));
+  },
+};

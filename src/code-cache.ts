@@ -173,13 +173,24 @@ function saveCodeCache(): void {
   }
 }
 
+/**
+ * A data file's bundle and build, from its name (see requireBundle): the
+ * bundle's name may hold a dash (conf-lazy), the build id is hex and the
+ * node version follows it.
+ */
+export function bundleAndBuild(name: string): [string, string] | undefined {
+  const match = /^(.+?)-([0-9a-f]+)-v\d.*\.v8$/.exec(name);
+  return match ? [match[1]!, match[2]!] : undefined;
+}
+
 /** Other builds' data for the same bundle is never read again. */
 function removeOtherBuilds(cacheFile: string): void {
   const dir = dirname(cacheFile);
-  const [bundle, build] = basename(cacheFile).split('-');
+  const [bundle, build] = bundleAndBuild(basename(cacheFile)) ?? [];
+  if (bundle === undefined) return;
   for (const name of readdirSync(dir)) {
-    const [otherBundle, otherBuild] = name.split('-');
-    if (otherBundle === bundle && otherBuild !== build && name.endsWith('.v8')) {
+    const [otherBundle, otherBuild] = bundleAndBuild(name) ?? [];
+    if (otherBundle === bundle && otherBuild !== build) {
       try {
         unlinkSync(join(dir, name));
       } catch {

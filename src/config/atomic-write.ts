@@ -1,4 +1,4 @@
-import * as nodeFs from 'node:fs';
+import nodeFs from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { processHasEnded } from './process-ended.js';
 

@@ -12,7 +12,10 @@ import { checkConfigFile, CONFIG_FILE, configDir, ConfigStore, isObject, readErr
  * conf, without the signal handlers its file writer brings along: atomically's
  * when-exit re-raises SIGINT/SIGTERM at once, which would turn a graceful
  * Ctrl-C (finish the requests in flight) into an abrupt exit. Its exit hook,
- * which removes temporary files, stays.
+ * which removes temporary files, stays. (The built conf bundle loads its
+ * writer only when conf writes, which plants never asks of it, and with a
+ * when-exit that hooks no signal, build/start-up.ts: there is nothing to
+ * remove; run from the sources, as in tests, conf has the real ones.)
  */
 async function importConf(): Promise<typeof import('conf').default> {
   const events: NodeJS.EventEmitter = process;

@@ -197,6 +197,12 @@ export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** A profile's setting that is a string, unless it is empty or missing. */
+function stringSetting(settings: ProfileSettings | undefined, key: ProfileKey): string | undefined {
+  const value = settings?.[key];
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
 /**
  * The config file, through conf: named profiles, each with a base URL and a
  * token. A file from before profiles (top-level `base-url` and `token`) is
@@ -288,8 +294,7 @@ export class ConfigStore {
   }
 
   get(profile: string, key: ProfileKey): string | undefined {
-    const value = this.#profiles()[profile]?.[key];
-    return typeof value === 'string' && value !== '' ? value : undefined;
+    return stringSetting(this.#profiles()[profile], key);
   }
 
   /** The profile's protection rules (none when it has none, or does not exist). */
@@ -325,11 +330,13 @@ export class ConfigStore {
    * command wins, then the keyring, then the file.
    */
   storedToken(profile: string): StoredToken | undefined {
-    const command = this.get(profile, 'token-command');
+    // One read of the file for the three: what it holds at one moment.
+    const settings = this.#profiles()[profile];
+    const command = stringSetting(settings, 'token-command');
     if (command !== undefined) return { store: 'command', command };
-    const origin = this.get(profile, 'token-keyring');
+    const origin = stringSetting(settings, 'token-keyring');
     if (origin !== undefined) return { store: 'keyring', origin };
-    const token = this.get(profile, 'token');
+    const token = stringSetting(settings, 'token');
     return token === undefined ? undefined : { store: 'file', token };
   }
 

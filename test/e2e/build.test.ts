@@ -1,14 +1,23 @@
-import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { AssertionError } from 'node:assert';
 import { maxHeaderSize, IncomingMessage, STATUS_CODES } from 'node:http';
 import { constants as http2Constants } from 'node:http2';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { HTTP1_STAND_INS, HTTP2_CONSTANTS, LAZY_ASSERT, standIn } from '../../build/start-up.js';
+import {
+  EXIT_HOOK_ONLY,
+  HTTP1_STAND_INS,
+  HTTP2_CONSTANTS,
+  LAZY_ASSERT,
+  onlyDefaultImports,
+  standIn,
+} from '../../build/start-up.js';
 import { RESPONSE_HEADER_LIMIT } from '../../src/api/network.js';
 import { ROOT } from '../helpers/cli.js';
 import { againstStore } from '../helpers/against-store.js';
+import { TOKEN } from '../helpers/servers.js';
 
 // What the build does to start fast (see build/start-up.ts and src/code-cache.ts).
 
@@ -185,6 +194,143 @@ describe('lazily loaded built-in modules', () => {
     expect(loaded).toContain('NativeModule net');
     for (const name of ['http2', 'http', 'assert', 'child_process', 'timers/promises']) {
       expect(loaded).not.toContain(`NativeModule ${name}`);
+    }
+  });
+});
+
+describe('what conf calls only when asked for a schema, migrations, its own writes or encryption (a bundle of their own, build/start-up.ts)', () => {
+  /** The profile's base URL and token in config.json; none from the environment. */
+  const fromFile = { PLANTS_BASE_URL: undefined, PLANTS_TOKEN: undefined };
+  const report = (what: string) => ({ NODE_OPTIONS: `--require ${join(ROOT, 'test', 'helpers', what)}` });
+  const lastLine = (stderr: string) => stderr.trim().split('\n').at(-1)!.split(',');
+
+  it('is not loaded by a run that reads its settings from the config file, with the code cache or without', async () => {
+    expect((await plants(['config', 'set', 'base-url', setup.store.url], fromFile)).code).toBe(0);
+    const login = await setup.plants(['auth', 'login', '--with-token', '--insecure-storage', '--no-verify'], {
+      env: fromFile,
+      input: TOKEN,
+    });
+    expect(login.code).toBe(0);
+    for (const cache of [{}, { PLANTS_CODE_CACHE: '0' }]) {
+      // Twice: the first run of a command makes its code cache, the second reads it.
+      for (let run = 0; run < 2; run += 1) {
+        const r = await plants(['list', '--json'], { ...fromFile, ...cache, ...report('report-bundles.cjs') });
+        expect(r.code).toBe(0);
+        expect(JSON.parse(r.stdout)).toHaveLength(5);
+        // conf-lazy.cjs (ajv, ajv-formats, fast-uri, semver, atomically, uint8array-extras) is the bundle left out.
+        expect(lastLine(r.stderr)).toEqual(['cli.cjs', 'plants.cjs', 'vendor/conf.cjs', 'vendor/undici.cjs']);
+      }
+    }
+    expect(cacheFiles().map((name) => name.replace(/-.*-/, '-'))).toEqual([
+      'cli-auth.v8',
+      'cli-config.v8',
+      'cli-list.v8',
+      'conf-auth.v8',
+      'conf-config.v8',
+      'conf-list.v8',
+      'undici-list.v8',
+    ]);
+    // Nor node:crypto, which conf uses for an encrypted file.
+    const r = await plants(['list', '--json'], { ...fromFile, ...report('report-builtins.cjs') });
+    expect(r.code).toBe(0);
+    expect(lastLine(r.stderr)).toContain('NativeModule fs');
+    expect(lastLine(r.stderr)).not.toContain('NativeModule crypto');
+  });
+
+  it('still works when conf is asked: a schema (ajv, its formats, fast-uri), migrations (semver), its own writes (atomically), encryption (node:crypto, uint8array-extras)', () => {
+    const dir = setup.dir.path;
+    const script = `
+      const dist = ${JSON.stringify(join(ROOT, 'dist'))};
+      const { Conf } = require(dist + '/plants.cjs').requireBundle(dist + '/vendor/conf.cjs');
+      const cwd = ${JSON.stringify(dir)};
+      const results = {};
+      const plain = new Conf({ cwd, configName: 'plain' });
+      plain.set('name', 'Monstera');
+      results.written = JSON.parse(require('node:fs').readFileSync(plain.path, 'utf8'));
+      // atomically, now loaded, with its exit hook but no signal handler (see the exit hook below).
+      results.signals = ['SIGINT', 'SIGTERM', 'SIGHUP'].map((signal) => process.listenerCount(signal));
+      const secret = new Conf({ cwd, configName: 'secret', encryptionKey: 'a key' });
+      secret.set('token', 'hidden');
+      results.encrypted = !require('node:fs').readFileSync(secret.path).includes('hidden');
+      results.decrypted = new Conf({ cwd, configName: 'secret', encryptionKey: 'a key' }).get('token');
+      const schema = new Conf({ cwd, configName: 'schema', schema: { url: { type: 'string', format: 'uri' } } });
+      try {
+        schema.set('url', 'not a URL');
+      } catch (err) {
+        results.refused = err.message;
+      }
+      schema.set('url', 'https://plants.example.com/');
+      results.url = schema.get('url');
+      const migrated = new Conf({
+        cwd,
+        configName: 'migrated',
+        projectVersion: '2.1.0',
+        migrations: { '>=2.0.0 <3': (store) => store.set('moved', true) },
+      });
+      results.moved = migrated.get('moved');
+      console.log(JSON.stringify(results));
+    `;
+    const env = { PATH: process.env.PATH, HOME: dir, XDG_CACHE_HOME: join(dir, '.cache') };
+    // Twice: the first run makes the code cache, the second reads it.
+    for (let run = 0; run < 2; run += 1) {
+      // A file of a version before the migration.
+      writeFileSync(join(dir, 'migrated.json'), JSON.stringify({ __internal__: { migrations: { version: '1.0.0' } } }));
+      for (const name of ['schema', 'plain', 'secret']) rmSync(join(dir, `${name}.json`), { force: true });
+      const out = execFileSync(process.execPath, ['-e', script], { env, encoding: 'utf8' });
+      expect(JSON.parse(out)).toEqual({
+        written: { name: 'Monstera' },
+        signals: [0, 0, 0],
+        encrypted: true,
+        decrypted: 'hidden',
+        refused: 'Config schema violation: `url` must match format "uri"',
+        url: 'https://plants.example.com/',
+        moved: true,
+      });
+    }
+    // Each bundle keeps its own data: conf's and conf-lazy's do not remove each other's.
+    expect(cacheFiles().map((name) => name.replace(/-[0-9a-f]+-v.*-/, '-'))).toEqual([
+      'conf-main.v8',
+      'conf-lazy-main.v8',
+    ]);
+  });
+});
+
+describe("conf's exit hook", () => {
+  it('runs what conf gives it at exit, but what was taken back, and hooks no signal', () => {
+    const script = `${EXIT_HOOK_ONLY.contents}
+      whenExit(() => console.log('removed the temporary files'));
+      const takeBack = whenExit(() => console.log('taken back'));
+      whenExit(() => console.log('and another'));
+      takeBack();
+      console.log(['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT'].map((signal) => process.listenerCount(signal)).join(','));`;
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+    expect(out).toBe('0,0,0,0\nremoved the temporary files\nand another\n');
+  });
+});
+
+describe('default imports of built-in modules', () => {
+  it('are told apart from named and namespace imports and re-exports, which keep a copy of the module', () => {
+    expect(onlyDefaultImports("import fs from 'node:fs';\nfs.readFileSync('x');", 'node:fs')).toBe(true);
+    expect(onlyDefaultImports('import process from "node:process"', 'node:process')).toBe(true);
+    expect(onlyDefaultImports("import fs from 'node:fs';\nimport { readFileSync } from 'node:fs';", 'node:fs')).toBe(
+      false,
+    );
+    expect(onlyDefaultImports("import fs, { readFileSync } from 'node:fs';", 'node:fs')).toBe(false);
+    expect(onlyDefaultImports("import * as fs from 'node:fs';", 'node:fs')).toBe(false);
+    expect(onlyDefaultImports("import fs from 'node:fs';\nexport { constants } from 'node:fs';", 'node:fs')).toBe(
+      false,
+    );
+    expect(onlyDefaultImports("import fs from 'node:fs/promises';", 'node:fs')).toBe(false);
+    expect(onlyDefaultImports("import path from 'node:path';", 'node:fs')).toBe(false);
+  });
+
+  it('are the module itself in every bundle: none is copied property by property as a bundle loads', () => {
+    const dist = join(ROOT, 'dist');
+    const bundles = readdirSync(dist, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.cjs'));
+    expect(bundles).toContain('vendor/conf.cjs');
+    // esbuild's interop helper (minified) around a require of a built-in module.
+    for (const name of bundles) {
+      expect(readFileSync(join(dist, name), 'utf8'), name).not.toMatch(/[\w$]+\(require\("node:[\w/]+"\),1\)/);
     }
   });
 });

@@ -88,6 +88,7 @@ describe('the npm package', () => {
         'dist/plants.1',
         'dist/plants.cjs',
         'dist/vendor/chalk.cjs',
+        'dist/vendor/conf-lazy.cjs',
         'dist/vendor/conf.cjs',
         'dist/vendor/east-asian-width.cjs',
         'dist/vendor/table.cjs',

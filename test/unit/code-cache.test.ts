@@ -1,7 +1,7 @@
 import type { Command, Option } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/cli.js';
-import { commandOf, GLOBAL_VALUE_OPTIONS } from '../../src/code-cache.js';
+import { bundleAndBuild, commandOf, GLOBAL_VALUE_OPTIONS } from '../../src/code-cache.js';
 import { createContext } from '../../src/context.js';
 import { fakeIO } from '../helpers/io.js';
 
@@ -24,5 +24,18 @@ describe('the code cache', () => {
   it('knows every global option that takes a value, so that no value is taken for a command', () => {
     const takesValue = (program.options as Option[]).filter((option) => option.required || option.optional);
     expect(takesValue.map((option) => option.long).sort()).toEqual([...GLOBAL_VALUE_OPTIONS].sort());
+  });
+
+  it("reads a data file's bundle and build back from its name, dashes in the bundle's name or the command's included", () => {
+    expect(bundleAndBuild('cli-97818ee0f2b36e5f-v24.21.0-x64-list.v8')).toEqual(['cli', '97818ee0f2b36e5f']);
+    // Two bundles whose names share a start are two bundles: each run removes only its own bundle's old data.
+    expect(bundleAndBuild('conf-lazy-97818ee0f2b36e5f-v24.21.0-x64-config.v8')).toEqual([
+      'conf-lazy',
+      '97818ee0f2b36e5f',
+    ]);
+    expect(bundleAndBuild('conf-0123abcd-v26.0.0-nightly20260101-arm64-some-command.v8')).toEqual(['conf', '0123abcd']);
+    // Not a data file: left alone.
+    expect(bundleAndBuild('cli-97818ee0f2b36e5f-v24.21.0-x64-list.v8.123.tmp')).toBeUndefined();
+    expect(bundleAndBuild('notes.txt')).toBeUndefined();
   });
 });
