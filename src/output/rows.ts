@@ -98,7 +98,11 @@ export async function writeRows<T>(
   }
   // The list ended: an empty one is still a whole document (`[]`, the CSV header).
   if (count === 0) await out.add(encoder.opening);
-  for await (const text of encoder.end(count)) await out.add(text);
+  for await (const text of encoder.end(count)) {
+    // The reader went away: the rest of a table is not made.
+    if (readerGone(io.stdout)) break;
+    await out.add(text);
+  }
   await out.flush();
   return count;
 }
