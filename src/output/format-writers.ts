@@ -15,6 +15,12 @@ export interface RowView<T> {
    * before the table is written, and only for a listing with rows.
    */
   table(this: void, rows: readonly T[]): { headers: string[]; cells: unknown[][]; whole: number[] };
+  /**
+   * What the table keeps of a row until then, if not all of it: as much as
+   * `table` reads, so that it gives the same cells (a plant's fields it
+   * shows, not its other fields). Every row is kept.
+   */
+  tableKeeps?(this: void, row: T): T;
   /** TSV and CSV columns (CSV's header), and the values of a row. */
   data: { columns: readonly string[]; values(this: void, row: T): unknown[] };
   /** The row as JSON and NDJSON show it. */
@@ -68,10 +74,11 @@ export interface FormatWriter {
 /** The aligned table, for people: it waits for every row to size its columns. */
 function tableEncoder<T>(view: RowView<T>, stdout: Stdout): RowEncoder<T> {
   const all: T[] = [];
+  const keep = view.tableKeeps;
   return {
     opening: '',
     rows(rows) {
-      all.push(...rows);
+      all.push(...(keep ? rows.map(keep) : rows));
       return '';
     },
     async *end(count) {
