@@ -1,6 +1,8 @@
 import { StringDecoder } from 'node:string_decoder';
 import { BadResponseError } from '../errors.js';
 import { parseJson } from '../json.js';
+import { JsonValueBuilder } from '../shared/json-builder.js';
+import { LARGE_TEXT } from '../shared/large-values.js';
 import { excerpt, type Redact } from '../shared/text.js';
 import { TooLargeError } from '../read-text.js';
 import { Utf8Checker } from '../shared/utf8.js';
@@ -37,10 +39,54 @@ function isSpace(code: number): boolean {
   return code === 32 || code === 10 || code === 13 || code === 9;
 }
 
+/** How much of a large item's text is kept for an error's excerpt (its white space runs made one space). */
+const HEAD = 64 * 1024;
+const WHITE_SPACE = /\s+/g;
+
+/**
+ * An item whose text grew past LARGE_TEXT before it ended: rather than
+ * carried and joined into one text, its text is built into its value as it
+ * arrives (JsonValueBuilder), which holds a large string twice at most (its
+ * pieces and itself) where the text and its parse held it three times.
+ */
+export class LargeItem {
+  readonly #builder: JsonValueBuilder;
+  #head = '';
+  #headDone = false;
+
+  /** `large`: see JsonValueBuilder (smaller in tests). */
+  constructor(large = LARGE_TEXT) {
+    this.#builder = new JsonValueBuilder(large);
+  }
+
+  feed(text: string): void {
+    if (!this.#headDone) {
+      this.#head += text.slice(0, HEAD);
+      if (this.#head.length >= HEAD) {
+        // excerpt() makes every run of white space one space anyway: what is left is what it shows.
+        this.#head = this.#head.replace(WHITE_SPACE, ' ');
+        this.#headDone = this.#head.length >= HEAD;
+      }
+    }
+    this.#builder.feed(text);
+  }
+
+  /** The item's value; throws a SyntaxError where parseJson of its text would. */
+  value(): unknown {
+    return this.#builder.finish();
+  }
+
+  /** The start of its text, for an excerpt: what excerpt() shows of it is what it would show of the whole text. */
+  get head(): string {
+    return this.#head;
+  }
+}
+
 /**
  * Splits a JSON array that arrives in pieces into the text of its items, as
  * each one completes. It only tracks strings and nesting; each item is then
- * parsed on its own, so memory holds one item, not the whole array.
+ * parsed on its own, so memory holds one item, not the whole array. An item
+ * whose text grows past LARGE_TEXT is built as it comes, a LargeItem.
  */
 export class JsonArraySplitter {
   #state: 'before' | 'between' | 'item' | 'after' = 'before';
@@ -53,14 +99,23 @@ export class JsonArraySplitter {
    * copied again to be read, beside its pieces).
    */
   #carry: string[] = [];
+  #carryLength = 0;
+  /** The current item, once its text grew past LARGE_TEXT: its text goes there rather than to the carry. */
+  #large: LargeItem | undefined;
   /** A scalar item (number, true, …) ends at a delimiter rather than a bracket. */
   #scalar = false;
   #expectItem = true;
   #count = 0;
+  /** An item's text longer than this is built as it comes (smaller in tests). */
+  readonly #largeItem: number;
+
+  constructor(largeItem = LARGE_TEXT) {
+    this.#largeItem = largeItem;
+  }
 
   /** Feed the next piece; returns the items it completed. Throws SyntaxError on malformed structure. */
-  push(text: string): string[] {
-    const items: string[] = [];
+  push(text: string): (string | LargeItem)[] {
+    const items: (string | LargeItem)[] = [];
     let start = this.#state === 'item' ? 0 : -1;
     // Where the next backslash and quote are, each looked up again only once
     // i has passed it: a long string full of escapes is still read once.
@@ -133,16 +188,37 @@ export class JsonArraySplitter {
       if (code === QUOTE) this.#inString = true;
       else if (!this.#scalar) this.#depth = 1;
     }
-    if (this.#state === 'item') this.#carry.push(text.slice(start));
+    if (this.#state === 'item') this.#keep(text.slice(start));
     return items;
   }
 
-  #finish(text: string, start: number, end: number): string {
-    let item = text.slice(start, end);
-    if (this.#carry.length > 0) {
+  /** Text of the current item that goes on in the next piece. */
+  #keep(text: string): void {
+    if (this.#large) {
+      this.#large.feed(text);
+      return;
+    }
+    this.#carry.push(text);
+    this.#carryLength += text.length;
+    // A number that long is carried on: it is no plant, and said so once it ends.
+    if (this.#carryLength <= this.#largeItem || this.#scalar) return;
+    this.#large = new LargeItem(this.#largeItem);
+    for (const piece of this.#carry) this.#large.feed(piece);
+    this.#carry = [];
+    this.#carryLength = 0;
+  }
+
+  #finish(text: string, start: number, end: number): string | LargeItem {
+    let item: string | LargeItem = text.slice(start, end);
+    if (this.#large) {
+      this.#large.feed(item);
+      item = this.#large;
+      this.#large = undefined;
+    } else if (this.#carry.length > 0) {
       this.#carry.push(item);
       item = this.#carry.join('');
       this.#carry = [];
+      this.#carryLength = 0;
     }
     this.#state = 'between';
     this.#scalar = false;
@@ -155,8 +231,9 @@ export class JsonArraySplitter {
   }
 }
 
-/** An item this long (in characters) is parsed alone. */
-const LARGE_ITEM = 1024 * 1024;
+function parseItem(item: string | LargeItem): unknown {
+  return typeof item === 'string' ? parseJson(item) : item.value();
+}
 
 /** The text without a byte order mark at its start. */
 function dropBom(text: string): string {
@@ -247,7 +324,7 @@ export async function* streamPlantList(
   }
 
   function items(text: string): PlantBatch {
-    let texts: string[];
+    let texts: (string | LargeItem)[];
     try {
       texts = splitter.push(text);
     } catch (err) {
@@ -264,16 +341,17 @@ export async function* streamPlantList(
     try {
       // One parse for the batch (one at a time to find which item is broken); with a large
       // item, each alone: it is not copied again into a batch.
-      parsed = texts.some((itemText) => itemText.length > LARGE_ITEM)
-        ? texts.map((itemText) => parseJson(itemText))
-        : (parseJson(`[${texts.join(',')}]`) as unknown[]);
+      parsed = texts.some((item) => typeof item !== 'string' || item.length > LARGE_TEXT)
+        ? texts.map(parseItem)
+        : (parseJson(`[${(texts as string[]).join(',')}]`) as unknown[]);
     } catch {
-      parsed = texts.map((itemText, offset) => {
+      parsed = texts.map((item, offset) => {
         try {
-          return parseJson(itemText);
+          return parseItem(item);
         } catch {
+          const shown = typeof item === 'string' ? item : item.head;
           throw new BadResponseError(
-            `item ${index + offset + 1} of the plant list is not valid JSON: ${excerpt(itemText, 200, redact)}`,
+            `item ${index + offset + 1} of the plant list is not valid JSON: ${excerpt(shown, 200, redact)}`,
           );
         }
       });

@@ -1,5 +1,7 @@
 import { stringifyJson } from '../json.js';
-import { csvCells, escapeForTerminal, tsvCells } from './formats.js';
+import { jsonPieces } from '../shared/json-writer.js';
+import { holdsLarge, LARGE_TEXT } from '../shared/large-values.js';
+import { csvCells, csvFieldPieces, escapeForTerminal, tsvCells, tsvFieldPieces } from './formats.js';
 import { renderTable } from './table.js';
 
 /**
@@ -13,6 +15,12 @@ export interface RowView<T> {
    * before the table is written, and only for a listing with rows.
    */
   table(this: void, rows: readonly T[]): { headers: string[]; cells: unknown[][]; whole: number[] };
+  /**
+   * What the table keeps of a row until then, if not all of it: as much as
+   * `table` reads, so that it gives the same cells (a plant's fields it
+   * shows, not its other fields). Every row is kept.
+   */
+  tableKeeps?(this: void, row: T): T;
   /** TSV and CSV columns (CSV's header), and the values of a row. */
   data: { columns: readonly string[]; values(this: void, row: T): unknown[] };
   /** The row as JSON and NDJSON show it. */
@@ -28,15 +36,21 @@ export interface Stdout {
   width(): number | undefined;
 }
 
+/**
+ * Text as one string, or in pieces (some made only as they are read): a
+ * large value is never copied into one string with the rest, nor whole.
+ */
+export type TextPieces = string | Iterable<string | Iterable<string>>;
+
 /** One listing written in one format: its text, piece by piece. */
 export interface RowEncoder<T> {
   /** Written before the first row, and alone for a listing with none (JSON's `[`, CSV's header). */
   readonly opening: string;
   /**
    * The text of a batch of rows (never an empty one); in pieces when a row
-   * holds a large value, so it is never copied into one string with the rest.
+   * holds a large value (src/shared/large-values.ts).
    */
-  rows(rows: readonly T[]): string | readonly string[];
+  rows(rows: readonly T[]): TextPieces;
   /** The rest, once `count` rows have been given: JSON's `]`, the whole table. */
   end(count: number): AsyncIterable<string> | Iterable<string>;
 }
@@ -60,10 +74,11 @@ export interface FormatWriter {
 /** The aligned table, for people: it waits for every row to size its columns. */
 function tableEncoder<T>(view: RowView<T>, stdout: Stdout): RowEncoder<T> {
   const all: T[] = [];
+  const keep = view.tableKeeps;
   return {
     opening: '',
     rows(rows) {
-      all.push(...rows);
+      all.push(...(keep ? rows.map(keep) : rows));
       return '';
     },
     async *end(count) {
@@ -81,15 +96,31 @@ function jsonEncoder<T>(view: RowView<T>, stdout: Stdout): RowEncoder<T> {
   return {
     opening: '[',
     rows(rows) {
-      const whole = stringifyJson(rows.map(view.json), terminal ? 2 : undefined);
+      const values = rows.map(view.json);
+      const lead = first ? '' : ',';
+      first = false;
+      if (values.some(holdsLarge)) return jsonRowPieces(values, lead, terminal);
+      const whole = stringifyJson(values, terminal ? 2 : undefined);
       // A view of the text, not a copy (V8 slices strings): the pieces go out as they are.
       const inner = terminal ? whole.slice(2, -2) : whole.slice(1, -1);
-      const pieces = [`${first ? '' : ','}${terminal ? '\n' : ''}`, inner];
-      first = false;
+      const pieces = [`${lead}${terminal ? '\n' : ''}`, inner];
       return terminal ? pieces.map(escapeForTerminal) : pieces;
     },
     end: (count) => [terminal && count > 0 ? '\n]\n' : ']\n'],
   };
+}
+
+/**
+ * JSON rows holding a large value, as the batch's text would be (after
+ * `lead`): each row's JSON in pieces (jsonPieces), one level in.
+ */
+function* jsonRowPieces(values: readonly unknown[], lead: string, terminal: boolean): Generator<string> {
+  for (let i = 0; i < values.length; i += 1) {
+    yield `${i === 0 ? lead : ','}${terminal ? '\n  ' : ''}`;
+    for (const piece of jsonPieces(values[i], terminal ? 2 : undefined, 1)) {
+      yield terminal ? escapeForTerminal(piece) : piece;
+    }
+  }
 }
 
 /** One JSON object a line. */
@@ -97,36 +128,72 @@ function ndjsonEncoder<T>(view: RowView<T>, { terminal }: Stdout): RowEncoder<T>
   return {
     opening: '',
     rows(rows) {
-      const text = `${rows.map((row) => stringifyJson(view.json(row))).join('\n')}\n`;
+      const values = rows.map(view.json);
+      if (values.some(holdsLarge)) return ndjsonPieces(values, terminal);
+      const text = `${values.map((value) => stringifyJson(value)).join('\n')}\n`;
       return terminal ? escapeForTerminal(text) : text;
     },
     end: () => [],
   };
 }
 
-/** A value this long (in characters) is written as a piece of its own. */
-const LARGE_VALUE = 1024 * 1024;
+/** NDJSON lines, a line holding a large value in pieces. */
+function* ndjsonPieces(values: readonly unknown[], terminal: boolean): Generator<string> {
+  const shown = (text: string) => (terminal ? escapeForTerminal(text) : text);
+  let lines = '';
+  for (const value of values) {
+    if (!holdsLarge(value)) {
+      // As join() writes an undefined row: nothing.
+      lines += `${(stringifyJson(value) as string | undefined) ?? ''}\n`;
+      continue;
+    }
+    yield shown(lines);
+    lines = '\n';
+    for (const piece of jsonPieces(value)) yield shown(piece);
+  }
+  yield shown(lines);
+}
 
-/** Lines of the data columns, their fields made by `cells` and joined by `separator`, after a header if asked. */
+/** How a line format writes its fields. */
+interface LineFields {
+  /** The fields of a row, each a string. */
+  cells(values: readonly unknown[], terminal: boolean): string[];
+  /** One field of a large value, in pieces: the same text as its cell. */
+  pieces(value: unknown, terminal: boolean): Iterable<string>;
+}
+
+/** Lines of the data columns, their fields joined by `separator`, after a header if asked. */
 function lineEncoder(
-  cells: (values: readonly unknown[], terminal: boolean) => string[],
+  fields: LineFields,
   separator: string,
   end: string,
   header: boolean,
 ): <T>(view: RowView<T>, stdout: Stdout) => RowEncoder<T> {
   return (view, { terminal }) => ({
-    opening: header ? cells(view.data.columns, terminal).join(separator) + end : '',
+    opening: header ? fields.cells(view.data.columns, terminal).join(separator) + end : '',
     rows(rows) {
-      const pieces: string[] = [];
+      const pieces: (string | Iterable<string>)[] = [];
       let lines = '';
       for (const row of rows) {
-        const fields = cells(view.data.values(row), terminal);
-        if (!fields.some((field) => field.length > LARGE_VALUE)) {
-          lines += fields.join(separator) + end;
+        const values = view.data.values(row);
+        const large = values.some(holdsLarge);
+        const cells = large ? [] : fields.cells(values, terminal);
+        if (!large && !cells.some((cell) => cell.length > LARGE_TEXT)) {
+          lines += cells.join(separator) + end;
           continue;
         }
-        pieces.push(lines, ...fields.flatMap((field, index) => (index === 0 ? [field] : [separator, field])), end);
+        // A large field is a piece of its own: never joined with the rest, nor (from a large value) made whole.
+        pieces.push(lines);
         lines = '';
+        values.forEach((value, index) => {
+          if (index > 0) pieces.push(separator);
+          pieces.push(
+            large && holdsLarge(value)
+              ? fields.pieces(value, terminal)
+              : (cells[index] ?? fields.cells([value], terminal)[0]!),
+          );
+        });
+        pieces.push(end);
       }
       if (pieces.length === 0) return lines;
       pieces.push(lines);
@@ -150,14 +217,14 @@ export const FORMAT_WRITERS = {
     fitted: false,
     readBack: false,
     showsEmpty: false,
-    encoder: lineEncoder(tsvCells, '\t', '\n', false),
+    encoder: lineEncoder({ cells: tsvCells, pieces: tsvFieldPieces }, '\t', '\n', false),
   },
   csv: {
     shows: 'data',
     fitted: false,
     readBack: true,
     showsEmpty: false,
-    encoder: lineEncoder(csvCells, ',', '\r\n', true),
+    encoder: lineEncoder({ cells: csvCells, pieces: csvFieldPieces }, ',', '\r\n', true),
   },
 } as const satisfies Record<string, FormatWriter>;
 

@@ -1,4 +1,6 @@
 import { stringifyJson } from '../json.js';
+import { jsonPieces } from '../shared/json-writer.js';
+import { slicesOf } from '../shared/large-values.js';
 import { cellText, escapeCharacter, printable, singleLine } from '../shared/text.js';
 
 /**
@@ -44,6 +46,21 @@ export function tsvCells(values: readonly unknown[], terminal: boolean): string[
   return values.map((value) => escape(escapeBackslashes(cellText(value))));
 }
 
+/**
+ * cellText of a large value in pieces: a string in slices, anything else
+ * as its JSON (jsonPieces). Every escape of TSV and CSV is of one character
+ * at a time, so each piece escaped alone gives what the whole would.
+ */
+function cellTextPieces(value: unknown): Iterable<string> {
+  return typeof value === 'string' ? slicesOf(value) : jsonPieces(value);
+}
+
+/** The TSV field of one large value (a field of tsvCells), in pieces. */
+export function* tsvFieldPieces(value: unknown, terminal: boolean): Generator<string> {
+  const escape = terminal ? printable : singleLine;
+  for (const piece of cellTextPieces(value)) yield escape(escapeBackslashes(piece));
+}
+
 function escapeBackslashes(text: string): string {
   return text.includes('\\') ? text.replaceAll('\\', '\\\\') : text;
 }
@@ -59,7 +76,25 @@ export function tableCell(value: unknown): string {
  */
 function csvField(value: unknown, terminal: boolean): string {
   const text = terminal ? printable(cellText(value)) : cellText(value);
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+  return CSV_QUOTED.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+const CSV_QUOTED = /[",\r\n]/;
+
+/** The CSV field of one large value (a field of csvCells), in pieces: read twice, to know first whether it is quoted. */
+export function* csvFieldPieces(value: unknown, terminal: boolean): Generator<string> {
+  const texts = function* () {
+    for (const piece of cellTextPieces(value)) yield terminal ? printable(piece) : piece;
+  };
+  let quoted = false;
+  for (const text of texts()) if ((quoted = CSV_QUOTED.test(text))) break;
+  if (!quoted) {
+    yield* texts();
+    return;
+  }
+  yield '"';
+  for (const text of texts()) yield text.replaceAll('"', '""');
+  yield '"';
 }
 
 export function csvLine(values: readonly unknown[], terminal: boolean): string {

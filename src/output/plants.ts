@@ -35,6 +35,21 @@ function columnReader(path: string): (plant: Plant) => unknown {
   };
 }
 
+/** What a table of `columns` reads of a plant: its fields they start with, those it has. */
+function fieldsFor(columns: readonly string[]): (plant: Plant) => Plant {
+  const fields = [...new Set(columns.map((column) => column.split('.')[0]!))];
+  return (plant) => {
+    const kept = {} as Plant;
+    for (const field of fields) {
+      if (!Object.hasOwn(plant, field)) continue;
+      // As JSON.parse made it: `__proto__` an own field, not the prototype.
+      if (field === '__proto__') Object.defineProperty(kept, field, { value: plant[field], enumerable: true });
+      else kept[field] = plant[field];
+    }
+    return kept;
+  };
+}
+
 /** A plant's row: the value of each column, in order. */
 function rowReader(columns: readonly string[]): (plant: Plant) => unknown[] {
   const readers = columns.map(columnReader);
@@ -74,6 +89,8 @@ export async function writePlants(
       // On a terminal, the table fits its width; the id is never cut.
       return { headers: tableColumns.map((c) => c.toUpperCase()), cells, whole: id === -1 ? [] : [id] };
     },
+    // The table waits for every plant: it keeps only the fields it shows (DATA_COLUMNS cover its defaults).
+    tableKeeps: fieldsFor(columns),
     data: {
       columns,
       values: asked

@@ -1,38 +1,54 @@
-import { formatWriter, type OutputFormat, type RowView } from './format-writers.js';
+import { formatWriter, type OutputFormat, type RowView, type TextPieces } from './format-writers.js';
 import { readerGone, writeOut, type IOStreams } from './iostreams.js';
+import { LARGE_TEXT, slicesOf } from '../shared/large-values.js';
 
 const FLUSH_AT = 64 * 1024;
-/** A piece longer than this goes out on its own, in slices of this size: never gathered, nor converted whole. */
-const SLICE = 1024 * 1024;
 const FLUSH_AFTER_MS = 100;
 
 /** Text written in large pieces, each waited for: output keeps pace with the reader. */
 class Output {
   #buffer = '';
   #flushedAt = Date.now();
+  /** Where each slice of a large piece is made bytes, one after the other (see #bytes). */
+  #scratch: Buffer | undefined;
   constructor(private readonly io: IOStreams) {}
 
   /** Written when 64 K characters have gathered, or 100 ms have passed: a slow service's plants show as they come. */
-  async add(text: string | readonly string[]): Promise<void> {
+  async add(text: TextPieces): Promise<void> {
     if (typeof text !== 'string') {
-      for (const piece of text) await this.add(piece);
+      // Pieces may be made as they are read: once the reader has gone, none is made.
+      for (const piece of text) {
+        if (readerGone(this.io.stdout)) return;
+        await this.add(piece);
+      }
       return;
     }
-    if (text.length > SLICE) {
+    if (text.length >= FLUSH_AT) {
+      // A large piece goes out alone, slice by slice: never gathered, nor converted whole.
       await this.flush();
-      // Slices of a flat string are views; each is converted to bytes alone, never
-      // between the halves of a surrogate pair (each half alone would become U+FFFD).
-      for (let at = 0; at < text.length && !readerGone(this.io.stdout);) {
-        let end = Math.min(at + SLICE, text.length);
-        const last = text.charCodeAt(end - 1);
-        if (end < text.length && last >= 0xd800 && last <= 0xdbff) end -= 1;
-        await writeOut(this.io.stdout, text.slice(at, end));
-        at = end;
+      for (const slice of slicesOf(text)) {
+        if (readerGone(this.io.stdout)) break;
+        await writeOut(this.io.stdout, this.#bytes(slice));
       }
       return;
     }
     this.#buffer += text;
     if (this.#buffer.length >= FLUSH_AT || Date.now() - this.#flushedAt >= FLUSH_AFTER_MS) await this.flush();
+  }
+
+  /**
+   * A slice as bytes in the same buffer each time, when stdout writes to a
+   * file descriptor (a file, pipe or terminal), which is done with them once
+   * it calls back. A stream made of a string would have made a new buffer of
+   * each (those of a file stream are only freed by a garbage collection, and
+   * 400 1 MiB buffers could wait for one). A stream in the process (a test's)
+   * may keep what it is given: it gets the string.
+   */
+  #bytes(slice: string): string | Buffer {
+    if (typeof (this.io.stdout as { fd?: unknown }).fd !== 'number') return slice;
+    // UTF-8 takes at most 3 bytes a UTF-16 code unit; a slice is whole code points (slicesOf).
+    this.#scratch ??= Buffer.allocUnsafe(3 * LARGE_TEXT);
+    return this.#scratch.subarray(0, this.#scratch.write(slice, 'utf8'));
   }
 
   async flush(): Promise<void> {
@@ -82,7 +98,11 @@ export async function writeRows<T>(
   }
   // The list ended: an empty one is still a whole document (`[]`, the CSV header).
   if (count === 0) await out.add(encoder.opening);
-  for await (const text of encoder.end(count)) await out.add(text);
+  for await (const text of encoder.end(count)) {
+    // The reader went away: the rest of a table is not made.
+    if (readerGone(io.stdout)) break;
+    await out.add(text);
+  }
   await out.flush();
   return count;
 }

@@ -1,3 +1,4 @@
+import { LARGE_TEXT } from '../shared/large-values.js';
 import { palette } from './color.js';
 import { columnFloor, fitColumns } from './fit.js';
 import { tableCell } from './formats.js';
@@ -67,8 +68,16 @@ export async function* renderTable(
     palette(color),
     displayMeasure(),
   ]);
+  // A large cell is measured once: reading it takes long, and it is read again to pad it.
+  const measured = new Map<string, number>();
+  const widthOf = (text: string) => {
+    if (text.length < LARGE_TEXT) return width(text);
+    let columns = measured.get(text);
+    if (columns === undefined) measured.set(text, (columns = width(text)));
+    return columns;
+  };
   const widest = (table: readonly (readonly string[])[]) =>
-    headers.map((header, i) => table.reduce((most, row) => Math.max(most, width(row[i] ?? '')), width(header)));
+    headers.map((header, i) => table.reduce((most, row) => Math.max(most, widthOf(row[i] ?? '')), width(header)));
   let cells = rows.map((row) => row.map(tableCell));
   let colWidths = widest(cells);
   if (fit.width !== undefined) {
@@ -91,14 +100,38 @@ export async function* renderTable(
   const line = (row: readonly string[], shown: readonly string[] = row) =>
     trimSpaces(
       shown
-        .map((cell, i) => (i === last ? cell : cell + ' '.repeat(Math.max(0, colWidths[i]! - width(row[i]!)))))
+        .map((cell, i) => (i === last ? cell : cell + ' '.repeat(Math.max(0, colWidths[i]! - widthOf(row[i]!)))))
         .join(BORDERLESS.middle),
     );
+  // The same line in pieces, for a table with a large cell or column: neither a cell nor its padding
+  // is copied into a line (nor a line into a block), each of which could be as large.
+  function* linePieces(row: readonly string[], shown: readonly string[] = row): Generator<string> {
+    // What follows the last cell with more than spaces is spaces only, left out as trimSpaces leaves it out.
+    let end = last;
+    while (end >= 0 && trimSpaces(shown[end]!) === '') end -= 1;
+    for (let i = 0; i < end; i += 1) {
+      yield shown[i]!;
+      yield* spaces(Math.max(0, colWidths[i]! - widthOf(row[i]!)));
+      yield BORDERLESS.middle;
+    }
+    if (end >= 0) yield trimSpaces(shown[end]!);
+    yield '\n';
+  }
+  const large =
+    colWidths.some((most) => most >= LARGE_TEXT) || cells.some((row) => row.some((cell) => cell.length >= LARGE_TEXT));
 
   const first = cells.slice(0, ROWS_BY_CLI_TABLE);
   // cli-table3 pads by its own measure, which agrees with the terminal's on printable ASCII only.
   const laidOutAlike = (text: string) => text.length <= CLI_TABLE_MAX_CELL && PRINTABLE_ASCII.test(text);
   let start = 0;
+  if (large) {
+    yield* linePieces(
+      headers,
+      headers.map((header) => c.bold(header)),
+    );
+    for (const row of cells) yield* linePieces(row);
+    return;
+  }
   if (headers.every(laidOutAlike) && first.every((row) => row.every(laidOutAlike))) {
     const table = new Table({
       head: headers.map((header) => c.bold(header)),
@@ -124,6 +157,13 @@ export async function* renderTable(
       .map((row) => line(row))
       .join('\n')}\n`;
   }
+}
+
+/** `count` spaces, in slices of at most LARGE_TEXT (views of one string). */
+function* spaces(count: number): Generator<string> {
+  if (count === 0) return;
+  const block = ' '.repeat(Math.min(count, LARGE_TEXT));
+  for (let left = count; left > 0; left -= block.length) yield left >= block.length ? block : block.slice(0, left);
 }
 
 /**

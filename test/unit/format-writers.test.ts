@@ -1,7 +1,14 @@
+import { once } from 'node:events';
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { Plant } from '../../src/api/responses.js';
 import { parseIdInput } from '../../src/commands/delete/id-input.js';
 import { UsageError } from '../../src/errors.js';
+import { JsonNumber } from '../../src/json.js';
 import {
   chosenFormat,
   FORMAT_WRITERS,
@@ -10,8 +17,11 @@ import {
   type OutputFormat,
   type RowView,
 } from '../../src/output/format-writers.js';
+import { csvLine, tsvLine } from '../../src/output/formats.js';
+import { createIOStreams } from '../../src/output/iostreams.js';
 import { writePlants } from '../../src/output/plants.js';
 import { writeRows } from '../../src/output/rows.js';
+import { LARGE_TEXT, markHoldsLarge } from '../../src/shared/large-values.js';
 import { fakeIO } from '../helpers/io.js';
 
 const plants: Plant[] = [
@@ -131,4 +141,75 @@ describe('a value larger than a megabyte', () => {
       expect(text).toBe(swapped);
     },
   );
+});
+
+describe('a plant with large values, as read from a body in pieces (marked to be written in pieces)', () => {
+  // Slices end next to an astral character, a quote, a backslash, a tab, a bidi control and a line break.
+  const name = `${'a'.repeat(LARGE_TEXT - 1)}😀"\\\t\u202e${'b'.repeat(LARGE_TEXT - 3)}"\n`;
+  const note = `${'n'.repeat(LARGE_TEXT + 3)}\r\n"😀\u2028`;
+  const whole = (): Plant[] => [
+    plants[0]!,
+    { id: 2, name, tag: 't', extra: { note, h: new JsonNumber('1.50'), list: [note, 1] } },
+    plants[1]!,
+  ];
+  const built = (): Plant[] => {
+    const rows = whole();
+    const extra = rows[1]!.extra as { list: unknown[] };
+    for (const holder of [rows[1]!, extra, extra.list]) markHoldsLarge(holder);
+    return rows;
+  };
+
+  it.each([
+    ['json', false],
+    ['json', true],
+    ['ndjson', false],
+    ['ndjson', true],
+  ] as const)('%s (terminal: %s): the text JSON.stringify gives', async (format, tty) => {
+    const text = await listed(format, built(), { tty });
+    expect(text).toBe(await listed(format, whole(), { tty }));
+    expect(text).toContain(tty ? JSON.stringify(note).replace('\u2028', '\\u2028') : JSON.stringify(note));
+  });
+
+  it.each([
+    ['tsv', false],
+    ['tsv', true],
+    ['csv', false],
+    ['csv', true],
+  ] as const)('%s (terminal: %s): each field escaped as the whole value is', async (format, tty) => {
+    const columns = ['id', 'name', 'extra', 'tag'];
+    const fake = fakeIO({ tty });
+    await writePlants(fake.io, [built()], { format, columns });
+    const line = format === 'tsv' ? tsvLine : csvLine;
+    const expected = [
+      ...(format === 'csv' ? [line(columns, tty)] : []),
+      ...whole().map((plant) => line([plant.id, plant.name, plant.extra, plant.tag], tty)),
+    ].join('');
+    expect(fake.stdout()).toBe(expected);
+  });
+});
+
+describe('writing to a file descriptor', () => {
+  it('writes large pieces through one reused buffer, each slice written before the next is made', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'plants-rows-'));
+    try {
+      const name = `${'é'.repeat(LARGE_TEXT - 1)}😀${'植'.repeat(LARGE_TEXT)}`;
+      const rows: Plant[] = [...plants, { id: 3, name, tag: 't' }, ...plants];
+      for (const format of ['json', 'tsv', 'csv'] as const) {
+        const file = join(dir, format);
+        const stdout = createWriteStream(file);
+        await once(stdout, 'open');
+        const io = createIOStreams(
+          { stdin: new PassThrough(), stdout, stderr: new PassThrough() },
+          { stdin: false, stdout: false, stderr: false },
+          { stdout: false, stderr: false },
+          () => undefined,
+        );
+        await writePlants(io, [rows.slice(0, 2), rows.slice(2)], { format });
+        await new Promise<void>((resolve) => stdout.end(resolve));
+        expect(await readFile(file, 'utf8')).toBe(await listed(format, rows));
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
 });

@@ -3,8 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { JsonArraySplitter, MAX_PLANT_DEPTH, streamPlantList } from '../../src/api/plant-stream.js';
 import { parsePlantList } from '../../src/api/responses.js';
 import { BadResponseError } from '../../src/errors.js';
+import { JsonNumber } from '../../src/json.js';
 import { TooLargeError } from '../../src/read-text.js';
-import { NO_SECRETS } from '../../src/shared/text.js';
+import { holdsLarge } from '../../src/shared/large-values.js';
+import { excerpt, NO_SECRETS } from '../../src/shared/text.js';
 
 // eslint-disable-next-line @typescript-eslint/require-await -- async on purpose: the code under test reads an async iterable.
 async function* chunks(text: string, sizes: number[]): AsyncGenerator<Buffer> {
@@ -259,5 +261,42 @@ describe('streamPlantList: what a body may start with, hold and nest', () => {
     await expect(collectWarnings(Buffer.from(deep), [4096])).rejects.toThrow(
       new BadResponseError(`expected a JSON array of plants, but item 2 nests deeper than ${MAX_PLANT_DEPTH} levels`),
     );
+  });
+});
+
+describe('streamPlantList: plants larger than LARGE_TEXT, built as they arrive', () => {
+  const many = (count: number) => Array<number>(count).fill(65536);
+  // Escapes, astral characters and a multi-byte character spread over a name longer than LARGE_TEXT.
+  const name = `${'Ficus '.repeat(120_000)}😀\\"\n\u00e9植${'x'.repeat(400_000)}\ud83c`;
+  const plants = [
+    { id: 1, name: 'small', tag: null },
+    { id: new JsonNumber('12345678901234567890'), name, tag: 't', extra: { note: name, list: [1.5, 'a'] } },
+    { id: 3, name: 'after', tag: 'x' },
+  ];
+  const text = JSON.stringify(plants);
+
+  it('gives what the buffered check gives, however the body is cut, and marks the large plant', async () => {
+    for (const sizes of [many(200), [1000, 3, 65536, 7, ...many(100)], [text.length]]) {
+      const streamed = await collect(text, sizes);
+      const buffered = parsePlantList(text, 'application/json', NO_SECRETS);
+      expect(JSON.stringify(streamed)).toBe(JSON.stringify(buffered));
+      expect(streamed).toEqual(buffered);
+      // Only a plant whose text arrived in many pieces is built as it comes.
+      expect(holdsLarge(streamed[1])).toBe(sizes.length > 1);
+      expect(holdsLarge(streamed[0])).toBe(false);
+    }
+  });
+
+  it('says a large item is not valid JSON as it says of any item, its excerpt the start of its text', async () => {
+    const broken = `[{"name":"a"},{"name":"b",\n\n   "note":"${'y'.repeat(3 * 65536)}", "x":tru}]`;
+    const item = broken.slice(broken.indexOf('{"name":"b"'), -1);
+    await expect(collect(broken, many(10))).rejects.toThrow(
+      new BadResponseError(`item 2 of the plant list is not valid JSON: ${excerpt(item, 200, NO_SECRETS)}`),
+    );
+  });
+
+  it('refuses a large plant nested deeper than MAX_PLANT_DEPTH, naming it', async () => {
+    const deep = `[{"name":"${'z'.repeat(2 * 65536)}","x":${'['.repeat(MAX_PLANT_DEPTH + 1)}${']'.repeat(MAX_PLANT_DEPTH + 1)}}]`;
+    await expect(collect(deep, many(10))).rejects.toThrow(`item 1 nests deeper than ${MAX_PLANT_DEPTH} levels`);
   });
 });

@@ -77,6 +77,20 @@ describe('writePlants', () => {
     expect(none.split('\n')[0]).toMatch(/^NAME\s+TAG\s*$/);
   });
 
+  it('a table keeps of each plant only the fields its columns read, and shows the same', async () => {
+    const proto: Plant = { name: 'p', extra: { height: 3, note: 'x'.repeat(100) } };
+    Object.defineProperty(proto, '__proto__', { value: 'own', enumerable: true, writable: true, configurable: true });
+    const plants: Plant[] = [proto, { name: 'q', id: 9, note: 'y'.repeat(100), extra: { height: 4 } }];
+    const columns = ['name', 'extra.height', '__proto__', 'id', 'toString'];
+    const { stdout } = await written([plants], 'table', { columns });
+    expect(stdout.split('\n')).toEqual([
+      'NAME  EXTRA.HEIGHT  __PROTO__  ID  TOSTRING',
+      'p     3             own',
+      `q     4${' '.repeat(24)}9`,
+      '',
+    ]);
+  });
+
   it('a table of no plants says so on stderr and prints nothing', async () => {
     const { count, stdout, stderr } = await written([[]], 'table', { tty: true });
     expect([count, stdout, stderr]).toEqual([0, '', 'No plants found\n']);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { JsonArraySplitter } from '../../src/api/plant-stream.js';
+import { JsonArraySplitter, type LargeItem } from '../../src/api/plant-stream.js';
 import { parsePlantList } from '../../src/api/responses.js';
 import { encodePathSegment, endpoint, parseBaseUrl } from '../../src/shared/url.js';
 import { INT32_MAX, parseLimit } from '../../src/shared/values.js';
@@ -185,18 +185,22 @@ describe('JsonArraySplitter', () => {
         fc.array(fc.jsonValue({ maxDepth: 3 })),
         fc.boolean(),
         fc.array(fc.nat(), { maxLength: 12 }),
-        (items, spaced, cuts) => {
+        fc.constantFrom(Infinity, 0, 1, 8, 40),
+        (items, spaced, cuts, large) => {
           const text = spaced ? JSON.stringify(items, null, 1) : JSON.stringify(items);
           const points = [...new Set(cuts.map((c) => c % (text.length + 1)))].sort((a, b) => a - b);
-          const splitter = new JsonArraySplitter();
-          const found: string[] = [];
+          // With a small threshold, items longer than it are built as they come (LargeItem).
+          const splitter = new JsonArraySplitter(large);
+          const found: (string | LargeItem)[] = [];
           let from = 0;
           for (const point of [...points, text.length]) {
             found.push(...splitter.push(text.slice(from, point)));
             from = point;
           }
           splitter.end();
-          expect(found.map((item) => JSON.parse(item) as unknown)).toEqual(JSON.parse(text));
+          expect(
+            found.map((item) => (typeof item === 'string' ? (JSON.parse(item) as unknown) : item.value())),
+          ).toEqual(JSON.parse(text));
         },
       ),
       { numRuns: 1000 },

@@ -6,6 +6,7 @@ import { Table } from '../../src/vendor/table.js';
 import { columnFloor, fitColumns } from '../../src/output/fit.js';
 import { renderTable, type TableFit } from '../../src/output/table.js';
 import { displayMeasure } from '../../src/output/width.js';
+import { LARGE_TEXT } from '../../src/shared/large-values.js';
 
 const { strlen } = utils;
 const { width: displayWidth } = await displayMeasure();
@@ -188,6 +189,37 @@ describe('fitColumns', () => {
     expect(columnFloor(40, 4, false)).toBe(8);
     expect(columnFloor(5, 4, false)).toBe(5);
     expect(columnFloor(40, 2, true)).toBe(40);
+  });
+});
+
+describe('renderTable with a column wider than a large text', () => {
+  /** The table as one text, each line padded and trimmed the plain way. */
+  function expected(headers: string[], rows: string[][]): string {
+    const widths = headers.map((header, i) =>
+      Math.max(displayWidth(header), ...rows.map((row) => displayWidth(row[i]!))),
+    );
+    const line = (row: string[]) =>
+      row
+        .map((cell, i) => (i === row.length - 1 ? cell : cell + ' '.repeat(widths[i]! - displayWidth(cell))))
+        .join('  ')
+        .trimEnd(); // no other white space in these cells
+    return [headers, ...rows].map((row) => `${line(row)}\n`).join('');
+  }
+
+  it('pads and trims each line as a short table does, writing no line or cell whole', async () => {
+    const wide = `${'x'.repeat(2.5 * LARGE_TEXT)}植 `;
+    const rows = [
+      ['1', 'short', 'a'],
+      ['2', wide, 'b'],
+      ['3', 'trailing  ', ''],
+      ['4', '', '  '],
+      ['5', '🌱', 'c'],
+    ];
+    const pieces: string[] = [];
+    for await (const piece of renderTable(['ID', 'NAME', 'TAG'], rows, false)) pieces.push(piece);
+    expect(pieces.join('')).toBe(expected(['ID', 'NAME', 'TAG'], rows));
+    // Padding comes in slices, and the large cell as it is: nothing larger was made.
+    expect(Math.max(...pieces.map((piece) => piece.length))).toBe(wide.length);
   });
 });
 
