@@ -21,8 +21,11 @@
 // Keyring, as the tests do) when dbus-daemon and gnome-keyring-daemon are
 // there; without them the keyring rows are left out, and it says why.
 //
-// PLANTS_BENCH_CASES=start-up runs the start-up cases alone (a shared
-// machine's minute rather than several).
+// BENCH_CASES picks the groups of cases to run (comma-separated; all by
+// default): start-up, large (100,000 plants), huge (300 MB), delete; the
+// start-up cases alone take a shared machine's minute rather than several.
+// BENCH_RUNS sets the rounds (7; three times as many for start-up; the
+// 300 MB and delete cases always run 3).
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
@@ -32,14 +35,27 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const plants = join(root, 'bin/plants.js');
 const storeBin = join(root, 'bin/plant-store-server.js');
-const work = mkdtempSync(join(tmpdir(), 'plants-bench-'));
 const TOKEN = 'bench-token-0123456789';
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
-const START_UP_ONLY = process.env.PLANTS_BENCH_CASES === 'start-up';
-if (process.env.PLANTS_BENCH_CASES && !START_UP_ONLY) {
-  console.error(`bench: PLANTS_BENCH_CASES=${process.env.PLANTS_BENCH_CASES}: only start-up is known`);
+if (!Number.isInteger(RUNS) || RUNS < 1) {
+  console.error(`bench: BENCH_RUNS=${process.env.BENCH_RUNS}: a whole number of rounds, 1 or more`);
   process.exit(2);
 }
+const { version: UNDICI_VERSION } = JSON.parse(readFileSync(join(root, 'node_modules/undici/package.json'), 'utf8'));
+/** The groups of cases, in the order they run (each a function below); BENCH_CASES picks some. */
+const GROUPS = { 'start-up': startUpCases, large: largeCases, huge: hugeCases, delete: deleteCases };
+const chosen = process.env.BENCH_CASES ? process.env.BENCH_CASES.split(',').map((name) => name.trim()) : [];
+for (const name of chosen) {
+  if (!Object.hasOwn(GROUPS, name)) {
+    console.error(`bench: BENCH_CASES: no group ${name} (${Object.keys(GROUPS).join(', ')})`);
+    process.exit(2);
+  }
+}
+if (process.env.PLANTS_BENCH_CASES !== undefined) {
+  console.error('bench: PLANTS_BENCH_CASES is now BENCH_CASES (start-up, large, huge, delete; comma-separated)');
+  process.exit(2);
+}
+const groups = Object.keys(GROUPS).filter((name) => chosen.length === 0 || chosen.includes(name));
 
 for (const tool of ['curl', 'jq', 'xargs', '/usr/bin/time']) {
   if (spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0) {
@@ -81,6 +97,8 @@ for (const major of [22, 26]) {
     missing.push(`Node ${major} not found (set PLANTS_BENCH_NODE${major} to its node binary): its column is left out`);
 }
 for (const line of missing) console.error(`bench: ${line}`);
+// Made once every check above has passed: each exit from here on removes it.
+const work = mkdtempSync(join(tmpdir(), 'plants-bench-'));
 /** Rows left out, and why: printed with the table. */
 const skipped = new Set();
 
@@ -271,40 +289,57 @@ function configure(nodeBin, dir, url, env, { insecure }) {
   return undefined;
 }
 
-/** Every case on one Node, each with its baselines measured on that Node, side by side. */
-async function benchOn(node, undiciIndexBin, secretService) {
+/**
+ * What the cases of one Node share: its binary, how to start it directly
+ * (`at`) or in a shell (`inShell`), the environments of a run, and `ratioRow`,
+ * which records a case over its baseline and whether it meets its target.
+ */
+function nodeContext(node) {
   const nodeBin = node.bin;
-  const at = (...args) => [nodeBin, ...args];
-  const inShell = (args) => `${quote(nodeBin)} ${args.map(quote).join(' ')}`;
   // The code cache (src/code-cache.ts) goes in the bench's own directory; each
   // case's warm-up run makes it, as a user's first run would. Node's own
   // compile cache, for comparison, goes next to it.
   const cache = { XDG_CACHE_HOME: join(work, 'cache') };
-  const noCache = { PLANTS_CODE_CACHE: '0' };
-  const nodeCache = { PLANTS_CODE_CACHE: '0', NODE_COMPILE_CACHE: join(work, 'node-compile-cache') };
-  const env = (url) => ({
-    PLANTS_BASE_URL: url,
-    PLANTS_TOKEN: TOKEN,
-    PLANTS_CONFIG_DIR: work,
-    // The deletion journal of the delete cases: here, never the user's own.
-    PLANTS_STATE_DIR: join(work, 'state'),
-    PLANTS_RETRIES: '0',
-    ...cache,
-  });
-  const ratioRow = (name, result, baselineName, baseline, target, limit) => {
-    const ratio = ratioOf(result, baseline);
-    record(node, name, result, {
-      baseline: baselineName,
-      ratio,
-      target,
-      limit,
-      ok: limit === undefined || ratio.median <= limit,
-    });
+  return {
+    node,
+    nodeBin,
+    at: (...args) => [nodeBin, ...args],
+    inShell: (args) => `${quote(nodeBin)} ${args.map(quote).join(' ')}`,
+    cache,
+    noCache: { PLANTS_CODE_CACHE: '0' },
+    nodeCache: { PLANTS_CODE_CACHE: '0', NODE_COMPILE_CACHE: join(work, 'node-compile-cache') },
+    env: (url) => ({
+      PLANTS_BASE_URL: url,
+      PLANTS_TOKEN: TOKEN,
+      PLANTS_CONFIG_DIR: work,
+      // The deletion journal of the delete cases: here, never the user's own.
+      PLANTS_STATE_DIR: join(work, 'state'),
+      PLANTS_RETRIES: '0',
+      ...cache,
+    }),
+    /**
+     * A case over its baseline, round by round; `limit` the largest ratio
+     * and `maxRssMb` the peak RSS it must stay under, to meet its `target`.
+     */
+    ratioRow: (name, result, baselineName, baseline, { target = '', limit, maxRssMb } = {}) => {
+      const ratio = ratioOf(result, baseline);
+      record(node, name, result, {
+        baseline: baselineName,
+        ratio,
+        target,
+        limit,
+        ok: (limit === undefined || ratio.median <= limit) && (maxRssMb === undefined || result.rssMb < maxRssMb),
+      });
+    },
   };
+}
 
-  // Start-up and a small list, side by side with `node -e 0`. The list's
-  // base URL and token come from the environment, from a profile in
-  // config.json, or (the token) from the OS keyring.
+/**
+ * Start-up and a small list, side by side with `node -e 0`. The list's
+ * base URL and token come from the environment, from a profile in
+ * config.json, or (the token) from the OS keyring.
+ */
+async function startUpCases({ node, nodeBin, at, cache, noCache, nodeCache, env, ratioRow }, shared) {
   const small = await startStore(20);
   const list = ['list', '--json'];
   const fromFile = {
@@ -325,12 +360,12 @@ async function benchOn(node, undiciIndexBin, secretService) {
   );
   if (fileProblem) throw new Error(`bench: ${fileProblem}`);
   let fromKeyring;
-  if (secretService.env) {
+  if (shared.secretService.env) {
     const keyringEnv = {
       ...fromFile,
       PLANTS_KEYRING: undefined,
       PLANTS_CONFIG_DIR: join(work, `config-keyring-${node.major}`),
-      ...secretService.env,
+      ...shared.secretService.env,
     };
     const problem = configure(nodeBin, keyringEnv.PLANTS_CONFIG_DIR, small.url, keyringEnv, { insecure: false });
     if (problem) skipped.add(`the keyring rows on ${node.version}: ${problem}`);
@@ -360,7 +395,7 @@ async function benchOn(node, undiciIndexBin, secretService) {
       { argv: at(plants, ...list), env: { ...env(small.url), ...noCache } },
       // A cache directory of its own: each build removes the other's data (src/code-cache.ts).
       {
-        argv: at(undiciIndexBin, ...list),
+        argv: at(shared.undiciIndexBin, ...list),
         env: { ...env(small.url), XDG_CACHE_HOME: join(work, 'cache-undici-index') },
       },
       { argv: at(plants, ...list), env: fromFile },
@@ -371,13 +406,19 @@ async function benchOn(node, undiciIndexBin, secretService) {
   small.stop();
   const environment = 'plants list (20), environment';
   record(node, 'node -e 0', bare);
-  ratioRow('plants --version', version, 'node -e 0', bare, '≤ 1.15x', 1.15);
-  ratioRow('plants --help', help, 'node -e 0', bare, '≤ 1.35x', 1.35);
+  ratioRow('plants --version', version, 'node -e 0', bare, { target: '≤ 1.15x', limit: 1.15 });
+  ratioRow('plants --help', help, 'node -e 0', bare, { target: '≤ 1.35x', limit: 1.35 });
   ratioRow("plants --help, node's compile cache instead", helpNodeCache, 'plants --help', help);
   ratioRow('plants --help, no code cache', helpNoCache, 'plants --help', help);
-  ratioRow('plants list --json (20 plants), from the environment', listSmall, 'node -e 0', bare, '≤ 1.8x', 1.8);
-  ratioRow('plants list --json (20), from config.json', listFile, environment, listSmall, '≤ 1.05x', 1.05);
-  ratioRow('plants list --json (20), from config.json', listFile, 'node -e 0', bare, '≤ 2.0x', 2.0);
+  ratioRow('plants list --json (20 plants), from the environment', listSmall, 'node -e 0', bare, {
+    target: '≤ 1.8x',
+    limit: 1.8,
+  });
+  ratioRow('plants list --json (20), from config.json', listFile, environment, listSmall, {
+    target: '≤ 1.05x',
+    limit: 1.05,
+  });
+  ratioRow('plants list --json (20), from config.json', listFile, 'node -e 0', bare, { target: '≤ 2.0x', limit: 2.0 });
   if (listKeyring) {
     ratioRow('plants list --json (20), token in the keyring', listKeyring, environment, listSmall);
     ratioRow('plants list --json (20), token in the keyring', listKeyring, 'node -e 0', bare);
@@ -385,9 +426,10 @@ async function benchOn(node, undiciIndexBin, secretService) {
   ratioRow("plants list --json (20), node's compile cache instead", listNodeCache, environment, listSmall);
   ratioRow('plants list --json (20), no code cache', listNoCache, environment, listSmall);
   ratioRow("plants list --json (20), undici's index instead of its modules", listIndex, environment, listSmall);
-  if (START_UP_ONLY) return;
+}
 
-  // A large list: 100,000 plants.
+/** A large list: 100,000 plants, in each format, against `curl | jq -c .`. */
+async function largeCases({ node, inShell, env, ratioRow }) {
   const large = await startStore(100_000);
   const url = `${large.url}/plants?limit=100000`;
   const formats = ['json', 'ndjson', 'tsv', 'table'];
@@ -404,20 +446,19 @@ async function benchOn(node, undiciIndexBin, secretService) {
   formats.forEach((format, index) => {
     const result = results[index];
     if (format === 'table') {
-      ratioRow('plants list -o table (100,000)', result, 'plants list -o json', json, '≤ 3x', 3);
+      ratioRow('plants list -o table (100,000)', result, 'plants list -o json', json, { target: '≤ 3x', limit: 3 });
       return;
     }
-    const ratio = ratioOf(result, jq);
-    record(node, `plants list -o ${format} (100,000)`, result, {
-      baseline: 'curl | jq -c .',
-      ratio,
+    ratioRow(`plants list -o ${format} (100,000)`, result, 'curl | jq -c .', jq, {
       target: '≤ 0.8x, < 250 MB',
       limit: 0.8,
-      ok: ratio.median <= 0.8 && result.rssMb < 250,
+      maxRssMb: 250,
     });
   });
+}
 
-  // Streaming a list of several hundred MB.
+/** Streaming a list of several hundred MB: peak RSS, against `curl > /dev/null`. */
+async function hugeCases({ node, inShell, env, ratioRow }) {
   const huge = await startHugeList(300);
   const streamed = ['json', 'ndjson', 'tsv', 'csv'];
   const [curlHuge, ...hugeResults] = sideBySide(
@@ -434,16 +475,15 @@ async function benchOn(node, undiciIndexBin, secretService) {
   huge.stop();
   record(node, 'curl > /dev/null (300 MB list)', curlHuge);
   streamed.forEach((format, index) => {
-    const result = hugeResults[index];
-    record(node, `plants list -o ${format} (300 MB)`, result, {
-      baseline: 'curl',
-      ratio: ratioOf(result, curlHuge),
+    ratioRow(`plants list -o ${format} (300 MB)`, hugeResults[index], 'curl', curlHuge, {
       target: '< 250 MB',
-      ok: result.rssMb < 250,
+      maxRssMb: 250,
     });
   });
+}
 
-  // Bulk delete of 2,000 plants, each run against a fresh store.
+/** Bulk delete of 2,000 plants, each run against a fresh store. */
+async function deleteCases({ node, at, inShell, env, ratioRow }) {
   const ids = join(work, 'ids.txt');
   writeFileSync(ids, Array.from({ length: 2000 }, (_, i) => i + 1).join('\n'));
   const bareUndiciScript = join(work, 'bare-undici.mjs');
@@ -499,28 +539,33 @@ await agent.close();
   ]);
   record(node, 'xargs -P 8 curl -X DELETE (2,000)', xargs);
   record(node, 'bare undici, 8 in flight (2,000)', bareUndici);
-  ratioRow('plants delete --stdin --yes (2,000)', del, 'xargs -P 8 curl', xargs, '≤ 0.1x', 0.1);
-  ratioRow('plants delete --stdin --yes (2,000)', del, 'bare undici', bareUndici, '≤ 2x', 2);
-  ratioRow('plants delete (2,000), journal on', del, 'journal off', delNoJournal, '≤ 1.2x', 1.2);
+  ratioRow('plants delete --stdin --yes (2,000)', del, 'xargs -P 8 curl', xargs, { target: '≤ 0.1x', limit: 0.1 });
+  ratioRow('plants delete --stdin --yes (2,000)', del, 'bare undici', bareUndici, { target: '≤ 2x', limit: 2 });
+  ratioRow('plants delete (2,000), journal on', del, 'journal off', delNoJournal, { target: '≤ 1.2x', limit: 1.2 });
 }
 
 let secretService = { missing: 'not started' };
 try {
-  const undiciIndexBin = buildWithUndiciIndex();
-  secretService = await startSecretService();
-  if (secretService.missing) skipped.add(`the keyring rows: ${secretService.missing}`);
+  // What the start-up cases need on every Node: built and started once.
+  const shared = {};
+  if (groups.includes('start-up')) {
+    shared.undiciIndexBin = buildWithUndiciIndex();
+    secretService = await startSecretService();
+    if (secretService.missing) skipped.add(`the keyring rows: ${secretService.missing}`);
+    shared.secretService = secretService;
+  }
   for (const node of nodes) {
     console.error(`bench: ${node.version} (${node.bin})`);
-    await benchOn(node, undiciIndexBin, secretService);
+    const context = nodeContext(node);
+    for (const group of groups) await GROUPS[group](context, shared);
   }
 } finally {
   await secretService.stop?.();
   rmSync(work, { recursive: true, force: true });
 }
-if (START_UP_ONLY) skipped.add('the list, stream and delete cases: PLANTS_BENCH_CASES=start-up');
 
 // Only the reference's figures are held to the targets.
-const fmt = (n, digits = 0) => (typeof n === 'number' ? n.toFixed(digits) : n);
+const fmt = (n, digits = 0) => (typeof n === 'number' ? n.toFixed(digits) : '');
 const header = ['case', 'baseline', 'target'];
 for (const node of nodes) {
   header.push(`${node.version} ms`, 'MB', 'ratio');
@@ -547,7 +592,7 @@ const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => Str
 const line = (cells) => `| ${cells.map((c, i) => String(c).replaceAll('|', '\\|').padEnd(widths[i])).join(' | ')} |`;
 const cpu = `${cpus().length} cores (${cpus()[0]?.model ?? 'unknown CPU'})`;
 console.log(
-  `plants bench, ${new Date().toISOString().slice(0, 10)}, reference node ${reference.version}, ${cpu}, ${RUNS} rounds per case (${RUNS * 3} for start-up)`,
+  `plants bench, ${new Date().toISOString().slice(0, 10)}, reference node ${reference.version}, undici ${UNDICI_VERSION}, ${cpu}, ${RUNS} rounds per case (${RUNS * 3} for start-up), cases: ${groups.join(', ')}`,
 );
 console.log(
   'ms: the median of the rounds (interquartile range); ratio: the median of each round’s ratio to its baseline (interquartile range); MB: the largest peak RSS.',
