@@ -102,18 +102,45 @@ const work = mkdtempSync(join(tmpdir(), 'plants-bench-'));
 /** Rows left out, and why: printed with the table. */
 const skipped = new Set();
 
-/** Run a command once: wall milliseconds and peak RSS in MB. */
+/**
+ * Preloaded into every Node process a case starts (NODE_OPTIONS): at exit it
+ * writes the process's CPU time (user and system, all threads) to stderr.
+ * On a machine shared with other jobs, waiting for a core inflates wall
+ * time, not CPU time. It writes with fs.writeSync: process.stderr would set
+ * up a stream that `plants --version` never does.
+ */
+const cpuReport = join(work, 'cpu-time.cjs');
+writeFileSync(
+  cpuReport,
+  `process.on('exit', () => {
+  const { user, system } = process.cpuUsage();
+  try {
+    require('node:fs').writeSync(2, '\\nplants-bench-cpu ' + (user + system) / 1000 + '\\n');
+  } catch {
+    // A run without its CPU time is left out of that column's median.
+  }
+});
+`,
+);
+const NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ''} --require ${JSON.stringify(cpuReport)}`.trim();
+
+/** Run a command once: wall milliseconds, CPU milliseconds of the Node processes it started, and peak RSS in MB. */
 function once(argv, env = {}) {
   const rssFile = join(work, 'rss');
   const started = process.hrtime.bigint();
   const result = spawnSync('/usr/bin/time', ['-f', '%M', '-o', rssFile, ...argv], {
-    env: { ...process.env, ...env },
+    env: { ...process.env, ...env, NODE_OPTIONS },
     stdio: ['ignore', 'ignore', 'pipe'],
     maxBuffer: 64 * 1024 * 1024,
   });
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   if (result.status !== 0) throw new Error(`${argv.join(' ')} failed: ${result.stderr}`);
-  return { ms, rssMb: Number(readFileSync(rssFile, 'utf8').trim().split('\n').pop()) / 1024 };
+  const cpu = [...result.stderr.toString().matchAll(/^plants-bench-cpu ([\d.]+)$/gm)];
+  return {
+    ms,
+    cpuMs: cpu.length > 0 ? cpu.reduce((sum, match) => sum + Number(match[1]), 0) : undefined,
+    rssMb: Number(readFileSync(rssFile, 'utf8').trim().split('\n').pop()) / 1024,
+  };
 }
 
 /** The `q` quantile of `values` (0.5 the median), interpolated between the two nearest. */
@@ -129,10 +156,21 @@ function spread(values) {
   return { median: quantile(values, 0.5), q1: quantile(values, 0.25), q3: quantile(values, 0.75) };
 }
 
-/** The median time (and its spread), the largest peak RSS, and each round's time, of a command's runs. */
+/**
+ * The median time (and its spread), the median CPU time (of Node processes
+ * only: none for curl), the largest peak RSS, and each round's time, of a
+ * command's runs.
+ */
 function summary(runs) {
   const times = runs.map((r) => r.ms);
-  return { ...spread(times), ms: quantile(times, 0.5), rssMb: Math.max(...runs.map((r) => r.rssMb)), times };
+  const cpu = runs.map((r) => r.cpuMs).filter((ms) => ms !== undefined);
+  return {
+    ...spread(times),
+    ms: quantile(times, 0.5),
+    cpuMs: cpu.length > 0 ? quantile(cpu, 0.5) : undefined,
+    rssMb: Math.max(...runs.map((r) => r.rssMb)),
+    times,
+  };
 }
 
 /**
@@ -568,7 +606,7 @@ try {
 const fmt = (n, digits = 0) => (typeof n === 'number' ? n.toFixed(digits) : '');
 const header = ['case', 'baseline', 'target'];
 for (const node of nodes) {
-  header.push(`${node.version} ms`, 'MB', 'ratio');
+  header.push(`${node.version} ms`, 'CPU ms', 'MB', 'ratio');
   if (node === reference) header.push('');
 }
 /** A median and its interquartile range: `55 (53–58)`. */
@@ -582,7 +620,12 @@ const table = [...rows.values()].map((row) => {
     const result = row.results.get(node.major);
     // A third decimal where two would round a ratio onto its target's limit, from either side.
     const onTheLimit = result?.limit !== undefined && Number(fmt(result.ratio.median, 2)) === result.limit;
-    cells.push(withSpread(result, 0), fmt(result?.rssMb), withSpread(result?.ratio, onTheLimit ? 3 : 2, 'x'));
+    cells.push(
+      withSpread(result, 0),
+      fmt(result?.cpuMs),
+      fmt(result?.rssMb),
+      withSpread(result?.ratio, onTheLimit ? 3 : 2, 'x'),
+    );
     if (node === reference) cells.push(row.target ? (result?.ok ? 'ok' : 'MISSED') : '');
   }
   return cells;
@@ -595,7 +638,7 @@ console.log(
   `plants bench, ${new Date().toISOString().slice(0, 10)}, reference node ${reference.version}, undici ${UNDICI_VERSION}, ${cpu}, ${RUNS} rounds per case (${RUNS * 3} for start-up), cases: ${groups.join(', ')}`,
 );
 console.log(
-  'ms: the median of the rounds (interquartile range); ratio: the median of each round’s ratio to its baseline (interquartile range); MB: the largest peak RSS.',
+  'ms: the median of the rounds (interquartile range); CPU ms: the median CPU time of the Node processes (user and system); ratio: the median of each round’s ratio to its baseline (interquartile range); MB: the largest peak RSS.',
 );
 for (const note of missing) console.log(`${note}.`);
 for (const note of skipped) console.log(`Left out, ${note}.`);
