@@ -266,23 +266,31 @@ async function startSecretService() {
 }
 
 /**
- * A copy of the build whose undici bundle is undici's public index
- * (PLANTS_BUILD_UNDICI=index, see build/start-up.ts): what importing
- * undici's own modules saves. Started like bin/plants.js.
+ * Copies of the build without a part of the start-up machinery (see
+ * build/start-up.ts), to show what each saves: by name, the build's
+ * environment and the words of its row.
  */
-function buildWithUndiciIndex() {
-  const dist = join(work, 'dist-undici-index');
+const VARIANTS = {
+  'undici-index': { env: { PLANTS_BUILD_UNDICI: 'index' }, row: "undici's index instead of its modules" },
+  'no-http2-stand-in': { env: { PLANTS_BUILD_NO_STAND_IN: 'node:http2' }, row: 'node:http2 loaded (no stand-in)' },
+  'no-http-stand-in': { env: { PLANTS_BUILD_NO_STAND_IN: 'node:http' }, row: 'node:http loaded (no stand-in)' },
+  'no-assert-stand-in': { env: { PLANTS_BUILD_NO_STAND_IN: 'node:assert' }, row: 'node:assert loaded (no stand-in)' },
+};
+
+/** Build the variant `name` (VARIANTS); resolves to its entry point, started like bin/plants.js. */
+function buildVariant(name) {
+  const dist = join(work, `dist-${name}`);
   const built = spawnSync(
     reference.bin,
     [join(root, 'node_modules/tsup/dist/cli-default.js'), '--silent', '--out-dir', dist],
     {
       cwd: root,
-      env: { ...process.env, PLANTS_BUILD_UNDICI: 'index' },
+      env: { ...process.env, ...VARIANTS[name].env },
       stdio: ['ignore', 'ignore', 'inherit'],
     },
   );
-  if (built.status !== 0) throw new Error("bench: the build with undici's index failed");
-  const bin = join(work, 'plants-undici-index.cjs');
+  if (built.status !== 0) throw new Error(`bench: the build ${name} failed`);
+  const bin = join(work, `plants-${name}.cjs`);
   writeFileSync(bin, `require(${JSON.stringify(join(dist, 'plants.cjs'))}).start();\n`);
   return bin;
 }
@@ -380,6 +388,7 @@ function nodeContext(node) {
 async function startUpCases({ node, nodeBin, at, cache, noCache, nodeCache, env, ratioRow }, shared) {
   const small = await startStore(20);
   const list = ['list', '--json'];
+  const variants = Object.keys(VARIANTS);
   const fromFile = {
     ...env(small.url),
     PLANTS_BASE_URL: undefined,
@@ -418,9 +427,8 @@ async function startUpCases({ node, nodeBin, at, cache, noCache, nodeCache, env,
     listSmall,
     listNodeCache,
     listNoCache,
-    listIndex,
     listFile,
-    listKeyring,
+    ...listVariantsAndKeyring
   ] = sideBySide(
     [
       { argv: at('-e', '0') },
@@ -431,17 +439,19 @@ async function startUpCases({ node, nodeBin, at, cache, noCache, nodeCache, env,
       { argv: at(plants, ...list), env: env(small.url) },
       { argv: at(plants, ...list), env: { ...env(small.url), ...nodeCache } },
       { argv: at(plants, ...list), env: { ...env(small.url), ...noCache } },
-      // A cache directory of its own: each build removes the other's data (src/code-cache.ts).
-      {
-        argv: at(shared.undiciIndexBin, ...list),
-        env: { ...env(small.url), XDG_CACHE_HOME: join(work, 'cache-undici-index') },
-      },
       { argv: at(plants, ...list), env: fromFile },
+      // A cache directory each: each build removes the others' data (src/code-cache.ts).
+      ...variants.map((name) => ({
+        argv: at(shared.variantBins[name], ...list),
+        env: { ...env(small.url), XDG_CACHE_HOME: join(work, `cache-${name}`) },
+      })),
       ...(fromKeyring ? [{ argv: at(plants, ...list), env: fromKeyring }] : []),
     ],
     { runs: RUNS * 3 },
   );
   small.stop();
+  const listVariants = listVariantsAndKeyring.slice(0, variants.length);
+  const [listKeyring] = listVariantsAndKeyring.slice(variants.length);
   const environment = 'plants list (20), environment';
   record(node, 'node -e 0', bare);
   ratioRow('plants --version', version, 'node -e 0', bare, { target: '≤ 1.15x', limit: 1.15 });
@@ -463,7 +473,9 @@ async function startUpCases({ node, nodeBin, at, cache, noCache, nodeCache, env,
   }
   ratioRow("plants list --json (20), node's compile cache instead", listNodeCache, environment, listSmall);
   ratioRow('plants list --json (20), no code cache', listNoCache, environment, listSmall);
-  ratioRow("plants list --json (20), undici's index instead of its modules", listIndex, environment, listSmall);
+  variants.forEach((name, index) => {
+    ratioRow(`plants list --json (20), ${VARIANTS[name].row}`, listVariants[index], environment, listSmall);
+  });
 }
 
 /** A large list: 100,000 plants, in each format, against `curl | jq -c .`. */
@@ -587,7 +599,7 @@ try {
   // What the start-up cases need on every Node: built and started once.
   const shared = {};
   if (groups.includes('start-up')) {
-    shared.undiciIndexBin = buildWithUndiciIndex();
+    shared.variantBins = Object.fromEntries(Object.keys(VARIANTS).map((name) => [name, buildVariant(name)]));
     secretService = await startSecretService();
     if (secretService.missing) skipped.add(`the keyring rows: ${secretService.missing}`);
     shared.secretService = secretService;
