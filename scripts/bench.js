@@ -455,7 +455,7 @@ async function startUpCases({ node, nodeBin, at, cache, noCache, nodeCache, env,
   const environment = 'plants list (20), environment';
   record(node, 'node -e 0', bare);
   ratioRow('plants --version', version, 'node -e 0', bare, { target: '≤ 1.15x', limit: 1.15 });
-  ratioRow('plants --help', help, 'node -e 0', bare, { target: '≤ 1.35x', limit: 1.35 });
+  ratioRow('plants --help', help, 'node -e 0', bare, { target: '≤ 1.45x', limit: 1.45 });
   ratioRow("plants --help, node's compile cache instead", helpNodeCache, 'plants --help', help);
   ratioRow('plants --help, no code cache', helpNoCache, 'plants --help', help);
   ratioRow('plants list --json (20 plants), from the environment', listSmall, 'node -e 0', bare, {
@@ -496,7 +496,7 @@ async function largeCases({ node, inShell, env, ratioRow }) {
   formats.forEach((format, index) => {
     const result = results[index];
     if (format === 'table') {
-      ratioRow('plants list -o table (100,000)', result, 'plants list -o json', json, { target: '≤ 3x', limit: 3 });
+      ratioRow('plants list -o table (100,000)', result, 'plants list -o json', json, { target: '≤ 1.5x', limit: 1.5 });
       return;
     }
     ratioRow(`plants list -o ${format} (100,000)`, result, 'curl | jq -c .', jq, {
