@@ -192,19 +192,48 @@ function sideBySide(commands, { runs = RUNS } = {}) {
   return samples.map(summary);
 }
 
-/** Start the local plant store (on the reference Node) with `seed` plants; resolves to its URL and a stop function. */
-function startStore(seed) {
+/**
+ * Start the local plant store (on the reference Node) with `seed` plants, or
+ * those of the JSON file `data`; resolves to its URL and a stop function.
+ */
+function startStore({ seed = 0, data } = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(reference.bin, [storeBin, '--port', '0', '--seed', String(seed), '--token', TOKEN], {
-      stdio: ['ignore', 'pipe', 'ignore'],
-    });
+    const args = ['--port', '0', '--seed', String(seed), '--token', TOKEN, ...(data ? ['--data', data] : [])];
+    const child = spawn(reference.bin, [storeBin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
+    let err = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk) => {
+      err += chunk;
+    });
     child.stdout.setEncoding('utf8').on('data', (chunk) => {
       out += chunk;
       if (out.includes('\n')) resolve({ url: out.split('\n')[0], stop: () => child.kill() });
     });
     child.on('error', reject);
+    child.on('exit', (code) => reject(new Error(`bench: the plant store stopped (${code}): ${err.trim()}`)));
   });
+}
+
+/**
+ * A --data file of the seeded store's 100,000 plants with ids above 2^53
+ * (9007199254740993, then every 7th): the same names and tags, so that the
+ * two lists differ in their ids alone. Made once, from the first large store.
+ */
+let bigIdFile;
+function bigIdData(storeUrl) {
+  if (bigIdFile) return bigIdFile;
+  const listed = spawnSync('curl', ['-sf', '-H', `Authorization: Bearer ${TOKEN}`, `${storeUrl}/plants?limit=100000`], {
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  if (listed.status !== 0) throw new Error(`bench: curl of the 100,000 plants failed: ${listed.stderr}`);
+  const rewritten = JSON.parse(listed.stdout).map((plant, i) => ({
+    ...plant,
+    id: JSON.rawJSON(String(9007199254740993n + 7n * BigInt(i))),
+  }));
+  bigIdFile = join(work, 'big-ids.json');
+  writeFileSync(bigIdFile, JSON.stringify(rewritten));
+  return bigIdFile;
 }
 
 /**
@@ -386,7 +415,7 @@ function nodeContext(node) {
  * config.json, or (the token) from the OS keyring.
  */
 async function startUpCases({ node, nodeBin, at, cache, noCache, nodeCache, env, ratioRow }, shared) {
-  const small = await startStore(20);
+  const small = await startStore({ seed: 20 });
   const list = ['list', '--json'];
   const variants = Object.keys(VARIANTS);
   const fromFile = {
@@ -478,19 +507,27 @@ async function startUpCases({ node, nodeBin, at, cache, noCache, nodeCache, env,
   });
 }
 
-/** A large list: 100,000 plants, in each format, against `curl | jq -c .`. */
+/**
+ * A large list: 100,000 plants, in each format, against `curl | jq -c .`;
+ * and as JSON with ids above 2^53 (kept exact), against the same list with
+ * the store's own small ids.
+ */
 async function largeCases({ node, inShell, env, ratioRow }) {
-  const large = await startStore(100_000);
+  const large = await startStore({ seed: 100_000 });
+  const bigIds = await startStore({ data: bigIdData(large.url) });
   const url = `${large.url}/plants?limit=100000`;
   const formats = ['json', 'ndjson', 'tsv', 'table'];
-  const [jq, ...results] = sideBySide([
+  const listAll = (format, storeUrl) => ({
+    argv: sh(`${inShell([plants, 'list', '--limit', '100000', '-o', format])} > /dev/null`),
+    env: env(storeUrl),
+  });
+  const [jq, bigIdJson, ...results] = sideBySide([
     { argv: sh(`curl -s -H 'Authorization: Bearer ${TOKEN}' '${url}' | jq -c . > /dev/null`) },
-    ...formats.map((format) => ({
-      argv: sh(`${inShell([plants, 'list', '--limit', '100000', '-o', format])} > /dev/null`),
-      env: env(large.url),
-    })),
+    listAll('json', bigIds.url),
+    ...formats.map((format) => listAll(format, large.url)),
   ]);
   large.stop();
+  bigIds.stop();
   record(node, 'curl | jq -c . (100,000 plants)', jq);
   const json = results[0];
   formats.forEach((format, index) => {
@@ -504,6 +541,10 @@ async function largeCases({ node, inShell, env, ratioRow }) {
       limit: 0.8,
       maxRssMb: 250,
     });
+  });
+  ratioRow('plants list -o json (100,000), ids above 2^53', bigIdJson, 'plants list -o json', json, {
+    target: '≤ 1.3x',
+    limit: 1.3,
   });
 }
 
@@ -562,7 +603,7 @@ await agent.close();
     const samples = builds.map(() => []);
     for (let i = 0; i <= runs; i += 1) {
       for (const [index, build] of builds.entries()) {
-        const store = await startStore(2000);
+        const store = await startStore({ seed: 2000 });
         try {
           const { argv, env: extra } = build(store.url);
           const sample = once(argv, extra);
