@@ -12,7 +12,9 @@
 // runs after a warm-up, in rounds with its baselines, on the same Node (see
 // sideBySide). Each time is the median of its rounds, with their
 // interquartile range; each ratio the median of the rounds' own ratios (a
-// case over its baseline in the same round), with theirs.
+// case over its baseline in the same round), with theirs. Each Node process
+// a case starts reports its CPU time at exit (cpuReport), whose median is
+// printed too: on a shared machine it moves less than wall time.
 //
 // A list of 20 plants starts three ways: its base URL and token from the
 // environment (PLANTS_BASE_URL, PLANTS_TOKEN), from a profile in
@@ -20,12 +22,14 @@
 // a private Secret Service of its own (a D-Bus session bus and GNOME
 // Keyring, as the tests do) when dbus-daemon and gnome-keyring-daemon are
 // there; without them the keyring rows are left out, and it says why.
+// Copies of the build without undici's own modules or without one of its
+// stand-ins (VARIANTS) show what each saves.
 //
 // BENCH_CASES picks the groups of cases to run (comma-separated; all by
-// default): start-up, large (100,000 plants), huge (300 and 500 MB), delete; the
-// start-up cases alone take a shared machine's minute rather than several.
-// BENCH_RUNS sets the rounds (7; three times as many for start-up; the
-// 300 MB and delete cases always run 3).
+// default): start-up, large (100,000 plants), huge (300 and 500 MB lists),
+// delete; the start-up cases alone take a shared machine's minute rather
+// than several. BENCH_RUNS sets the rounds (7; three times as many for
+// start-up; the huge and delete cases always run 3).
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
@@ -720,7 +724,7 @@ console.log(
   `plants bench, ${new Date().toISOString().slice(0, 10)}, reference node ${reference.version}, undici ${UNDICI_VERSION}, ${cpu}, ${RUNS} rounds per case (${RUNS * 3} for start-up), cases: ${groups.join(', ')}`,
 );
 console.log(
-  'ms: the median of the rounds (interquartile range); CPU ms: the median CPU time of the Node processes (user and system); ratio: the median of each round’s ratio to its baseline (interquartile range); MB: the largest peak RSS.',
+  'ms: the median of the rounds (interquartile range); CPU ms: the median CPU time of the Node processes (user and system); ratio: the median of each round’s ratio to its baseline (interquartile range); MB: the largest peak RSS, in MiB.',
 );
 for (const note of missing) console.log(`${note}.`);
 for (const note of skipped) console.log(`Left out, ${note}.`);
