@@ -12,7 +12,9 @@
 // runs after a warm-up, in rounds with its baselines, on the same Node (see
 // sideBySide). Each time is the median of its rounds, with their
 // interquartile range; each ratio the median of the rounds' own ratios (a
-// case over its baseline in the same round), with theirs.
+// case over its baseline in the same round), with theirs. Each Node process
+// a case starts reports its CPU time at exit (cpuReport), whose median is
+// printed too: on a shared machine it moves less than wall time.
 //
 // A list of 20 plants starts three ways: its base URL and token from the
 // environment (PLANTS_BASE_URL, PLANTS_TOKEN), from a profile in
@@ -20,9 +22,14 @@
 // a private Secret Service of its own (a D-Bus session bus and GNOME
 // Keyring, as the tests do) when dbus-daemon and gnome-keyring-daemon are
 // there; without them the keyring rows are left out, and it says why.
+// Copies of the build without undici's own modules or without one of its
+// stand-ins (VARIANTS) show what each saves.
 //
-// PLANTS_BENCH_CASES=start-up runs the start-up cases alone (a shared
-// machine's minute rather than several).
+// BENCH_CASES picks the groups of cases to run (comma-separated; all by
+// default): start-up, large (100,000 plants), huge (300 and 500 MB lists),
+// delete; the start-up cases alone take a shared machine's minute rather
+// than several. BENCH_RUNS sets the rounds (7; three times as many for
+// start-up; the huge and delete cases always run 3).
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
@@ -32,14 +39,27 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const plants = join(root, 'bin/plants.js');
 const storeBin = join(root, 'bin/plant-store-server.js');
-const work = mkdtempSync(join(tmpdir(), 'plants-bench-'));
 const TOKEN = 'bench-token-0123456789';
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
-const START_UP_ONLY = process.env.PLANTS_BENCH_CASES === 'start-up';
-if (process.env.PLANTS_BENCH_CASES && !START_UP_ONLY) {
-  console.error(`bench: PLANTS_BENCH_CASES=${process.env.PLANTS_BENCH_CASES}: only start-up is known`);
+if (!Number.isInteger(RUNS) || RUNS < 1) {
+  console.error(`bench: BENCH_RUNS=${process.env.BENCH_RUNS}: a whole number of rounds, 1 or more`);
   process.exit(2);
 }
+const { version: UNDICI_VERSION } = JSON.parse(readFileSync(join(root, 'node_modules/undici/package.json'), 'utf8'));
+/** The groups of cases, in the order they run (each a function below); BENCH_CASES picks some. */
+const GROUPS = { 'start-up': startUpCases, large: largeCases, huge: hugeCases, delete: deleteCases };
+const chosen = process.env.BENCH_CASES ? process.env.BENCH_CASES.split(',').map((name) => name.trim()) : [];
+for (const name of chosen) {
+  if (!Object.hasOwn(GROUPS, name)) {
+    console.error(`bench: BENCH_CASES: no group ${name} (${Object.keys(GROUPS).join(', ')})`);
+    process.exit(2);
+  }
+}
+if (process.env.PLANTS_BENCH_CASES !== undefined) {
+  console.error('bench: PLANTS_BENCH_CASES is now BENCH_CASES (start-up, large, huge, delete; comma-separated)');
+  process.exit(2);
+}
+const groups = Object.keys(GROUPS).filter((name) => chosen.length === 0 || chosen.includes(name));
 
 for (const tool of ['curl', 'jq', 'xargs', '/usr/bin/time']) {
   if (spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0) {
@@ -81,21 +101,50 @@ for (const major of [22, 26]) {
     missing.push(`Node ${major} not found (set PLANTS_BENCH_NODE${major} to its node binary): its column is left out`);
 }
 for (const line of missing) console.error(`bench: ${line}`);
+// Made once every check above has passed: each exit from here on removes it.
+const work = mkdtempSync(join(tmpdir(), 'plants-bench-'));
 /** Rows left out, and why: printed with the table. */
 const skipped = new Set();
 
-/** Run a command once: wall milliseconds and peak RSS in MB. */
+/**
+ * Preloaded into every Node process a case starts (NODE_OPTIONS): at exit it
+ * writes the process's CPU time (user and system, all threads) to stderr.
+ * On a machine shared with other jobs, waiting for a core inflates wall
+ * time, not CPU time. It writes with fs.writeSync: process.stderr would set
+ * up a stream that `plants --version` never does.
+ */
+const cpuReport = join(work, 'cpu-time.cjs');
+writeFileSync(
+  cpuReport,
+  `process.on('exit', () => {
+  const { user, system } = process.cpuUsage();
+  try {
+    require('node:fs').writeSync(2, '\\nplants-bench-cpu ' + (user + system) / 1000 + '\\n');
+  } catch {
+    // A run without its CPU time is left out of that column's median.
+  }
+});
+`,
+);
+const NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ''} --require ${JSON.stringify(cpuReport)}`.trim();
+
+/** Run a command once: wall milliseconds, CPU milliseconds of the Node processes it started, and peak RSS in MB. */
 function once(argv, env = {}) {
   const rssFile = join(work, 'rss');
   const started = process.hrtime.bigint();
   const result = spawnSync('/usr/bin/time', ['-f', '%M', '-o', rssFile, ...argv], {
-    env: { ...process.env, ...env },
+    env: { ...process.env, ...env, NODE_OPTIONS },
     stdio: ['ignore', 'ignore', 'pipe'],
     maxBuffer: 64 * 1024 * 1024,
   });
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   if (result.status !== 0) throw new Error(`${argv.join(' ')} failed: ${result.stderr}`);
-  return { ms, rssMb: Number(readFileSync(rssFile, 'utf8').trim().split('\n').pop()) / 1024 };
+  const cpu = [...result.stderr.toString().matchAll(/^plants-bench-cpu ([\d.]+)$/gm)];
+  return {
+    ms,
+    cpuMs: cpu.length > 0 ? cpu.reduce((sum, match) => sum + Number(match[1]), 0) : undefined,
+    rssMb: Number(readFileSync(rssFile, 'utf8').trim().split('\n').pop()) / 1024,
+  };
 }
 
 /** The `q` quantile of `values` (0.5 the median), interpolated between the two nearest. */
@@ -111,10 +160,21 @@ function spread(values) {
   return { median: quantile(values, 0.5), q1: quantile(values, 0.25), q3: quantile(values, 0.75) };
 }
 
-/** The median time (and its spread), the largest peak RSS, and each round's time, of a command's runs. */
+/**
+ * The median time (and its spread), the median CPU time (of Node processes
+ * only: none for curl), the largest peak RSS, and each round's time, of a
+ * command's runs.
+ */
 function summary(runs) {
   const times = runs.map((r) => r.ms);
-  return { ...spread(times), ms: quantile(times, 0.5), rssMb: Math.max(...runs.map((r) => r.rssMb)), times };
+  const cpu = runs.map((r) => r.cpuMs).filter((ms) => ms !== undefined);
+  return {
+    ...spread(times),
+    ms: quantile(times, 0.5),
+    cpuMs: cpu.length > 0 ? quantile(cpu, 0.5) : undefined,
+    rssMb: Math.max(...runs.map((r) => r.rssMb)),
+    times,
+  };
 }
 
 /**
@@ -136,40 +196,85 @@ function sideBySide(commands, { runs = RUNS } = {}) {
   return samples.map(summary);
 }
 
-/** Start the local plant store (on the reference Node) with `seed` plants; resolves to its URL and a stop function. */
-function startStore(seed) {
+/**
+ * Start the local plant store (on the reference Node) with `seed` plants, or
+ * those of the JSON file `data`; resolves to its URL and a stop function.
+ */
+function startStore({ seed = 0, data } = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(reference.bin, [storeBin, '--port', '0', '--seed', String(seed), '--token', TOKEN], {
-      stdio: ['ignore', 'pipe', 'ignore'],
-    });
+    const args = ['--port', '0', '--seed', String(seed), '--token', TOKEN, ...(data ? ['--data', data] : [])];
+    const child = spawn(reference.bin, [storeBin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
+    let err = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk) => {
+      err += chunk;
+    });
     child.stdout.setEncoding('utf8').on('data', (chunk) => {
       out += chunk;
       if (out.includes('\n')) resolve({ url: out.split('\n')[0], stop: () => child.kill() });
     });
     child.on('error', reject);
+    child.on('exit', (code) => reject(new Error(`bench: the plant store stopped (${code}): ${err.trim()}`)));
   });
 }
 
 /**
- * A server that streams one very large plant list (about `megabytes` MB), for
- * the memory case. It runs in its own process: the timings block this one.
+ * A --data file of the seeded store's 100,000 plants with ids above 2^53
+ * (9007199254740993, then every 7th): the same names and tags, so that the
+ * two lists differ in their ids alone. Made once, from the first large store.
  */
-function startHugeList(megabytes) {
+let bigIdFile;
+function bigIdData(storeUrl) {
+  if (bigIdFile) return bigIdFile;
+  const listed = spawnSync('curl', ['-sf', '-H', `Authorization: Bearer ${TOKEN}`, `${storeUrl}/plants?limit=100000`], {
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  if (listed.status !== 0) throw new Error(`bench: curl of the 100,000 plants failed: ${listed.stderr}`);
+  const rewritten = JSON.parse(listed.stdout).map((plant, i) => ({
+    ...plant,
+    id: JSON.rawJSON(String(9007199254740993n + 7n * BigInt(i))),
+  }));
+  bigIdFile = join(work, 'big-ids.json');
+  writeFileSync(bigIdFile, JSON.stringify(rewritten));
+  return bigIdFile;
+}
+
+/**
+ * A server that streams one very large plant list of about `megabytes` MB:
+ * plants with a 2,000-character note, after (with `nameMegabytes`) one plant
+ * whose name alone is that large. It runs in its own process: the timings
+ * block this one.
+ */
+function startHugeList({ megabytes, nameMegabytes = 0 }) {
   const script = join(work, 'huge-list.mjs');
   writeFileSync(
     script,
     `import { createServer } from 'node:http';
+const MB = 1024 * 1024;
+const [megabytes, nameMegabytes] = process.argv.slice(2).map(Number);
 const note = 'x'.repeat(2000);
-const count = Math.ceil((${megabytes} * 1024 * 1024) / (note.length + 60));
+const count = Math.ceil(((megabytes - nameMegabytes) * MB) / (note.length + 60));
+function* pieces() {
+  let id = 0;
+  if (nameMegabytes > 0) {
+    yield '[{"id":0,"name":"';
+    const chunk = 'n'.repeat(MB);
+    for (let i = 0; i < nameMegabytes; i += 1) yield chunk;
+    yield '","tag":"big"}';
+    id = 1;
+  }
+  for (let i = 0; i < count; i += 1, id += 1) {
+    yield (id === 0 ? '[' : ',') + '{"id":' + id + ',"name":"plant ' + id + '","tag":"t","note":"' + note + '"}';
+  }
+  yield ']';
+}
 const server = createServer((_req, res) => {
   res.writeHead(200, { 'content-type': 'application/json' });
-  let i = 0;
+  const body = pieces();
   const pump = () => {
-    while (i < count) {
-      const piece = (i === 0 ? '[' : ',') + '{"id":' + i + ',"name":"plant ' + i + '","tag":"t","note":"' + note + '"}' + (i === count - 1 ? ']' : '');
-      i += 1;
-      if (!res.write(piece)) return res.once('drain', pump);
+    for (let piece = body.next(); !piece.done; piece = body.next()) {
+      if (!res.write(piece.value)) return res.once('drain', pump);
     }
     res.end();
   };
@@ -179,7 +284,9 @@ server.listen(0, '127.0.0.1', () => console.log('http://127.0.0.1:' + server.add
 `,
   );
   return new Promise((resolve, reject) => {
-    const child = spawn(reference.bin, [script], { stdio: ['ignore', 'pipe', 'ignore'] });
+    const child = spawn(reference.bin, [script, String(megabytes), String(nameMegabytes)], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     child.stdout.setEncoding('utf8').once('data', (chunk) => resolve({ url: chunk.trim(), stop: () => child.kill() }));
     child.on('error', reject);
   });
@@ -210,23 +317,31 @@ async function startSecretService() {
 }
 
 /**
- * A copy of the build whose undici bundle is undici's public index
- * (PLANTS_BUILD_UNDICI=index, see build/start-up.ts): what importing
- * undici's own modules saves. Started like bin/plants.js.
+ * Copies of the build without a part of the start-up machinery (see
+ * build/start-up.ts), to show what each saves: by name, the build's
+ * environment and the words of its row.
  */
-function buildWithUndiciIndex() {
-  const dist = join(work, 'dist-undici-index');
+const VARIANTS = {
+  'undici-index': { env: { PLANTS_BUILD_UNDICI: 'index' }, row: "undici's index instead of its modules" },
+  'no-http2-stand-in': { env: { PLANTS_BUILD_NO_STAND_IN: 'node:http2' }, row: 'node:http2 loaded (no stand-in)' },
+  'no-http-stand-in': { env: { PLANTS_BUILD_NO_STAND_IN: 'node:http' }, row: 'node:http loaded (no stand-in)' },
+  'no-assert-stand-in': { env: { PLANTS_BUILD_NO_STAND_IN: 'node:assert' }, row: 'node:assert loaded (no stand-in)' },
+};
+
+/** Build the variant `name` (VARIANTS); resolves to its entry point, started like bin/plants.js. */
+function buildVariant(name) {
+  const dist = join(work, `dist-${name}`);
   const built = spawnSync(
     reference.bin,
     [join(root, 'node_modules/tsup/dist/cli-default.js'), '--silent', '--out-dir', dist],
     {
       cwd: root,
-      env: { ...process.env, PLANTS_BUILD_UNDICI: 'index' },
+      env: { ...process.env, ...VARIANTS[name].env },
       stdio: ['ignore', 'ignore', 'inherit'],
     },
   );
-  if (built.status !== 0) throw new Error("bench: the build with undici's index failed");
-  const bin = join(work, 'plants-undici-index.cjs');
+  if (built.status !== 0) throw new Error(`bench: the build ${name} failed`);
+  const bin = join(work, `plants-${name}.cjs`);
   writeFileSync(bin, `require(${JSON.stringify(join(dist, 'plants.cjs'))}).start();\n`);
   return bin;
 }
@@ -271,42 +386,60 @@ function configure(nodeBin, dir, url, env, { insecure }) {
   return undefined;
 }
 
-/** Every case on one Node, each with its baselines measured on that Node, side by side. */
-async function benchOn(node, undiciIndexBin, secretService) {
+/**
+ * What the cases of one Node share: its binary, how to start it directly
+ * (`at`) or in a shell (`inShell`), the environments of a run, and `ratioRow`,
+ * which records a case over its baseline and whether it meets its target.
+ */
+function nodeContext(node) {
   const nodeBin = node.bin;
-  const at = (...args) => [nodeBin, ...args];
-  const inShell = (args) => `${quote(nodeBin)} ${args.map(quote).join(' ')}`;
   // The code cache (src/code-cache.ts) goes in the bench's own directory; each
   // case's warm-up run makes it, as a user's first run would. Node's own
   // compile cache, for comparison, goes next to it.
   const cache = { XDG_CACHE_HOME: join(work, 'cache') };
-  const noCache = { PLANTS_CODE_CACHE: '0' };
-  const nodeCache = { PLANTS_CODE_CACHE: '0', NODE_COMPILE_CACHE: join(work, 'node-compile-cache') };
-  const env = (url) => ({
-    PLANTS_BASE_URL: url,
-    PLANTS_TOKEN: TOKEN,
-    PLANTS_CONFIG_DIR: work,
-    // The deletion journal of the delete cases: here, never the user's own.
-    PLANTS_STATE_DIR: join(work, 'state'),
-    PLANTS_RETRIES: '0',
-    ...cache,
-  });
-  const ratioRow = (name, result, baselineName, baseline, target, limit) => {
-    const ratio = ratioOf(result, baseline);
-    record(node, name, result, {
-      baseline: baselineName,
-      ratio,
-      target,
-      limit,
-      ok: limit === undefined || ratio.median <= limit,
-    });
+  return {
+    node,
+    nodeBin,
+    at: (...args) => [nodeBin, ...args],
+    inShell: (args) => `${quote(nodeBin)} ${args.map(quote).join(' ')}`,
+    cache,
+    noCache: { PLANTS_CODE_CACHE: '0' },
+    nodeCache: { PLANTS_CODE_CACHE: '0', NODE_COMPILE_CACHE: join(work, 'node-compile-cache') },
+    env: (url) => ({
+      PLANTS_BASE_URL: url,
+      PLANTS_TOKEN: TOKEN,
+      PLANTS_CONFIG_DIR: work,
+      // The deletion journal of the delete cases: here, never the user's own.
+      PLANTS_STATE_DIR: join(work, 'state'),
+      PLANTS_RETRIES: '0',
+      ...cache,
+    }),
+    /**
+     * A case over its baseline, round by round; `limit` the largest ratio
+     * and `maxRssMb` the peak RSS it must stay under, to meet its `target`.
+     */
+    ratioRow: (name, result, baselineName, baseline, { target = '', limit, maxRssMb } = {}) => {
+      const ratio = ratioOf(result, baseline);
+      record(node, name, result, {
+        baseline: baselineName,
+        ratio,
+        target,
+        limit,
+        ok: (limit === undefined || ratio.median <= limit) && (maxRssMb === undefined || result.rssMb < maxRssMb),
+      });
+    },
   };
+}
 
-  // Start-up and a small list, side by side with `node -e 0`. The list's
-  // base URL and token come from the environment, from a profile in
-  // config.json, or (the token) from the OS keyring.
-  const small = await startStore(20);
+/**
+ * Start-up and a small list, side by side with `node -e 0`. The list's
+ * base URL and token come from the environment, from a profile in
+ * config.json, or (the token) from the OS keyring.
+ */
+async function startUpCases({ node, nodeBin, at, cache, noCache, nodeCache, env, ratioRow }, shared) {
+  const small = await startStore({ seed: 20 });
   const list = ['list', '--json'];
+  const variants = Object.keys(VARIANTS);
   const fromFile = {
     ...env(small.url),
     PLANTS_BASE_URL: undefined,
@@ -325,12 +458,12 @@ async function benchOn(node, undiciIndexBin, secretService) {
   );
   if (fileProblem) throw new Error(`bench: ${fileProblem}`);
   let fromKeyring;
-  if (secretService.env) {
+  if (shared.secretService.env) {
     const keyringEnv = {
       ...fromFile,
       PLANTS_KEYRING: undefined,
       PLANTS_CONFIG_DIR: join(work, `config-keyring-${node.major}`),
-      ...secretService.env,
+      ...shared.secretService.env,
     };
     const problem = configure(nodeBin, keyringEnv.PLANTS_CONFIG_DIR, small.url, keyringEnv, { insecure: false });
     if (problem) skipped.add(`the keyring rows on ${node.version}: ${problem}`);
@@ -345,9 +478,8 @@ async function benchOn(node, undiciIndexBin, secretService) {
     listSmall,
     listNodeCache,
     listNoCache,
-    listIndex,
     listFile,
-    listKeyring,
+    ...listVariantsAndKeyring
   ] = sideBySide(
     [
       { argv: at('-e', '0') },
@@ -358,92 +490,124 @@ async function benchOn(node, undiciIndexBin, secretService) {
       { argv: at(plants, ...list), env: env(small.url) },
       { argv: at(plants, ...list), env: { ...env(small.url), ...nodeCache } },
       { argv: at(plants, ...list), env: { ...env(small.url), ...noCache } },
-      // A cache directory of its own: each build removes the other's data (src/code-cache.ts).
-      {
-        argv: at(undiciIndexBin, ...list),
-        env: { ...env(small.url), XDG_CACHE_HOME: join(work, 'cache-undici-index') },
-      },
       { argv: at(plants, ...list), env: fromFile },
+      // A cache directory each: each build removes the others' data (src/code-cache.ts).
+      ...variants.map((name) => ({
+        argv: at(shared.variantBins[name], ...list),
+        env: { ...env(small.url), XDG_CACHE_HOME: join(work, `cache-${name}`) },
+      })),
       ...(fromKeyring ? [{ argv: at(plants, ...list), env: fromKeyring }] : []),
     ],
     { runs: RUNS * 3 },
   );
   small.stop();
+  const listVariants = listVariantsAndKeyring.slice(0, variants.length);
+  const [listKeyring] = listVariantsAndKeyring.slice(variants.length);
   const environment = 'plants list (20), environment';
   record(node, 'node -e 0', bare);
-  ratioRow('plants --version', version, 'node -e 0', bare, '≤ 1.15x', 1.15);
-  ratioRow('plants --help', help, 'node -e 0', bare, '≤ 1.35x', 1.35);
+  ratioRow('plants --version', version, 'node -e 0', bare, { target: '≤ 1.15x', limit: 1.15 });
+  ratioRow('plants --help', help, 'node -e 0', bare, { target: '≤ 1.45x', limit: 1.45 });
   ratioRow("plants --help, node's compile cache instead", helpNodeCache, 'plants --help', help);
   ratioRow('plants --help, no code cache', helpNoCache, 'plants --help', help);
-  ratioRow('plants list --json (20 plants), from the environment', listSmall, 'node -e 0', bare, '≤ 1.8x', 1.8);
-  ratioRow('plants list --json (20), from config.json', listFile, environment, listSmall, '≤ 1.05x', 1.05);
-  ratioRow('plants list --json (20), from config.json', listFile, 'node -e 0', bare, '≤ 2.0x', 2.0);
+  ratioRow('plants list --json (20 plants), from the environment', listSmall, 'node -e 0', bare, {
+    target: '≤ 1.8x',
+    limit: 1.8,
+  });
+  ratioRow('plants list --json (20), from config.json', listFile, environment, listSmall, {
+    target: '≤ 1.05x',
+    limit: 1.05,
+  });
+  ratioRow('plants list --json (20), from config.json', listFile, 'node -e 0', bare, { target: '≤ 2.0x', limit: 2.0 });
   if (listKeyring) {
     ratioRow('plants list --json (20), token in the keyring', listKeyring, environment, listSmall);
     ratioRow('plants list --json (20), token in the keyring', listKeyring, 'node -e 0', bare);
   }
   ratioRow("plants list --json (20), node's compile cache instead", listNodeCache, environment, listSmall);
   ratioRow('plants list --json (20), no code cache', listNoCache, environment, listSmall);
-  ratioRow("plants list --json (20), undici's index instead of its modules", listIndex, environment, listSmall);
-  if (START_UP_ONLY) return;
+  variants.forEach((name, index) => {
+    ratioRow(`plants list --json (20), ${VARIANTS[name].row}`, listVariants[index], environment, listSmall);
+  });
+}
 
-  // A large list: 100,000 plants.
-  const large = await startStore(100_000);
+/**
+ * A large list: 100,000 plants, in each format, against `curl | jq -c .`;
+ * and as JSON with ids above 2^53 (kept exact), against the same list with
+ * the store's own small ids.
+ */
+async function largeCases({ node, inShell, env, ratioRow }) {
+  const large = await startStore({ seed: 100_000 });
+  const bigIds = await startStore({ data: bigIdData(large.url) });
   const url = `${large.url}/plants?limit=100000`;
   const formats = ['json', 'ndjson', 'tsv', 'table'];
-  const [jq, ...results] = sideBySide([
+  const listAll = (format, storeUrl) => ({
+    argv: sh(`${inShell([plants, 'list', '--limit', '100000', '-o', format])} > /dev/null`),
+    env: env(storeUrl),
+  });
+  const [jq, bigIdJson, ...results] = sideBySide([
     { argv: sh(`curl -s -H 'Authorization: Bearer ${TOKEN}' '${url}' | jq -c . > /dev/null`) },
-    ...formats.map((format) => ({
-      argv: sh(`${inShell([plants, 'list', '--limit', '100000', '-o', format])} > /dev/null`),
-      env: env(large.url),
-    })),
+    listAll('json', bigIds.url),
+    ...formats.map((format) => listAll(format, large.url)),
   ]);
   large.stop();
+  bigIds.stop();
   record(node, 'curl | jq -c . (100,000 plants)', jq);
   const json = results[0];
   formats.forEach((format, index) => {
     const result = results[index];
     if (format === 'table') {
-      ratioRow('plants list -o table (100,000)', result, 'plants list -o json', json, '≤ 3x', 3);
+      ratioRow('plants list -o table (100,000)', result, 'plants list -o json', json, { target: '≤ 1.5x', limit: 1.5 });
       return;
     }
-    const ratio = ratioOf(result, jq);
-    record(node, `plants list -o ${format} (100,000)`, result, {
-      baseline: 'curl | jq -c .',
-      ratio,
+    ratioRow(`plants list -o ${format} (100,000)`, result, 'curl | jq -c .', jq, {
       target: '≤ 0.8x, < 250 MB',
       limit: 0.8,
-      ok: ratio.median <= 0.8 && result.rssMb < 250,
+      maxRssMb: 250,
     });
   });
+  ratioRow('plants list -o json (100,000), ids above 2^53', bigIdJson, 'plants list -o json', json, {
+    target: '≤ 1.3x',
+    limit: 1.3,
+  });
+}
 
-  // Streaming a list of several hundred MB.
-  const huge = await startHugeList(300);
+/**
+ * Lists of several hundred MB, streamed in each format: peak RSS, and the
+ * time against `curl > /dev/null`. Each is larger than the default
+ * --max-response-size (256 MiB), which stays a deliberate cap.
+ */
+const HUGE_LISTS = [
+  { label: '300 MB', list: { megabytes: 300 }, maxSize: '1G', maxRssMb: 250 },
+  { label: '500 MB, many plants', list: { megabytes: 500 }, maxSize: '600MiB', maxRssMb: 1024 },
+  { label: '500 MB, one 400 MB name', list: { megabytes: 500, nameMegabytes: 400 }, maxSize: '600MiB', maxRssMb: 1024 },
+];
+
+async function hugeCases({ node, inShell, env, ratioRow }) {
   const streamed = ['json', 'ndjson', 'tsv', 'csv'];
-  const [curlHuge, ...hugeResults] = sideBySide(
-    [
-      { argv: sh(`curl -s '${huge.url}/plants' > /dev/null`) },
-      // Larger than the default --max-response-size (256 MiB), which stays a deliberate cap.
-      ...streamed.map((format) => ({
-        argv: sh(`${inShell([plants, 'list', '-o', format, '--max-response-size', '1G'])} > /dev/null`),
-        env: env(huge.url),
-      })),
-    ],
-    { runs: 3 },
-  );
-  huge.stop();
-  record(node, 'curl > /dev/null (300 MB list)', curlHuge);
-  streamed.forEach((format, index) => {
-    const result = hugeResults[index];
-    record(node, `plants list -o ${format} (300 MB)`, result, {
-      baseline: 'curl',
-      ratio: ratioOf(result, curlHuge),
-      target: '< 250 MB',
-      ok: result.rssMb < 250,
+  for (const { label, list, maxSize, maxRssMb } of HUGE_LISTS) {
+    const huge = await startHugeList(list);
+    const [curlHuge, ...hugeResults] = sideBySide(
+      [
+        { argv: sh(`curl -s '${huge.url}/plants' > /dev/null`) },
+        ...streamed.map((format) => ({
+          argv: sh(`${inShell([plants, 'list', '-o', format, '--max-response-size', maxSize])} > /dev/null`),
+          env: env(huge.url),
+        })),
+      ],
+      { runs: 3 },
+    );
+    huge.stop();
+    record(node, `curl > /dev/null (${label})`, curlHuge);
+    streamed.forEach((format, index) => {
+      ratioRow(`plants list -o ${format} (${label})`, hugeResults[index], 'curl', curlHuge, {
+        target: `< ${maxRssMb} MB`,
+        maxRssMb,
+      });
     });
-  });
+  }
+}
 
-  // Bulk delete of 2,000 plants, each run against a fresh store.
+/** Bulk delete of 2,000 plants, each run against a fresh store. */
+async function deleteCases({ node, at, inShell, env, ratioRow }) {
   const ids = join(work, 'ids.txt');
   writeFileSync(ids, Array.from({ length: 2000 }, (_, i) => i + 1).join('\n'));
   const bareUndiciScript = join(work, 'bare-undici.mjs');
@@ -472,7 +636,7 @@ await agent.close();
     const samples = builds.map(() => []);
     for (let i = 0; i <= runs; i += 1) {
       for (const [index, build] of builds.entries()) {
-        const store = await startStore(2000);
+        const store = await startStore({ seed: 2000 });
         try {
           const { argv, env: extra } = build(store.url);
           const sample = once(argv, extra);
@@ -499,31 +663,36 @@ await agent.close();
   ]);
   record(node, 'xargs -P 8 curl -X DELETE (2,000)', xargs);
   record(node, 'bare undici, 8 in flight (2,000)', bareUndici);
-  ratioRow('plants delete --stdin --yes (2,000)', del, 'xargs -P 8 curl', xargs, '≤ 0.1x', 0.1);
-  ratioRow('plants delete --stdin --yes (2,000)', del, 'bare undici', bareUndici, '≤ 2x', 2);
-  ratioRow('plants delete (2,000), journal on', del, 'journal off', delNoJournal, '≤ 1.2x', 1.2);
+  ratioRow('plants delete --stdin --yes (2,000)', del, 'xargs -P 8 curl', xargs, { target: '≤ 0.1x', limit: 0.1 });
+  ratioRow('plants delete --stdin --yes (2,000)', del, 'bare undici', bareUndici, { target: '≤ 2x', limit: 2 });
+  ratioRow('plants delete (2,000), journal on', del, 'journal off', delNoJournal, { target: '≤ 1.2x', limit: 1.2 });
 }
 
 let secretService = { missing: 'not started' };
 try {
-  const undiciIndexBin = buildWithUndiciIndex();
-  secretService = await startSecretService();
-  if (secretService.missing) skipped.add(`the keyring rows: ${secretService.missing}`);
+  // What the start-up cases need on every Node: built and started once.
+  const shared = {};
+  if (groups.includes('start-up')) {
+    shared.variantBins = Object.fromEntries(Object.keys(VARIANTS).map((name) => [name, buildVariant(name)]));
+    secretService = await startSecretService();
+    if (secretService.missing) skipped.add(`the keyring rows: ${secretService.missing}`);
+    shared.secretService = secretService;
+  }
   for (const node of nodes) {
     console.error(`bench: ${node.version} (${node.bin})`);
-    await benchOn(node, undiciIndexBin, secretService);
+    const context = nodeContext(node);
+    for (const group of groups) await GROUPS[group](context, shared);
   }
 } finally {
   await secretService.stop?.();
   rmSync(work, { recursive: true, force: true });
 }
-if (START_UP_ONLY) skipped.add('the list, stream and delete cases: PLANTS_BENCH_CASES=start-up');
 
 // Only the reference's figures are held to the targets.
-const fmt = (n, digits = 0) => (typeof n === 'number' ? n.toFixed(digits) : n);
+const fmt = (n, digits = 0) => (typeof n === 'number' ? n.toFixed(digits) : '');
 const header = ['case', 'baseline', 'target'];
 for (const node of nodes) {
-  header.push(`${node.version} ms`, 'MB', 'ratio');
+  header.push(`${node.version} ms`, 'CPU ms', 'MB', 'ratio');
   if (node === reference) header.push('');
 }
 /** A median and its interquartile range: `55 (53–58)`. */
@@ -537,7 +706,12 @@ const table = [...rows.values()].map((row) => {
     const result = row.results.get(node.major);
     // A third decimal where two would round a ratio onto its target's limit, from either side.
     const onTheLimit = result?.limit !== undefined && Number(fmt(result.ratio.median, 2)) === result.limit;
-    cells.push(withSpread(result, 0), fmt(result?.rssMb), withSpread(result?.ratio, onTheLimit ? 3 : 2, 'x'));
+    cells.push(
+      withSpread(result, 0),
+      fmt(result?.cpuMs),
+      fmt(result?.rssMb),
+      withSpread(result?.ratio, onTheLimit ? 3 : 2, 'x'),
+    );
     if (node === reference) cells.push(row.target ? (result?.ok ? 'ok' : 'MISSED') : '');
   }
   return cells;
@@ -547,10 +721,10 @@ const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => Str
 const line = (cells) => `| ${cells.map((c, i) => String(c).replaceAll('|', '\\|').padEnd(widths[i])).join(' | ')} |`;
 const cpu = `${cpus().length} cores (${cpus()[0]?.model ?? 'unknown CPU'})`;
 console.log(
-  `plants bench, ${new Date().toISOString().slice(0, 10)}, reference node ${reference.version}, ${cpu}, ${RUNS} rounds per case (${RUNS * 3} for start-up)`,
+  `plants bench, ${new Date().toISOString().slice(0, 10)}, reference node ${reference.version}, undici ${UNDICI_VERSION}, ${cpu}, ${RUNS} rounds per case (${RUNS * 3} for start-up), cases: ${groups.join(', ')}`,
 );
 console.log(
-  'ms: the median of the rounds (interquartile range); ratio: the median of each round’s ratio to its baseline (interquartile range); MB: the largest peak RSS.',
+  'ms: the median of the rounds (interquartile range); CPU ms: the median CPU time of the Node processes (user and system); ratio: the median of each round’s ratio to its baseline (interquartile range); MB: the largest peak RSS, in MiB.',
 );
 for (const note of missing) console.log(`${note}.`);
 for (const note of skipped) console.log(`Left out, ${note}.`);
