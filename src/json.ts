@@ -1,3 +1,5 @@
+import { randomBytes } from './shared/random.js';
+
 /** What Node 22.19+ has and the ES2023 lib does not declare: raw JSON values, and the reviver's source text. */
 const RawJson = JSON as unknown as { rawJSON(text: string): object; isRawJSON(value: unknown): boolean };
 type Reviver = (key: string, value: unknown, context?: { source?: string }) => unknown;
@@ -58,9 +60,7 @@ const keepNumbers: Reviver = (_key, value, context) =>
 // U+0001 plus a per-process nonce: cannot collide with real data by accident.
 // Made on first use: nothing runs at import time.
 let marker: string | undefined;
-// Web Crypto's global rather than node:crypto, which a short run would otherwise have to load.
-const MARKER = () =>
-  (marker ??= `\u0001${Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(8))).toString('hex')}:`);
+const MARKER = () => (marker ??= `\u0001${Buffer.from(randomBytes(8)).toString('hex')}:`);
 
 /**
  * JSON.parse, except that numbers which JSON.parse would change come back as

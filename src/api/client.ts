@@ -14,6 +14,7 @@ import { sendWithRetries } from './retrying.js';
 import { type Attempts, IDEMPOTENT_METHODS, statusText } from './retry.js';
 import { endpoint, maskUrl } from '../shared/url.js';
 import { boundYoungGeneration } from './young-generation.js';
+import { randomUUID } from '../shared/random.js';
 
 export interface PlantStoreClientOptions {
   baseUrl: URL;
@@ -411,7 +412,7 @@ export class PlantStoreClient {
 
 /** A fresh X-Request-Id: a random UUID, so a service's log line can be found for any outcome. */
 export function newRequestId(): string {
-  return globalThis.crypto.randomUUID();
+  return randomUUID();
 }
 
 /** The error, naming the request it came from (the first request named wins: the innermost). */

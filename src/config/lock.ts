@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import { ConfigError } from '../errors.js';
 import { errorCode, fsReason } from '../shared/fs-reason.js';
 import { processHasEnded } from './process-ended.js';
+import { randomUUID } from '../shared/random.js';
 
 const LOCK_WAIT_MS = 5_000;
 /**
@@ -205,7 +206,7 @@ function thisHost(): string {
 }
 
 function newOwner(): Owner {
-  return { pid: process.pid, host: thisHost(), id: globalThis.crypto.randomUUID() };
+  return { pid: process.pid, host: thisHost(), id: randomUUID() };
 }
 
 function ignoreErrors(action: () => void): void {

@@ -7,6 +7,7 @@ import { quoted } from '../../shared/text.js';
 import { guardDeletion, profileGuard } from '../delete/guard.js';
 import { journalOnByEnv, openDeletionJournal, recorderFor, type JournalChoice } from '../delete/journal.js';
 import { hasRules } from '../delete/protections.js';
+import { randomUUID } from '../../shared/random.js';
 
 /** What a DELETE sent through `plants api` came to. */
 export interface ApiDeletion {
@@ -93,7 +94,7 @@ export async function sendDelete(
   }
   const journal = await openDeletionJournal('api', 1, options, ctx);
   const recorder = journal && recorderFor(journal, targets);
-  const requestId = request.requestId ?? globalThis.crypto.randomUUID();
+  const requestId = request.requestId ?? randomUUID();
   const stop = new AbortController();
   let stoppedBy: StopSignal | undefined;
   const release = ctx.onInterrupt(

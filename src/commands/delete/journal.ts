@@ -6,6 +6,7 @@ import { ConfigError, JournalError } from '../../errors.js';
 import { DeletionJournal, type JournalPlant } from '../../journal/journal.js';
 import { stateDir } from '../../journal/location.js';
 import { formatBaseUrl, maskUrl } from '../../shared/url.js';
+import { randomUUID } from '../../shared/random.js';
 
 /** Where a delete or prune records what it sends (docs/commands.md, "The deletion journal"). */
 export interface JournalChoice {
@@ -46,7 +47,7 @@ export async function openDeletionJournal(
     redact: ctx.redact,
     start: choice.includeProtected ? { include_protected: true } : undefined,
     run: {
-      run: globalThis.crypto.randomUUID(),
+      run: randomUUID(),
       command,
       profile: profile.value,
       baseUrl: maskUrl(formatBaseUrl(baseUrl.value)),
