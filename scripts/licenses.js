@@ -1,7 +1,9 @@
 // Part of `npm run build`: the bundles in dist/ contain other packages'
 // code, whose licenses ask that their notices travel with it. This writes
 // dist/THIRD-PARTY-LICENSES.md from esbuild's list of what went into the
-// bundles (dist/metafile-cjs.json, removed afterwards).
+// bundles (dist/metafile-cjs.json, removed afterwards), and the notices that
+// bundled code carries in its comments (/*! ... */), which esbuild writes
+// beside each bundle (<bundle>.LEGAL.txt, moved in here: see tsup.config.ts).
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,6 +39,27 @@ const sections = [...packages]
   // By code point, not localeCompare: the order must not depend on the builder's locale.
   .sort((a, b) => compare(a.name, b.name) || compare(a.version, b.version));
 
+// The notices found in the bundled code, by bundle.
+const legal = [];
+const findLegal = (dir) => {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) findLegal(path);
+    else if (entry.name.endsWith('.LEGAL.txt')) legal.push(path);
+  }
+};
+if (existsSync(join(root, 'dist'))) findLegal(join(root, 'dist'));
+legal.sort(compare);
+const kept = legal.flatMap((path) => {
+  const bundle = path
+    .slice(join(root, 'dist').length + 1, -'.LEGAL.txt'.length)
+    .split('\\')
+    .join('/');
+  const text = readFileSync(path, 'utf8').trim();
+  rmSync(path);
+  return [`### In dist/${bundle}`, '', '```', text, '```', ''];
+});
+
 const out = [
   '# Third-party licenses',
   '',
@@ -45,6 +68,7 @@ const out = [
   ...sections.map((s) => `- ${s.name} ${s.version} (${s.license})`),
   '',
   ...sections.flatMap((s) => [`## ${s.name} ${s.version}`, '', '```', s.text, '```', '']),
+  ...(kept.length ? ['## Notices in the bundled code', '', ...kept] : []),
 ].join('\n');
 if (!existsSync(join(root, 'dist'))) throw new Error('dist/ is missing: build first');
 writeFileSync(join(root, 'dist', 'THIRD-PARTY-LICENSES.md'), out);

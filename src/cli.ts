@@ -131,11 +131,14 @@ function configureAll(command: Command, ctx: Context): void {
     // Each command's help lists the global options too.
     .configureHelp({ showGlobalOptions: true })
     .configureOutput({
-      writeOut: (text) => ctx.io.stdout.write(text),
-      writeErr: (text) => ctx.io.stderr.write(text),
+      writeOut: (text) => ctx.io.write('stdout', text),
+      writeErr: (text) => ctx.io.write('stderr', text),
       // The width the footer is wrapped at (wrapHelpText), COLUMNS included: one measure for all of the help.
       getOutHelpWidth: () => ctx.io.terminalWidth('stdout') ?? 80,
       getErrHelpWidth: () => ctx.io.terminalWidth('stderr') ?? 80,
+      // Colour as everywhere else (NO_COLOR, --no-color, FORCE_COLOR), and no stream made to ask.
+      getOutHasColors: () => ctx.io.colorEnabled('stdout'),
+      getErrHasColors: () => ctx.io.colorEnabled('stderr'),
       // Errors are printed once, by reportError().
       outputError: () => {},
     });
@@ -219,11 +222,6 @@ function reportError(err: unknown, ctx: Context, json: boolean): number {
 
 /** The process entry point. */
 export async function run(): Promise<void> {
-  // A reader that goes away (`plants list | head -1`) is not an error: writes
-  // then end quietly (see writeOut) and the command keeps its exit code.
-  process.stdout.on('error', () => {});
-  // Nor is a terminal that has gone (SIGHUP): the run still ends as it should, its results in its files.
-  process.stderr.on('error', () => {});
   const argv = process.argv.slice(2);
   const signals = handleSignals((signal, summary = 'interrupted') => {
     // Nothing is set up to stop gracefully, or this is the second signal: stop now.

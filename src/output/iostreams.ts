@@ -1,5 +1,5 @@
+import { fstatSync, statSync, type Stats } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
-import { isatty } from 'node:tty';
 import type { Env } from '../env.js';
 import { writeToFd } from './write-now.js';
 
@@ -37,13 +37,19 @@ export interface IOStreams {
    * of a run that is about to end (a second Ctrl-C).
    */
   writeNow(stream: 'stdout' | 'stderr', text: string): void;
+  /**
+   * Write text after everything written to the stream before it: through
+   * the stream if a command has used it, else straight to the descriptor
+   * (help and usage errors, which then need no stream set up).
+   */
+  write(stream: 'stdout' | 'stderr', text: string): void;
 }
 
-/** Which of the three streams are terminals. */
+/** Which of the three streams are terminals (the system's are looked at when first asked). */
 interface Terminals {
-  stdin: boolean;
-  stdout: boolean;
-  stderr: boolean;
+  readonly stdin: boolean;
+  readonly stdout: boolean;
+  readonly stderr: boolean;
 }
 
 /**
@@ -69,51 +75,133 @@ export function terminalColumns(measured: number | undefined, columnsVariable: s
   return measured !== undefined && measured > 0 ? measured : undefined;
 }
 
-/** IOStreams over given streams; `streams.stdin` is read only when used (it may be a getter). */
+/**
+ * IOStreams over given streams. Each of `streams`, `tty` and `color` may
+ * answer through getters, read only when a command needs the answer: the
+ * system's streams cost a short run time to set up (see systemIOStreams).
+ */
 export function createIOStreams(
-  streams: { readonly stdin: Readable; stdout: Writable; stderr: Writable },
+  streams: { readonly stdin: Readable; readonly stdout: Writable; readonly stderr: Writable },
   tty: Terminals,
-  color: { stdout: boolean; stderr: boolean },
+  color: { readonly stdout: boolean; readonly stderr: boolean },
   writeNow: IOStreams['writeNow'],
   terminalWidth: IOStreams['terminalWidth'] = () => undefined,
+  write: IOStreams['write'] = (stream, text) => void streams[stream].write(text),
 ): IOStreams {
-  const colour = { ...color };
+  let colourOff = false;
   return {
     get stdin() {
       return streams.stdin;
     },
-    stdout: streams.stdout,
-    stderr: streams.stderr,
-    stdoutIsTTY: tty.stdout,
+    get stdout() {
+      return streams.stdout;
+    },
+    get stderr() {
+      return streams.stderr;
+    },
+    get stdoutIsTTY() {
+      return tty.stdout;
+    },
     canPrompt: () => tty.stdin,
     interactive: () => tty.stderr,
-    colorEnabled: (stream) => colour[stream],
+    colorEnabled: (stream) => !colourOff && color[stream],
     disableColor() {
-      colour.stdout = false;
-      colour.stderr = false;
+      colourOff = true;
     },
     terminalWidth: (stream) => (tty[stream] ? terminalWidth(stream) : undefined),
     writeNow,
+    write,
   };
 }
 
+/**
+ * Whether a file descriptor is a terminal. node:tty answers, but loading it
+ * loads node:net and its streams (about 4 ms of a run, a sixth of `node -e
+ * 0`), so it is asked only about a character device other than /dev/null:
+ * a file, a pipe or a socket is no terminal, nor is output thrown away.
+ * A closed descriptor is no terminal either.
+ */
+export function isTerminal(fd: number): boolean {
+  if (process.platform === 'win32') return process.getBuiltinModule('node:tty').isatty(fd);
+  let stats: Stats;
+  try {
+    stats = fstatSync(fd);
+  } catch {
+    return false;
+  }
+  if (!stats.isCharacterDevice()) return false;
+  try {
+    const devNull = statSync('/dev/null');
+    if (stats.rdev === devNull.rdev && stats.ino === devNull.ino && stats.dev === devNull.dev) return false;
+  } catch {
+    // No /dev/null to compare with: node:tty decides.
+  }
+  return process.getBuiltinModule('node:tty').isatty(fd);
+}
+
+const FDS = { stdin: 0, stdout: 1, stderr: 2 } as const;
+
+/**
+ * The process's own streams. Nothing is looked at until a command asks:
+ * process.stdout and process.stderr are made on first use (Node loads its
+ * streams for them, and node:net for a pipe), whether each is a terminal is
+ * asked once, when first needed. `plants --help` writes its text straight
+ * to the descriptor, and so loads none of it.
+ */
 export function systemIOStreams(env: Env = process.env, noColorFlag = false): IOStreams {
-  const tty = { stdin: isatty(0), stdout: process.stdout.isTTY === true, stderr: process.stderr.isTTY === true };
+  const terminal: Partial<Record<keyof typeof FDS, boolean>> = {};
+  const tty: Terminals = {
+    get stdin() {
+      return (terminal.stdin ??= isTerminal(FDS.stdin));
+    },
+    get stdout() {
+      return (terminal.stdout ??= isTerminal(FDS.stdout));
+    },
+    get stderr() {
+      return (terminal.stderr ??= isTerminal(FDS.stderr));
+    },
+  };
+  const made = { stdout: false, stderr: false };
+  /**
+   * process.stdout or process.stderr, made now if need be. A reader that
+   * goes away (`plants list | head -1`) is not an error: writes then end
+   * quietly (see writeOut) and the command keeps its exit code; nor is a
+   * terminal that has gone (SIGHUP): the run still ends as it should.
+   */
+  const stream = (name: 'stdout' | 'stderr'): Writable => {
+    if (!made[name]) {
+      made[name] = true;
+      process[name].on('error', () => {});
+    }
+    return process[name];
+  };
   return createIOStreams(
     {
-      // process.stdin is made on first use, and setting it up is not free;
-      // most commands never read it.
+      // process.stdin is made on first use too; most commands never read it.
       get stdin() {
         return process.stdin;
       },
-      stdout: process.stdout,
-      stderr: process.stderr,
+      get stdout() {
+        return stream('stdout');
+      },
+      get stderr() {
+        return stream('stderr');
+      },
     },
     tty,
-    { stdout: colorWanted(tty.stdout, env, noColorFlag), stderr: colorWanted(tty.stderr, env, noColorFlag) },
-    (stream, text) => writeToFd(stream === 'stdout' ? 1 : 2, text),
+    {
+      get stdout() {
+        return colorWanted(tty.stdout, env, noColorFlag);
+      },
+      get stderr() {
+        return colorWanted(tty.stderr, env, noColorFlag);
+      },
+    },
+    (name, text) => writeToFd(FDS[name], text),
     // Read at each table: the terminal may have been resized since the start.
-    (stream) => terminalColumns(process[stream].columns, env.COLUMNS),
+    (name) => terminalColumns(process[name].columns, env.COLUMNS),
+    // After whatever went through the stream, if it was made; else at once.
+    (name, text) => (made[name] ? void process[name].write(text) : writeToFd(FDS[name], text)),
   );
 }
 

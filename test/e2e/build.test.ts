@@ -185,6 +185,21 @@ describe('lazily loaded built-in modules', () => {
     expect(typeof assert).toBe('function');
   });
 
+  it('help loads no stream, node:net or node:tty when its output is not a terminal (a file, /dev/null, a pipe)', async () => {
+    const report = { NODE_OPTIONS: `--require ${join(ROOT, 'test', 'helpers', 'report-builtins.cjs')}` };
+    for (const args of [['--help'], ['list', '--help'], []]) {
+      // The helper's report goes to stderr; stdout is the pipe the test reads.
+      const r = await plants(args, report);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(/^Usage: plants/);
+      const loaded = r.stderr.trim().split('\n').at(-1)!.split(',');
+      expect(loaded).toContain('NativeModule vm');
+      for (const name of ['stream', 'net', 'tty', 'internal/streams/readable']) {
+        expect(loaded, args.join(' ')).not.toContain(`NativeModule ${name}`);
+      }
+    }
+  });
+
   it('a list loads none of node:http2, node:http, node:assert, node:child_process, node:timers/promises or crypto', async () => {
     const r = await plants(['list', '--json'], {
       NODE_OPTIONS: `--require ${join(ROOT, 'test', 'helpers', 'report-builtins.cjs')}`,
@@ -334,5 +349,34 @@ describe('default imports of built-in modules', () => {
     for (const name of bundles) {
       expect(readFileSync(join(dist, name), 'utf8'), name).not.toMatch(/[\w$]+\(require\("node:[\w/]+"\),1\)/);
     }
+  });
+});
+
+describe('the bundles', () => {
+  it('are ASCII, which V8 holds one byte a character; the notices of bundled code are in THIRD-PARTY-LICENSES.md', () => {
+    const bundles: string[] = [];
+    const walk = (dir: string) => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        if (entry.isDirectory()) walk(join(dir, entry.name));
+        else bundles.push(join(dir, entry.name));
+      }
+    };
+    walk(join(ROOT, 'dist'));
+    // esbuild's <bundle>.LEGAL.txt files are moved into the notices by scripts/licenses.js.
+    expect(bundles.filter((file) => file.endsWith('.LEGAL.txt'))).toEqual([]);
+    const scripts = bundles.filter((file) => /\.c?js$/.test(file));
+    expect(scripts.length).toBeGreaterThan(5);
+    for (const file of scripts) {
+      const bytes = readFileSync(file);
+      const at = bytes.findIndex((byte) => byte > 0x7f);
+      const text = bytes.toString('latin1');
+      expect(
+        at === -1 ? 'ASCII' : `a byte above 127 at ${at}: ${JSON.stringify(text.slice(at - 40, at + 10))}`,
+        file,
+      ).toBe('ASCII');
+    }
+    const notices = readFileSync(join(ROOT, 'dist', 'THIRD-PARTY-LICENSES.md'), 'utf8');
+    expect(notices).toContain('### In dist/vendor/undici.cjs');
+    expect(notices).toContain('formdata-polyfill. MIT License. Jimmy Wärting');
   });
 });

@@ -56,6 +56,22 @@ describe('in a terminal', () => {
     );
   });
 
+  it("help is wrapped at a terminal's width, and at 80 columns in a pipe whatever the terminal", async () => {
+    const widest = (text: string) => Math.max(...text.split(/\r?\n/).map((line) => line.length));
+    // (Below about 70 columns commander leaves option descriptions unwrapped: too narrow to wrap them.)
+    const narrow = await inTerminal(['--help'], { columns: 90 });
+    expect(narrow.code).toBe(0);
+    expect(narrow.stdout).toMatch(/^Usage: plants/);
+    expect(widest(narrow.stdout)).toBeGreaterThan(80);
+    expect(widest(narrow.stdout)).toBeLessThanOrEqual(90);
+    const wide = await inTerminal(['list', '--help'], { columns: 150 });
+    expect(widest(wide.stdout)).toBeGreaterThan(90);
+    expect(widest(wide.stdout)).toBeLessThanOrEqual(150);
+    const piped = await setup.plants(['--help'], { env: { COLUMNS: '150' } });
+    expect(piped.stdout).toMatch(/^Usage: plants/);
+    expect(widest(piped.stdout)).toBeLessThanOrEqual(80);
+  });
+
   it('list --json is pretty-printed', async () => {
     const r = await inTerminal(['list', '--json', '--limit', '1']);
     expect(r.stdout.replaceAll('\r\n', '\n')).toBe(`${JSON.stringify(setup.store.store.list(1), null, 2)}\n`);

@@ -1,10 +1,13 @@
 import fs from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it, vi } from 'vitest';
 import {
   colorWanted,
   createIOStreams,
   readerGone,
+  isTerminal,
   systemIOStreams,
   writeAll,
   writeOut,
@@ -111,26 +114,22 @@ describe('systemIOStreams (the test runner’s streams are pipes, not terminals)
     expect(io.interactive()).toBe(process.stderr.isTTY === true);
   });
 
-  it('treats terminal stdout and stderr as terminals, each on its own', () => {
-    const saved = [process.stdout.isTTY, process.stderr.isTTY];
+  it('writes help straight to the descriptor until the stream is made, then through it, in order', () => {
+    const writeSync = vi
+      .spyOn(fs, 'writeSync')
+      .mockImplementation(((_fd: number, buffer: Buffer) => buffer.length) as typeof fs.writeSync);
+    const streamWrite = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     try {
-      for (const [out, err] of [
-        [true, false],
-        [false, true],
-      ]) {
-        Object.defineProperty(process.stdout, 'isTTY', { value: out, configurable: true, writable: true });
-        Object.defineProperty(process.stderr, 'isTTY', { value: err, configurable: true, writable: true });
-        const io = systemIOStreams({});
-        expect([io.stdoutIsTTY, io.interactive(), io.colorEnabled('stdout'), io.colorEnabled('stderr')]).toEqual([
-          out,
-          err,
-          out,
-          err,
-        ]);
-      }
+      const io = systemIOStreams({});
+      io.write('stderr', 'usage\n');
+      expect(writeSync.mock.calls.map(([fd, buffer]) => [fd, String(buffer)])).toEqual([[2, 'usage\n']]);
+      expect(io.stderr).toBe(process.stderr);
+      io.write('stderr', 'after\n');
+      expect(streamWrite.mock.calls.map(([text]) => text)).toEqual(['after\n']);
+      expect(writeSync).toHaveBeenCalledTimes(1);
     } finally {
-      Object.defineProperty(process.stdout, 'isTTY', { value: saved[0], configurable: true, writable: true });
-      Object.defineProperty(process.stderr, 'isTTY', { value: saved[1], configurable: true, writable: true });
+      writeSync.mockRestore();
+      streamWrite.mockRestore();
     }
   });
 
@@ -230,4 +229,33 @@ describe('writeAll', () => {
     expect(writes).toHaveLength(1);
     expect(taken).toBeLessThan(100_000);
   });
+});
+
+describe('isTerminal', () => {
+  it('answers false for a file, /dev/null and a closed descriptor', () => {
+    const dir = fs.mkdtempSync(join(tmpdir(), 'plants-isterminal-'));
+    const file = fs.openSync(join(dir, 'out'), 'w');
+    const devNull = fs.openSync('/dev/null', 'w');
+    try {
+      expect(isTerminal(file)).toBe(false);
+      expect(isTerminal(devNull)).toBe(false);
+      fs.closeSync(file);
+      expect(isTerminal(file)).toBe(false);
+    } finally {
+      fs.closeSync(devNull);
+      fs.rmSync(dir, { recursive: true });
+    }
+  });
+
+  it.runIf(process.platform === 'linux' && fs.existsSync('/dev/ptmx'))(
+    'answers true for a terminal (a pseudo-terminal, as a terminal emulator gives)',
+    () => {
+      const fd = fs.openSync('/dev/ptmx', 'r+');
+      try {
+        expect(isTerminal(fd)).toBe(true);
+      } finally {
+        fs.closeSync(fd);
+      }
+    },
+  );
 });
