@@ -70,6 +70,11 @@ const common: Options = {
   define: {
     __PLANTS_VERSION__: JSON.stringify(pkg.version),
     __PLANTS_BUILD_ID__: JSON.stringify(buildId(fileURLToPath(new URL('.', import.meta.url)))),
+    // As undici's own bundle for Node.js core is built (its package.json,
+    // build:node): its HTTP/1 parser is llhttp alone, without the
+    // experimental Milo parser (150 KB of WebAssembly, used only with
+    // UNDICI_USE_MILO=1) and the module that chooses between them.
+    esbuildDetection: '1',
   },
 };
 

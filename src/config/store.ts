@@ -212,6 +212,13 @@ export class ConfigStore {
   readonly #conf: ConfLike;
   readonly #fs: Partial<WriteFs> | undefined;
   readonly #debug: DebugLog | undefined;
+  /**
+   * The file as this store last read or wrote it: every question a run asks
+   * is answered from one read (each read is conf's open, parse and checks),
+   * so a run sees the file at one moment. A write reads it afresh inside
+   * the lock; the question after it reads the file again.
+   */
+  #snapshot: Record<string, unknown> | undefined;
 
   /**
    * `fs`: file-system calls for the writer to use instead of node:fs's (tests make them fail).
@@ -222,6 +229,7 @@ export class ConfigStore {
     this.#fs = fs;
     this.#debug = debug;
     const data = this.#read();
+    this.#snapshot = data;
     const invalid = (what: string) =>
       new ConfigError(`config file ${conf.path} is invalid: ${what}; fix it, or remove it and configure again`);
     if (data.profile !== undefined && typeof data.profile !== 'string') throw invalid('"profile" must be a string');
@@ -269,13 +277,18 @@ export class ConfigStore {
     }
   }
 
+  /** The file as last read or written (see #snapshot). */
+  #current(): Record<string, unknown> {
+    return (this.#snapshot ??= this.#read());
+  }
+
   #profiles(): Record<string, ProfileSettings> {
-    return { ...(this.#read().profiles as Record<string, ProfileSettings> | undefined) };
+    return { ...(this.#current().profiles as Record<string, ProfileSettings> | undefined) };
   }
 
   /** The profile `config use` chose, else `default`. */
   get currentProfile(): string {
-    const chosen = this.#read().profile;
+    const chosen = this.#current().profile;
     return typeof chosen === 'string' ? chosen : DEFAULT_PROFILE;
   }
 
@@ -407,6 +420,8 @@ export class ConfigStore {
    */
   #update(change: (current: Record<string, unknown>) => Record<string, unknown>): void {
     const path = this.#conf.path;
+    // Read again after the write, whether it went through or failed.
+    this.#snapshot = undefined;
     this.#locked(() => {
       removeAbandonedTemporaries(path);
       const text = serialize(change(this.#read()));

@@ -269,12 +269,16 @@ describe('the 1 MiB limit', () => {
     expect(statSync(file).size).toBe(size);
   });
 
-  it('refuses a file that grew past the limit after the store was opened', async () => {
+  it('refuses to write a file that grew past the limit after the store was opened; reads answer from the file as opened', async () => {
     await configWithTokens();
     const store = await openConfigStore(env());
+    const token = store.get('default', 'token');
     truncateSync(file, 2 * 1024 * 1024);
-    expect(() => store.get('default', 'token')).toThrow(ConfigError);
+    // One read a run: what the file held when the run opened it.
+    expect(store.get('default', 'token')).toBe(token);
     expect(() => store.set('default', 'token', 'abc')).toThrow(/it is 2097152 bytes, more than the 1 MiB/);
+    // After a write (here refused), the next question reads the file again.
+    expect(() => store.get('default', 'token')).toThrow(ConfigError);
     expect(statSync(file).size).toBe(2 * 1024 * 1024);
   });
 });
@@ -364,5 +368,22 @@ describe('temporary files left behind by a run killed mid-write (they may hold a
     // A live run's lock: taking it would wait; with nothing to remove, nothing waits.
     writeFileSync(`${file}.lock`, JSON.stringify({ pid: LIVE_PID, host: hostname(), id: 'live-run' }));
     expect(store.removeAbandonedTemporaries()).toBe(0);
+  });
+});
+
+describe('reads of the config file', () => {
+  it('a run reads it once, however many questions it asks; a write makes the next question read it again', async () => {
+    await configWithTokens();
+    const store = await openConfigStore(env());
+    const before = readFileSync(file, 'utf8');
+    // Changed behind the store's back: the store keeps the file as it opened it.
+    writeFileSync(file, before.replace('"default"', '"renamed"'));
+    expect(store.profileNames()).toContain('default');
+    expect(store.get('default', 'token')).toBeDefined();
+    expect(store.storedToken('default')).toBeDefined();
+    store.set('other', 'base-url', 'https://other.example');
+    // The write read the file afresh (inside its lock): the rename is kept, and now seen.
+    expect(store.profileNames()).toEqual(expect.arrayContaining(['other', 'renamed']));
+    expect(store.profileNames()).not.toContain('default');
   });
 });
