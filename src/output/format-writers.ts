@@ -1,7 +1,15 @@
 import { stringifyJson } from '../json.js';
 import { jsonPieces } from '../shared/json-writer.js';
 import { holdsLarge, LARGE_TEXT } from '../shared/large-values.js';
-import { csvCells, csvFieldPieces, escapeForTerminal, tsvCells, tsvFieldPieces } from './formats.js';
+import {
+  csvCells,
+  csvField,
+  csvFieldPieces,
+  escapeForTerminal,
+  tsvCells,
+  tsvField,
+  tsvFieldPieces,
+} from './formats.js';
 import { renderTable } from './table.js';
 
 /**
@@ -158,6 +166,8 @@ function* ndjsonPieces(values: readonly unknown[], terminal: boolean): Generator
 interface LineFields {
   /** The fields of a row, each a string. */
   cells(values: readonly unknown[], terminal: boolean): string[];
+  /** One field: cells' text for one value. */
+  cell(value: unknown, terminal: boolean): string;
   /** One field of a large value, in pieces: the same text as its cell. */
   pieces(value: unknown, terminal: boolean): Iterable<string>;
 }
@@ -174,26 +184,27 @@ function lineEncoder(
     rows(rows) {
       const pieces: (string | Iterable<string>)[] = [];
       let lines = '';
-      for (const row of rows) {
+      rows: for (const row of rows) {
         const values = view.data.values(row);
-        const large = values.some(holdsLarge);
-        const cells = large ? [] : fields.cells(values, terminal);
-        if (!large && !cells.some((cell) => cell.length > LARGE_TEXT)) {
-          lines += cells.join(separator) + end;
-          continue;
+        // The common row, field by field into its line: no large value, no large field.
+        let line = '';
+        for (let index = 0; index < values.length; index += 1) {
+          const value = values[index];
+          const cell = holdsLarge(value) ? undefined : fields.cell(value, terminal);
+          if (cell === undefined || cell.length > LARGE_TEXT) {
+            // A large field is a piece of its own: never joined with the rest, nor (from a large value) made whole.
+            pieces.push(lines);
+            lines = '';
+            values.forEach((each, at) => {
+              if (at > 0) pieces.push(separator);
+              pieces.push(holdsLarge(each) ? fields.pieces(each, terminal) : fields.cell(each, terminal));
+            });
+            pieces.push(end);
+            continue rows;
+          }
+          line = index === 0 ? cell : line + separator + cell;
         }
-        // A large field is a piece of its own: never joined with the rest, nor (from a large value) made whole.
-        pieces.push(lines);
-        lines = '';
-        values.forEach((value, index) => {
-          if (index > 0) pieces.push(separator);
-          pieces.push(
-            large && holdsLarge(value)
-              ? fields.pieces(value, terminal)
-              : (cells[index] ?? fields.cells([value], terminal)[0]!),
-          );
-        });
-        pieces.push(end);
+        lines += line + end;
       }
       if (pieces.length === 0) return lines;
       pieces.push(lines);
@@ -217,14 +228,14 @@ export const FORMAT_WRITERS = {
     fitted: false,
     readBack: false,
     showsEmpty: false,
-    encoder: lineEncoder({ cells: tsvCells, pieces: tsvFieldPieces }, '\t', '\n', false),
+    encoder: lineEncoder({ cells: tsvCells, cell: tsvField, pieces: tsvFieldPieces }, '\t', '\n', false),
   },
   csv: {
     shows: 'data',
     fitted: false,
     readBack: true,
     showsEmpty: false,
-    encoder: lineEncoder({ cells: csvCells, pieces: csvFieldPieces }, ',', '\r\n', true),
+    encoder: lineEncoder({ cells: csvCells, cell: csvField, pieces: csvFieldPieces }, ',', '\r\n', true),
   },
 } as const satisfies Record<string, FormatWriter>;
 

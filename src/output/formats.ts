@@ -42,8 +42,13 @@ export function tsvLine(values: readonly unknown[], terminal: boolean): string {
 
 /** The fields of one TSV line (tsvLine), escaped, not yet joined. */
 export function tsvCells(values: readonly unknown[], terminal: boolean): string[] {
-  const escape = terminal ? printable : singleLine;
-  return values.map((value) => escape(escapeBackslashes(cellText(value))));
+  return values.map((value) => tsvField(value, terminal));
+}
+
+/** One field of a TSV line. */
+export function tsvField(value: unknown, terminal: boolean): string {
+  const text = escapeBackslashes(cellText(value));
+  return terminal ? printable(text) : singleLine(text);
 }
 
 /**
@@ -74,7 +79,7 @@ export function tableCell(value: unknown): string {
  * One CSV field per RFC 4180: quoted when it holds a comma, quote or line
  * break, with quotes doubled.
  */
-function csvField(value: unknown, terminal: boolean): string {
+export function csvField(value: unknown, terminal: boolean): string {
   const text = terminal ? printable(cellText(value)) : cellText(value);
   return CSV_QUOTED.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }

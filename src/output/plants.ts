@@ -25,6 +25,13 @@ export function columnValue(plant: Plant, path: string): unknown {
 /** columnValue for one column, the path split once rather than once per plant. */
 function columnReader(path: string): (plant: Plant) => unknown {
   const keys = path.split('.');
+  if (keys.length === 1) {
+    // A field of the plant itself (id, name, tag): read without a loop.
+    return (plant) =>
+      typeof plant === 'object' && plant !== null && Object.hasOwn(plant, path)
+        ? (plant as Record<string, unknown>)[path]
+        : undefined;
+  }
   return (plant) => {
     let value: unknown = plant;
     for (const key of keys) {
@@ -53,7 +60,11 @@ function fieldsFor(columns: readonly string[]): (plant: Plant) => Plant {
 /** A plant's row: the value of each column, in order. */
 function rowReader(columns: readonly string[]): (plant: Plant) => unknown[] {
   const readers = columns.map(columnReader);
-  return (plant) => readers.map((read) => read(plant));
+  return (plant) => {
+    const row = new Array<unknown>(readers.length);
+    for (let index = 0; index < readers.length; index += 1) row[index] = readers[index]!(plant);
+    return row;
+  };
 }
 
 interface PlantOutputOptions {

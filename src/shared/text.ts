@@ -82,9 +82,7 @@ export function excerpt(text: string, max: number, redact: Redact): string {
 export function cellText(value: unknown): string {
   if (value === undefined || value === null) return '';
   if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   if (value instanceof JsonNumber) return numberText(value);
-  if (typeof value === 'number' || typeof value === 'boolean') {
-    return String(value);
-  }
   return stringifyJson(value);
 }
