@@ -436,6 +436,28 @@ function nodeContext(node) {
  * base URL and token come from the environment, from a profile in
  * config.json, or (the token) from the OS keyring.
  */
+/**
+ * The floor of a list's start-up: what undici alone takes, loaded as plants
+ * loads it (the build's undici bundle, through the same code cache), to send
+ * one GET for 20 plants and print the body as one line of JSON. What a list
+ * takes beyond it is plants' own: commander, the settings, the client, the
+ * output.
+ */
+const BARE_REQUEST = `
+const dist = ${JSON.stringify(join(root, 'dist'))};
+const { Agent } = require(dist + '/plants.cjs').requireBundle(dist + '/vendor/undici.cjs');
+const agent = new Agent();
+const url = new URL('plants?limit=20', process.env.PLANTS_BASE_URL.replace(/\\/?$/, '/'));
+agent
+  .request({ origin: url.origin, path: url.pathname + url.search, method: 'GET',
+    headers: { authorization: 'Bearer ' + process.env.PLANTS_TOKEN } })
+  .then(async (response) => {
+    const text = await response.body.text();
+    process.stdout.write(JSON.stringify(JSON.parse(text)) + '\\n');
+    await agent.destroy();
+  });
+`;
+
 async function startUpCases({ node, nodeBin, at, cache, noCache, nodeCache, env, ratioRow }, shared) {
   const small = await startStore({ seed: 20 });
   const list = ['list', '--json'];
@@ -479,6 +501,7 @@ async function startUpCases({ node, nodeBin, at, cache, noCache, nodeCache, env,
     listNodeCache,
     listNoCache,
     listFile,
+    bareRequest,
     ...listVariantsAndKeyring
   ] = sideBySide(
     [
@@ -491,6 +514,7 @@ async function startUpCases({ node, nodeBin, at, cache, noCache, nodeCache, env,
       { argv: at(plants, ...list), env: { ...env(small.url), ...nodeCache } },
       { argv: at(plants, ...list), env: { ...env(small.url), ...noCache } },
       { argv: at(plants, ...list), env: fromFile },
+      { argv: at('-e', BARE_REQUEST), env: env(small.url) },
       // A cache directory each: each build removes the others' data (src/code-cache.ts).
       ...variants.map((name) => ({
         argv: at(shared.variantBins[name], ...list),
@@ -522,6 +546,8 @@ async function startUpCases({ node, nodeBin, at, cache, noCache, nodeCache, env,
     ratioRow('plants list --json (20), token in the keyring', listKeyring, environment, listSmall);
     ratioRow('plants list --json (20), token in the keyring', listKeyring, 'node -e 0', bare);
   }
+  ratioRow('undici alone: one request for 20 plants, printed', bareRequest, 'node -e 0', bare);
+  ratioRow('plants list --json (20 plants), from the environment', listSmall, 'undici alone', bareRequest);
   ratioRow("plants list --json (20), node's compile cache instead", listNodeCache, environment, listSmall);
   ratioRow('plants list --json (20), no code cache', listNoCache, environment, listSmall);
   variants.forEach((name, index) => {
