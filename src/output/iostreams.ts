@@ -199,7 +199,7 @@ export function systemIOStreams(env: Env = process.env, noColorFlag = false): IO
     },
     (name, text) => writeToFd(FDS[name], text),
     // Read at each table: the terminal may have been resized since the start.
-    (name) => terminalColumns(process[name].columns, env.COLUMNS),
+    (name) => terminalColumns((stream(name) as NodeJS.WriteStream).columns, env.COLUMNS),
     // After whatever went through the stream, if it was made; else at once.
     (name, text) => (made[name] ? void process[name].write(text) : writeToFd(FDS[name], text)),
   );
