@@ -132,18 +132,14 @@ function findRun(runs: readonly RunSummary[], wanted: string): RunSummary {
 }
 
 const RUN_VIEW: RowView<RunSummary> = {
-  table: (runs) => ({
-    headers: ['RUN', 'WHEN (UTC)', 'PROFILE', 'HOST', 'COMMAND', 'RESULTS'],
-    cells: runs.map((run) => [
-      run.run.slice(0, 8),
-      when(run.time),
-      run.profile,
-      host(run.base_url),
-      run.command,
-      results(run),
-    ]),
-    whole: [0],
-  }),
+  table: {
+    values: (run) => [run.run.slice(0, 8), when(run.time), run.profile, host(run.base_url), run.command, results(run)],
+    layout: () => ({
+      headers: ['RUN', 'WHEN (UTC)', 'PROFILE', 'HOST', 'COMMAND', 'RESULTS'],
+      shown: [0, 1, 2, 3, 4, 5],
+      whole: [0],
+    }),
+  },
   data: {
     columns: ['run', 'time', 'profile', 'base_url', 'command', 'plants', ...RECORDED_RESULTS],
     values: (run) => {
@@ -183,11 +179,14 @@ const plantValues = (plant: PlantOutcome): unknown[] => [
 ];
 
 const PLANT_VIEW: RowView<PlantOutcome> = {
-  table: (plants) => ({
-    headers: ['ID', 'NAME', 'TAG', 'RESULT', 'STATUS', 'REQUEST ID'],
-    cells: plants.map((plant) => plantValues(plant).slice(0, 6)),
-    whole: [0],
-  }),
+  table: {
+    values: (plant) => plantValues(plant).slice(0, 6),
+    layout: () => ({
+      headers: ['ID', 'NAME', 'TAG', 'RESULT', 'STATUS', 'REQUEST ID'],
+      shown: [0, 1, 2, 3, 4, 5],
+      whole: [0],
+    }),
+  },
   data: {
     columns: ['id', 'name', 'tag', 'result', 'status', 'request_id', 'attempts', 'time'],
     values: plantValues,

@@ -10,7 +10,7 @@ import {
   tsvField,
   tsvFieldPieces,
 } from './formats.js';
-import { renderTable } from './table.js';
+import { renderColumns } from './table.js';
 
 /**
  * What a listing shows of a row in each kind of format. plants list and
@@ -18,17 +18,23 @@ import { renderTable } from './table.js';
  */
 export interface RowView<T> {
   /**
-   * The table of all the rows (a table sizes its columns by all of them):
-   * headers, cells, and the columns never cut (the id). Called once, just
-   * before the table is written, and only for a listing with rows.
+   * The table. It sizes its columns by all the rows, so it keeps them:
+   * only their values in the columns it may show, read as each row
+   * arrives, column by column (no object or array a row).
    */
-  table(this: void, rows: readonly T[]): { headers: string[]; cells: unknown[][]; whole: number[] };
-  /**
-   * What the table keeps of a row until then, if not all of it: as much as
-   * `table` reads, so that it gives the same cells (a plant's fields it
-   * shows, not its other fields). Every row is kept.
-   */
-  tableKeeps?(this: void, row: T): T;
+  table: {
+    /** A row's values in each column the table may show. */
+    values(this: void, row: T): unknown[];
+    /**
+     * Once every row is in, and only for a listing with rows: the headers,
+     * which columns are shown (indices into `values`, in order), and which
+     * of the shown are never cut (the id), by their place among them.
+     */
+    layout(
+      this: void,
+      columns: readonly (readonly unknown[])[],
+    ): { headers: string[]; shown: number[]; whole: number[] };
+  };
   /** TSV and CSV columns (CSV's header), and the values of a row. */
   data: { columns: readonly string[]; values(this: void, row: T): unknown[] };
   /** The row as JSON and NDJSON show it. */
@@ -81,18 +87,26 @@ export interface FormatWriter {
 
 /** The aligned table, for people: it waits for every row to size its columns. */
 function tableEncoder<T>(view: RowView<T>, stdout: Stdout): RowEncoder<T> {
-  const all: T[] = [];
-  const keep = view.tableKeeps;
+  const columns: unknown[][] = [];
+  let kept = 0;
   return {
     opening: '',
     rows(rows) {
-      all.push(...(keep ? rows.map(keep) : rows));
+      for (const row of rows) {
+        const values = view.table.values(row);
+        for (let i = 0; i < values.length; i += 1) {
+          // A column that starts late (a view's rows are all alike) is empty before.
+          (columns[i] ??= new Array<unknown>(kept)).push(values[i]);
+        }
+        kept += 1;
+      }
       return '';
     },
     async *end(count) {
       if (count === 0) return;
-      const { headers, cells, whole } = view.table(all);
-      yield* renderTable(headers, cells, stdout.color(), { width: stdout.width(), whole });
+      const { headers, shown, whole } = view.table.layout(columns);
+      const picked = shown.map((i) => columns[i] ?? []);
+      yield* renderColumns(headers, picked, kept, stdout.color(), { width: stdout.width(), whole });
     },
   };
 }

@@ -5,17 +5,11 @@ import { info, warning } from './messages.js';
 import { writeRows } from './rows.js';
 import { quoted } from '../shared/text.js';
 
-function hasId(plant: Plant): boolean {
-  return plant.id !== undefined && plant.id !== null;
-}
-
-/** The columns of TSV and CSV: fixed, whatever the data, so `cut -f1` is always the id. */
+/**
+ * The columns of TSV and CSV: fixed, whatever the data, so `cut -f1` is
+ * always the id. A table's too, without its ID when no plant has an id.
+ */
 const DATA_COLUMNS: readonly string[] = ['id', 'name', 'tag'];
-
-/** A table's columns, for people: ID only when some plant has an id, then NAME, TAG. */
-function defaultTableColumns(plants: readonly Plant[]): string[] {
-  return plants.some(hasId) ? [...DATA_COLUMNS] : ['name', 'tag'];
-}
 
 /** The value at a dotted path (`extra.height`); undefined where the path leads nowhere. */
 export function columnValue(plant: Plant, path: string): unknown {
@@ -39,21 +33,6 @@ function columnReader(path: string): (plant: Plant) => unknown {
       value = (value as Record<string, unknown>)[key];
     }
     return value;
-  };
-}
-
-/** What a table of `columns` reads of a plant: its fields they start with, those it has. */
-function fieldsFor(columns: readonly string[]): (plant: Plant) => Plant {
-  const fields = [...new Set(columns.map((column) => column.split('.')[0]!))];
-  return (plant) => {
-    const kept = {} as Plant;
-    for (const field of fields) {
-      if (!Object.hasOwn(plant, field)) continue;
-      // As JSON.parse made it: `__proto__` an own field, not the prototype.
-      if (field === '__proto__') Object.defineProperty(kept, field, { value: plant[field], enumerable: true });
-      else kept[field] = plant[field];
-    }
-    return kept;
   };
 }
 
@@ -88,20 +67,24 @@ export async function writePlants(
   // Which of the asked-for columns some plant has, in TSV and CSV (a table checks its own cells).
   const filled = new Array<boolean>(columns.length).fill(false);
   const view: RowView<Plant> = {
-    table(plants) {
-      const tableColumns = asked ?? defaultTableColumns(plants);
-      // Said once, on stderr: a table without an ID column is not a list to delete from.
-      if (!asked && !tableColumns.includes('id')) {
-        warning(io, 'the service sent no ids: these plants cannot be deleted by id');
-      }
-      const cells = plants.map(rowReader(tableColumns));
-      if (asked) warnEmptyColumns(io, asked, (index) => cells.some((row) => row[index] !== undefined));
-      const id = tableColumns.indexOf('id');
-      // On a terminal, the table fits its width; the id is never cut.
-      return { headers: tableColumns.map((c) => c.toUpperCase()), cells, whole: id === -1 ? [] : [id] };
+    table: {
+      // Kept until the table is drawn: the columns' values, not the plants (their other fields).
+      values: readRow,
+      layout(kept) {
+        const has = (index: number, test: (value: unknown) => boolean) => (kept[index] ?? []).some(test);
+        // Without --columns: no ID column when no plant has an id, said once, on stderr: not a list to delete from.
+        const shown = columns.map((_, index) => index);
+        if (!asked && !has(DATA_COLUMNS.indexOf('id'), (id) => id !== undefined && id !== null)) {
+          warning(io, 'the service sent no ids: these plants cannot be deleted by id');
+          shown.splice(DATA_COLUMNS.indexOf('id'), 1);
+        }
+        if (asked) warnEmptyColumns(io, asked, (index) => has(index, (value) => value !== undefined));
+        const names = shown.map((index) => columns[index]!);
+        const id = names.indexOf('id');
+        // On a terminal, the table fits its width; the id is never cut.
+        return { headers: names.map((c) => c.toUpperCase()), shown, whole: id === -1 ? [] : [id] };
+      },
     },
-    // The table waits for every plant: it keeps only the fields it shows (DATA_COLUMNS cover its defaults).
-    tableKeeps: fieldsFor(columns),
     data: {
       columns,
       values: asked

@@ -63,6 +63,21 @@ export async function* renderTable(
   color: boolean,
   fit: TableFit = {},
 ): AsyncGenerator<string> {
+  const columns = headers.map((_, i) => rows.map((row) => row[i]));
+  yield* renderColumns(headers, columns, rows.length, color, fit);
+}
+
+/**
+ * renderTable of a table given column by column (`columns[i][r]`, `count`
+ * rows): what a long listing keeps, an array a column rather than one a row.
+ */
+export async function* renderColumns(
+  headers: readonly string[],
+  columns: readonly (readonly unknown[])[],
+  count: number,
+  color: boolean,
+  fit: TableFit = {},
+): AsyncGenerator<string> {
   const [{ Table }, c, { width, cut }] = await Promise.all([
     import('../vendor/table.js'),
     palette(color),
@@ -72,14 +87,25 @@ export async function* renderTable(
   const measured = new Map<string, number>();
   const widthOf = (text: string) => {
     if (text.length < LARGE_TEXT) return width(text);
-    let columns = measured.get(text);
-    if (columns === undefined) measured.set(text, (columns = width(text)));
-    return columns;
+    let most = measured.get(text);
+    if (most === undefined) measured.set(text, (most = width(text)));
+    return most;
   };
-  const widest = (table: readonly (readonly string[])[]) =>
-    headers.map((header, i) => table.reduce((most, row) => Math.max(most, widthOf(row[i] ?? '')), width(header)));
-  let cells = rows.map((row) => row.map(tableCell));
-  let colWidths = widest(cells);
+  // Each cell's text and width, column by column; each cell measured once.
+  const texts = headers.map((_, i) => {
+    const column = columns[i] ?? [];
+    const cells = new Array<string>(count);
+    for (let r = 0; r < count; r += 1) cells[r] = tableCell(column[r]);
+    return cells;
+  });
+  const widths = texts.map((cells) => cells.map(widthOf));
+  const widest = () =>
+    headers.map((header, i) => {
+      let most = width(header);
+      for (const each of widths[i]!) if (each > most) most = each;
+      return most;
+    });
+  let colWidths = widest();
   if (fit.width !== undefined) {
     const natural = colWidths;
     const fitted = fitColumns(
@@ -88,74 +114,88 @@ export async function* renderTable(
       fit.width,
     );
     if (fitted.some((most, i) => most < natural[i]!)) {
-      cells = cells.map((row) => row.map((cell, i) => (fitted[i]! < natural[i]! ? cut(cell, fitted[i]!) : cell)));
+      fitted.forEach((most, i) => {
+        if (!(most < natural[i]!)) return;
+        texts[i] = texts[i]!.map((cell) => cut(cell, most));
+        widths[i] = texts[i].map(widthOf);
+      });
       // A wide character that did not fit can leave a column narrower still.
-      colWidths = widest(cells);
+      colWidths = widest();
     }
   }
+  const row = (r: number) => texts.map((cells) => cells[r]!);
 
   const last = headers.length - 1;
+  const paddings: string[] = [];
+  const padding = (spaces: number) => (spaces <= 0 ? '' : (paddings[spaces] ??= ' '.repeat(spaces)));
   // As cli-table3 does: pad each cell to its column's width (the header's after its colour),
   // two spaces between columns; then no trailing spaces, as cli-table3's rows are trimmed.
-  const line = (row: readonly string[], shown: readonly string[] = row) =>
-    trimSpaces(
-      shown
-        .map((cell, i) => (i === last ? cell : cell + ' '.repeat(Math.max(0, colWidths[i]! - widthOf(row[i]!)))))
-        .join(BORDERLESS.middle),
-    );
+  const headerLine = (shown: readonly string[]) => {
+    let text = '';
+    for (let i = 0; i <= last; i += 1) {
+      if (i > 0) text += BORDERLESS.middle;
+      text += shown[i]!;
+      if (i !== last) text += padding(colWidths[i]! - widthOf(headers[i]!));
+    }
+    return trimSpaces(text);
+  };
+  const line = (r: number) => {
+    let text = '';
+    for (let i = 0; i <= last; i += 1) {
+      if (i > 0) text += BORDERLESS.middle;
+      text += texts[i]![r]!;
+      if (i !== last) text += padding(colWidths[i]! - widths[i]![r]!);
+    }
+    return trimSpaces(text);
+  };
   // The same line in pieces, for a table with a large cell or column: neither a cell nor its padding
   // is copied into a line (nor a line into a block), each of which could be as large.
-  function* linePieces(row: readonly string[], shown: readonly string[] = row): Generator<string> {
+  function* linePieces(cells: readonly string[], shown: readonly string[] = cells): Generator<string> {
     // What follows the last cell with more than spaces is spaces only, left out as trimSpaces leaves it out.
     let end = last;
     while (end >= 0 && trimSpaces(shown[end]!) === '') end -= 1;
     for (let i = 0; i < end; i += 1) {
       yield shown[i]!;
-      yield* spaces(Math.max(0, colWidths[i]! - widthOf(row[i]!)));
+      yield* spaces(Math.max(0, colWidths[i]! - widthOf(cells[i]!)));
       yield BORDERLESS.middle;
     }
     if (end >= 0) yield trimSpaces(shown[end]!);
     yield '\n';
   }
   const large =
-    colWidths.some((most) => most >= LARGE_TEXT) || cells.some((row) => row.some((cell) => cell.length >= LARGE_TEXT));
+    colWidths.some((most) => most >= LARGE_TEXT) ||
+    texts.some((cells) => cells.some((cell) => cell.length >= LARGE_TEXT));
 
-  const first = cells.slice(0, ROWS_BY_CLI_TABLE);
-  // cli-table3 pads by its own measure, which agrees with the terminal's on printable ASCII only.
-  const laidOutAlike = (text: string) => text.length <= CLI_TABLE_MAX_CELL && PRINTABLE_ASCII.test(text);
-  let start = 0;
+  const bold = headers.map((header) => c.bold(header));
   if (large) {
-    yield* linePieces(
-      headers,
-      headers.map((header) => c.bold(header)),
-    );
-    for (const row of cells) yield* linePieces(row);
+    yield* linePieces(headers, bold);
+    for (let r = 0; r < count; r += 1) yield* linePieces(row(r));
     return;
   }
-  if (headers.every(laidOutAlike) && first.every((row) => row.every(laidOutAlike))) {
+  // cli-table3 pads by its own measure, which agrees with the terminal's on printable ASCII only.
+  const laidOutAlike = (text: string) => text.length <= CLI_TABLE_MAX_CELL && PRINTABLE_ASCII.test(text);
+  const first = Math.min(count, ROWS_BY_CLI_TABLE);
+  let start = 0;
+  if (headers.every(laidOutAlike) && texts.every((cells) => cells.slice(0, first).every(laidOutAlike))) {
     const table = new Table({
-      head: headers.map((header) => c.bold(header)),
+      head: bold,
       colWidths,
       // cli-table3 colours headers red by default; colour is decided here instead.
       style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0 },
       // Borderless, columns two spaces apart: one line per plant, easy to copy from.
       chars: BORDERLESS,
     });
-    table.push(...first);
+    for (let r = 0; r < first; r += 1) table.push(row(r));
     // Borderless rows keep the padding of the last column; trim it.
     yield `${table.toString().split('\n').map(trimSpaces).join('\n')}\n`;
-    start = ROWS_BY_CLI_TABLE;
+    start = first;
   } else {
-    yield `${line(
-      headers,
-      headers.map((header) => c.bold(header)),
-    )}\n`;
+    yield `${headerLine(bold)}\n`;
   }
-  for (; start < cells.length; start += ROWS_PER_BLOCK) {
-    yield `${cells
-      .slice(start, start + ROWS_PER_BLOCK)
-      .map((row) => line(row))
-      .join('\n')}\n`;
+  for (; start < count; start += ROWS_PER_BLOCK) {
+    let block = '';
+    for (let r = start; r < Math.min(start + ROWS_PER_BLOCK, count); r += 1) block += `${line(r)}\n`;
+    yield block;
   }
 }
 

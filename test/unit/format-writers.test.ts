@@ -88,7 +88,10 @@ describe('the table of output formats', () => {
 
 describe('writeRows', () => {
   const view: RowView<number> = {
-    table: (rows) => ({ headers: ['N', 'SQUARE'], cells: rows.map((n) => [n, n * n]), whole: [0] }),
+    table: {
+      values: (n) => [n, n * n],
+      layout: () => ({ headers: ['N', 'SQUARE'], shown: [0, 1], whole: [0] }),
+    },
     data: { columns: ['n', 'square'], values: (n) => [n, n * n] },
     json: (n) => ({ n }),
   };
@@ -110,9 +113,12 @@ describe('writeRows', () => {
     let asked = 0;
     const counting: RowView<number> = {
       ...view,
-      table: (rows) => {
-        asked += 1;
-        return view.table(rows);
+      table: {
+        values: view.table.values,
+        layout: (columns) => {
+          asked += 1;
+          return view.table.layout(columns);
+        },
       },
     };
     expect(await writeRows(fake.io, 'table', counting, [[]])).toBe(0);
