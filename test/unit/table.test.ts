@@ -69,7 +69,18 @@ describe('renderTable past the rows cli-table3 lays out itself', () => {
     const names = ['Fern', '🌱 sprout', 'Ficus lyrata', 'ü', ''];
     const rows = Array.from({ length: 600 }, (_, i) => [i, names[i % names.length], i % 3 ? 'tag' : undefined]);
     const lines = (await render(['ID', 'NAME', 'TAG'], rows)).trimEnd().split('\n');
-    // Rows 1-200 come from cli-table3; the same data again further down must look identical.
+    // The first rows come from cli-table3 (ROWS_BY_CLI_TABLE, 20); the same data further down must look identical.
+    for (let i = 1; i <= 15; i += 1)
+      expect(lines[i + 300]).toBe(lines[i]!.replace(/^\d+ */, (m) => `${Number(m) + 300}`.padEnd(m.length)));
+  });
+});
+
+describe('renderTable of printable ASCII, past the rows cli-table3 lays out itself', () => {
+  it('pads every later row exactly as cli-table3 pads its own, empty cells and a long last column included', async () => {
+    const names = ['Fern', 'Sansevieria trifasciata', 'Ficus lyrata', 'x', ''];
+    const rows = Array.from({ length: 600 }, (_, i) => [i, names[i % names.length], i % 3 ? 'tag' : undefined]);
+    const lines = (await render(['ID', 'NAME', 'TAG'], rows)).trimEnd().split('\n');
+    expect(lines[0]).toBe('ID   NAME                     TAG');
     for (let i = 1; i <= 15; i += 1)
       expect(lines[i + 300]).toBe(lines[i]!.replace(/^\d+ */, (m) => `${Number(m) + 300}`.padEnd(m.length)));
   });
@@ -314,7 +325,7 @@ describe('renderTable on a terminal of a given width', () => {
     ]);
   });
 
-  it('fits every row past the first 200 too', async () => {
+  it('fits every row past those cli-table3 lays out too', async () => {
     const many = Array.from({ length: 600 }, (_, i) => [i, `plant ${'植'.repeat(i % 40)}`, 'tag']);
     const lines = (await render(['ID', 'NAME', 'TAG'], many, { width: 60, whole: [0] })).slice(0, -1).split('\n');
     expect(lines).toHaveLength(601);
