@@ -203,6 +203,16 @@ function stringSetting(settings: ProfileSettings | undefined, key: ProfileKey): 
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
+/** Where a profile's settings keep its token (see ConfigStore.storedToken). */
+function storedTokenOf(settings: ProfileSettings | undefined): StoredToken | undefined {
+  const command = stringSetting(settings, 'token-command');
+  if (command !== undefined) return { store: 'command', command };
+  const origin = stringSetting(settings, 'token-keyring');
+  if (origin !== undefined) return { store: 'keyring', origin };
+  const token = stringSetting(settings, 'token');
+  return token === undefined ? undefined : { store: 'file', token };
+}
+
 /**
  * The config file, through conf: named profiles, each with a base URL and a
  * token. A file from before profiles (top-level `base-url` and `token`) is
@@ -344,18 +354,20 @@ export class ConfigStore {
    */
   storedToken(profile: string): StoredToken | undefined {
     // One read of the file for the three: what it holds at one moment.
-    const settings = this.#profiles()[profile];
-    const command = stringSetting(settings, 'token-command');
-    if (command !== undefined) return { store: 'command', command };
-    const origin = stringSetting(settings, 'token-keyring');
-    if (origin !== undefined) return { store: 'keyring', origin };
-    const token = stringSetting(settings, 'token');
-    return token === undefined ? undefined : { store: 'file', token };
+    return storedTokenOf(this.#profiles()[profile]);
   }
 
-  /** Keep the profile's token in one place, forgetting any other, in one write; undefined forgets them all. */
-  setToken(profile: string, stored: StoredToken | undefined): void {
+  /**
+   * Keep the profile's token in one place, forgetting any other, in one
+   * write; undefined forgets them all. Returns where the token was kept
+   * just before, as the write found the file inside its lock (another run
+   * may have changed it since this one opened it: a login waiting at its
+   * prompt).
+   */
+  setToken(profile: string, stored: StoredToken | undefined): StoredToken | undefined {
+    let before: StoredToken | undefined;
     this.#updateProfiles((profiles) => {
+      before = storedTokenOf(profiles[profile]);
       const settings: ProfileSettings = { ...profiles[profile] };
       for (const key of TOKEN_KEYS) delete settings[key];
       if (stored?.store === 'file') settings.token = stored.token;
@@ -363,6 +375,7 @@ export class ConfigStore {
       if (stored?.store === 'command') settings['token-command'] = stored.command;
       return { ...profiles, [profile]: settings };
     });
+    return before;
   }
 
   set(profile: string, key: ProfileKey, value: string): void {
@@ -420,23 +433,27 @@ export class ConfigStore {
    */
   #update(change: (current: Record<string, unknown>) => Record<string, unknown>): void {
     const path = this.#conf.path;
-    // Read again after the write, whether it went through or failed.
-    this.#snapshot = undefined;
-    this.#locked(() => {
-      removeAbandonedTemporaries(path);
-      const text = serialize(change(this.#read()));
-      const size = Buffer.byteLength(text);
-      if (size > MAX_CONFIG_BYTES) {
-        throw new ConfigError(
-          `cannot write the config file ${path}: it would be ${size} bytes, more than the 1 MiB (${MAX_CONFIG_BYTES} bytes) a config file may hold; nothing was changed`,
-        );
-      }
-      try {
-        writeFileAtomically(path, text, { mode: 0o600, fs: this.#fs });
-      } catch (err) {
-        throw new ConfigError(`cannot write the config file ${path}: ${fsReason(err)}; nothing was changed`);
-      }
-    });
+    // Read again after the write, whether it went through or failed (and
+    // not from a read made while it was under way).
+    try {
+      this.#locked(() => {
+        removeAbandonedTemporaries(path);
+        const text = serialize(change(this.#read()));
+        const size = Buffer.byteLength(text);
+        if (size > MAX_CONFIG_BYTES) {
+          throw new ConfigError(
+            `cannot write the config file ${path}: it would be ${size} bytes, more than the 1 MiB (${MAX_CONFIG_BYTES} bytes) a config file may hold; nothing was changed`,
+          );
+        }
+        try {
+          writeFileAtomically(path, text, { mode: 0o600, fs: this.#fs });
+        } catch (err) {
+          throw new ConfigError(`cannot write the config file ${path}: ${fsReason(err)}; nothing was changed`);
+        }
+      });
+    } finally {
+      this.#snapshot = undefined;
+    }
   }
 
   #locked(fn: () => void): void {

@@ -94,10 +94,8 @@ function tableEncoder<T>(view: RowView<T>, stdout: Stdout): RowEncoder<T> {
     rows(rows) {
       for (const row of rows) {
         const values = view.table.values(row);
-        for (let i = 0; i < values.length; i += 1) {
-          // A column that starts late (a view's rows are all alike) is empty before.
-          (columns[i] ??= new Array<unknown>(kept)).push(values[i]);
-        }
+        // By index: a row with fewer values leaves its other cells empty, and none moves up.
+        for (let i = 0; i < values.length; i += 1) (columns[i] ??= [])[kept] = values[i];
         kept += 1;
       }
       return '';
@@ -211,7 +209,9 @@ function lineEncoder(
             lines = '';
             values.forEach((each, at) => {
               if (at > 0) pieces.push(separator);
-              pieces.push(holdsLarge(each) ? fields.pieces(each, terminal) : fields.cell(each, terminal));
+              // The field just made is not made again (it may be megabytes).
+              const made = at === index ? cell : undefined;
+              pieces.push(made ?? (holdsLarge(each) ? fields.pieces(each, terminal) : fields.cell(each, terminal)));
             });
             pieces.push(end);
             continue rows;

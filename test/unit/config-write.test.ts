@@ -372,6 +372,20 @@ describe('temporary files left behind by a run killed mid-write (they may hold a
 });
 
 describe('reads of the config file', () => {
+  it('setToken says where the token was kept as the write found the file, not as this run opened it', async () => {
+    await configWithTokens();
+    const store = await openConfigStore(env());
+    expect(store.storedToken('default')).toEqual({ store: 'file', token: 'default-token' });
+    // Another run (a login finishing while this one waits at its prompt) moves the token to the keyring.
+    const other = await openConfigStore(env());
+    other.setToken('default', { store: 'keyring', origin: 'https://plants.example.com' });
+    expect(store.setToken('default', { store: 'file', token: 'new-token' })).toEqual({
+      store: 'keyring',
+      origin: 'https://plants.example.com',
+    });
+    expect(store.storedToken('default')).toEqual({ store: 'file', token: 'new-token' });
+  });
+
   it('a run reads it once, however many questions it asks; a write makes the next question read it again', async () => {
     await configWithTokens();
     const store = await openConfigStore(env());

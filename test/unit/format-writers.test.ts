@@ -108,6 +108,17 @@ describe('writeRows', () => {
     expect(fake.stdout()).toBe(expected);
   });
 
+  it('a table keeps each value in its row when a row gives fewer values than the others', async () => {
+    const fake = fakeIO();
+    const ragged: RowView<number[]> = {
+      table: { values: (row) => row, layout: () => ({ headers: ['A', 'B', 'C'], shown: [0, 1, 2], whole: [] }) },
+      data: { columns: ['a'], values: (row) => row },
+      json: (row) => row,
+    };
+    await writeRows(fake.io, 'table', ragged, [[[1, 2, 3], [4], [5, 6, 7]]]);
+    expect(fake.stdout()).toBe('A  B  C\n1  2  3\n4\n5  6  7\n');
+  });
+
   it('asks a view for its table only when there are rows', async () => {
     const fake = fakeIO();
     let asked = 0;

@@ -69,7 +69,7 @@ describe('renderTable past the rows cli-table3 lays out itself', () => {
     const names = ['Fern', '🌱 sprout', 'Ficus lyrata', 'ü', ''];
     const rows = Array.from({ length: 600 }, (_, i) => [i, names[i % names.length], i % 3 ? 'tag' : undefined]);
     const lines = (await render(['ID', 'NAME', 'TAG'], rows)).trimEnd().split('\n');
-    // The first rows come from cli-table3 (ROWS_BY_CLI_TABLE, 20); the same data further down must look identical.
+    // Not printable ASCII, so laid out here whole; the same data further down must look identical.
     for (let i = 1; i <= 15; i += 1)
       expect(lines[i + 300]).toBe(lines[i]!.replace(/^\d+ */, (m) => `${Number(m) + 300}`.padEnd(m.length)));
   });

@@ -83,7 +83,6 @@ async function runLogin(options: LoginOptions, ctx: Context): Promise<void> {
   const token = await newToken(options, profile, ctx);
   if (options.verify && baseUrl) await verify(token, baseUrl, ctx);
 
-  const previous = store.storedToken(profile);
   let kept: StoredToken;
   let where: string;
   if (options.tokenCommand !== undefined) {
@@ -92,7 +91,8 @@ async function runLogin(options: LoginOptions, ctx: Context): Promise<void> {
   } else {
     [kept, where] = await keepToken(token.value, baseUrl?.origin, options, store, profile, ctx);
   }
-  store.setToken(profile, kept);
+  // Where the token was kept as the write found the file: another login may have stored one while this one waited.
+  const previous = store.setToken(profile, kept);
   await forgetKeyringEntry(previous, kept, profile, ctx);
   success(io, `Token stored for profile ${profile} ${where}`);
   if (ctx.env.PLANTS_TOKEN) {
