@@ -13,6 +13,20 @@ describe('parseJson', () => {
     expect(numberText(value[0]!.id)).toBe('1234567890123456789');
   });
 
+  it('keeps 16-digit integers past 2^53 - 1 exactly, and safe ones as numbers, beside other kept numbers', () => {
+    const text =
+      '[1.50,9007199254740991,9007199254740992,-9007199254740991,-9007199254740992,1000000000000000,12345678901234567]';
+    expect(parseJson(text)).toEqual([
+      new JsonNumber('1.50'),
+      9007199254740991,
+      new JsonNumber('9007199254740992'),
+      -9007199254740991,
+      new JsonNumber('-9007199254740992'),
+      1000000000000000,
+      new JsonNumber('12345678901234567'),
+    ]);
+  });
+
   it.each(['1.50', '1e2', '-0', '1E+2', '0.1000000000000000055511151231257827'])('keeps %s as written', (number) => {
     const value = parseJson(`{"x":${number}}`) as { x: JsonNumber };
     expect(value.x).toEqual(new JsonNumber(number));
