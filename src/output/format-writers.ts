@@ -1,15 +1,7 @@
 import { stringifyJson } from '../json.js';
 import { jsonPieces } from '../shared/json-writer.js';
 import { holdsLarge, LARGE_TEXT } from '../shared/large-values.js';
-import {
-  csvCells,
-  csvField,
-  csvFieldPieces,
-  escapeForTerminal,
-  tsvCells,
-  tsvField,
-  tsvFieldPieces,
-} from './formats.js';
+import { csvField, csvFieldPieces, escapeForTerminal, tsvField, tsvFieldPieces } from './formats.js';
 import { renderColumns } from './table.js';
 
 /**
@@ -176,9 +168,7 @@ function* ndjsonPieces(values: readonly unknown[], terminal: boolean): Generator
 
 /** How a line format writes its fields. */
 interface LineFields {
-  /** The fields of a row, each a string. */
-  cells(values: readonly unknown[], terminal: boolean): string[];
-  /** One field: cells' text for one value. */
+  /** One field's text, for one value. */
   cell(value: unknown, terminal: boolean): string;
   /** One field of a large value, in pieces: the same text as its cell. */
   pieces(value: unknown, terminal: boolean): Iterable<string>;
@@ -192,7 +182,7 @@ function lineEncoder(
   header: boolean,
 ): <T>(view: RowView<T>, stdout: Stdout) => RowEncoder<T> {
   return (view, { terminal }) => ({
-    opening: header ? fields.cells(view.data.columns, terminal).join(separator) + end : '',
+    opening: header ? view.data.columns.map((column) => fields.cell(column, terminal)).join(separator) + end : '',
     rows(rows) {
       const pieces: (string | Iterable<string>)[] = [];
       let lines = '';
@@ -242,14 +232,14 @@ export const FORMAT_WRITERS = {
     fitted: false,
     readBack: false,
     showsEmpty: false,
-    encoder: lineEncoder({ cells: tsvCells, cell: tsvField, pieces: tsvFieldPieces }, '\t', '\n', false),
+    encoder: lineEncoder({ cell: tsvField, pieces: tsvFieldPieces }, '\t', '\n', false),
   },
   csv: {
     shows: 'data',
     fitted: false,
     readBack: true,
     showsEmpty: false,
-    encoder: lineEncoder({ cells: csvCells, cell: csvField, pieces: csvFieldPieces }, ',', '\r\n', true),
+    encoder: lineEncoder({ cell: csvField, pieces: csvFieldPieces }, ',', '\r\n', true),
   },
 } as const satisfies Record<string, FormatWriter>;
 
