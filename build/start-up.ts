@@ -19,9 +19,13 @@
  *   without signal handlers (packageStandIns).
  * - A default import of a built-in module is the module itself, not a copy
  *   of it made as the bundle loads (builtinDefaults).
+ * - A built-in function whose first call loads more than it does here gets
+ *   a replacement of plants' own, which asks it where it cannot answer
+ *   (BUILTIN_REPLACEMENTS).
  */
 import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { PluginBuild } from 'esbuild';
 import { RESPONSE_HEADER_LIMIT } from '../src/api/network.js';
 
@@ -160,6 +164,18 @@ module.exports = assert;`,
 };
 
 /**
+ * Built-in modules that a dependency imports for one function whose first
+ * call costs more than the work it does here: the import gets a module of
+ * plants' own (`file`) instead, exporting that function, which answers as
+ * the built-in's would and asks the built-in where it cannot. A name the
+ * dependency imports that the module lacks fails the build.
+ */
+export const BUILTIN_REPLACEMENTS: { importer: string; module: string; file: string }[] = [
+  // conf: isDeepStrictEqual, which conf calls on every open (see the file).
+  { importer: '/node_modules/conf/', module: 'node:util', file: 'src/config/json-equal.ts' },
+];
+
+/**
  * Built-in modules whose stand-ins a build leaves out, comma-separated
  * (PLANTS_BUILD_NO_STAND_IN=node:http2): `npm run bench` builds such copies
  * to show what each stand-in saves.
@@ -172,6 +188,10 @@ export const lazyBuiltins = {
   setup(build: PluginBuild) {
     build.onResolve({ filter: /^node:/ }, ({ path, importer }) => {
       if (NO_STAND_IN.has(path)) return undefined;
+      const replacement = BUILTIN_REPLACEMENTS.find(
+        (entry) => entry.module === path && importer.includes(entry.importer),
+      );
+      if (replacement) return { path: fileURLToPath(new URL(`../${replacement.file}`, import.meta.url)) };
       if (path === 'node:assert' && importer.includes(LAZY_ASSERT.importer)) {
         return { path, namespace: 'lazy-builtin', pluginData: { contents: LAZY_ASSERT.contents } };
       }
@@ -210,15 +230,16 @@ module.exports = stand(${known}, load);`;
  * build.
  *
  * conf imports ajv (with ajv-formats, and fast-uri beneath them), semver,
- * atomically and uint8array-extras: 184 KB of its 214 KB bundle, and most
- * of what it did as it loaded (atomically's fs wrappers).
+ * atomically, uint8array-extras and env-paths: 184 KB of its 214 KB bundle,
+ * and most of what it did as it loaded (atomically's fs wrappers; env-paths
+ * loads node:os and asks it for two directories).
  * It calls ajv only for a `schema`, `rootSchema` or `ajvOptions` option,
  * semver only for `migrations`, uint8array-extras only for an
- * `encryptionKey`, and atomically only to write the file itself: plants
- * passes none of those options (src/config/open.ts) and writes the file
- * with its own writer (src/config/atomic-write.ts). test/e2e/build.test.ts
- * fails if a run that opens the config loads them, and checks that they
- * still work when called.
+ * `encryptionKey`, env-paths only without a `cwd`, and atomically only to
+ * write the file itself: plants passes none of those options but `cwd`
+ * (src/config/open.ts) and writes the file with its own writer
+ * (src/config/atomic-write.ts). test/e2e/build.test.ts fails if a run that
+ * opens the config loads them, and checks that they still work when called.
  */
 export const LAZY_PACKAGES: {
   /** The package that imports `module`. */
@@ -232,6 +253,7 @@ export const LAZY_PACKAGES: {
   { importer: 'conf', module: 'ajv-formats', bundle: 'conf-lazy', names: { default: 'ajvFormats' } },
   { importer: 'conf', module: 'semver', bundle: 'conf-lazy', names: { default: 'semver' } },
   { importer: 'conf', module: 'atomically', bundle: 'conf-lazy', names: { writeFileSync: 'writeFileSync' } },
+  { importer: 'conf', module: 'env-paths', bundle: 'conf-lazy', names: { default: 'envPaths' } },
   {
     importer: 'conf',
     module: 'uint8array-extras',
@@ -380,7 +402,9 @@ export const builtinDefaults = {
       return onlyDefaultImports(source, path) ? { path, namespace: 'builtin-default' } : undefined;
     });
     build.onLoad({ filter: /.*/, namespace: 'builtin-default' }, ({ path }) => ({
-      contents: `export default require(${JSON.stringify(path)});`,
+      // node:process is the global process: no module to load for it.
+      contents:
+        path === 'node:process' ? 'export default process;' : `export default require(${JSON.stringify(path)});`,
       loader: 'js',
     }));
     build.onResolve({ filter: /^node:/, namespace: 'builtin-default' }, ({ path }) => ({ path, external: true }));

@@ -1,5 +1,4 @@
 import { closeSync, openSync, readSync, statSync, unlinkSync, writeSync } from 'node:fs';
-import { hostname } from 'node:os';
 import { ConfigError } from '../errors.js';
 import { errorCode, fsReason } from '../shared/fs-reason.js';
 import { processHasEnded } from './process-ended.js';
@@ -202,7 +201,7 @@ function isOwner(value: unknown): value is Owner {
 let host: string | undefined;
 /** A pid means something only on its own host: another machine may share the directory. */
 function thisHost(): string {
-  return (host ??= hostname());
+  return (host ??= process.getBuiltinModule('node:os').hostname());
 }
 
 function newOwner(): Owner {

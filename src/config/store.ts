@@ -1,5 +1,4 @@
 import { statSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { Env } from '../env.js';
 import { ConfigError, UsageError } from '../errors.js';
@@ -89,7 +88,8 @@ export function configDir(env: Env): string {
   if (env.PLANTS_CONFIG_DIR) return resolve(env.PLANTS_CONFIG_DIR);
   if (env.XDG_CONFIG_HOME && isAbsolute(env.XDG_CONFIG_HOME)) return join(env.XDG_CONFIG_HOME, 'plants');
   if (process.platform === 'win32' && env.APPDATA) return join(env.APPDATA, 'plants');
-  return join(homedir(), '.config', 'plants');
+  // HOME first, as os.homedir() reads it on POSIX too: node:os is loaded only without it.
+  return join(env.HOME || process.getBuiltinModule('node:os').homedir(), '.config', 'plants');
 }
 
 /**

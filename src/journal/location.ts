@@ -1,4 +1,3 @@
-import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { Env } from '../env.js';
 
@@ -12,7 +11,7 @@ export function stateDir(env: Env): string {
   if (env.PLANTS_STATE_DIR) return resolve(env.PLANTS_STATE_DIR);
   if (env.XDG_STATE_HOME && isAbsolute(env.XDG_STATE_HOME)) return join(env.XDG_STATE_HOME, 'plants');
   if (process.platform === 'win32' && env.LOCALAPPDATA) return join(env.LOCALAPPDATA, 'plants');
-  return join(env.HOME || homedir(), '.local', 'state', 'plants');
+  return join(env.HOME || process.getBuiltinModule('node:os').homedir(), '.local', 'state', 'plants');
 }
 
 /** The journal being written; older ones are rolled over beside it (see journal.ts). */

@@ -37,6 +37,7 @@ let measure: Promise<DisplayMeasure> | undefined;
  */
 export function displayMeasure(): Promise<DisplayMeasure> {
   measure ??= import('../vendor/east-asian-width.js').then(({ eastAsianWidth }) => {
+    compilePatterns();
     const wide = wideColumns(eastAsianWidth);
     const width = (text: string) => displayWidth(text, wide);
     return { width, cut: (text, columns) => cutToWidth(text, columns, width) };
@@ -64,11 +65,23 @@ function wideColumns(eastAsianWidth: (codePoint: number) => number): WideColumns
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
 // Sticky: each is tried at one index of the text, without making a string per code point.
-const ZERO_WIDTH = /[\p{Mn}\p{Me}\p{Default_Ignorable_Code_Point}]/uy;
-const MARK = /[\p{Mn}\p{Me}]/uy;
-const EMOJI_PRESENTATION = /\p{Emoji_Presentation}/uy;
-const EMOJI = /\p{Emoji}/uy;
-const MODIFIER_BASE = /\p{Emoji_Modifier_Base}/uy;
+// Made with the measure (compilePatterns), not as this bundle loads: V8
+// parses a pattern when it makes it, and these read ICU's Unicode property
+// data (0.8 ms of every run, most of it ZERO_WIDTH's), which a run that
+// draws no table and aligns no column never needs.
+let ZERO_WIDTH: RegExp;
+let MARK: RegExp;
+let EMOJI_PRESENTATION: RegExp;
+let EMOJI: RegExp;
+let MODIFIER_BASE: RegExp;
+
+function compilePatterns(): void {
+  ZERO_WIDTH = /[\p{Mn}\p{Me}\p{Default_Ignorable_Code_Point}]/uy;
+  MARK = /[\p{Mn}\p{Me}]/uy;
+  EMOJI_PRESENTATION = /\p{Emoji_Presentation}/uy;
+  EMOJI = /\p{Emoji}/uy;
+  MODIFIER_BASE = /\p{Emoji_Modifier_Base}/uy;
+}
 
 function matchesAt(pattern: RegExp, text: string, index: number): boolean {
   pattern.lastIndex = index;

@@ -1,4 +1,3 @@
-import { constants } from 'node:os';
 import { getSystemErrorMap } from 'node:util';
 
 /**
@@ -17,7 +16,8 @@ export function fsReason(err: unknown): string {
   if (typeof errno === 'number') {
     const known = getSystemErrorMap().get(errno);
     if (known) return `${known[1]} (${known[0]})`;
-    const errnos: Record<string, number> = constants.errno;
+    // node:os only here, on a rare path: a run that fails no file operation never loads it.
+    const errnos: Record<string, number> = process.getBuiltinModule('node:os').constants.errno;
     const name = Object.keys(errnos).find((key) => errnos[key] === -errno);
     if (name) return `${UNNAMED[name] ?? 'system error'} (${name})`;
   }

@@ -247,14 +247,17 @@ describe('what conf calls only when asked for a schema, migrations, its own writ
       'conf-list.v8',
       'undici-list.v8',
     ]);
-    // Nor node:crypto, which conf uses for an encrypted file.
+    // Nor node:crypto, which conf uses for an encrypted file; nor node:os (env-paths, for a store
+    // without a cwd) or node's comparison module (isDeepStrictEqual: plants' own, src/config/json-equal.ts).
     const r = await plants(['list', '--json'], { ...fromFile, ...report('report-builtins.cjs') });
     expect(r.code).toBe(0);
     expect(lastLine(r.stderr)).toContain('NativeModule fs');
-    expect(lastLine(r.stderr)).not.toContain('NativeModule crypto');
+    for (const name of ['crypto', 'os', 'internal/util/comparisons']) {
+      expect(lastLine(r.stderr)).not.toContain(`NativeModule ${name}`);
+    }
   });
 
-  it('still works when conf is asked: a schema (ajv, its formats, fast-uri), migrations (semver), its own writes (atomically), encryption (node:crypto, uint8array-extras)', () => {
+  it('still works when conf is asked: a schema (ajv, its formats, fast-uri), migrations (semver), its own writes (atomically), encryption (node:crypto, uint8array-extras), no cwd (env-paths)', () => {
     const dir = setup.dir.path;
     const script = `
       const dist = ${JSON.stringify(join(ROOT, 'dist'))};
@@ -285,9 +288,17 @@ describe('what conf calls only when asked for a schema, migrations, its own writ
         migrations: { '>=2.0.0 <3': (store) => store.set('moved', true) },
       });
       results.moved = migrated.get('moved');
+      const placed = new Conf({ projectName: 'plants-build-test' });
+      placed.set('placed', true);
+      results.placed = require('node:path').relative(cwd, placed.path);
       console.log(JSON.stringify(results));
     `;
-    const env = { PATH: process.env.PATH, HOME: dir, XDG_CACHE_HOME: join(dir, '.cache') };
+    const env = {
+      PATH: process.env.PATH,
+      HOME: dir,
+      XDG_CACHE_HOME: join(dir, '.cache'),
+      XDG_CONFIG_HOME: join(dir, '.config'),
+    };
     // Twice: the first run makes the code cache, the second reads it.
     for (let run = 0; run < 2; run += 1) {
       // A file of a version before the migration.
@@ -302,6 +313,7 @@ describe('what conf calls only when asked for a schema, migrations, its own writ
         refused: 'Config schema violation: `url` must match format "uri"',
         url: 'https://plants.example.com/',
         moved: true,
+        placed: join('.config', 'plants-build-test-nodejs', 'config.json'),
       });
     }
     // Each bundle keeps its own data: conf's and conf-lazy's do not remove each other's.
