@@ -146,7 +146,11 @@ function configureAll(command: Command, ctx: Context): void {
 }
 
 /** Run the CLI with the given arguments; returns the exit code. The only place errors become exit codes. */
-export async function main(argv: readonly string[], options: ContextOptions): Promise<number> {
+export async function main(
+  argv: readonly string[],
+  options: ContextOptions,
+  { exiting = false }: { exiting?: boolean } = {},
+): Promise<number> {
   // The context reads the global flags once, when a command first needs them: after parsing.
   const ctx = createContext({ ...options, flags: () => globalFlags(program) });
   const program = buildProgram(ctx);
@@ -161,7 +165,7 @@ export async function main(argv: readonly string[], options: ContextOptions): Pr
   } catch (err) {
     return reportError(err, ctx, jsonRequested(argv));
   } finally {
-    await ctx.close();
+    await ctx.close({ exiting });
   }
 }
 
@@ -236,7 +240,8 @@ export async function run(): Promise<void> {
     // --no-color is looked for before parsing too, so parse errors obey it.
     const end = argv.indexOf('--');
     const io = systemIOStreams(process.env, (end === -1 ? argv : argv.slice(0, end)).includes('--no-color'));
-    process.exitCode = await main(argv, { io, env: process.env, onInterrupt: signals.register });
+    // The process ends when main() returns: its idle connections are left for it to close.
+    process.exitCode = await main(argv, { io, env: process.env, onInterrupt: signals.register }, { exiting: true });
   } finally {
     signals.dispose();
   }

@@ -82,8 +82,12 @@ export interface Context {
    * profile it is about to create). Close it too.
    */
   withToken(token: ResolvedToken, baseUrl: URL): Context;
-  /** Release sockets so the process can exit promptly. */
-  close(): Promise<void>;
+  /**
+   * Release sockets so the process can exit promptly. `exiting`: the
+   * process ends once this returns (run() in src/cli.ts), so sockets with
+   * nothing to do are left for it to close (see idleAgent).
+   */
+  close(options?: { exiting?: boolean }): Promise<void>;
 }
 
 export interface ContextOptions {
@@ -106,6 +110,36 @@ export interface ContextOptions {
    * prompt, wait, or load the binding). Default: any store.
    */
   tokenAtHand?: boolean;
+}
+
+/**
+ * Whether `dispatcher` is an agent with no request in flight or waiting on
+ * any of its connections. undici unrefs such a connection's socket, which
+ * then keeps the process from ending no more than a closed one would: a
+ * process about to end need not close it (the system does as it exits), a
+ * millisecond or more of a short run. Anything else (an agent busy, a
+ * proxy agent, which tells nothing of its connections): not idle.
+ */
+export function idleAgent(dispatcher: Dispatcher): boolean {
+  const stats = (dispatcher as { stats?: unknown }).stats;
+  if (typeof stats !== 'object' || stats === null) return false;
+  return Object.values(stats).every((origin) => (origin as { size?: unknown }).size === 0);
+}
+
+/**
+ * The error undici gives what a destroy ends, without a stack: node's
+ * streams read the stack of the error a socket is destroyed with, and
+ * formatting undici's frames took most of a millisecond (their source
+ * positions are worked out again, as the code came from the code cache).
+ */
+function closingError(): Error {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return new Error('plants closed the connection: the command is over');
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
 }
 
 function once<T>(make: () => T): () => T {
@@ -218,10 +252,11 @@ export function createContext(options: ContextOptions): Context {
         flags: () => ({ ...flags(), profile: undefined, baseUrl: url.href }),
         token: fixed,
       }),
-    async close() {
-      // Everything has been read by now: drop the idle keep-alive sockets instead of
+    async close({ exiting = false } = {}) {
+      if (!dispatcher || (exiting && idleAgent(dispatcher))) return;
+      // Everything has been read by now: drop the keep-alive sockets instead of
       // waiting for a graceful close.
-      await dispatcher?.destroy();
+      await dispatcher.destroy(closingError());
     },
   };
 }
