@@ -12,9 +12,10 @@ declare module 'undici/lib/dispatcher/env-http-proxy-agent.js' {
   export default EnvHttpProxyAgentClass;
 }
 
-declare module 'undici/lib/api/index.js' {
-  const api: Record<'request' | 'stream' | 'pipeline' | 'connect' | 'upgrade', (...args: never[]) => unknown>;
-  export default api;
+declare module 'undici/lib/api/api-request.js' {
+  import type { Dispatcher } from 'undici';
+  const request: Dispatcher['request'];
+  export default request;
 }
 
 declare module 'undici/lib/dispatcher/agent.js' {

@@ -10,12 +10,14 @@
 import type { EnvHttpProxyAgent } from 'undici';
 import Agent from 'undici/lib/dispatcher/agent.js';
 import Dispatcher from 'undici/lib/dispatcher/dispatcher.js';
-import api from 'undici/lib/api/index.js';
+import request from 'undici/lib/api/api-request.js';
 
 // undici's index gives every dispatcher request(), stream() and the rest in
-// exactly this way when it is loaded; done here, it is the same assignment
-// to the same prototype (a no-op when the index is loaded too, as in tests).
-Object.assign(Dispatcher.prototype, api);
+// exactly this way when it is loaded (lib/api/index.js); done here for
+// request(), the one this client calls, it is the same assignment to the
+// same prototype (a no-op when the index is loaded too, as in tests). The
+// others' modules (stream, pipeline, upgrade, connect) are not loaded.
+Object.assign(Dispatcher.prototype, { request });
 
 export { Agent };
 

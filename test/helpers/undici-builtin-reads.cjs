@@ -39,25 +39,30 @@ Module._load = function (request, parent, ...rest) {
 };
 
 async function main() {
-  const [agentPath, dispatcherPath, apiPath, ...others] = process.argv.slice(2);
+  const [agentPath, dispatcherPath, requestPath, ...others] = process.argv.slice(2);
   const Agent = load(agentPath);
   const Dispatcher = load(dispatcherPath);
-  Object.assign(Dispatcher.prototype, load(apiPath));
+  // As src/vendor/undici.ts gives dispatchers request().
+  Object.assign(Dispatcher.prototype, { request: load(requestPath) });
   for (const path of others) load(path);
 
   const server = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('[]'));
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const agent = new Agent({ connect: { timeout: 1000 }, maxHeaderSize: 16 * 1024 });
-  const { body } = await agent.request({
-    origin: `http://127.0.0.1:${server.address().port}`,
-    path: '/plants',
-    method: 'GET',
-    // With a signal, as each attempt has (src/api/attempt.ts).
-    signal: new globalThis.AbortController().signal,
-  });
-  await body.text();
-  await agent.close();
-  server.close();
+  try {
+    const agent = new Agent({ connect: { timeout: 1000 }, maxHeaderSize: 16 * 1024 });
+    const { body } = await agent.request({
+      origin: `http://127.0.0.1:${server.address().port}`,
+      path: '/plants',
+      method: 'GET',
+      // With a signal, as each attempt has (src/api/attempt.ts).
+      signal: new globalThis.AbortController().signal,
+    });
+    await body.text();
+    await agent.close();
+  } finally {
+    // Whatever failed, the process ends: the test waits for it.
+    server.close();
+  }
   process.stdout.write(JSON.stringify(reads));
 }
 
