@@ -50,8 +50,6 @@ function roundTrips(token: string): boolean {
 }
 
 const INTEGER = /^-?\d+$/;
-/** Number.MAX_SAFE_INTEGER (2^53 - 1) as written. */
-const MAX_SAFE_DIGITS = String(Number.MAX_SAFE_INTEGER);
 
 /** A number JSON.parse would change, as a JsonNumber of its source text (V8's JSON.parse source text access). */
 const keepNumbers: Reviver = (_key, value, context) =>
@@ -113,17 +111,9 @@ const RISKY_VALID_NUMBER =
  * comes back as written (`1.5`, marked only because the pattern cannot tell).
  */
 function unmark(value: unknown, mark: string): unknown {
+  // As the other ways judge a number (parseJson's check, keepNumbers): kept where JSON.parse would change it.
   const restore = (item: string): unknown => {
     const number = item.slice(mark.length);
-    // An integer (marked for its 16 digits or more) is kept unless it is safe: no conversion back to text needed.
-    if (number.length >= 16 && INTEGER.test(number)) {
-      // Safe only up to 2^53 - 1, 16 digits: a longer one never is (a JSON integer has no leading zero),
-      // one of 16 is compared as text, digit by digit; neither needs converting.
-      const negative = number.startsWith('-');
-      const digits = negative ? number.slice(1) : number;
-      const safe = digits.length < 16 || (digits.length === 16 && digits <= MAX_SAFE_DIGITS);
-      return safe ? Number(number) : new JsonNumber(number);
-    }
     return roundTrips(number) ? Number(number) : new JsonNumber(number);
   };
   const marked = (item: unknown): item is string =>

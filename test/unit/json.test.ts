@@ -13,18 +13,39 @@ describe('parseJson', () => {
     expect(numberText(value[0]!.id)).toBe('1234567890123456789');
   });
 
-  it('keeps 16-digit integers past 2^53 - 1 exactly, and safe ones as numbers, beside other kept numbers', () => {
-    const text =
-      '[1.50,9007199254740991,9007199254740992,-9007199254740991,-9007199254740992,1000000000000000,12345678901234567]';
-    expect(parseJson(text)).toEqual([
+  it('keeps the integers past 2^53 - 1 that JSON.parse would change, and the rest as numbers, beside other kept numbers', () => {
+    const integers = [
+      '9007199254740991',
+      '9007199254740992',
+      '9007199254740993',
+      '-9007199254740992',
+      '-9007199254740993',
+      '1000000000000000',
+      '10000000000000000',
+      '12345678901234567',
+      '100000000000000000000',
+      '1234567890123456789',
+    ];
+    const kept = (text: string) => String(Number(text)) !== text;
+    // Beside 1.50, which is kept whatever else the text holds; and alone, each the same way.
+    expect(parseJson(`[1.50,${integers.join(',')}]`)).toEqual([
       new JsonNumber('1.50'),
-      9007199254740991,
-      new JsonNumber('9007199254740992'),
-      -9007199254740991,
-      new JsonNumber('-9007199254740992'),
-      1000000000000000,
-      new JsonNumber('12345678901234567'),
+      ...integers.map((text) => (kept(text) ? new JsonNumber(text) : Number(text))),
     ]);
+    for (const text of integers)
+      expect(parseJson(`[${text}]`)).toEqual([kept(text) ? new JsonNumber(text) : Number(text)]);
+    expect(integers.filter(kept)).toEqual([
+      '9007199254740993',
+      '-9007199254740993',
+      '12345678901234567',
+      '1234567890123456789',
+    ]);
+  });
+
+  it('gives a number that round-trips as a number whether or not a look-alike in a string sends the text the slow way', () => {
+    // `[0e` in the key looks like a number that would change: the whole text is then parsed keeping numbers.
+    const text = '{"[0e":false,"":-9007199254740992,"b":9007199254740994}';
+    expect(parseJson(text)).toEqual(JSON.parse(text));
   });
 
   it.each(['1.50', '1e2', '-0', '1E+2', '0.1000000000000000055511151231257827'])('keeps %s as written', (number) => {
