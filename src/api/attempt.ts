@@ -1,5 +1,6 @@
 import type { Dispatcher } from 'undici';
 import { readText, ReadTimeoutError } from '../read-text.js';
+import { bodyChunks } from './body-chunks.js';
 import { ConnectionWatch } from './connection-watch.js';
 
 /** An HTTP method, upper case: GET and DELETE for plants' own requests, any for `plants api`. */
@@ -133,7 +134,7 @@ export class Attempt {
   async *timedBody(): AsyncGenerator<Buffer> {
     let left = this.networkTimeLeft();
     clearTimeout(this.#timer);
-    const chunks = this.#body[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+    const nextChunk = bodyChunks(this.#body);
     for (;;) {
       const started = Date.now();
       let timer: NodeJS.Timeout | undefined;
@@ -143,15 +144,15 @@ export class Attempt {
           Math.max(0, left),
         );
       });
-      let next: IteratorResult<Buffer>;
+      let chunk: Buffer | null;
       try {
-        next = await Promise.race([chunks.next(), expired]);
+        chunk = await Promise.race([nextChunk(), expired]);
       } finally {
         clearTimeout(timer);
       }
       left -= Date.now() - started;
-      if (next.done) return;
-      yield next.value;
+      if (chunk === null) return;
+      yield chunk;
     }
   }
 

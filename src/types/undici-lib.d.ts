@@ -12,6 +12,12 @@ declare module 'undici/lib/dispatcher/env-http-proxy-agent.js' {
   export default EnvHttpProxyAgentClass;
 }
 
+declare module 'undici/lib/api/api-connect.js' {
+  import type { Dispatcher } from 'undici';
+  const connect: Dispatcher['connect'];
+  export default connect;
+}
+
 declare module 'undici/lib/api/api-request.js' {
   import type { Dispatcher } from 'undici';
   const request: Dispatcher['request'];

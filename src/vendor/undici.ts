@@ -21,7 +21,16 @@ Object.assign(Dispatcher.prototype, { request });
 
 export { Agent };
 
-/** The proxy-aware agent, whose modules are run only when a proxy is set. */
+/**
+ * The proxy-aware agent, whose modules are run only when a proxy is set;
+ * with a dispatcher's connect(), as undici's index gives it, with which
+ * its proxy agent opens each tunnel (HTTP CONNECT).
+ */
 export async function envHttpProxyAgent(): Promise<typeof EnvHttpProxyAgent> {
-  return (await import('undici/lib/dispatcher/env-http-proxy-agent.js')).default;
+  const [agent, connect] = await Promise.all([
+    import('undici/lib/dispatcher/env-http-proxy-agent.js'),
+    import('undici/lib/api/api-connect.js'),
+  ]);
+  Object.assign(Dispatcher.prototype, { connect: connect.default });
+  return agent.default;
 }

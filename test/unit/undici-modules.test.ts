@@ -45,20 +45,24 @@ const PINNED: Record<string, (exports: unknown) => void> = {
     expect(exports, inUndici('lib/dispatcher/agent.js is not its Agent')).toBe(undici.Agent),
   'undici/lib/dispatcher/dispatcher.js': (exports) =>
     expect(exports, inUndici('lib/dispatcher/dispatcher.js is not its Dispatcher')).toBe(undici.Dispatcher),
-  // The index gives every dispatcher its request() by assigning this module's
-  // export to Dispatcher.prototype.request (lib/api/index.js), as src/vendor/undici.ts does.
-  'undici/lib/api/api-request.js': (exports) => {
-    const api = undiciModule('undici/lib/api/index.js') as Record<string, unknown>;
-    expect(api.request, inUndici("lib/api/index.js's request is not lib/api/api-request.js")).toBe(exports);
-    // Compared by identity, never called: no `this` to lose.
-    const given: unknown = Reflect.get(undici.Dispatcher.prototype, 'request');
-    expect(given, inUndici("a dispatcher's request() is not lib/api/api-request.js")).toBe(exports);
-  },
+  // The index gives every dispatcher request() and connect() by assigning these modules'
+  // exports to Dispatcher.prototype (lib/api/index.js), as src/vendor/undici.ts does.
+  'undici/lib/api/api-request.js': (exports) => expectDispatcherMethod('request', exports),
+  'undici/lib/api/api-connect.js': (exports) => expectDispatcherMethod('connect', exports),
   'undici/lib/dispatcher/env-http-proxy-agent.js': (exports) =>
     expect(exports, inUndici('lib/dispatcher/env-http-proxy-agent.js is not its EnvHttpProxyAgent')).toBe(
       undici.EnvHttpProxyAgent,
     ),
 };
+
+/** `exports` is lib/api/index.js's `name`, which undici's index gives every dispatcher. */
+function expectDispatcherMethod(name: string, exports: unknown): void {
+  const api = undiciModule('undici/lib/api/index.js') as Record<string, unknown>;
+  expect(api[name], inUndici(`lib/api/index.js's ${name} is not lib/api/api-${name}.js`)).toBe(exports);
+  // Compared by identity, never called: no `this` to lose.
+  const given: unknown = Reflect.get(undici.Dispatcher.prototype, name);
+  expect(given, inUndici(`a dispatcher's ${name}() is not lib/api/api-${name}.js`)).toBe(exports);
+}
 
 /** The module paths quoted in a source file. */
 function undiciPaths(file: string): string[] {
