@@ -18,8 +18,9 @@ import type { Script } from 'node:vm';
  * time compiling JavaScript: the command tree, then undici. The first run
  * of a build keeps what V8 compiled, saved at exit; later runs load it
  * instead of compiling again. What a run compiles depends on the command
- * it runs (--help compiles little of what `list` needs), so each command
- * keeps its own data (commandOf).
+ * it runs (--help compiles little of what `list` needs) and on where its
+ * settings come from, so each command keeps its own data, and apart from
+ * the environment's (cacheName).
  *
  * Node's own compile cache (module.enableCompileCache) does the same, but
  * saves each file's code as it is compiled, before it runs: the functions
@@ -72,6 +73,18 @@ export function commandOf(args: readonly string[]): string {
   return 'main';
 }
 
+/**
+ * The name of a run's data: its command (commandOf), and `+env` when the
+ * base URL and the token both come from the environment. Such a run never
+ * reads the config file, so it compiles other code than one that does
+ * (conf, the profile's settings): each keeps data of its own, instead of
+ * the first to run leaving the other to compile its part every time.
+ */
+export function cacheName(args: readonly string[], env: NodeJS.ProcessEnv): string {
+  const command = commandOf(args);
+  return env.PLANTS_BASE_URL && env.PLANTS_TOKEN ? `${command}+env` : command;
+}
+
 const loaded = new Map<string, Loaded>();
 let directory: string | null | undefined;
 let savingAtExit = false;
@@ -116,8 +129,8 @@ export function requireBundle(file: string): unknown {
   }
   const source = readFileSync(file, 'utf8');
   // The build id tells builds apart: V8 compares only the length of the source.
-  const command = commandOf(process.argv.slice(2));
-  const name = `${basename(file, '.cjs')}-${__PLANTS_BUILD_ID__}-${process.version}-${process.arch}-${command}.v8`;
+  const run = cacheName(process.argv.slice(2), process.env);
+  const name = `${basename(file, '.cjs')}-${__PLANTS_BUILD_ID__}-${process.version}-${process.arch}-${run}.v8`;
   const cacheFile = join(dir, name);
   let cachedData: Buffer | undefined;
   try {
