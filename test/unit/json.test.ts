@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { JsonNumber, numberText, parseJson, stringifyJson } from '../../src/json.js';
 
@@ -40,6 +41,31 @@ describe('parseJson', () => {
       '12345678901234567',
       '1234567890123456789',
     ]);
+  });
+
+  it('judges any integer of 15 to 18 digits as a conversion back to text would, on every way through', () => {
+    const integer = fc
+      .tuple(fc.bigInt({ min: 10n ** 14n, max: 10n ** 18n - 1n }), fc.boolean(), fc.constantFrom(0n, 1n, 2n, 10n))
+      .map(([n, negative, nudge]) => String((negative ? -1n : 1n) * (n - (n % 10n) + nudge)));
+    const expected = (text: string) => (String(Number(text)) === text ? Number(text) : new JsonNumber(text));
+    fc.assert(
+      fc.property(integer, (text) => {
+        expect(parseJson(`[${text}]`)).toEqual([expected(text)]);
+        // Beside a number that is kept (the marking way), and beside a look-alike in a string (the reviver's way).
+        expect(parseJson(`[1.50,${text}]`)).toEqual([new JsonNumber('1.50'), expected(text)]);
+        expect(parseJson(`{"[0e":${text}}`)).toEqual({ '[0e': expected(text) });
+      }),
+      { numRuns: 3000 },
+    );
+    for (const text of [
+      '9007199254740991',
+      '9007199254740992',
+      '9007199254740993',
+      '9007199254740994',
+      '-9007199254740995',
+    ]) {
+      expect(parseJson(`[${text}]`)).toEqual([expected(text)]);
+    }
   });
 
   it('gives a number that round-trips as a number whether or not a look-alike in a string sends the text the slow way', () => {
