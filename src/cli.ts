@@ -22,7 +22,7 @@ import { writeToFd } from './output/write-now.js';
 import { failure } from './output/messages.js';
 import { excerpt, printable } from './shared/text.js';
 import { VERSION } from './version.js';
-import { commandOf } from './code-cache.js';
+import { commandAt } from './code-cache.js';
 
 const FOOTER = `
 Examples:
@@ -90,10 +90,9 @@ const COMMANDS: readonly { name: string; make: (ctx: Context) => Command }[] = [
  * suggestion, `__complete`): undefined, the whole tree.
  */
 export function soleCommand(argv: readonly string[]): (typeof COMMANDS)[number] | undefined {
-  const name = commandOf(argv);
-  const at = argv.indexOf(name);
-  if (argv.slice(0, at).some((arg) => arg === '-h' || arg === '--help')) return undefined;
-  return COMMANDS.find((entry) => entry.name === name);
+  const at = commandAt(argv);
+  if (at === -1 || argv.slice(0, at).some((arg) => arg === '-h' || arg === '--help')) return undefined;
+  return COMMANDS.find((entry) => entry.name === argv[at]);
 }
 
 /**

@@ -72,6 +72,12 @@ export const GLOBAL_VALUE_OPTIONS = ['--profile', '--base-url', '--timeout', '--
  * safe: V8 checks the data against the source, whichever run made it.
  */
 export function commandOf(args: readonly string[]): string {
+  const at = commandAt(args);
+  return at !== -1 && /^[a-z_][a-z0-9_-]{0,31}$/.test(args[at]!) ? args[at]! : 'main';
+}
+
+/** Where the command is in `args` (see commandOf): its index, or -1 without one. */
+export function commandAt(args: readonly string[]): number {
   for (let i = 0; i < args.length; i += 1) {
     const arg = args[i]!;
     if (arg === '--') break;
@@ -79,18 +85,19 @@ export function commandOf(args: readonly string[]): string {
       i += 1;
       continue;
     }
-    if (arg.startsWith('-')) continue;
-    return /^[a-z_][a-z0-9_-]{0,31}$/.test(arg) ? arg : 'main';
+    if (!arg.startsWith('-')) return i;
   }
-  return 'main';
+  return -1;
 }
 
 /**
  * The name of a run's data: its command (commandOf), and `+env` when the
- * base URL and the token both come from the environment. Such a run never
- * reads the config file, so it compiles other code than one that does
- * (conf, the profile's settings): each keeps data of its own, instead of
- * the first to run leaving the other to compile its part every time.
+ * base URL and the token both come from the environment. Such a run of
+ * `list`, `delete` or `prune` reads no profile from the config file, so it
+ * compiles other code than one that does (conf, the profile's settings):
+ * each keeps data of its own, instead of the first to run leaving the
+ * other to compile its part every time. (A name that fits a run less well
+ * costs only compiling: V8 checks the data whatever the name.)
  */
 export function cacheName(args: readonly string[], env: NodeJS.ProcessEnv): string {
   const command = commandOf(args);

@@ -24,14 +24,16 @@ export function bodyChunks(stream: Readable): () => Promise<Buffer | null> {
     if (outcome === undefined) outcome = value;
     poke();
   };
-  // As node's end-of-stream judges a stream's end: 'end' emitted, or the end pushed and nothing left to read.
+  // As node's end-of-stream judges a stream's end: 'end' emitted, or the end pushed and nothing left to read
+  // (whether it was pushed, `_readableState.ended`, has no public name).
   const finished = () =>
     stream.readableEnded ||
     ((stream as { _readableState?: { ended?: boolean } })._readableState?.ended === true &&
       stream.readableLength === 0);
   if (stream.errored) outcome = stream.errored;
   else if (finished()) outcome = null;
-  else if (stream.destroyed) outcome = prematureClose();
+  // Destroyed but not yet closed: its 'error' or 'close' settles it, as node's end-of-stream waits for them.
+  else if (stream.closed) outcome = prematureClose();
   stream.on('readable', poke);
   stream.on('end', () => settle(null));
   stream.on('error', (err: Error) => settle(err));

@@ -88,8 +88,9 @@ export function configDir(env: Env): string {
   if (env.PLANTS_CONFIG_DIR) return resolve(env.PLANTS_CONFIG_DIR);
   if (env.XDG_CONFIG_HOME && isAbsolute(env.XDG_CONFIG_HOME)) return join(env.XDG_CONFIG_HOME, 'plants');
   if (process.platform === 'win32' && env.APPDATA) return join(env.APPDATA, 'plants');
-  // HOME first, as os.homedir() reads it on POSIX too: node:os is loaded only without it.
-  return join(env.HOME || process.getBuiltinModule('node:os').homedir(), '.config', 'plants');
+  // HOME first where os.homedir() reads it first too (not on Windows): node:os is loaded only without it.
+  const home = (process.platform !== 'win32' && env.HOME) || process.getBuiltinModule('node:os').homedir();
+  return join(home, '.config', 'plants');
 }
 
 /**

@@ -46,6 +46,8 @@ describe('a run builds only the command it names (soleCommand in src/cli.ts)', (
       ['--json'],
       ['lst'],
       ['--', 'list'],
+      // A global option's value that names a command is not the command: help before the command still counts.
+      ['--profile', 'list', '-h', 'list'],
     ]) {
       expect(soleCommand(argv), argv.join(' ')).toBeUndefined();
       expect(buildProgram(context(), argv).commands.map((command) => command.name())).toEqual([
