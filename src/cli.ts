@@ -83,7 +83,7 @@ const COMMANDS: readonly { name: string; make: (ctx: Context) => Command }[] = [
 
 /**
  * The one command a run needs, when `argv` names one of COMMANDS (found as
- * the code cache finds it, commandOf) and asks for no help before it: the
+ * the code cache finds it, commandAt) and asks for no help before it: the
  * tree is then that command alone, under the program and its options,
  * which parse and answer exactly as in the whole tree. Otherwise (help,
  * `plants --help list`, no command, a mistyped one, which gets a
