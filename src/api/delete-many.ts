@@ -44,6 +44,12 @@ export interface DeleteOutcome {
 export interface DeletionRecorder {
   intent(index: number, requestId: string): void;
   outcome(index: number, outcome: DeleteOutcome): void;
+  /**
+   * outcome(), then intent() of the next request, as one record where the
+   * recorder can (the journal: one write); when it throws, the next request
+   * is not sent either.
+   */
+  outcomeThenIntent?(index: number, outcome: DeleteOutcome, nextIndex: number, requestId: string): void;
 }
 
 interface DeleteManyOptions {
@@ -159,31 +165,45 @@ export function deleteMany(client: PlantStoreClient, ids: readonly string[], opt
   let stopSending = false;
   let recordingFailure: { error: unknown } | undefined;
   const { recorder } = options;
+  /** The next index to send, or undefined once none may be. */
+  const claim = (): number | undefined =>
+    next < ids.length && !stopSending && !recordingFailure && !options.signal.aborted ? next++ : undefined;
   const worker = async () => {
-    while (next < ids.length && !stopSending && !recordingFailure && !options.signal.aborted) {
-      const index = next;
-      next += 1;
-      const requestId = newRequestId();
-      try {
-        recorder?.intent(index, requestId);
-      } catch (error) {
-        // Not on record, so not sent; nor is anything after it.
-        recordingFailure = { error };
-        break;
-      }
+    let index = claim();
+    if (index === undefined) return;
+    let requestId = newRequestId();
+    try {
+      recorder?.intent(index, requestId);
+    } catch (error) {
+      // Not on record, so not sent; nor is anything after it.
+      recordingFailure = { error };
+      return;
+    }
+    for (;;) {
       inFlight.set(index, requestId);
       const outcome = await deleteOne(client, ids[index]!, requestId, options.signal);
       inFlight.delete(index);
       outcomes[index] = outcome;
-      try {
-        recorder?.outcome(index, outcome);
-      } catch (error) {
-        recordingFailure ??= { error };
-      }
       // After a refused token, or a 404 that says the address is wrong, every later request would fare the same.
       if (tokenRefused(outcome) || wrongAddress(outcome)) stopSending = true;
       settled += 1;
       options.onSettled?.(settled);
+      const nextIndex = claim();
+      const nextRequestId = nextIndex === undefined ? undefined : newRequestId();
+      try {
+        if (nextIndex === undefined || nextRequestId === undefined) recorder?.outcome(index, outcome);
+        else if (recorder?.outcomeThenIntent) recorder.outcomeThenIntent(index, outcome, nextIndex, nextRequestId);
+        else if (recorder) {
+          recorder.outcome(index, outcome);
+          recorder.intent(nextIndex, nextRequestId);
+        }
+      } catch (error) {
+        // The next one is not on record, so not sent (it stays skipped); nor is anything after it.
+        recordingFailure ??= { error };
+      }
+      if (nextIndex === undefined || nextRequestId === undefined || recordingFailure) return;
+      index = nextIndex;
+      requestId = nextRequestId;
     }
   };
   const done = Promise.all(Array.from({ length: Math.min(options.concurrency, ids.length) }, worker)).then(

@@ -39,6 +39,8 @@ interface JournalFile {
 }
 
 const WAY_ON = 'run with --no-journal (or PLANTS_JOURNAL=off) to delete without a record';
+/** What a failed outcome record means for its DELETE. */
+const OUTCOME_NOT_RECORDED = 'its intent is on record, so it reads as unknown';
 /** The way on for a --journal-file, which was asked for by name. */
 const OTHER_FILE = 'name a writable --journal-file, or leave it out';
 
@@ -118,7 +120,7 @@ export class DeletionJournal {
       if (options.extraFile !== undefined) opened(options.extraFile, OTHER_FILE, false);
       const journal = new DeletionJournal(files, options.run, options.redact);
       journal.#write(
-        { event: 'start', plants: options.plants, ...options.start },
+        journal.#line('start', JSON.stringify({ plants: options.plants, ...options.start }).slice(1, -1)),
         (wayOn) => `nothing was deleted; ${wayOn}`,
       );
       return journal;
@@ -130,15 +132,43 @@ export class DeletionJournal {
 
   /** Before the DELETE of `plant` leaves. Throws a JournalError when it cannot be recorded: then it must not be sent. */
   intent(plant: JournalPlant, requestId: string): void {
-    const fields = { ...this.#plant(plant), request_id: requestId };
+    this.#intent('', plant, requestId, () => 'it was not sent');
+  }
+
+  /** When the outcome of a DELETE is known. */
+  outcome(plant: JournalPlant, result: DeleteResult, attempts: number | null): void {
+    this.#write(this.#outcomeLine(plant, result, attempts), () => OUTCOME_NOT_RECORDED);
+    if (result.request_id !== null) this.#open.delete(result.request_id);
+  }
+
+  /**
+   * outcome(), then intent() of the DELETE a bulk delete goes on to: both
+   * lines in one write to each file, so a run makes half the writes. Throws
+   * a JournalError when they cannot be recorded: then the next DELETE must
+   * not be sent, and the outcome reads as unknown where it is missing.
+   */
+  outcomeThenIntent(
+    plant: JournalPlant,
+    result: DeleteResult,
+    attempts: number | null,
+    next: JournalPlant,
+    requestId: string,
+  ): void {
+    this.#intent(this.#outcomeLine(plant, result, attempts), next, requestId, () => OUTCOME_NOT_RECORDED);
+    if (result.request_id !== null) this.#open.delete(result.request_id);
+  }
+
+  /** `before` (whole lines, or nothing), then the intent of the DELETE of `plant`, in one write to each file. */
+  #intent(before: string, plant: JournalPlant, requestId: string, then: (wayOn: string) => string): void {
+    const fields = `${this.#plant(plant)},"request_id":${JSON.stringify(requestId)}`;
     const took: JournalFile[] = [];
     try {
-      this.#write({ event: 'intent', ...fields }, () => 'it was not sent', took);
+      this.#write(before + this.#line('intent', fields), then, took);
     } catch (err) {
       // The files that took the intent learn that the DELETE was not sent after all (best effort).
       try {
         this.#write(
-          { event: 'outcome', ...fields, result: 'skipped', status: null, attempts: null },
+          this.#line('outcome', `${fields},"result":"skipped","status":null,"attempts":null`),
           () => '',
           [],
           took,
@@ -151,20 +181,11 @@ export class DeletionJournal {
     this.#open.add(requestId);
   }
 
-  /** When the outcome of a DELETE is known. */
-  outcome(plant: JournalPlant, result: DeleteResult, attempts: number | null): void {
-    this.#write(
-      {
-        event: 'outcome',
-        ...this.#plant(plant),
-        request_id: result.request_id,
-        result: result.result,
-        status: result.status,
-        attempts,
-      },
-      () => 'its intent is on record, so it reads as unknown',
+  #outcomeLine(plant: JournalPlant, result: DeleteResult, attempts: number | null): string {
+    return this.#line(
+      'outcome',
+      `${this.#plant(plant)},"request_id":${JSON.stringify(result.request_id)},"result":${JSON.stringify(result.result)},"status":${JSON.stringify(result.status)},"attempts":${JSON.stringify(attempts)}`,
     );
-    if (result.request_id !== null) this.#open.delete(result.request_id);
   }
 
   /** The run's id, which its records share: `plants history <run>` lists them. */
@@ -192,33 +213,41 @@ export class DeletionJournal {
     }
   }
 
-  #plant(plant: JournalPlant): Record<string, string> {
-    const fields: Record<string, string> = { id: this.#redact(plant.id) };
+  /** The plant's fields of a record, as JSON text without braces: its id, and its name and tag when known. */
+  #plant(plant: JournalPlant): string {
+    let fields = `"id":${JSON.stringify(this.#redact(plant.id))}`;
     for (const key of ['name', 'tag'] as const) {
       const value = plant[key];
       // Masked before it is cut: a cut could leave a piece of the token that no mask would find.
-      if (typeof value === 'string') fields[key] = cut(this.#redact(value));
+      if (typeof value === 'string') fields += `,"${key}":${JSON.stringify(cut(this.#redact(value)))}`;
     }
     return fields;
   }
 
-  /** One record, one line, one write per file: whole, or a JournalError saying `then` of the DELETE it was for. */
+  /**
+   * A record's line. `fields` are its own, as JSON text without braces (made
+   * as text: a record is written for every request, and spreading objects
+   * into one cost more than the write).
+   */
+  #line(event: string, fields: string): string {
+    // {"v":1,"event":…,"run":…,"time":…,"command":…,"profile":…,"base_url":…, then the record's own fields}
+    return `{"v":1,"event":"${event}","run":${this.#shared.run},"time":"${isoNow()}",${this.#shared.rest}${fields === '' ? '' : `,${fields}`}}\n`;
+  }
+
+  /** Whole lines, in one write per file: all of them, or a JournalError saying `then` of the DELETE they were for. */
   #write(
-    fields: Record<string, unknown>,
+    lines: string,
     then: (wayOn: string) => string,
     took: JournalFile[] = [],
     files: readonly JournalFile[] = this.#files,
   ): void {
-    // {"v":1,"event":…,"run":…,"time":…,"command":…,"profile":…,"base_url":…, then the record's own fields}
-    const { event, ...own } = fields;
-    const head = `{"v":1,"event":${JSON.stringify(event)},"run":${this.#shared.run},"time":"${new Date().toISOString()}",${this.#shared.rest}`;
-    const tail = JSON.stringify(own);
-    const line = Buffer.from(`${head}${tail === '{}' ? '}' : `,${tail.slice(1)}`}\n`);
+    // Written as text: node encodes it on its way to the file, with no Buffer made for it.
+    const bytes = Buffer.byteLength(lines);
     for (const file of files) {
       try {
-        const written = writeSync(file.fd, line);
-        // A regular file takes a whole line at once; anything less means it is full.
-        if (written !== line.length) {
+        const written = writeSync(file.fd, lines);
+        // A regular file takes a whole write at once; anything less means it is full.
+        if (written !== bytes) {
           // End the piece (best effort), so the next run's line is not glued to it.
           if (written > 0) tryWrite(file.fd, '\n');
           throw Object.assign(new Error('short write'), { code: 'ENOSPC' });
@@ -229,6 +258,20 @@ export class DeletionJournal {
       took.push(file);
     }
   }
+}
+
+/** The last record's time, in milliseconds and as written: a run records several DELETEs a millisecond. */
+let lastTime = Number.NaN;
+let lastIso = '';
+
+/** Now, as an ISO 8601 UTC time with milliseconds (`toISOString`, which takes a microsecond, once a millisecond). */
+function isoNow(): string {
+  const now = Date.now();
+  if (now !== lastTime) {
+    lastIso = new Date(now).toISOString();
+    lastTime = now;
+  }
+  return lastIso;
 }
 
 function tryWrite(fd: number, text: string): void {

@@ -1,7 +1,7 @@
 import { MockAgent } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { PlantStoreClient } from '../../src/api/client.js';
-import { deleteMany } from '../../src/api/delete-many.js';
+import { deleteMany, type DeletionRecorder } from '../../src/api/delete-many.js';
 import { HttpError, NetworkError } from '../../src/errors.js';
 import { parseBaseUrl } from '../../src/shared/url.js';
 import { withoutRequestIds } from '../helpers/results.js';
@@ -233,9 +233,9 @@ describe('deleteMany with a recorder (the deletion journal)', () => {
     expect(bulk.recordingFailure()).toBeUndefined();
   });
 
-  it('an intent that cannot be recorded is not sent, nor is anything after it', async () => {
+  /** a, b, c, d one at a time, with a recorder that fails when c is to be recorded: a and b go, c and d never do. */
+  const stoppedBeforeC = async (recorder: DeletionRecorder) => {
     const { client, sent } = scripted({});
-    const { recorder } = recording({ intent: 2 });
     const bulk = deleteMany(client, ['a', 'b', 'c', 'd'], {
       concurrency: 1,
       signal: new AbortController().signal,
@@ -250,6 +250,94 @@ describe('deleteMany with a recorder (the deletion journal)', () => {
       ['skipped', true],
     ]);
     expect((bulk.recordingFailure() as Error).message).toBe('disk full');
+    expect(bulk.snapshot()).toEqual(outcomes);
+  };
+
+  it('an intent that cannot be recorded is not sent, nor is anything after it', async () => {
+    await stoppedBeforeC(recording({ intent: 2 }).recorder);
+  });
+
+  /** A recorder that records an outcome and the next intent as one record, as the journal does (one write). */
+  const recordingTogether = (failAt?: number) => {
+    const { recorder, events } = recording({});
+    const together = {
+      ...recorder,
+      outcomeThenIntent(
+        index: number,
+        outcome: { result: { result: string; request_id: string | null } },
+        nextIndex: number,
+        requestId: string,
+      ) {
+        if (index === failAt) throw new Error('disk full');
+        events.push(
+          `outcome ${index} ${outcome.result.result} ${outcome.result.request_id} + intent ${nextIndex} ${requestId}`,
+        );
+      },
+    };
+    return { recorder: together, events };
+  };
+
+  it("with a recorder that can, each outcome and the next request's intent are one record", async () => {
+    const { client, sent } = scripted({});
+    const { recorder, events } = recordingTogether();
+    const bulk = deleteMany(client, ['a', 'b', 'c'], {
+      concurrency: 1,
+      signal: new AbortController().signal,
+      recorder,
+    });
+    const outcomes = await bulk.done;
+    expect(sent).toEqual(['a', 'b', 'c']);
+    const [a, b, c] = outcomes.map((outcome) => outcome.result.request_id);
+    expect(events).toEqual([
+      `intent 0 ${a}`,
+      `outcome 0 deleted ${a} + intent 1 ${b}`,
+      `outcome 1 deleted ${b} + intent 2 ${c}`,
+      `outcome 2 deleted ${c}`,
+    ]);
+    expect(bulk.recordingFailure()).toBeUndefined();
+  });
+
+  it('a last outcome, or one after which nothing may be sent, is a record of its own', async () => {
+    const { client, sent } = scripted({
+      '2': new HttpError('DELETE … → 401', 401, { error: 401, message: 'bad token' }),
+    });
+    const { recorder, events } = recordingTogether();
+    const bulk = deleteMany(client, ['1', '2', '3'], {
+      concurrency: 1,
+      signal: new AbortController().signal,
+      recorder,
+    });
+    const outcomes = await bulk.done;
+    expect(sent).toEqual(['1', '2']);
+    const [one, two] = outcomes.map((outcome) => outcome.result.request_id);
+    expect(events).toEqual([
+      `intent 0 ${one}`,
+      `outcome 0 deleted ${one} + intent 1 ${two}`,
+      `outcome 1 failed ${two}`,
+    ]);
+  });
+
+  it('an outcome and intent that cannot be recorded: the next is not sent (it stays skipped), nor anything after', async () => {
+    // b's outcome with c's intent fails.
+    const { recorder, events } = recordingTogether(1);
+    await stoppedBeforeC(recorder);
+    expect(events).toHaveLength(2);
+  });
+
+  it('a request in flight when recording failed still gets its outcome on record, alone', async () => {
+    const { client, sent } = scripted({});
+    const { recorder, events } = recordingTogether(0);
+    const bulk = deleteMany(client, ['a', 'b', 'c', 'd'], {
+      concurrency: 2,
+      signal: new AbortController().signal,
+      recorder,
+    });
+    const outcomes = await bulk.done;
+    expect(sent).toEqual(['a', 'b']);
+    const [a, b] = outcomes.map((outcome) => outcome.result.request_id);
+    // a's outcome with c's intent failed; b, in flight then, settled after it.
+    expect(events).toEqual([`intent 0 ${a}`, `intent 1 ${b}`, `outcome 1 deleted ${b}`]);
+    expect(outcomes.map((outcome) => outcome.result.result)).toEqual(['deleted', 'deleted', 'skipped', 'skipped']);
   });
 
   it('an outcome that cannot be recorded stops the run after it', async () => {

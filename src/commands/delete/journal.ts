@@ -67,6 +67,8 @@ export function recorderFor(
   return {
     intent: (index, requestId) => journal.intent(plant(index), requestId),
     outcome: (index, outcome) => journal.outcome(plant(index), outcome.result, outcome.attempts ?? null),
+    outcomeThenIntent: (index, outcome, nextIndex, requestId) =>
+      journal.outcomeThenIntent(plant(index), outcome.result, outcome.attempts ?? null, plant(nextIndex), requestId),
   };
 }
 
