@@ -187,7 +187,18 @@ export function deleteMany(client: PlantStoreClient, ids: readonly string[], opt
       // After a refused token, or a 404 that says the address is wrong, every later request would fare the same.
       if (tokenRefused(outcome) || wrongAddress(outcome)) stopSending = true;
       settled += 1;
-      options.onSettled?.(settled);
+      try {
+        // Before the next is claimed: whatever it stops (Ctrl-C) stops that one too.
+        options.onSettled?.(settled);
+      } catch (error) {
+        // It ends the run; what settled is on record first, as far as it can be.
+        try {
+          recorder?.outcome(index, outcome);
+        } catch {
+          // Then it reads as unknown: on the safe side.
+        }
+        throw error;
+      }
       const nextIndex = claim();
       const nextRequestId = nextIndex === undefined ? undefined : newRequestId();
       try {

@@ -39,6 +39,13 @@ interface JournalFile {
 }
 
 const WAY_ON = 'run with --no-journal (or PLANTS_JOURNAL=off) to delete without a record';
+/**
+ * The most a write to a pipe (a --journal-file may be one) may take and
+ * still never interleave with another writer's (PIPE_BUF: POSIX's least,
+ * Linux's size). Two records of plants with long names full of escaped
+ * characters can be more together.
+ */
+const PIPE_BUF = 4096;
 /** What a failed outcome record means for its DELETE. */
 const OUTCOME_NOT_RECORDED = 'its intent is on record, so it reads as unknown';
 /** The way on for a --journal-file, which was asked for by name. */
@@ -161,9 +168,17 @@ export class DeletionJournal {
   /** `before` (whole lines, or nothing), then the intent of the DELETE of `plant`, in one write to each file. */
   #intent(before: string, plant: JournalPlant, requestId: string, then: (wayOn: string) => string): void {
     const fields = `${this.#plant(plant)},"request_id":${JSON.stringify(requestId)}`;
+    const intent = this.#line('intent', fields);
+    let lines = before + intent;
+    if (before !== '' && Buffer.byteLength(lines) > PIPE_BUF) {
+      // Long lines (long ids, names full of escapes): one write each, so that a pipe takes each whole.
+      this.#write(before, then);
+      lines = intent;
+      then = () => 'it was not sent';
+    }
     const took: JournalFile[] = [];
     try {
-      this.#write(before + this.#line('intent', fields), then, took);
+      this.#write(lines, then, took);
     } catch (err) {
       // The files that took the intent learn that the DELETE was not sent after all (best effort).
       try {
@@ -184,7 +199,7 @@ export class DeletionJournal {
   #outcomeLine(plant: JournalPlant, result: DeleteResult, attempts: number | null): string {
     return this.#line(
       'outcome',
-      `${this.#plant(plant)},"request_id":${JSON.stringify(result.request_id)},"result":${JSON.stringify(result.result)},"status":${JSON.stringify(result.status)},"attempts":${JSON.stringify(attempts)}`,
+      `${this.#plant(plant)},"request_id":${JSON.stringify(result.request_id ?? null)},"result":${JSON.stringify(result.result)},"status":${JSON.stringify(result.status ?? null)},"attempts":${JSON.stringify(attempts)}`,
     );
   }
 

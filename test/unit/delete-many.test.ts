@@ -17,13 +17,14 @@ function lost<E extends Error & { responseLost: boolean }>(err: E): E {
 }
 
 /** A client whose DELETEs answer as scripted, recording what was asked and what was in flight at once. */
-function scripted(answers: Record<string, Answer>) {
+function scripted(answers: Record<string, Answer>, log: string[] = []) {
   const sent: string[] = [];
   let inFlight = 0;
   let mostInFlight = 0;
   const client = {
     async deletePlant(id: string): Promise<{ status: number; afterLostResponse: boolean }> {
       sent.push(id);
+      log.push(`send ${id}`);
       inFlight += 1;
       mostInFlight = Math.max(mostInFlight, inFlight);
       await Promise.resolve();
@@ -278,8 +279,8 @@ describe('deleteMany with a recorder (the deletion journal)', () => {
   };
 
   it("with a recorder that can, each outcome and the next request's intent are one record", async () => {
-    const { client, sent } = scripted({});
     const { recorder, events } = recordingTogether();
+    const { client, sent } = scripted({}, events);
     const bulk = deleteMany(client, ['a', 'b', 'c'], {
       concurrency: 1,
       signal: new AbortController().signal,
@@ -290,8 +291,11 @@ describe('deleteMany with a recorder (the deletion journal)', () => {
     const [a, b, c] = outcomes.map((outcome) => outcome.result.request_id);
     expect(events).toEqual([
       `intent 0 ${a}`,
+      'send a',
       `outcome 0 deleted ${a} + intent 1 ${b}`,
+      'send b',
       `outcome 1 deleted ${b} + intent 2 ${c}`,
+      'send c',
       `outcome 2 deleted ${c}`,
     ]);
     expect(bulk.recordingFailure()).toBeUndefined();
@@ -338,6 +342,22 @@ describe('deleteMany with a recorder (the deletion journal)', () => {
     // a's outcome with c's intent failed; b, in flight then, settled after it.
     expect(events).toEqual([`intent 0 ${a}`, `intent 1 ${b}`, `outcome 1 deleted ${b}`]);
     expect(outcomes.map((outcome) => outcome.result.result)).toEqual(['deleted', 'deleted', 'skipped', 'skipped']);
+  });
+
+  it('a progress display that throws ends the run, with the outcome of what settled on record first', async () => {
+    const { recorder, events } = recordingTogether();
+    const { client } = scripted({}, events);
+    const bulk = deleteMany(client, ['a', 'b'], {
+      concurrency: 1,
+      signal: new AbortController().signal,
+      recorder,
+      onSettled: () => {
+        throw new Error('display broke');
+      },
+    });
+    await expect(bulk.done).rejects.toThrow('display broke');
+    const a = events[0]!.split(' ')[2];
+    expect(events).toEqual([`intent 0 ${a}`, 'send a', `outcome 0 deleted ${a}`]);
   });
 
   it('an outcome that cannot be recorded stops the run after it', async () => {

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DeletionJournal } from '../../src/journal/journal.js';
 import { JournalError } from '../../src/errors.js';
 
@@ -25,6 +25,12 @@ function open(extraFile?: string) {
     redact: (text) => text.replaceAll('secret', '***'),
     plants: 2,
   });
+  /** The file's text, each record's time (the one thing that differs from run to run) masked. */
+  const text = () =>
+    readFileSync(join(dir, 'deletions.jsonl'), 'utf8').replace(
+      /"time":"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z"/g,
+      '"time":"…"',
+    );
   const records = () =>
     readFileSync(join(dir, 'deletions.jsonl'), 'utf8')
       .split('\n')
@@ -34,7 +40,7 @@ function open(extraFile?: string) {
         expect(time).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
         return record;
       });
-  return { dir, journal, records };
+  return { dir, journal, records, text };
 }
 
 const first = { id: '1', name: 'Monstera "secret" deliciosa', tag: 'tropical' };
@@ -42,35 +48,40 @@ const second = { id: '9007199254740993', name: 'Ficus' };
 const deleted = { id: '1', result: 'deleted' as const, status: 204, request_id: 'r1' };
 
 describe('DeletionJournal.outcomeThenIntent', () => {
-  it('writes what outcome() and then intent() would', () => {
+  it.each([
+    ['short lines', first, second],
+    // Together more than a pipe takes whole from one write: written one by one.
+    ['long lines', { ...first, name: '\u0001'.repeat(300) }, { id: '7'.repeat(3000), tag: '"'.repeat(300) }],
+  ])('writes what outcome() and then intent() would: %s', (_, done, next) => {
     const apart = open();
-    apart.journal.intent(first, 'r1');
-    apart.journal.outcome(first, deleted, 1);
-    apart.journal.intent(second, 'r2');
+    apart.journal.intent(done, 'r1');
+    apart.journal.outcome(done, deleted, 1);
+    apart.journal.intent(next, 'r2');
+    const together = open();
+    together.journal.intent(done, 'r1');
+    together.journal.outcomeThenIntent(done, deleted, 1, next, 'r2');
+    expect(together.text()).toBe(apart.text());
+    expect(together.records().map((record) => record.event)).toEqual(['start', 'intent', 'outcome', 'intent']);
+    // The first outcome is on record, the second request's is not (yet).
+    expect(together.journal.unrecordedOutcomes).toBe(1);
+    together.journal.close();
+    apart.journal.close();
+  });
+
+  it('writes records field by field as they always were', () => {
     const together = open();
     together.journal.intent(first, 'r1');
     together.journal.outcomeThenIntent(first, deleted, 1, second, 'r2');
-    expect(together.records()).toEqual(apart.records());
-    expect(together.records()[2]).toEqual({
-      v: 1,
-      event: 'outcome',
-      run: 'run-1',
-      command: 'delete',
-      profile: 'default',
-      base_url: 'http://127.0.0.1:1',
-      id: '1',
-      name: 'Monstera "***" deliciosa',
-      tag: 'tropical',
-      request_id: 'r1',
-      result: 'deleted',
-      status: 204,
-      attempts: 1,
-    });
-    // The first outcome is on record, the second request's is not (yet).
-    expect(together.journal.unrecordedOutcomes).toBe(1);
-    expect(apart.journal.unrecordedOutcomes).toBe(1);
+    expect(together.text()).toBe(
+      [
+        '{"v":1,"event":"start","run":"run-1","time":"…","command":"delete","profile":"default","base_url":"http://127.0.0.1:1","plants":2}',
+        '{"v":1,"event":"intent","run":"run-1","time":"…","command":"delete","profile":"default","base_url":"http://127.0.0.1:1","id":"1","name":"Monstera \\"***\\" deliciosa","tag":"tropical","request_id":"r1"}',
+        '{"v":1,"event":"outcome","run":"run-1","time":"…","command":"delete","profile":"default","base_url":"http://127.0.0.1:1","id":"1","name":"Monstera \\"***\\" deliciosa","tag":"tropical","request_id":"r1","result":"deleted","status":204,"attempts":1}',
+        '{"v":1,"event":"intent","run":"run-1","time":"…","command":"delete","profile":"default","base_url":"http://127.0.0.1:1","id":"9007199254740993","name":"Ficus","request_id":"r2"}',
+        '',
+      ].join('\n'),
+    );
     together.journal.close();
-    apart.journal.close();
   });
 
   it('a file that fails it: a JournalError; the files that took it learn the next was not sent', async () => {
@@ -78,10 +89,16 @@ describe('DeletionJournal.outcomeThenIntent', () => {
     dirs.push(fifoDir);
     const fifo = join(fifoDir, 'journal.fifo');
     execFileSync('mkfifo', [fifo]);
-    // A --journal-file whose reader takes the start record's first byte and goes away: later writes fail (EPIPE).
-    const reader = spawn('head', ['-c', '1', fifo], { stdio: 'ignore' });
+    // What the start record and one intent take (every record's time is as long).
+    const sample = open();
+    sample.journal.intent(first, 'r1');
+    sample.journal.close();
+    const bytes = Buffer.byteLength(sample.text());
+    // A --journal-file whose reader takes that much and goes away: later writes fail (EPIPE).
+    const reader = spawn('head', ['-c', String(bytes), fifo], { stdio: 'ignore' });
     const exited = once(reader, 'exit');
     const { journal, records } = open(fifo);
+    journal.intent(first, 'r1');
     await exited;
     let thrown: unknown;
     try {
@@ -96,11 +113,36 @@ describe('DeletionJournal.outcomeThenIntent', () => {
     journal.close();
     expect(records().map((record) => [record.event, record.id, record.result])).toEqual([
       ['start', undefined, undefined],
+      ['intent', '1', undefined],
       ['outcome', '1', 'deleted'],
       ['intent', '9007199254740993', undefined],
       ['outcome', '9007199254740993', 'skipped'],
     ]);
-    // The next was not sent, so it is not waiting for an outcome.
-    expect(journal.unrecordedOutcomes).toBe(0);
+    // The first outcome is not on record in every file; the next was not sent, so it waits for none.
+    expect(journal.unrecordedOutcomes).toBe(1);
+  });
+
+  it("a record's time is when it was written, to the millisecond", () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(Date.UTC(2026, 10, 26, 6, 30, 0, 5));
+      const { dir, journal } = open();
+      journal.intent(first, 'r1');
+      vi.setSystemTime(Date.UTC(2026, 10, 26, 6, 30, 0, 6));
+      journal.outcomeThenIntent(first, deleted, 1, second, 'r2');
+      vi.setSystemTime(Date.UTC(2026, 10, 26, 6, 30, 0, 6));
+      journal.outcome(second, { ...deleted, id: second.id, request_id: 'r2' }, 1);
+      journal.close();
+      const times = readFileSync(join(dir, 'deletions.jsonl'), 'utf8').match(/"time":"[^"]+"/g);
+      expect(times).toEqual([
+        '"time":"2026-11-26T06:30:00.005Z"',
+        '"time":"2026-11-26T06:30:00.005Z"',
+        '"time":"2026-11-26T06:30:00.006Z"',
+        '"time":"2026-11-26T06:30:00.006Z"',
+        '"time":"2026-11-26T06:30:00.006Z"',
+      ]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
