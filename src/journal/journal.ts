@@ -161,18 +161,36 @@ export class DeletionJournal {
     next: JournalPlant,
     requestId: string,
   ): void {
-    this.#intent(this.#outcomeLine(plant, result, attempts), next, requestId, () => OUTCOME_NOT_RECORDED);
-    if (result.request_id !== null) this.#open.delete(result.request_id);
+    this.#intent(
+      this.#outcomeLine(plant, result, attempts),
+      next,
+      requestId,
+      () => OUTCOME_NOT_RECORDED,
+      () => {
+        if (result.request_id !== null) this.#open.delete(result.request_id);
+      },
+    );
   }
 
-  /** `before` (whole lines, or nothing), then the intent of the DELETE of `plant`, in one write to each file. */
-  #intent(before: string, plant: JournalPlant, requestId: string, then: (wayOn: string) => string): void {
+  /**
+   * `before` (whole lines, or nothing), then the intent of the DELETE of
+   * `plant`, in one write to each file; `recorded` once `before` is on record.
+   */
+  #intent(
+    before: string,
+    plant: JournalPlant,
+    requestId: string,
+    then: (wayOn: string) => string,
+    recorded: () => void = () => {},
+  ): void {
     const fields = `${this.#plant(plant)},"request_id":${JSON.stringify(requestId)}`;
     const intent = this.#line('intent', fields);
     let lines = before + intent;
     if (before !== '' && Buffer.byteLength(lines) > PIPE_BUF) {
       // Long lines (long ids, names full of escapes): one write each, so that a pipe takes each whole.
       this.#write(before, then);
+      recorded();
+      recorded = () => {};
       lines = intent;
       then = () => 'it was not sent';
     }
@@ -193,6 +211,7 @@ export class DeletionJournal {
       }
       throw err;
     }
+    recorded();
     this.#open.add(requestId);
   }
 

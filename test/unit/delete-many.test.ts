@@ -258,6 +258,42 @@ describe('deleteMany with a recorder (the deletion journal)', () => {
     await stoppedBeforeC(recording({ intent: 2 }).recorder);
   });
 
+  it.each([1, 2])('a first intent that cannot be recorded is not sent (%i at a time)', async (concurrency) => {
+    const { client, sent } = scripted({});
+    const recorder = {
+      intent() {
+        throw new Error('disk full');
+      },
+      outcome() {},
+    };
+    const bulk = deleteMany(client, ['a', 'b', 'c'], { concurrency, signal: new AbortController().signal, recorder });
+    expect((await bulk.done).map((outcome) => outcome.result.result)).toEqual(['skipped', 'skipped', 'skipped']);
+    expect(sent).toEqual([]);
+    expect((bulk.recordingFailure() as Error).message).toBe('disk full');
+  });
+
+  it('the first recording failure is the one the run reports', async () => {
+    const { client, sent } = scripted({});
+    const recorder = {
+      intent() {},
+      outcome() {
+        throw new Error('second');
+      },
+      outcomeThenIntent() {
+        throw new Error('first');
+      },
+    };
+    const bulk = deleteMany(client, ['a', 'b', 'c', 'd'], {
+      concurrency: 2,
+      signal: new AbortController().signal,
+      recorder,
+    });
+    await bulk.done;
+    // a's outcome with c's intent failed first; b's outcome, alone after it, failed too.
+    expect(sent).toEqual(['a', 'b']);
+    expect((bulk.recordingFailure() as Error).message).toBe('first');
+  });
+
   /** A recorder that records an outcome and the next intent as one record, as the journal does (one write). */
   const recordingTogether = (failAt?: number) => {
     const { recorder, events } = recording({});

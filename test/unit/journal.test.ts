@@ -56,6 +56,7 @@ describe('DeletionJournal.outcomeThenIntent', () => {
     const apart = open();
     apart.journal.intent(done, 'r1');
     apart.journal.outcome(done, deleted, 1);
+    expect(apart.journal.unrecordedOutcomes).toBe(0);
     apart.journal.intent(next, 'r2');
     const together = open();
     together.journal.intent(done, 'r1');

@@ -1,0 +1,127 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, expect, it, vi } from 'vitest';
+import { DeletionJournal } from '../../src/journal/journal.js';
+
+// The journal's writes one by one: node:fs's writeSync, seen (and, when a
+// test says so, failed or cut short) on its way to the real one.
+const fs = vi.hoisted(() => ({
+  writes: [] as string[],
+  fault: undefined as ((text: string) => 'fail' | 'short' | undefined) | undefined,
+}));
+vi.mock('node:fs', async (importOriginal) => {
+  const real = await importOriginal<typeof import('node:fs')>();
+  return {
+    ...real,
+    writeSync: (fd: number, text: string) => {
+      fs.writes.push(text);
+      const fault = fs.fault?.(text);
+      if (fault === 'fail') throw Object.assign(new Error('resource temporarily unavailable'), { code: 'EAGAIN' });
+      return real.writeSync(fd, fault === 'short' ? text.slice(0, -1) : text);
+    },
+  };
+});
+
+const dirs: string[] = [];
+afterEach(() => {
+  fs.writes = [];
+  fs.fault = undefined;
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function open(options: { extraFile?: boolean } = {}) {
+  const dir = mkdtempSync(join(tmpdir(), 'plants-journal-writes-'));
+  dirs.push(dir);
+  const extraFile = options.extraFile ? join(dir, 'extra.jsonl') : undefined;
+  const journal = DeletionJournal.open({
+    dir: join(dir, 'state'),
+    extraFile,
+    run: { run: 'run-1', command: 'delete', profile: 'default', baseUrl: 'http://127.0.0.1:1' },
+    redact: (text) => text,
+    plants: 2,
+  });
+  const events = (path: string) =>
+    readFileSync(path, 'utf8')
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => {
+        const record = JSON.parse(line) as { event: string; request_id?: string; result?: string };
+        return [record.event, record.request_id, record.result];
+      });
+  return {
+    journal,
+    main: () => events(join(dir, 'state', 'deletions.jsonl')),
+    extra: () => events(extraFile!),
+  };
+}
+
+const first = { id: '1', name: 'Monstera' };
+const deleted = { id: '1', result: 'deleted' as const, status: 204, request_id: 'r1' };
+
+it('a combined write that one file refuses: the files that took it, and only they, learn the next was not sent', () => {
+  const { journal, main, extra } = open({ extraFile: true });
+  journal.intent(first, 'r1');
+  let seen = 0;
+  // The main journal takes the outcome and the next intent; the --journal-file refuses them.
+  fs.fault = (text) => (text.includes('"request_id":"r2"') && ++seen === 2 ? 'fail' : undefined);
+  expect(() => journal.outcomeThenIntent(first, deleted, 1, { id: '2' }, 'r2')).toThrow(
+    /extra\.jsonl: resource temporarily unavailable; its intent is on record, so it reads as unknown$/,
+  );
+  journal.close();
+  expect(main()).toEqual([
+    ['start', undefined, undefined],
+    ['intent', 'r1', undefined],
+    ['outcome', 'r1', 'deleted'],
+    ['intent', 'r2', undefined],
+    ['outcome', 'r2', 'skipped'],
+  ]);
+  expect(extra()).toEqual([
+    ['start', undefined, undefined],
+    ['intent', 'r1', undefined],
+  ]);
+  expect(journal.unrecordedOutcomes).toBe(1);
+});
+
+it('a write cut short by one byte is a failure: the DELETE is not sent', () => {
+  const { journal } = open();
+  fs.fault = () => 'short';
+  expect(() => journal.intent(first, 'r1')).toThrow(/deletions\.jsonl: short write; it was not sent$/);
+  expect(journal.unrecordedOutcomes).toBe(0);
+  journal.close();
+});
+
+/** outcomeThenIntent of a next plant with `next`: how many writes it made. */
+function writesOf(next: { id: string; name?: string }): number {
+  const { journal } = open();
+  journal.intent(first, 'r1');
+  const before = fs.writes.length;
+  journal.outcomeThenIntent(first, deleted, 1, next, 'r2');
+  journal.close();
+  return fs.writes.length - before;
+}
+
+it('the outcome and the next intent in one write up to 4096 bytes, in one write each past it (bytes, not characters)', () => {
+  writesOf({ id: '' });
+  const bare = Buffer.byteLength(fs.writes.at(-1)!);
+  const upTo = (bytes: number) => ({ id: '7'.repeat(bytes - bare) });
+  expect(writesOf(upTo(4096))).toBe(1);
+  expect(writesOf(upTo(4097))).toBe(2);
+  // 4096 characters, 150 of them two bytes in UTF-8.
+  const name = 'é'.repeat(150);
+  writesOf({ id: '', name });
+  const withName = fs.writes.at(-1)!.length;
+  expect(writesOf({ id: '7'.repeat(4096 - withName), name })).toBe(2);
+});
+
+it('split in two, an intent that cannot be written says that it was not sent', () => {
+  const { journal, main } = open();
+  journal.intent(first, 'r1');
+  fs.fault = (text) => (text.startsWith('{"v":1,"event":"intent"') ? 'fail' : undefined);
+  expect(() => journal.outcomeThenIntent(first, deleted, 1, { id: '7'.repeat(5000) }, 'r2')).toThrow(
+    /: resource temporarily unavailable; it was not sent$/,
+  );
+  journal.close();
+  expect(main().at(-1)).toEqual(['outcome', 'r1', 'deleted']);
+  expect(journal.unrecordedOutcomes).toBe(0);
+});
