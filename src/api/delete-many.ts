@@ -199,22 +199,22 @@ export function deleteMany(client: PlantStoreClient, ids: readonly string[], opt
         }
         throw error;
       }
-      const nextIndex = claim();
-      const nextRequestId = nextIndex === undefined ? undefined : newRequestId();
+      const claimed = claim();
+      const following = claimed === undefined ? undefined : { index: claimed, requestId: newRequestId() };
       try {
-        if (nextIndex === undefined || nextRequestId === undefined) recorder?.outcome(index, outcome);
-        else if (recorder?.outcomeThenIntent) recorder.outcomeThenIntent(index, outcome, nextIndex, nextRequestId);
-        else if (recorder) {
+        if (following === undefined) recorder?.outcome(index, outcome);
+        else if (recorder?.outcomeThenIntent) {
+          recorder.outcomeThenIntent(index, outcome, following.index, following.requestId);
+        } else if (recorder) {
           recorder.outcome(index, outcome);
-          recorder.intent(nextIndex, nextRequestId);
+          recorder.intent(following.index, following.requestId);
         }
       } catch (error) {
         // The next one is not on record, so not sent (it stays skipped); nor is anything after it.
         recordingFailure ??= { error };
       }
-      if (nextIndex === undefined || nextRequestId === undefined || recordingFailure) return;
-      index = nextIndex;
-      requestId = nextRequestId;
+      if (following === undefined || recordingFailure) return;
+      ({ index, requestId } = following);
     }
   };
   const done = Promise.all(Array.from({ length: Math.min(options.concurrency, ids.length) }, worker)).then(

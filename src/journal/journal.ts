@@ -185,18 +185,15 @@ export class DeletionJournal {
   ): void {
     const fields = `${this.#plant(plant)},"request_id":${JSON.stringify(requestId)}`;
     const intent = this.#line('intent', fields);
-    let lines = before + intent;
-    if (before !== '' && Buffer.byteLength(lines) > PIPE_BUF) {
-      // Long lines (long ids, names full of escapes): one write each, so that a pipe takes each whole.
+    // Long lines (long ids, names full of escapes) go in one write each, so that a pipe takes each whole.
+    const together = before !== '' && Buffer.byteLength(before + intent) <= PIPE_BUF;
+    if (before !== '' && !together) {
       this.#write(before, then);
       recorded();
-      recorded = () => {};
-      lines = intent;
-      then = () => 'it was not sent';
     }
     const took: JournalFile[] = [];
     try {
-      this.#write(lines, then, took);
+      this.#write(together ? before + intent : intent, together ? then : () => 'it was not sent', took);
     } catch (err) {
       // The files that took the intent learn that the DELETE was not sent after all (best effort).
       try {
@@ -211,7 +208,7 @@ export class DeletionJournal {
       }
       throw err;
     }
-    recorded();
+    if (together) recorded();
     this.#open.add(requestId);
   }
 
