@@ -186,14 +186,15 @@ export class DeletionJournal {
     const fields = `${this.#plant(plant)},"request_id":${JSON.stringify(requestId)}`;
     const intent = this.#line('intent', fields);
     // Long lines (long ids, names full of escapes) go in one write each, so that a pipe takes each whole.
-    const together = before !== '' && Buffer.byteLength(before + intent) <= PIPE_BUF;
+    const both = before + intent;
+    const together = before !== '' && Buffer.byteLength(both) <= PIPE_BUF;
     if (before !== '' && !together) {
       this.#write(before, then);
       recorded();
     }
     const took: JournalFile[] = [];
     try {
-      this.#write(together ? before + intent : intent, together ? then : () => 'it was not sent', took);
+      this.#write(together ? both : intent, together ? then : () => 'it was not sent', took);
     } catch (err) {
       // The files that took the intent learn that the DELETE was not sent after all (best effort).
       try {
