@@ -282,7 +282,7 @@ export class DeletionJournal {
         if (written !== bytes) {
           // End the piece (best effort), so the next run's line is not glued to it.
           if (written > 0) tryWrite(file.fd, '\n');
-          throw Object.assign(new Error('short write'), { code: 'ENOSPC' });
+          throw new Error(`only ${written} of ${bytes} bytes could be written (is the disk full?)`);
         }
       } catch (err) {
         throw new JournalError(`cannot write the deletion journal ${file.path}: ${fsReason(err)}; ${then(file.wayOn)}`);
