@@ -318,7 +318,7 @@ export class PlantStoreClient {
     let target = request.target;
     for (let redirects = 0; ; redirects += 1) {
       // A query's values may be secrets (`plants api` passes any); plants' own `limit` is shown.
-      const label = `${method} ${maskUrl(target.href)}`;
+      const label = `${method} ${maskUrl(target.href, this.#redact)}`;
       const { attempt, attempts } = await sendWithRetries({
         label,
         retries: this.#options.retries,
@@ -353,7 +353,7 @@ export class PlantStoreClient {
       if (mayFollow(next, this.baseUrl.origin, redirects)) {
         // Not read: a redirect's body says nothing, and a slow one would only cost time.
         attempt.close();
-        if (this.#log.on) this.#log.line(`following ${statusText(status)} to ${maskUrl(next.href)}`);
+        if (this.#log.on) this.#log.line(`following ${statusText(status)} to ${maskUrl(next.href, this.#redact)}`);
         target = next;
         continue;
       }

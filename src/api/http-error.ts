@@ -76,7 +76,7 @@ function describeServiceError({
 }: HttpErrorFacts): ServiceError {
   const { statusCode: status, headers } = response;
   if (status >= 300 && status < 400) {
-    const location = excerpt(maskUrl(headerValue(headers.location) ?? ''), 200, redact);
+    const location = excerpt(maskUrl(headerValue(headers.location) ?? '', redact), 200, redact);
     return {
       error: null,
       message: redact(describeUnfollowedRedirect(status, location, redirect, baseUrl.origin, redirects)),

@@ -36,7 +36,8 @@ function respond(req: IncomingMessage, res: ServerResponse): void {
   const path = req.url!.slice(req.url!.indexOf('/plants'));
   const json = { 'content-type': 'application/json', 'x-echo': inHeader };
   if (req.url!.startsWith('/v2/')) {
-    res.writeHead(204).end();
+    // Refused after the redirect: the error names the request, as the redirect's URL.
+    res.writeHead(409, json).end(JSON.stringify({ error: 'conflict', message: 'kept' }));
   } else if (req.method === 'GET' && listFails) {
     res
       .writeHead(500, {
@@ -56,11 +57,11 @@ function respond(req: IncomingMessage, res: ServerResponse): void {
   } else if (path === '/plants/1') {
     res.writeHead(500, json).end(JSON.stringify({ error: 9, message: `refused ${echoed}` }));
   } else if (path === '/plants/2') {
-    // Elsewhere: not followed; its Location is shown.
-    res.writeHead(307, { location: `http://elsewhere.invalid/cb/${inHeader}` }).end();
+    // Elsewhere: not followed; its Location is shown (a parameter is cut at its first `=`: the token must be masked first).
+    res.writeHead(307, { location: `http://elsewhere.invalid/cb/${inHeader}?${inHeader}#${inHeader}` }).end();
   } else {
     // Within the origin: followed, and named in --debug (as the URL parser writes it).
-    res.writeHead(308, { location: `/v2/${inHeader}/plants/3` }).end();
+    res.writeHead(308, { location: `/v2/${inHeader}/plants/3?${inHeader}` }).end();
   }
 }
 
@@ -75,13 +76,15 @@ describe.each(ECHO_FORMS)('the token echoed %s', (_name, form) => {
     expect(results.map(({ id, result }) => [id, result])).toEqual([
       ['1', 'failed'],
       ['2', 'failed'],
-      ['3', 'deleted'],
+      ['3', 'failed'],
     ]);
     expect(results[0]!.error!.message).toMatch(/^refused .*\*\*\*/);
     expect(results[1]!.error!.message).toMatch(/^redirected to http:\/\/elsewhere\.invalid\/cb\/.*\*\*\*/);
     expect(prune.stderr).toMatch(/plants: debug: {3}x-echo: .*\*\*\*/);
     expect(prune.stderr).toMatch(/plants: debug: {3}set-cookie: sid=\*\*\*; Path=\//);
     expect(prune.stderr).toMatch(/plants: debug: following 308 Permanent Redirect to .*\/v2\//);
+    expect(results[2]!.error!.message).toBe('kept');
+    expect(prune.stderr).toMatch(/plants: DELETE http:\/\/127\.0\.0\.1:\d+\/v2\/\S*\?\*\*\*\S* → 409 Conflict: kept/);
     const errorLine = JSON.parse(prune.stderr.trimEnd().split('\n').pop()!) as JsonError;
     expect(errorLine.error.code).toBeDefined();
 

@@ -55,7 +55,7 @@ describe('apiTarget', () => {
   });
 
   it('never shows a secret of a refused URL', () => {
-    expect(() => apiTarget(base, 'http://other.example/x?token=s3cret')).toThrow(/token=\*\*\*/);
+    expect(() => apiTarget(base, 'http://other.example/x?token=s3cret')).toThrow(/other\.example\/x\?\*\*\*"/);
   });
 });
 

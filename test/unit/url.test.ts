@@ -8,6 +8,7 @@ import {
   parseBaseUrl,
 } from '../../src/shared/url.js';
 import { ConfigError, UsageError } from '../../src/errors.js';
+import { redactToken } from '../../src/shared/redact.js';
 
 describe('parseBaseUrl', () => {
   it.each([
@@ -49,11 +50,11 @@ describe('parseBaseUrl', () => {
     ],
     [
       'https://plants.example.com/api?token=s3cret',
-      'invalid base URL "https://plants.example.com/api?token=***" (x): it must not contain a query (?) or fragment (#)',
+      'invalid base URL "https://plants.example.com/api?***" (x): it must not contain a query (?) or fragment (#)',
     ],
     [
       'https://plants.example.com/#access_token=s3cret',
-      'invalid base URL "https://plants.example.com/#access_token=***" (x): it must not contain a query (?) or fragment (#)',
+      'invalid base URL "https://plants.example.com/#***" (x): it must not contain a query (?) or fragment (#)',
     ],
     [
       'ftp://user:s3cret@plants.example.com',
@@ -109,9 +110,32 @@ describe('maskUrl', () => {
     ['https://host/p#section', 'https://host/p#***'],
     ['https://us?er:pass@host', 'https://us?***'],
     ['https://host/p?', 'https://host/p?'],
-  ])('%j as %j', (raw, masked) => {
+  ])('%j as %j, the token known', (raw, masked) => {
+    expect(maskUrl(raw, (text) => redactToken(text, 'a-token-not-in-it'))).toBe(masked);
+  });
+
+  it.each([
+    ['https://host/p?token=abc&limit=5', 'https://host/p?***'],
+    ['https://host/p?limit=5#access_token=abc', 'https://host/p?***#***'],
+    ['https://user:pass@host/p#section', 'https://***@host/p#***'],
+    ['https://host/p?', 'https://host/p?'],
+    ['https://host/p', 'https://host/p'],
+  ])('%j as %j where the token is not known: nothing of the query or fragment', (raw, masked) => {
     expect(maskUrl(raw)).toBe(masked);
   });
+
+  // A parameter is cut at its first `=`: a token cut there would be found no longer.
+  it.each(['c2VjcmV0dG9rZW4xMjM0NQ==', 'sekrit-TOKEN+/=abc123', 'limit=5000000000'])(
+    'masks the token %j whole, wherever it is, before the parameters',
+    (token) => {
+      const redact = (text: string) => redactToken(text, token);
+      for (const url of [`/x?${token}`, `http://127.0.0.2:9/x#${token}`, `/x?a=1&${token}&b=2`, `/x?t=${token}`]) {
+        const shown = maskUrl(url, redact);
+        expect(shown).not.toContain(token.slice(0, 5));
+        expect(shown).toMatch(/[?#].*\*\*\*/);
+      }
+    },
+  );
 });
 
 describe('encodePathSegment', () => {

@@ -40,7 +40,7 @@ async function runGet(options: GetOptions, ctx: Context): Promise<void> {
   if (value === undefined) throw new NotSetError(`${options.key} is not set for profile ${profile}`);
   const redact = await redactKnownTokens(ctx);
   if (options.json) {
-    const shown = options.key === 'base-url' ? redact(maskUrl(value)) : value;
+    const shown = options.key === 'base-url' ? maskUrl(value, redact) : value;
     await writeOut(ctx.io.stdout, formatJson({ profile, key: options.key, value: shown }, ctx.io.stdoutIsTTY));
     return;
   }

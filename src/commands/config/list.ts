@@ -42,7 +42,7 @@ async function runConfigList(options: ConfigListOptions, ctx: Context): Promise<
   if (options.json) {
     const settings = {
       profile,
-      base_url: baseUrl === undefined ? null : redact(maskUrl(baseUrl)),
+      base_url: baseUrl === undefined ? null : maskUrl(baseUrl, redact),
       token_set: tokenStore !== undefined,
       token_store: tokenStore ?? null,
       max_deletes: maxDeletes ?? null,

@@ -35,7 +35,7 @@ async function runProfiles(options: ProfilesOptions, ctx: Context): Promise<void
       return {
         name,
         in_use: name === profile,
-        base_url: baseUrl === undefined ? null : redact(maskUrl(baseUrl)),
+        base_url: baseUrl === undefined ? null : maskUrl(baseUrl, redact),
         token_set: kept !== undefined,
         token_store: kept ?? null,
       };

@@ -55,7 +55,7 @@ export function keyArgument(description: string): Argument {
  * a terminal escaped (every command refuses such a value anyway).
  */
 export function shownUrl(value: string, redact: Redact): string {
-  return printable(redact(maskUrl(value)));
+  return printable(maskUrl(value, redact));
 }
 
 export function shownOr(value: string | undefined, unset: string, redact: Redact): string {
