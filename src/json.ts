@@ -41,6 +41,9 @@ export function numberText(value: JsonNumber): string {
  */
 const RISKY_NUMBER_AFTER_DELIMITER = /[:,[]\s*(-?\d{16,}[\d.eE+-]*|-?\d+[.eE][\d.eE+-]*|-0(?![\d.eE]))/g;
 
+/** Text that starts (after JSON's white space) as a number does. */
+const LEADING_NUMBER = /^[ \t\n\r]*[-\d]/;
+
 /** Whether `token`, a JSON number's text, comes back as written from a JavaScript number. */
 function roundTrips(token: string): boolean {
   // Most risky numbers are long integer ids, judged without converting them
@@ -80,6 +83,17 @@ const MARKER = () => (marker ??= `~${Buffer.from(randomBytes(8)).toString('hex')
  * JsonNumber. Throws SyntaxError for invalid JSON, like JSON.parse.
  */
 export function parseJson(text: string): unknown {
+  // A number alone has no delimiter before it for the patterns to find: read as an array's one item.
+  if (LEADING_NUMBER.test(text)) {
+    let items: unknown;
+    try {
+      items = parseJson(`[${text}]`);
+    } catch {
+      items = undefined;
+    }
+    // Not one value (`1,2`, `1]`): JSON.parse of the text itself throws, with its own message.
+    return Array.isArray(items) && items.length === 1 ? items[0] : JSON.parse(text);
+  }
   // Cheap pre-check: a regex pass finds every number that might change (and
   // some look-alikes inside strings); only then is there more to do.
   for (const match of text.matchAll(RISKY_NUMBER_AFTER_DELIMITER)) {

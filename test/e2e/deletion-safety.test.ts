@@ -95,11 +95,11 @@ describe('pipelines never turn names into ids', () => {
     expect(deletes()).toEqual([]);
   });
 
-  it('splits ids only on ASCII whitespace: NBSP and line separators belong to the id', async () => {
+  it('takes ids one a line: NBSP and line separators belong to the id', async () => {
     server = await rawServer((_req, res) => res.writeHead(204).end());
     const r = await plants(['delete', '--stdin', '--yes'], {
       env: { PLANTS_BASE_URL: server.url },
-      input: '\u00a0a\u00a0b  c\u2028d\u3000\n e\u2003f\n',
+      input: '\u00a0a\u00a0b\nc\u2028d\u3000\r\ne\u2003f\n',
     });
     expect(r.code).toBe(0);
     expect(server.requests.map((q) => q.path)).toEqual([
@@ -109,10 +109,48 @@ describe('pipelines never turn names into ids', () => {
     ]);
   });
 
-  it('still reads plain whitespace-separated ids and a lone ID-like word', async () => {
-    const r = await plants(['delete', '--stdin', '--yes', '--json', '--ignore-missing'], { input: 'ABC DEF\n7\n' });
+  it('reads ids one a line and a lone ID-like word, and refuses ids on one line', async () => {
+    const r = await plants(['delete', '--stdin', '--yes', '--json', '--ignore-missing'], { input: 'ABC\nDEF\n7\n' });
     expect(r.code).toBe(0);
     expect(deletes()).toEqual(['/plants/ABC', '/plants/DEF', '/plants/7']);
+    const spaced = await plants(['delete', '--stdin', '--yes'], { input: '1 2\n' });
+    expect(spaced.code).toBe(2);
+    expect(spaced.stderr).toMatch(/^plants: line 1 of standard input holds a space \(1 2\)/);
+    expect(deletes()).toHaveLength(3);
+  });
+
+  it('never takes an id with a space or a tab in it, as cut -f1 of TSV prints it, for other plants', async () => {
+    // `Ficus 7` split would delete plant 7; `b\tc` (cut -f1's escape of a tab) is the id of the plant `b\\tc`.
+    const listed = [
+      { id: '7', name: 'b' },
+      { id: 'Ficus 7', name: 'a' },
+      { id: 'b\tc', name: 'c' },
+      { id: 'b\\tc', name: 'd' },
+    ];
+    server = await rawServer((req, res) => {
+      if (req.method === 'GET') res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(listed));
+      else res.writeHead(204).end();
+    });
+    const env = { PLANTS_BASE_URL: server.url };
+    const list = await plants(['list', '-o', 'tsv'], { env });
+    const column = (names: string[]) =>
+      list.stdout
+        .split('\n')
+        .filter((line) => names.includes(line.split('\t')[1]!))
+        .map((line) => line.split('\t')[0])
+        .join('\n');
+    for (const [names, refusal] of [
+      [['a'], /^plants: line 1 of standard input holds a space \(Ficus 7\)/],
+      [['b', 'a'], /^plants: line 2 of standard input holds a space \(Ficus 7\)/],
+      [['c'], /^plants: line 1 of standard input holds a backslash \(b\\tc\)/],
+      [['d'], /^plants: line 1 of standard input holds a backslash \(b\\\\tc\)/],
+    ] as const) {
+      const r = await plants(['delete', '--stdin', '--yes'], { env, input: `${column([...names])}\n` });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(refusal);
+      expect(r.stderr).toMatch(/; nothing was deleted\n$/);
+    }
+    expect(server.requests.filter((q) => q.method === 'DELETE')).toEqual([]);
   });
 });
 

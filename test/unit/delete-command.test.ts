@@ -72,12 +72,12 @@ describe('which ids are deleted', () => {
     const flags = ['--yes', '--json', '--concurrency', '1'];
     // Each case: the arguments, what standard input holds, the ids deleted, in order.
     it.each([
-      [['delete', ...flags, '--', '-'], '7 8', ['-']],
-      [['--retries', '0', 'delete', ...flags, '1', '--', '-', '-1', '--yes'], '7 8', ['1', '-', '-1', '--yes']],
+      [['delete', ...flags, '--', '-'], '7\n8', ['-']],
+      [['--retries', '0', 'delete', ...flags, '1', '--', '-', '-1', '--yes'], '7\n8', ['1', '-', '-1', '--yes']],
       [['delete', ...flags, '--', '--'], '7', ['--']],
-      [['delete', '-', ...flags, '--', '-'], '7 8', ['-', '7', '8']],
+      [['delete', '-', ...flags, '--', '-'], '7\n8', ['-', '7', '8']],
       [['delete', '--stdin', ...flags, '--', '-2'], '7', ['-2', '7']],
-      [['delete', '-', ...flags], '7 8', ['7', '8']],
+      [['delete', '-', ...flags], '7\n8', ['7', '8']],
       [['delete', '--max-deletes', '5', ...flags, '--', '-'], '7', ['-']],
     ])('%j with %j on stdin deletes %j', async (args, input, ids) => {
       for (const id of ids) deletes(id);

@@ -81,9 +81,29 @@ describe('columnValue', () => {
 });
 
 describe('parseIdInput', () => {
-  it('splits plain text on spaces and line breaks', () => {
-    expect(parseIdInput(' 1\n2 3  a/b \r\n')).toEqual(['1', '2', '3', 'a/b']);
+  it('reads plain text one id a line', () => {
+    expect(parseIdInput(' 1\n2\r\na/b \r\n')).toEqual(['1', '2', 'a/b']);
     expect(parseIdInput('')).toEqual([]);
+  });
+
+  it('keeps ids above 2^53 exact in a JSON array, plain or in objects, and in NDJSON', () => {
+    expect(parseIdInput('[12345678901234567890, 9007199254740993]')).toEqual([
+      '12345678901234567890',
+      '9007199254740993',
+    ]);
+    expect(parseIdInput('{"id":12345678901234567890}\n{"id":-9007199254740993}\n')).toEqual([
+      '12345678901234567890',
+      '-9007199254740993',
+    ]);
+  });
+
+  it('reads a JSON array after blank lines', () => {
+    expect(parseIdInput('\n\r\n[{"id":"a","name":"b"}]\n')).toEqual(['a']);
+  });
+
+  it('shows invalid JSON printable', () => {
+    expect(() => parseIdInput('[\u001b]')).toThrow(/is not valid JSON: /);
+    expect(() => parseIdInput('[\u001b]')).not.toThrow(/\u001b/);
   });
 
   it('takes ids from a JSON array of plants, strings or numbers', () => {

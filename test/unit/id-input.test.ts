@@ -54,8 +54,8 @@ describe('parseIdInput: only ids, never names', () => {
     ['a BOM before JSON', '\uFEFF[{"id":1,"name":"Ficus 7"}]', ['1']],
     ['a BOM before NDJSON', '\uFEFF{"id":"a","name":"Ficus 7"}\n', ['a']],
     ['a BOM before CSV', '\uFEFFid,name\r\n1,Ficus 7\r\n', ['1']],
-    ['plain ids', '42 43\n44\n', ['42', '43', '44']],
-    ['upper-case ids on one line', 'ABC DEF\n', ['ABC', 'DEF']],
+    ['plain ids', '42\n43\n44\n', ['42', '43', '44']],
+    ['an upper-case id alone', 'ABC\n', ['ABC']],
   ])('reads %s', (_what, text, ids) => {
     expect(parseIdInput(text)).toEqual(ids);
   });
@@ -100,6 +100,11 @@ describe('positions in messages count from 1, from the first line of standard in
     ['the first item of a JSON array', '[{"name":"Fern"}]', 'item 1 of the JSON on standard input has no usable "id"'],
     ['NDJSON after two blank lines', '\n\n{"id":1}\nnot json\n', 'line 4 of standard input is not a JSON object'],
     [
+      'NDJSON after a BOM and two blank lines',
+      '\uFEFF\n\n{"id":1}\nnot json\n',
+      'line 4 of standard input is not a JSON object',
+    ],
+    [
       'NDJSON after a BOM (no line of its own)',
       '\uFEFF{"id":1}\n{"name":"Fern"}\n',
       'line 2 of standard input has no usable "id"',
@@ -128,9 +133,8 @@ describe('parseIdInput: what counts as an id', () => {
   it.each([
     ['a one-column CSV with a quoted header', '"id"\r\n7\r\n', ['7']],
     ['upper-case ids one a line', 'ABC\nDEF\n', ['ABC', 'DEF']],
-    ['mixed-case ids two spaces apart', 'xA  yB\n', ['xA', 'yB']],
-    ['capitalised ids two spaces apart', 'Ab  Cd\n', ['Ab', 'Cd']],
-    ['an upper-case id beside others two spaces apart', 'ABC  def\n', ['ABC', 'def']],
+    ['ids one a line, blank lines and lines of spaces skipped', '7\n\n  \n8\r\n9\r10\n', ['7', '8', '9', '10']],
+    ['ids holding Unicode spaces (part of an id)', 'a\u00a0b\nc\u3000d\n', ['a\u00a0b', 'c\u3000d']],
     ['dotted ids one a line', 'v1.2\nv1.3\n', ['v1.2', 'v1.3']],
     ['dotted ids one a line, CRLF, not starting like a column name', '1a.b\r\n2c.d\r\n', ['1a.b', '2c.d']],
     ['dotted ids one a line, CRLF, with more than a column name holds', 'a.b/c\r\nd\r\n', ['a.b/c', 'd']],
@@ -168,6 +172,17 @@ describe('parseIdInput: what counts as an id', () => {
     ['a table', 'ID  NAME\n7   Fern\n', /looks like a table/],
     ['a one-column CSV of names', 'name\r\nFern\r\n', /starts with the header name/],
     ['control characters', '7\u0007\n', /control characters/],
+    ['ids on one line', '1 2 3\n', /^line 1 of standard input holds a space \(1 2 3\): ids are read one a line/],
+    ['mixed-case ids two spaces apart', 'xA  yB\n', /^line 1 of standard input holds a space/],
+    ['an id with a space, as cut -f1 prints it', '3\nFicus 7\n', /^line 2 of standard input holds a space \(Ficus 7\)/],
+    ['an id with a space at its end', '\n7\n8 \n9\n', /^line 3 of standard input holds a space/],
+    ['an id with a space at its start, after a first line', '7\n 8\n', /^line 2 of standard input holds a space/],
+    ['a form feed within a line', '7\f8\n', /^line 1 of standard input holds a space/],
+    [
+      'an id with a backslash, as cut -f1 escapes a tab',
+      '7\nb\\tc\n',
+      /^line 2 of standard input holds a backslash \(b\\tc\): plants list -o tsv writes a tab in an id as \\t and jq -r writes it as it is/,
+    ],
   ])('refuses %s as a usage error that says nothing was deleted', (_what, text, pattern) => {
     const message = refusal(text);
     expect(message).toMatch(pattern);

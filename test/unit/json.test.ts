@@ -124,9 +124,52 @@ describe('parseJson', () => {
     '[12345678901234567890.]',
     '[-12345678901234567890-1]',
     '{"a":1.50,"b":"x:1.5.0"',
+    '{"a":1,1.50:2}',
+    '1.50,2',
+    '12345678901234567890]',
+    ' -0 0',
   ])('rejects %s, which holds a risky number, like JSON.parse', (text) => {
     expect(() => JSON.parse(text) as unknown).toThrow(SyntaxError);
     expect(() => parseJson(text)).toThrow(SyntaxError);
+  });
+
+  it('throws what JSON.parse throws, positions counted in the text as given', () => {
+    for (const text of ['[01.5,1.50]', '1.50,2', '[12345678901234567890,]']) {
+      let expected = '';
+      try {
+        JSON.parse(text);
+      } catch (err) {
+        expected = (err as Error).message;
+      }
+      expect(expected).not.toBe('');
+      expect(() => parseJson(text)).toThrow(expected);
+    }
+  });
+
+  it.each([
+    ['12345678901234567890', '12345678901234567890'],
+    [' \n-12345678901234567890 ', '-12345678901234567890'],
+    ['1.50', '1.50'],
+    ['-0', '-0'],
+    ['10000000000000000.5', '10000000000000000.5'],
+  ])('keeps %j, a number alone, as written', (text, written) => {
+    expect(numberText(parseJson(text) as JsonNumber)).toBe(written);
+  });
+
+  it.each([
+    ['7', 7],
+    ['9007199254740991', 9007199254740991],
+    ['-1.5', -1.5],
+  ])('reads %j, a number alone that survives, as a number', (text, value) => {
+    expect(parseJson(text)).toBe(value);
+  });
+
+  it('keeps a fraction whose integer part alone would survive (16 digits and more, then a fraction)', () => {
+    expect(parseJson('[10000000000000000.5]')).toEqual([new JsonNumber('10000000000000000.5')]);
+  });
+
+  it('leaves a string that starts with the mark character alone beside a kept number', () => {
+    expect(parseJson('["~home",1.50,{"a":"~"}]')).toEqual(['~home', new JsonNumber('1.50'), { a: '~' }]);
   });
 });
 

@@ -32,10 +32,7 @@ export function deleteCommand(ctx: Context, run: DeleteRunner = runDelete): Comm
         'plant-ids',
       ),
     )
-    .option(
-      '--stdin',
-      `read ids from standard input: whitespace-separated, or the ${readBackFormats()} of plants list`,
-    );
+    .option('--stdin', `read ids from standard input: one a line, or the ${readBackFormats()} of plants list`);
   return addDeletionOptions(command)
     .addHelpText(
       'after',

@@ -81,11 +81,35 @@ export function idsFromText(text: string, startLine = 1): string[] {
       `standard input holds control characters (coloured or terminal output?); ${instead()}; ${NOTHING}`,
     );
   }
-  const ids = text.split(SEPARATOR);
-  const quoted = ids.find((id) => /^".*"$/.test(id));
-  if (quoted !== undefined) throw quotedId(quoted);
+  // One id a line, taken whole: what cut -f1, jq -r and printf '%s\n' print. A line that could be
+  // read two ways is refused: `Ficus 7` (one id, or the ids Ficus and 7?), `b\tc` (cut -f1's escape
+  // of a tab, or a backslash as jq -r writes it?).
+  const ids: string[] = [];
+  text.split(LINE_BREAK).forEach((line, index) => {
+    if (EDGE_SPACE_ONLY.test(line)) return;
+    const where = `line ${startLine + index} of standard input`;
+    const shown = printable(excerpt(line, 60, NO_SECRETS));
+    if (/^".*"$/.test(line)) throw quotedId(line);
+    if (INNER_SPACE.test(line)) {
+      throw new UsageError(
+        `${where} holds a space (${shown}): ids are read one a line, and whether that is one id or several cannot be told; put each id on a line of its own, pass the ids as arguments, or ${instead()}; ${NOTHING}`,
+      );
+    }
+    if (line.includes('\\')) {
+      throw new UsageError(
+        `${where} holds a backslash (${shown}): plants list -o tsv writes a tab in an id as \\t and jq -r writes it as it is, so which id is meant cannot be told; ${instead()}; ${NOTHING}`,
+      );
+    }
+    ids.push(line);
+  });
   return ids;
 }
+
+const LINE_BREAK = /\r\n|\r|\n/;
+/** A line of ASCII spaces only, or none: no id. */
+const EDGE_SPACE_ONLY = new RegExp(`^${ASCII_SPACE}*$`);
+/** ASCII space within a line (tabs are refused before, as plants list's output). */
+const INNER_SPACE = /[ \f\v]/;
 
 /** plants list's piped output: its fields hold names and tags, not only ids. */
 function tabSeparated(): UsageError {
