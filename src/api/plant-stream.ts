@@ -1,6 +1,6 @@
 import { StringDecoder } from 'node:string_decoder';
 import { BadResponseError } from '../errors.js';
-import { parseJson } from '../json.js';
+import { JsonNumber, parseJson } from '../json.js';
 import { JsonValueBuilder } from '../shared/json-builder.js';
 import { LARGE_TEXT } from '../shared/large-values.js';
 import { excerpt, type Redact } from '../shared/text.js';
@@ -231,6 +231,37 @@ export class JsonArraySplitter {
   }
 }
 
+/**
+ * Whether JSON text may hold the token in one of its strings: as redact
+ * finds it in the text, or in a string's own JSON escapes (`\u0054`, which
+ * the text holds as `\\u0054`). The strings are then masked one by one.
+ */
+function mayHoldToken(text: string, redact: Redact): boolean {
+  if (redact(text) !== text) return true;
+  if (!text.includes('\\\\')) return false;
+  const unescaped = text.replaceAll('\\\\', '\\');
+  return redact(unescaped) !== unescaped;
+}
+
+/**
+ * The plant with the token masked in every string it holds, its id aside:
+ * the id names the plant to the service (a DELETE of a masked id would
+ * name another plant, or none), and shows as sent.
+ */
+function maskedPlant(plant: Plant, redact: Redact): Plant {
+  const masked = (value: unknown): unknown => {
+    if (typeof value === 'string') return redact(value);
+    if (Array.isArray(value)) return value.map(masked);
+    if (value !== null && typeof value === 'object' && !(value instanceof JsonNumber)) {
+      return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, masked(item)]));
+    }
+    return value;
+  };
+  return Object.fromEntries(
+    Object.entries(plant).map(([key, value]) => [key, key === 'id' ? value : masked(value)]),
+  ) as Plant;
+}
+
 function parseItem(item: string | LargeItem): unknown {
   return typeof item === 'string' ? parseJson(item) : item.value();
 }
@@ -338,12 +369,14 @@ export async function* streamPlantList(
     if (overflow) texts = texts.slice(0, Math.max(0, cap - index));
     if (texts.length === 0) return Object.assign([], overflow ? { overflow } : {});
     let parsed: unknown[];
+    // The batch's text, when it is one: what is searched for the token.
+    let joined: string | undefined;
     try {
       // One parse for the batch (one at a time to find which item is broken); with a large
       // item, each alone: it is not copied again into a batch.
       parsed = texts.some((item) => typeof item !== 'string' || item.length > LARGE_TEXT)
         ? texts.map(parseItem)
-        : (parseJson(`[${(texts as string[]).join(',')}]`) as unknown[]);
+        : (parseJson(`[${(joined = (texts as string[]).join(','))}]`) as unknown[]);
     } catch {
       parsed = texts.map((item, offset) => {
         try {
@@ -360,6 +393,13 @@ export async function* streamPlantList(
       checkPlant(item, index, redact);
       index += 1;
     }
+    // A service that echoes the token in a plant (in any form redact knows, JSON's escapes
+    // included, which only the text as sent still has): masked there before anything shows it.
+    const holdsToken =
+      joined === undefined
+        ? texts.some((item) => typeof item === 'string' && mayHoldToken(item, redact))
+        : mayHoldToken(joined, redact);
+    if (holdsToken) parsed = parsed.map((plant) => maskedPlant(plant as Plant, redact));
     return Object.assign(parsed as Plant[], overflow ? { overflow } : {});
   }
 }

@@ -43,8 +43,12 @@ export function redactToken(text: string, token: string): string {
   return shown + text.slice(copied);
 }
 
-/** What starts an encoding decoded-text.ts undoes. */
-const ENCODED = /[%\\&]/;
+/**
+ * What starts an encoding decoded-text.ts undoes (or a little more): `%XX`,
+ * a JSON escape, `&#` or `&` and a letter. Not a bare `%` or `&` (`50%`,
+ * `Salt & Pepper`), which would send a list's every block to be decoded.
+ */
+const ENCODED = /%[\dA-Fa-f]{2}|\\[nrt"\\/u]|&[#A-Za-z]/;
 const WHITE_SPACE = /\s+/g;
 
 /** This runs on every message and debug line: what to look for is worked out once per token. */

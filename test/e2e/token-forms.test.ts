@@ -95,6 +95,15 @@ describe.each(ECHO_FORMS)('the token echoed %s', (_name, form) => {
     expect(history.code).toBe(0);
     expect(history.stdout).toMatch(/"name": ?"one .*\*\*\*/);
 
+    // The list itself, in every format: the plant that holds the token shows `***` in its place.
+    const listed: Record<string, string> = {};
+    for (const format of ['json', 'ndjson', 'tsv', 'csv', 'table']) {
+      const r = await plants(['list', '-o', format]);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(/one .*\*\*\*/);
+      listed[`list -o ${format}`] = r.stdout + r.stderr;
+    }
+
     listFails = true;
     const list = await plants(['list', '-o', 'json', '--debug']);
     expect(list.code).toBe(1);
@@ -110,6 +119,7 @@ describe.each(ECHO_FORMS)('the token echoed %s', (_name, form) => {
       'history stderr': history.stderr,
       'list stdout': list.stdout,
       'list stderr': list.stderr,
+      ...listed,
     })) {
       expectNoFormOf(TOKEN, text, where);
     }

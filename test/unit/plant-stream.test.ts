@@ -6,6 +6,7 @@ import { BadResponseError } from '../../src/errors.js';
 import { JsonNumber } from '../../src/json.js';
 import { TooLargeError } from '../../src/read-text.js';
 import { holdsLarge } from '../../src/shared/large-values.js';
+import { redactToken } from '../../src/shared/redact.js';
 import { excerpt, NO_SECRETS } from '../../src/shared/text.js';
 
 // eslint-disable-next-line @typescript-eslint/require-await -- async on purpose: the code under test reads an async iterable.
@@ -28,6 +29,37 @@ async function collect(text: string, sizes: number[] = [text.length]): Promise<u
 }
 
 describe('streamPlantList', () => {
+  it('masks a token the service echoes in a plant, in any string but the id, as sent or in its own escapes', async () => {
+    const token = 'TOP+SECRET/abc=def==';
+    const redact = (text: string) => redactToken(text, token);
+    const escaped = [...token].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+    const body = JSON.stringify([
+      { id: `x-${token}`, name: `one ${token}`, extra: { deep: [token], n: 12345678901234567890n.toString() } },
+      { id: 2, name: 'two', tag: escaped },
+      { id: 3, name: 'three' },
+    ]);
+    for (const sizes of [[body.length], [7, 50, 3]]) {
+      const out: unknown[] = [];
+      for await (const batch of streamPlantList(chunks(body, sizes), 'application/json', 1e9, redact))
+        out.push(...batch);
+      expect(out).toEqual([
+        { id: `x-${token}`, name: 'one ***', extra: { deep: ['***'], n: '12345678901234567890' } },
+        { id: 2, name: 'two', tag: '***' },
+        { id: 3, name: 'three' },
+      ]);
+    }
+  });
+
+  it('leaves a batch that does not hold the token as parsed, the same objects', async () => {
+    const body = '[{"id":12345678901234567890,"name":"a \\\\ b % & c","tag":null}]';
+    const out: unknown[] = [];
+    for await (const batch of streamPlantList(chunks(body, [body.length]), 'application/json', 1e9, (text) =>
+      redactToken(text, 'TOP+SECRET/abc=def=='),
+    ))
+      out.push(...batch);
+    expect(out).toEqual([{ id: new JsonNumber('12345678901234567890'), name: 'a \\ b % & c', tag: null }]);
+  });
+
   it('yields what the buffered check returns, however the body is cut into pieces', async () => {
     const plant = fc.record(
       {
