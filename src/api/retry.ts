@@ -50,15 +50,19 @@ export const LOST_RESPONSE_STATUSES: ReadonlySet<number> = new Set([502, 504]);
 export const MAX_WAIT_MS = 30_000;
 const BASE_WAIT_MS = 500;
 
-/** Retry-After as milliseconds from now: delay-seconds or an HTTP date. Undefined when absent or unreadable. */
+/**
+ * Retry-After as milliseconds from now: delay-seconds or an HTTP date, as
+ * asked (the caller decides what is too long to wait). Undefined when
+ * absent or unreadable.
+ */
 export function retryAfterMs(header: string | string[] | undefined, now = Date.now()): number | undefined {
   const value = (Array.isArray(header) ? header[0] : header)?.trim();
   if (!value) return undefined;
-  if (/^\d+$/.test(value)) return Math.min(Number(value) * 1000, MAX_WAIT_MS);
+  if (/^\d+$/.test(value)) return Number(value) * 1000;
   // HTTP dates name the month ("Sat, 21 Nov 2026 10:00:05 GMT"); Date.parse alone would take "-5".
   const date = /[a-z]/i.test(value) ? Date.parse(value) : NaN;
   if (Number.isNaN(date)) return undefined;
-  return Math.min(Math.max(0, date - now), MAX_WAIT_MS);
+  return Math.max(0, date - now);
 }
 
 /** Exponential backoff with jitter: half the step fixed, half random, capped. */

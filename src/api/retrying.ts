@@ -10,6 +10,7 @@ import {
   NEVER_SENT_CODES,
   RETRY_ERROR_CODES,
   RETRY_STATUSES,
+  MAX_WAIT_MS,
   retryAfterMs,
   statusText,
 } from './retry.js';
@@ -66,7 +67,16 @@ export async function sendWithRetries(request: RetryingRequest): Promise<{ attem
       attempt.close();
       if (LOST_RESPONSE_STATUSES.has(attempt.statusCode)) attempts.responseMayBeLost = true;
       attempts.lastCause = statusText(attempt.statusCode);
-      if (!(await wait(retryAfterMs(headerValue(attempt.headers['retry-after'])), attempts, request))) {
+      const asked = retryAfterMs(headerValue(attempt.headers['retry-after']));
+      if (asked !== undefined && asked > MAX_WAIT_MS) {
+        // Sooner than the service asks would only be refused again; longer, a run seems to hang.
+        const seconds = Math.ceil(asked / 1000);
+        log.line(`not retrying: Retry-After asks for ${seconds} s, and plants waits at most ${MAX_WAIT_MS / 1000} s`);
+        const error = request.httpError(attempt, attempts, text);
+        error.message += ` (the service asks to be retried in ${seconds} s, later than plants waits: ${MAX_WAIT_MS / 1000} s)`;
+        throw error;
+      }
+      if (!(await wait(asked, attempts, request))) {
         throw request.httpError(attempt, attempts, text);
       }
       continue;

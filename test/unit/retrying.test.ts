@@ -260,6 +260,40 @@ describe('a DELETE whose earlier answer was lost', () => {
   });
 });
 
+describe('a Retry-After longer than plants waits', () => {
+  it.each([
+    ['31', 31],
+    ['3600', 3600],
+  ])('of %s s: no retry, and the error says what the service asked', async (header, seconds) => {
+    pool()
+      .intercept({ path: '/plants', method: 'GET' })
+      .reply(...busy(429, { 'retry-after': header }));
+    const started = Date.now();
+    const err = await failure<HttpError>(client().listPlants());
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(err.message).toBe(
+      `GET http://plants.test/plants → 429 Too Many Requests: busy (the service asks to be retried in ${seconds} s, later than plants waits: 30 s)`,
+    );
+    expect(debug).toContain(`not retrying: Retry-After asks for ${seconds} s, and plants waits at most 30 s`);
+    expect(debug.some((line) => line.startsWith('retrying in'))).toBe(false);
+  });
+
+  it('of 30 s exactly: waited for', async () => {
+    const stop = new AbortController();
+    pool()
+      .intercept({ path: '/plants', method: 'GET' })
+      .reply(...busy(503, { 'retry-after': '30' }));
+    const stopping = client({
+      debug: (line) => {
+        debug.push(line);
+        if (line.startsWith('retrying in')) stop.abort();
+      },
+    });
+    await failure<HttpError>(stopping.listPlants({ signal: stop.signal }));
+    expect(debug).toContain('retrying in 30000 ms after 503 Service Unavailable (attempt 2 of 3)');
+  });
+});
+
 describe('Ctrl-C during a wait', () => {
   it('ends the wait: no further attempt, and the last answer stands', async () => {
     const stop = new AbortController();
