@@ -587,7 +587,7 @@ describe('every body is bounded by --timeout, and retries stop at Ctrl-C', () =>
   });
 
   it('Ctrl-C during a retry wait stops the run, and no request is sent after it', async () => {
-    server = await rawServer((_req, res) => res.writeHead(503, { 'retry-after': '3600' }).end());
+    server = await rawServer((_req, res) => res.writeHead(503, { 'retry-after': '30' }).end());
     const { child, out, exit } = spawnCli(
       ['delete', '1', '2', '3', '4', '--yes', '--json', '--concurrency', '2', '--retries', '3'],
       {
