@@ -172,7 +172,11 @@ describe('parseIdInput: what counts as an id', () => {
     ['a table', 'ID  NAME\n7   Fern\n', /looks like a table/],
     ['a one-column CSV of names', 'name\r\nFern\r\n', /starts with the header name/],
     ['control characters', '7\u0007\n', /control characters/],
-    ['ids on one line', '1 2 3\n', /^line 1 of standard input holds a space \(1 2 3\): ids are read one a line/],
+    [
+      'ids on one line',
+      '1 2 3\n',
+      /^line 1 of standard input holds a space \(1 2 3\), so it may be one id or several: put each id on a line/,
+    ],
     ['mixed-case ids two spaces apart', 'xA  yB\n', /^line 1 of standard input holds a space/],
     ['an id with a space, as cut -f1 prints it', '3\nFicus 7\n', /^line 2 of standard input holds a space \(Ficus 7\)/],
     ['an id with a space at its end', '\n7\n8 \n9\n', /^line 3 of standard input holds a space/],

@@ -92,7 +92,7 @@ export function idsFromText(text: string, startLine = 1): string[] {
     if (/^".*"$/.test(line)) throw quotedId(line);
     if (INNER_SPACE.test(line)) {
       throw new UsageError(
-        `${where} holds a space (${shown}): ids are read one a line, and whether that is one id or several cannot be told; put each id on a line of its own, pass the ids as arguments, or ${instead()}; ${NOTHING}`,
+        `${where} holds a space (${shown}), so it may be one id or several: put each id on a line of its own, pass the ids as arguments, or ${instead()}; ${NOTHING}`,
       );
     }
     if (line.includes('\\')) {
