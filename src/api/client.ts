@@ -6,7 +6,7 @@ import { ReadTimeoutError, TooLargeError } from '../read-text.js';
 import { Attempt, headerValue, type Method, type Target } from './attempt.js';
 import { DEBUG_BODY_CHARACTERS, DebugLog } from './debug-log.js';
 import { describeHttpError, type HttpErrorFacts } from './http-error.js';
-import { describeNetworkFailure } from './network.js';
+import { causeCode, describeNetworkFailure } from './network.js';
 import { streamPlantList, type PlantBatch } from './plant-stream.js';
 import { mayFollow, redirectTarget } from './redirects.js';
 import { describeErrorBody, unaskedEncoding, type Plant } from './responses.js';
@@ -266,9 +266,14 @@ export class PlantStoreClient {
         true,
       );
     }
-    const failure = describeNetworkFailure(err, this.baseUrl.host, this.#redact, this.#deadline());
+    const code = causeCode(err);
+    // The response did arrive: what closed was its body.
+    const cause =
+      code === 'ECONNRESET' || code === 'UND_ERR_SOCKET'
+        ? `the connection was closed by ${this.baseUrl.host} before the body ended (${code})`
+        : describeNetworkFailure(err, this.baseUrl.host, this.#redact, this.#deadline()).message;
     return new BadResponseError(
-      `${where}: the response body was cut short (${failure.message})${attempts.suffix()}`,
+      `${where}: the response body was cut short (${cause})${attempts.suffix()}`,
       attempt.statusCode,
     );
   }
