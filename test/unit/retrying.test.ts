@@ -22,6 +22,16 @@ function client(options: Partial<PlantStoreClientOptions> = {}): PlantStoreClien
   });
 }
 
+/** A client whose first wait before a retry is ended at once by `stop`, as Ctrl-C would end it. */
+function stoppedWhenWaiting(stop: AbortController): PlantStoreClient {
+  return client({
+    debug: (line) => {
+      debug.push(line);
+      if (line.startsWith('retrying in')) stop.abort();
+    },
+  });
+}
+
 const pool = () => agent.get(ORIGIN);
 const coded = (code: string, message: string) => Object.assign(new Error(message), { code });
 const refused = () => coded('ECONNREFUSED', 'connect ECONNREFUSED');
@@ -283,12 +293,7 @@ describe('a Retry-After longer than plants waits', () => {
     pool()
       .intercept({ path: '/plants', method: 'GET' })
       .reply(...busy(503, { 'retry-after': '30' }));
-    const stopping = client({
-      debug: (line) => {
-        debug.push(line);
-        if (line.startsWith('retrying in')) stop.abort();
-      },
-    });
+    const stopping = stoppedWhenWaiting(stop);
     await failure<HttpError>(stopping.listPlants({ signal: stop.signal }));
     expect(debug).toContain('retrying in 30000 ms after 503 Service Unavailable (attempt 2 of 3)');
   });
@@ -300,12 +305,7 @@ describe('Ctrl-C during a wait', () => {
     pool()
       .intercept({ path: '/plants', method: 'GET' })
       .reply(...busy(502, { 'retry-after': '30' }));
-    const stopping = client({
-      debug: (line) => {
-        debug.push(line);
-        if (line.startsWith('retrying in')) stop.abort();
-      },
-    });
+    const stopping = stoppedWhenWaiting(stop);
     const err = await failure<HttpError>(stopping.listPlants({ signal: stop.signal }));
     expect(err).toBeInstanceOf(HttpError);
     expect(err.message).toBe('GET http://plants.test/plants → 502 Bad Gateway: busy');
@@ -317,12 +317,7 @@ describe('Ctrl-C during a wait', () => {
   it('after a connection failure, the failure stands', async () => {
     const stop = new AbortController();
     pool().intercept({ path: '/plants', method: 'GET' }).replyWithError(reset());
-    const stopping = client({
-      debug: (line) => {
-        debug.push(line);
-        if (line.startsWith('retrying in')) stop.abort();
-      },
-    });
+    const stopping = stoppedWhenWaiting(stop);
     const err = await failure<NetworkError>(stopping.listPlants({ signal: stop.signal }));
     expect(err.message).toBe(
       'GET http://plants.test/plants failed: the connection was closed by plants.test before a response arrived (ECONNRESET)',
