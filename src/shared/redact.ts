@@ -1,5 +1,5 @@
 import { DecodedText } from './decoded-text.js';
-import { findForms, mayHold, tokenForms, type TokenForms } from './token-forms.js';
+import { findForms, mayHoldSpaced, tokenForms, type TokenForms } from './token-forms.js';
 
 /**
  * Hide a token in text about to be shown, in every form a service may echo
@@ -22,7 +22,7 @@ export function redactToken(text: string, token: string): string {
   if (text.length < forms.shortest) return text;
   // Most text holds nothing encoded: without its white space it reads as it is, and a quick
   // search there tells whether there is anything to mask (decoding is what costs).
-  if (!ENCODED.test(text) && !mayHold(text.replace(WHITE_SPACE, ''), forms)) return text;
+  if (!mayBeEncoded(text) && !mayHoldSpaced(text, forms)) return text;
   const decoded = new DecodedText(text);
   if (decoded.plain.length < forms.shortest) return text;
   const found = findForms(decoded, forms);
@@ -49,7 +49,11 @@ export function redactToken(text: string, token: string): string {
  * `Salt & Pepper`), which would send a list's every block to be decoded.
  */
 const ENCODED = /%[\dA-Fa-f]{2}|\\[nrt"\\/u]|&[#A-Za-z]/;
-const WHITE_SPACE = /\s+/g;
+
+/** ENCODED's test, after a search for the three characters it starts with (much faster on Node 22 than the pattern alone). */
+function mayBeEncoded(text: string): boolean {
+  return (text.includes('%') || text.includes('\\') || text.includes('&')) && ENCODED.test(text);
+}
 
 /** This runs on every message and debug line: what to look for is worked out once per token. */
 const FORMS = new Map<string, TokenForms>();

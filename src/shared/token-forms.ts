@@ -14,6 +14,14 @@ export interface TokenForms {
   needles: string[];
   /** The length of the shortest match: shorter text holds none. */
   shortest: number;
+  /**
+   * The start of each needle, white space allowed between its characters:
+   * text none of them matches holds no needle even with its white space
+   * taken out. Only the start, so that a long token (a JWT) makes no long
+   * pattern, which V8 is slow to compile and run (and cannot run at all
+   * past some thousands of characters).
+   */
+  spacedStarts: RegExp[];
 }
 
 /**
@@ -57,14 +65,35 @@ export function tokenForms(token: string): TokenForms {
   );
   const cores = base64.flatMap((form) => form.cores);
   const textLength = Math.min(...texts.map((text) => text.length)) + (bearerOnly ? 'Bearer'.length : 0);
+  const needles = [...texts, ...cores];
   return {
     texts,
     bearerOnly,
     base64,
-    needles: [...texts, ...cores],
+    needles,
     shortest: Math.min(textLength, ...cores.map((core) => core.length)),
+    spacedStarts: [...new Set(needles.map((needle) => needle.slice(0, SPACED_START)))].map(spacedPattern),
   };
 }
+
+/** How much of a needle's start spacedStarts looks for. */
+const SPACED_START = 16;
+
+/** `text` with any white space between its characters (each written as a `\uXXXX` escape, so nothing in it is syntax). */
+function spacedPattern(text: string): RegExp {
+  const units = Array.from({ length: text.length }, (_, i) => `\\u${text.charCodeAt(i).toString(16).padStart(4, '0')}`);
+  return new RegExp(units.join('\\s*'));
+}
+
+/**
+ * Whether text may hold a needle once its white space is taken out, found
+ * without taking it out (which copies the whole text).
+ */
+export function mayHoldSpaced(text: string, forms: TokenForms): boolean {
+  return forms.spacedStarts.some((pattern) => pattern.test(text)) && mayHold(text.replace(WHITE_SPACE, ''), forms);
+}
+
+const WHITE_SPACE = /\s+/g;
 
 /** Whether decoded text may hold the token: only then is it worth finding where. */
 export function mayHold(plain: string, forms: TokenForms): boolean {

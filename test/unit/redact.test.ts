@@ -99,6 +99,20 @@ describe('redactToken', () => {
     expect(redact('{"m":"TOP+SECRET\\n/abc=def=="}')).toBe('{"m":"***"}');
   });
 
+  it('masks a token of any length split by white space, characters outside the BMP and regular expression syntax too', () => {
+    // A JWT's length, and one long enough that a pattern of its every character would not run.
+    for (const length of [1_000, 20_000]) {
+      const token = Array.from({ length }, (_, i) => 'aZ0.-_+/'[(i * 7) % 8]).join('');
+      const split = `${token.slice(0, 3)} ${token.slice(3, 500)}\n  ${token.slice(500)}`;
+      expect(redactToken(`got ${split} back`, token)).toBe('got *** back');
+      expect(redactToken(`got ${token.slice(0, -1)} back`, token)).toBe(`got ${token.slice(0, -1)} back`);
+    }
+    for (const token of ['🌱🌿(a)[b]*c?', 'x\\d+.*$^|{2}']) {
+      const split = Array.from(token).join(' ');
+      expect(redactToken(`got ${split} back`, token)).toBe('got *** back');
+    }
+  });
+
   it('masks Bearer and any form of a short token, and leaves a short token alone without Bearer', () => {
     const token = 'ab+c';
     for (const form of [token, 'ab%2Bc', 'ab\\u002bc', 'ab&plus;c', 'a b+c']) {
