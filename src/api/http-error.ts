@@ -48,8 +48,12 @@ export function describeHttpError(facts: HttpErrorFacts): HttpError {
   // router's or a proxy's: the address is wrong, not the plant (and a retry elsewhere would not help).
   const plantMissing = addressedPlant && status === 404 && serviceError.error !== null;
   if (status === 404 && !plantMissing) {
-    const why = addressedPlant ? '; with no Error object from the service, so the address is wrong, not the plant' : '';
-    message += `${why}; check the base URL (${formatBaseUrl(baseUrl)})${pathHint(baseUrl)}`;
+    const advice = `check the base URL (${formatBaseUrl(baseUrl)})${pathHint(baseUrl)}`;
+    if (!addressedPlant) message += `; ${advice}`;
+    // An answer to HEAD has no body: without one, a missing plant and a wrong address look alike.
+    else if (label.startsWith('HEAD ')) {
+      message += `; an answer to HEAD has no body to tell a missing plant from a wrong address: GET the same path to see which, or ${advice}`;
+    } else message += `; with no Error object from the service, so the address is wrong, not the plant; ${advice}`;
   }
   const error = new HttpError(message, status, serviceError, plantMissing);
   error.responseLost = attempts.responseMayBeLost || LOST_RESPONSE_STATUSES.has(status);

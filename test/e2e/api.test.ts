@@ -336,6 +336,19 @@ describe('plants api: exit codes, the body always printed', () => {
     expect(r.stdout).toMatch(/^HTTP\/1\.1 200 OK\n(.+\n)*content-length: 2\n(.+\n)*\n$/);
   });
 
+  it('says a 404 to HEAD of a plant cannot tell a missing plant from a wrong address (no body)', async () => {
+    server = await rawServer((_req, res) => {
+      res.writeHead(404, { 'content-type': 'application/json', 'content-length': '43' }).end();
+    });
+    const r = await api(server.url, ['-X', 'HEAD', '/plants/7']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(
+      /404 Not Found: .*; an answer to HEAD has no body to tell a missing plant from a wrong address: GET the same path to see which, or check the base URL/,
+    );
+    expect(r.stderr).not.toMatch(/the address is wrong, not the plant/);
+  });
+
   it('exits 0 for any 2xx, 204 with no body included', async () => {
     server = await answering(204, '');
     const r = await api(server.url, ['-X', 'DELETE', '/x/1', '--no-journal']);
