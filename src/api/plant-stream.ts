@@ -3,7 +3,7 @@ import { BadResponseError } from '../errors.js';
 import { JsonNumber, parseJson } from '../json.js';
 import { JsonValueBuilder } from '../shared/json-builder.js';
 import { LARGE_TEXT } from '../shared/large-values.js';
-import { excerpt, type Redact } from '../shared/text.js';
+import { excerpt, type PlainRows, type Redact } from '../shared/text.js';
 import { TooLargeError } from '../read-text.js';
 import { Utf8Checker } from '../shared/utf8.js';
 import { checkPlant, parsePlantList, type Plant } from './responses.js';
@@ -272,7 +272,7 @@ function dropBom(text: string): string {
 }
 
 /** Plants checked together; `overflow` when the response has more than the cap after them. */
-export type PlantBatch = Plant[] & { overflow?: true };
+export type PlantBatch = Plant[] & { overflow?: true } & PlainRows;
 
 /**
  * The plants of a list response, validated as they arrive (the same checks
@@ -400,6 +400,9 @@ export async function* streamPlantList(
         ? texts.some((item) => typeof item === 'string' && mayHoldToken(item, redact))
         : mayHoldToken(joined, redact);
     if (holdsToken) parsed = parsed.map((plant) => maskedPlant(plant as Plant, redact));
-    return Object.assign(parsed as Plant[], overflow ? { overflow } : {});
+    const batch: PlantBatch = Object.assign(parsed as Plant[], overflow ? { overflow } : {});
+    // JSON writes a backslash and every C0 control in a string as an escape, which starts with one.
+    if (joined !== undefined && !joined.includes('\\')) batch.plain = true;
+    return batch;
   }
 }

@@ -1,7 +1,8 @@
 import { stringifyJson } from '../json.js';
 import { jsonPieces } from '../shared/json-writer.js';
 import { holdsLarge, LARGE_TEXT } from '../shared/large-values.js';
-import { csvField, csvFieldPieces, escapeForTerminal, tsvField, tsvFieldPieces } from './formats.js';
+import type { PlainRows } from '../shared/text.js';
+import { csvField, csvFieldPieces, escapeForTerminal, PLAIN_TSV, tsvField, tsvFieldPieces } from './formats.js';
 import { renderColumns } from './table.js';
 
 /**
@@ -170,6 +171,12 @@ function* ndjsonPieces(values: readonly unknown[], terminal: boolean): Generator
 interface LineFields {
   /** One field's text, for one value. */
   cell(value: unknown, terminal: boolean): string;
+  /**
+   * Piped, for rows that are PlainRows: the field as `cell` gives it, or
+   * undefined when it may differ (then the rows are made with `cell`).
+   * Its lines are searched once for what else `cell` would escape.
+   */
+  plain?: { field(value: unknown): string | undefined; escaped: RegExp };
   /** One field of a large value, in pieces: the same text as its cell. */
   pieces(value: unknown, terminal: boolean): Iterable<string>;
 }
@@ -184,6 +191,10 @@ function lineEncoder(
   return (view, { terminal }) => ({
     opening: header ? view.data.columns.map((column) => fields.cell(column, terminal)).join(separator) + end : '',
     rows(rows) {
+      if (fields.plain && !terminal && (rows as PlainRows).plain) {
+        const lines = plainLines(rows, view, fields.plain, separator, end);
+        if (lines !== undefined) return lines;
+      }
       const pieces: (string | Iterable<string>)[] = [];
       let lines = '';
       rows: for (const row of rows) {
@@ -218,6 +229,28 @@ function lineEncoder(
   });
 }
 
+/** lineEncoder's lines of PlainRows, each field its own text; undefined when one may need more. */
+function plainLines<T>(
+  rows: readonly T[],
+  view: RowView<T>,
+  plain: NonNullable<LineFields['plain']>,
+  separator: string,
+  end: string,
+): string | undefined {
+  let lines = '';
+  for (const row of rows) {
+    const values = view.data.values(row);
+    let line = '';
+    for (let index = 0; index < values.length; index += 1) {
+      const field = plain.field(values[index]);
+      if (field === undefined) return undefined;
+      line = index === 0 ? field : line + separator + field;
+    }
+    lines += line + end;
+  }
+  return plain.escaped.test(lines) ? undefined : lines;
+}
+
 /**
  * The output formats (`-o`), in the order help lists them. A new format is
  * an entry here; the flags' choices, their checks and messages follow.
@@ -232,7 +265,7 @@ export const FORMAT_WRITERS = {
     fitted: false,
     readBack: false,
     showsEmpty: false,
-    encoder: lineEncoder({ cell: tsvField, pieces: tsvFieldPieces }, '\t', '\n', false),
+    encoder: lineEncoder({ cell: tsvField, pieces: tsvFieldPieces, plain: PLAIN_TSV }, '\t', '\n', false),
   },
   csv: {
     shows: 'data',

@@ -1,6 +1,6 @@
 import { stringifyJson } from '../json.js';
 import { jsonPieces } from '../shared/json-writer.js';
-import { slicesOf } from '../shared/large-values.js';
+import { holdsLarge, LARGE_TEXT, slicesOf } from '../shared/large-values.js';
 import { cellText, escapeCharacter, printable, singleLine } from '../shared/text.js';
 
 /**
@@ -50,6 +50,21 @@ export function tsvField(value: unknown, terminal: boolean): string {
   const text = escapeBackslashes(cellText(value));
   return terminal ? printable(text) : singleLine(text);
 }
+
+/**
+ * tsvField, piped, of rows that are PlainRows: their text has no backslash
+ * to double and no C0 control to escape, so a field is its text; what else
+ * singleLine escapes (DEL, C1 controls, U+2028, U+2029) is searched for
+ * once in the lines. None for a large value, written in pieces.
+ */
+export const PLAIN_TSV = {
+  field(value: unknown): string | undefined {
+    if (holdsLarge(value)) return undefined;
+    const text = cellText(value);
+    return text.length > LARGE_TEXT ? undefined : text;
+  },
+  escaped: /[\u007f-\u009f\u2028\u2029]/,
+};
 
 /**
  * cellText of a large value in pieces: a string in slices, anything else

@@ -62,6 +62,16 @@ export function wordList(words: readonly string[], last: 'and' | 'or'): string {
   return words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} ${last} ${words.at(-1)!}`;
 }
 
+/**
+ * Rows known to hold no backslash and no C0 control character (below
+ * U+0020) in any string, keys included: rows read from JSON text without a
+ * backslash, since JSON writes each of those as an escape. Their TSV fields
+ * need no escape of those (see lineEncoder).
+ */
+export interface PlainRows {
+  plain?: true;
+}
+
 /** Masks the secrets (the token) in text about to be shown. */
 export type Redact = (text: string) => string;
 

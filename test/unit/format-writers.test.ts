@@ -4,6 +4,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Plant } from '../../src/api/responses.js';
 import { parseIdInput } from '../../src/commands/delete/id-input.js';
@@ -135,6 +136,91 @@ describe('writeRows', () => {
     expect(await writeRows(fake.io, 'table', counting, [[]])).toBe(0);
     expect(asked).toBe(0);
     expect(fake.stdout()).toBe('');
+  });
+});
+
+describe('TSV of rows read from JSON text without a backslash (PlainRows)', () => {
+  // What such rows can hold: no backslash, no C0 control and no quote in a string (JSON escapes each).
+  const plainText = fc
+    .string({
+      unit: fc.oneof(
+        fc.constantFrom(
+          'a',
+          'Z',
+          ' ',
+          '7',
+          ',',
+          '\u007f',
+          '\u0085',
+          '\u009b',
+          '\u2028',
+          '\u2029',
+          '\u202e',
+          '\u200b',
+          'é',
+          '🌱',
+        ),
+        fc.integer({ min: 0x20, max: 0x7e }).map((code) => String.fromCharCode(code)),
+      ),
+      maxLength: 12,
+    })
+    .map((text) => text.replace(/["\\]/g, ''));
+  const value = fc.oneof(
+    plainText,
+    fc.integer(),
+    fc.double({ noNaN: true, noDefaultInfinity: true }),
+    fc.constantFrom(null, undefined, true, new JsonNumber('9007199254740993'), new JsonNumber('1.50')),
+    fc.dictionary(plainText, fc.oneof(plainText, fc.integer()), { maxKeys: 2 }),
+    fc.array(plainText, { maxLength: 2 }),
+  );
+  const view: RowView<unknown[]> = {
+    table: { values: (row) => row, layout: () => ({ headers: [], shown: [], whole: [] }) },
+    data: { columns: ['a', 'b', 'c'], values: (row) => row },
+    json: (row) => row,
+  };
+  const tsv = async (rows: unknown[][], plain: boolean) => {
+    const fake = fakeIO();
+    await writeRows(fake.io, 'tsv', view, [plain ? Object.assign([...rows], { plain: true }) : rows]);
+    return fake.stdout();
+  };
+
+  it('are the same lines as without the mark, escapes included', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.array(value, { minLength: 3, maxLength: 3 }), { minLength: 1, maxLength: 5 }),
+        async (rows) => {
+          expect(await tsv(rows, true)).toBe(await tsv(rows, false));
+        },
+      ),
+      { numRuns: 500 },
+    );
+    // A character singleLine escapes, in the last row only: the lines are searched whole.
+    const rows = [
+      ['1', 'Fern', 'x'],
+      ['2', 'Ivy\u2028', '\u0085'],
+    ];
+    expect(await tsv(rows, true)).toBe('1\tFern\tx\n2\tIvy\\u2028\t\\u0085\n');
+  });
+
+  it('still writes a large value in pieces, not joined with the rest', () => {
+    const large = 'x'.repeat(LARGE_TEXT + 1);
+    const encoder = FORMAT_WRITERS.tsv.encoder(view, { terminal: false, color: () => false, width: () => undefined });
+    const pieces = encoder.rows(
+      Object.assign(
+        [
+          [1, 'Ivy', 'a'],
+          [2, large, 'b'],
+        ],
+        { plain: true as const },
+      ),
+    );
+    expect(typeof pieces).not.toBe('string');
+    const parts = [...(pieces as Iterable<string | Iterable<string>>)];
+    // The large field is made in pieces of its own, never joined with its line.
+    expect(parts.filter((part) => typeof part !== 'string')).toHaveLength(1);
+    expect(parts.every((part) => typeof part !== 'string' || part.length < LARGE_TEXT)).toBe(true);
+    const text = parts.map((part) => (typeof part === 'string' ? part : [...part].join(''))).join('');
+    expect(text).toBe(`1\tIvy\ta\n2\t${large}\tb\n`);
   });
 });
 

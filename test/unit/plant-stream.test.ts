@@ -60,6 +60,22 @@ describe('streamPlantList', () => {
     expect(out).toEqual([{ id: new JsonNumber('12345678901234567890'), name: 'a \\ b % & c', tag: null }]);
   });
 
+  it('marks a batch plain (PlainRows) only when its text has no backslash: no escape, so no control character', async () => {
+    const marks = async (body: string, sizes = [Buffer.byteLength(body)]) => {
+      const plain: (true | undefined)[] = [];
+      for await (const batch of streamPlantList(chunks(body, sizes), 'application/json', 1e9, NO_SECRETS)) {
+        plain.push(batch.plain);
+      }
+      return plain;
+    };
+    expect(await marks('[{"id":1,"name":"Fern\u2028 é 🌱"},{"id":2,"name":"Ivy\u0085"}]')).toEqual([true]);
+    for (const name of ['a\\tb', 'a\\\\b', 'a\\u0041', 'a\\"b', 'a\\/b']) {
+      expect(await marks(`[{"id":1,"name":"Fern"},{"id":2,"name":"${name}"}]`)).toEqual([undefined]);
+    }
+    // Each batch by its own text: a backslash in the second piece's plants leaves the first's mark.
+    expect(await marks('[{"id":1,"name":"Fern"},{"id":2,"name":"a\\nb"}]', [24, 30])).toEqual([true, undefined]);
+  });
+
   it('yields what the buffered check returns, however the body is cut into pieces', async () => {
     const plant = fc.record(
       {
