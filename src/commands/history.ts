@@ -8,6 +8,7 @@ import { countResults, RECORDED_RESULTS, summarizeRuns, type PlantOutcome, type 
 import { chosenFormat, formatWriter, type OutputFormat, type RowView } from '../output/format-writers.js';
 import { info, warning } from '../output/messages.js';
 import { writeRows } from '../output/rows.js';
+import { quoted } from '../shared/text.js';
 import { parseSince } from '../shared/values.js';
 import { redactKnownTokens } from './known-tokens.js';
 import { examples, outputFormat, outputOption } from './options.js';
@@ -88,6 +89,12 @@ async function runHistory(options: HistoryOptions, ctx: Context): Promise<void> 
   const redact = await redactKnownTokens(ctx);
   const all = summarizeRuns(records.map((record) => masked(record, redact)));
   const format = chosenFormat(options.output, io.stdoutIsTTY);
+  // The filters asked for, as a message names them: --id and --result pick plants, all four pick runs.
+  const named = (flag: string, value: string | undefined) =>
+    value === undefined ? [] : [`${flag} ${/^[\w.:@+-]+$/.test(value) ? value : quoted(value)}`];
+  const plantFilters = [...named('--id', options.id), ...named('--result', options.result)];
+  const since = options.since === undefined ? undefined : new Date(options.since).toISOString();
+  const runFilters = [...named('--since', since), ...named('--profile', options.profile), ...plantFilters];
   if (options.run !== undefined) {
     // One run, found among all of them; the filters then pick its plants.
     const run = findRun(all, options.run);
@@ -96,7 +103,8 @@ async function runHistory(options: HistoryOptions, ctx: Context): Promise<void> 
         (options.result === undefined || plant.result === options.result) &&
         (options.id === undefined || plant.id === options.id),
     );
-    await writeHistory(ctx, format, PLANT_VIEW, plants, 'No plants of this run on record match');
+    const none = `No plants of this run on record${plantFilters.length > 0 ? ` match ${plantFilters.join(' ')}` : ''}`;
+    await writeHistory(ctx, format, PLANT_VIEW, plants, none);
     return;
   }
   const runs = all.filter(
@@ -106,7 +114,12 @@ async function runHistory(options: HistoryOptions, ctx: Context): Promise<void> 
       (options.id === undefined || run.plants.some((plant) => plant.id === options.id)) &&
       (options.result === undefined || run.plants.some((plant) => plant.result === options.result)),
   );
-  await writeHistory(ctx, format, RUN_VIEW, runs, `No deletions on record in ${dir}`);
+  // With runs on record, none of which the filters pick: say so, not that there are none.
+  const none =
+    all.length === 0 || runFilters.length === 0
+      ? `No deletions on record in ${dir}`
+      : `None of the ${all.length === 1 ? 'run' : `${all.length} runs`} on record in ${dir} match ${runFilters.join(' ')}`;
+  await writeHistory(ctx, format, RUN_VIEW, runs, none);
 }
 
 function masked(record: JournalRecord, redact: (text: string) => string): JournalRecord {

@@ -165,11 +165,21 @@ describe('plants history', () => {
     const none = await history([RUN_A, '--result', 'unknown']);
     expect(none.code).toBe(0);
     expect(none.stdout).toBe('');
-    expect(none.stderr).toBe('No plants of this run on record match\n');
+    expect(none.stderr).toBe('No plants of this run on record match --result unknown\n');
     const one = await history([RUN_B, '--id', '9', '--json']);
     expect((JSON.parse(one.stdout) as { id: string }[]).map((plant) => plant.id)).toEqual(['9']);
     // --since leaves the run out of the list, not out of reach.
     expect((await history([RUN_A, '--since', '1h'])).code).toBe(0);
+  });
+
+  it('says which filters matched none of the runs on record, rather than that there are none', async () => {
+    write(JOURNAL);
+    const r = await history(['--id', '999', '--result', 'unknown']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^None of the \d+ runs on record in .+ match --id 999 --result unknown\n$/);
+    const odd = await history(['--id', 'Ficus 7']);
+    expect(odd.stderr).toMatch(/ match --id "Ficus 7"\n$/);
   });
 
   it('plants a run was about to delete but never sent count as skipped', async () => {
