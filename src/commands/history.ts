@@ -93,7 +93,12 @@ async function runHistory(options: HistoryOptions, ctx: Context): Promise<void> 
   const named = (flag: string, value: string | undefined) =>
     value === undefined ? [] : [`${flag} ${/^[\w.:@+-]+$/.test(value) ? value : quoted(value)}`];
   const plantFilters = [...named('--id', options.id), ...named('--result', options.result)];
-  const since = options.since === undefined ? undefined : new Date(options.since).toISOString();
+  // A duration that reaches back past any date a Date holds leaves out nothing: it is not named.
+  const sinceDate = options.since === undefined ? undefined : new Date(options.since);
+  const since =
+    sinceDate === undefined || Number.isNaN(sinceDate.getTime())
+      ? undefined
+      : sinceDate.toISOString().replace(/\.\d+Z$/, 'Z');
   const runFilters = [...named('--since', since), ...named('--profile', options.profile), ...plantFilters];
   if (options.run !== undefined) {
     // One run, found among all of them; the filters then pick its plants.
@@ -118,7 +123,9 @@ async function runHistory(options: HistoryOptions, ctx: Context): Promise<void> 
   const none =
     all.length === 0 || runFilters.length === 0
       ? `No deletions on record in ${dir}`
-      : `None of the ${all.length === 1 ? 'run' : `${all.length} runs`} on record in ${dir} match ${runFilters.join(' ')}`;
+      : all.length === 1
+        ? `The one run on record in ${dir} does not match ${runFilters.join(' ')}`
+        : `None of the ${all.length} runs on record in ${dir} match ${runFilters.join(' ')}`;
   await writeHistory(ctx, format, RUN_VIEW, runs, none);
 }
 

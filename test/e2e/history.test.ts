@@ -180,6 +180,15 @@ describe('plants history', () => {
     expect(r.stderr).toMatch(/^None of the \d+ runs on record in .+ match --id 999 --result unknown\n$/);
     const odd = await history(['--id', 'Ficus 7']);
     expect(odd.stderr).toMatch(/ match --id "Ficus 7"\n$/);
+    // A --since before any date a Date holds leaves out nothing, and is not named.
+    const far = await history(['--since', '20000000w', '--id', '999']);
+    expect(far.code).toBe(0);
+    expect(far.stderr).toMatch(/ match --id 999\n$/);
+    expect((await history(['--since', '20000000w', '--json'])).stdout).not.toBe('[]\n');
+    write(JOURNAL.slice(-3));
+    expect((await history(['--profile', 'default'])).stderr).toMatch(
+      /^The one run on record in .+ does not match --profile default\n$/,
+    );
   });
 
   it('plants a run was about to delete but never sent count as skipped', async () => {

@@ -107,6 +107,9 @@ describe('redactToken', () => {
       expect(redactToken(`got ${split} back`, token)).toBe('got *** back');
       expect(redactToken(`got ${token.slice(0, -1)} back`, token)).toBe(`got ${token.slice(0, -1)} back`);
     }
+    // A token with white space of its own (a hand-edited config file): echoed as it is, or across a line break.
+    expect(redactToken(`got ab cd   efgh ijkl back`, 'ab cd efgh ijkl')).toBe('got *** back');
+    expect(redactToken(`got ab cd\nefgh ijkl back`, 'ab cd efgh ijkl')).toBe('got *** back');
     for (const token of ['🌱🌿(a)[b]*c?', 'x\\d+.*$^|{2}']) {
       const split = Array.from(token).join(' ');
       expect(redactToken(`got ${split} back`, token)).toBe('got *** back');
