@@ -90,8 +90,9 @@ async function runHistory(options: HistoryOptions, ctx: Context): Promise<void> 
   const all = summarizeRuns(records.map((record) => masked(record, redact)));
   const format = chosenFormat(options.output, io.stdoutIsTTY);
   // The filters asked for, as a message names them: --id and --result pick plants, all four pick runs.
+  // Masked as the records are: a value typed by mistake may be a token.
   const named = (flag: string, value: string | undefined) =>
-    value === undefined ? [] : [`${flag} ${/^[\w.:@+-]+$/.test(value) ? value : quoted(value)}`];
+    value === undefined ? [] : [`${flag} ${redact(/^[\w.:@+-]+$/.test(value) ? value : quoted(value))}`];
   const plantFilters = [...named('--id', options.id), ...named('--result', options.result)];
   // A duration that reaches back past any date a Date holds leaves out nothing: it is not named.
   const sinceDate = options.since === undefined ? undefined : new Date(options.since);

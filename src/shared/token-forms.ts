@@ -82,7 +82,7 @@ export function tokenForms(token: string): TokenForms {
 /** How much of a needle's start spacedStarts looks for. */
 const SPACED_START = 16;
 
-/** `text` with any white space between its characters (each written as a `\uXXXX` escape, so nothing in it is syntax). */
+/** `text` with any white space between its characters, each a `\u` escape of its four hex digits (so nothing in it is syntax). */
 function spacedPattern(text: string): RegExp {
   const units = Array.from({ length: text.length }, (_, i) => `\\u${text.charCodeAt(i).toString(16).padStart(4, '0')}`);
   return new RegExp(units.join('\\s*'));

@@ -270,5 +270,11 @@ describe('plants history', () => {
       env: { PLANTS_STATE_DIR: state, PLANTS_TOKEN: TOKEN },
     });
     expect(r.stdout).toContain('***');
+    // Nor in the message that names a filter, should the token be typed as one.
+    const typed = await runCli(['history', '--id', TOKEN], {
+      configDir: dir.path,
+      env: { PLANTS_STATE_DIR: state, PLANTS_TOKEN: TOKEN },
+    });
+    expect(typed.stderr).toMatch(/match --id \*\*\*\n$/);
   });
 });
