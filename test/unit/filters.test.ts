@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { globToRegExp, hasFilter, plantMatcher } from '../../src/filters.js';
+import fc from 'fast-check';
+import { globMatcher, hasFilter, plantMatcher } from '../../src/filters.js';
 import { parseIdInput, plantId } from '../../src/commands/delete/id-input.js';
 import { JsonNumber } from '../../src/json.js';
 import { columnValue } from '../../src/output/plants.js';
 
-describe('globToRegExp', () => {
+describe('globMatcher', () => {
   it.each([
     ['Ficus*', 'Ficus lyrata', true],
     ['Ficus*', 'ficus lyrata', false],
@@ -33,8 +34,40 @@ describe('globToRegExp', () => {
     ['?', '🌱', true],
     ['??', '🌱', false],
     ['*?*', '', false],
+    // half of a surrogate pair matches only that half alone, never the pair's (as /u patterns match)
+    ['*\udf31*', '🌱', false],
+    ['*\ud83c*', '🌱', false],
+    ['\ud83c*', '🌱', false],
+    ['*\udf31', '🌱', false],
+    ['*\udf31*', '\udf31', true],
+    ['a*\ud83c', 'a\ud83c', true],
   ])('%j against %j is %s', (glob, name, expected) => {
-    expect(globToRegExp(glob).test(name)).toBe(expected);
+    expect(globMatcher(glob)(name)).toBe(expected);
+  });
+
+  /** The glob as an anchored regular expression: the same meaning, for short texts (it backtracks). */
+  const reference = (glob: string) =>
+    new RegExp(
+      `^${[...glob].map((ch) => (ch === '*' ? '.*' : ch === '?' ? '.' : ch.replace(/[\\^$.|+()[\]{}]/g, '\\$&'))).join('')}$`,
+      'su',
+    );
+
+  it('matches as the anchored pattern would: stars, question marks, surrogate pairs and halves, new lines', () => {
+    const pieces = ['a', 'b', 'ab', '.', '\n', '🌱', '\ud83c', '\udf31', '*'];
+    const glob = fc.array(fc.constantFrom(...pieces, '*', '?'), { maxLength: 8 }).map((parts) => parts.join(''));
+    const text = fc.array(fc.constantFrom(...pieces, '?'), { maxLength: 12 }).map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(glob, text, (glob, text) => {
+        expect(globMatcher(glob)(text)).toBe(reference(glob).test(text));
+      }),
+      { numRuns: 5_000 },
+    );
+  });
+
+  it('answers at once where an anchored pattern would backtrack for hours', () => {
+    // ^.*a.*a.*a.*a.*a.*b$ against 20,000 a's: a power of 20,000 steps before it gives up.
+    expect(globMatcher('*a*a*a*a*a*b')('a'.repeat(20_000))).toBe(false);
+    expect(globMatcher('*a*a*a*a*a*b')(`${'a'.repeat(20_000)}b`)).toBe(true);
   });
 });
 

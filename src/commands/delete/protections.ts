@@ -1,6 +1,6 @@
 import type { Plant } from '../../api/responses.js';
 import { PROTECTION_KINDS, type Protections } from '../../config/store.js';
-import { globToRegExp } from '../../filters.js';
+import { globMatcher } from '../../filters.js';
 import { quoted } from '../../shared/text.js';
 
 /**
@@ -81,14 +81,14 @@ export function protectionMatcher(
 ): (id: string, plants: readonly Plant[]) => Protection | undefined {
   const ids = new Map(rules.ids.map((rule) => [idKey(rule), rule]));
   const tags = new Set(rules.tags);
-  const names = rules.names.map((glob) => ({ glob, test: globToRegExp(glob) }));
+  const names = rules.names.map((glob) => ({ glob, test: globMatcher(glob) }));
   return (id, plants) => {
     const idRule = ids.get(idKey(id));
     if (idRule !== undefined) return { rule: describeRule('ids', idRule) };
     for (const plant of plants) {
       if (typeof plant.tag === 'string' && tags.has(plant.tag)) return { rule: describeRule('tags', plant.tag), plant };
       // The service's data is not trusted to be what the interface says.
-      const glob = typeof plant.name === 'string' ? names.find(({ test }) => test.test(plant.name)) : undefined;
+      const glob = typeof plant.name === 'string' ? names.find(({ test }) => test(plant.name)) : undefined;
       if (glob) return { rule: describeRule('names', glob.glob), plant };
     }
     return undefined;
