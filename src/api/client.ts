@@ -91,8 +91,9 @@ export interface ServiceRequest extends RequestOptions {
   /** Resolve with whatever final status came (`plants api` shows it) instead of throwing an HttpError for a non-2xx. */
   anyStatus?: boolean;
   /**
-   * Follow same-origin redirects (default). Off for a DELETE whose path was
-   * checked against the protections: where a redirect points was not.
+   * Follow same-origin redirects (default). Off for every DELETE: its path
+   * was checked against the protections and named in the journal, and where
+   * a redirect points was not.
    */
   followRedirects?: boolean;
 }
@@ -109,6 +110,8 @@ export interface ServiceResponse {
   /** For an unfollowed 3xx (anyStatus): where it pointed, when followable, and how many redirects came before. */
   readonly redirect?: Target;
   readonly redirects?: number;
+  /** The request followed no redirect (a DELETE): said when it was one. */
+  readonly redirectsOff?: boolean;
 }
 
 /**
@@ -217,8 +220,17 @@ export class PlantStoreClient {
    * as in ServiceRequest.
    */
   errorFor(response: ServiceResponse, text: string, addressedPlant = false): Error {
-    const { attempt, label, attempts, requestId, redirect, redirects } = response;
-    const error = this.#httpError({ response: attempt, label, attempts, addressedPlant, redirect, redirects, text });
+    const { attempt, label, attempts, requestId, redirect, redirects, redirectsOff } = response;
+    const error = this.#httpError({
+      response: attempt,
+      label,
+      attempts,
+      addressedPlant,
+      redirect,
+      redirects,
+      redirectsOff,
+      text,
+    });
     if (error instanceof CliError) error.attempts = attempts.count;
     return withRequestId(error, requestId) as Error;
   }
@@ -281,7 +293,8 @@ export class PlantStoreClient {
   /**
    * DELETE /plants/{id}: any 2xx is success and its body is ignored. A 404
    * after an attempt whose response was lost is success too: that attempt
-   * most likely deleted the plant.
+   * most likely deleted the plant. A redirect is not followed: it could
+   * name another plant, or all of them.
    */
   async deletePlant(id: string, options: RequestOptions = {}): Promise<DeleteResponse> {
     const { attempt, attempts, text } = await this.request({
@@ -289,6 +302,7 @@ export class PlantStoreClient {
       target: this.address(['plants', id]),
       addressedPlant: true,
       goneAfterLostAnswer: true,
+      followRedirects: false,
       ...options,
     });
     // Nobody reads a DELETE's body; --debug shows its start (a 404 after a lost answer's, it has shown).
@@ -354,19 +368,29 @@ export class PlantStoreClient {
         if (request.anyStatus) return { ...response, text };
         throw this.#httpError({ response: attempt, label, attempts, addressedPlant, redirects, text });
       }
-      const next = request.followRedirects === false ? undefined : redirectTarget(method, attempt, target);
-      if (mayFollow(next, this.baseUrl.origin, redirects)) {
+      const next = redirectTarget(method, attempt, target);
+      const following = request.followRedirects !== false;
+      if (following && mayFollow(next, this.baseUrl.origin, redirects)) {
         // Not read: a redirect's body says nothing, and a slow one would only cost time.
         attempt.close();
         if (this.#log.on) this.#log.line(`following ${statusText(status)} to ${maskUrl(next.href, this.#redact)}`);
         target = next;
         continue;
       }
-      if (request.anyStatus) return { ...response, redirect: next, redirects };
+      if (request.anyStatus) return { ...response, redirect: next, redirects, redirectsOff: !following };
       const text = await attempt.errorText();
       this.#log.body(text);
       attempt.close();
-      throw this.#httpError({ response: attempt, label, attempts, addressedPlant, redirect: next, redirects, text });
+      throw this.#httpError({
+        response: attempt,
+        label,
+        attempts,
+        addressedPlant,
+        redirect: next,
+        redirects,
+        redirectsOff: !following,
+        text,
+      });
     }
   }
 

@@ -32,6 +32,8 @@ export interface HttpErrorFacts {
   redirect?: Target;
   /** For a 3xx: how many redirects were followed before it. */
   redirects?: number;
+  /** For a 3xx: the request follows none (a DELETE). */
+  redirectsOff?: boolean;
 }
 
 /** An error response as an HttpError: what the service said, the request, the attempts, a hint. */
@@ -77,13 +79,14 @@ function describeServiceError({
   redact,
   redirect,
   redirects = 0,
+  redirectsOff = false,
 }: HttpErrorFacts): ServiceError {
   const { statusCode: status, headers } = response;
   if (status >= 300 && status < 400) {
     const location = excerpt(maskUrl(headerValue(headers.location) ?? '', redact), 200, redact);
     return {
       error: null,
-      message: redact(describeUnfollowedRedirect(status, location, redirect, baseUrl.origin, redirects)),
+      message: redact(describeUnfollowedRedirect(status, location, redirect, baseUrl.origin, redirects, redirectsOff)),
     };
   }
   const encoded = unaskedEncoding(headers['content-encoding'], 'error body');

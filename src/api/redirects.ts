@@ -40,7 +40,8 @@ export function mayFollow(next: Target | undefined, origin: string, redirects: n
 
 /**
  * Why a 3xx was not followed. `location` is already masked and cut;
- * `redirect` is its target when the redirect was one that is followed.
+ * `redirect` is its target when the redirect was one that is followed;
+ * `off`: the request follows none (a DELETE).
  */
 export function describeUnfollowedRedirect(
   status: number,
@@ -48,9 +49,14 @@ export function describeUnfollowedRedirect(
   redirect: Target | undefined,
   origin: string,
   redirects: number,
+  off = false,
 ): string {
   if (!REDIRECT_STATUSES.has(status)) return describeOtherThreeHundred(status, location);
-  if (!redirect) return location ? `redirect to ${location} not followed` : 'redirect without a Location header';
+  if (!location) return 'redirect without a Location header';
+  if (off) {
+    return `redirected to ${location}; not followed: a DELETE goes only to the address asked for, which the protections and the journal name (if the service has moved, point the base URL at its new address)`;
+  }
+  if (!redirect) return `redirect to ${location} not followed`;
   if (redirect.origin !== origin) {
     return `redirected to ${location}, another origin; not followed, since the request carries the token (point the base URL at the final address)`;
   }

@@ -327,6 +327,46 @@ describe("a profile's protections and max-deletes hold against the real store", 
   });
 });
 
+describe('a DELETE goes only where it was asked to', () => {
+  it.each([
+    ['another plant', 308, '/v2/plants/6'],
+    ['the whole collection', 307, '/plants'],
+  ])(
+    'delete and prune never follow a redirect to %s: the plant is failed, as recorded',
+    async (_what, status, location) => {
+      server = await rawServer((req, res) => {
+        if (req.method === 'GET') {
+          res.writeHead(200, { 'content-type': 'application/json' }).end('[{"id":5,"name":"Fern","tag":"weed"}]');
+        } else if (req.url === '/plants/5') res.writeHead(status, { location }).end();
+        else res.writeHead(204).end();
+      });
+      const env = { PLANTS_BASE_URL: server.url };
+      for (const args of [
+        ['delete', '5'],
+        ['prune', '--tag', 'weed'],
+      ]) {
+        const r = await plants([...args, '--yes', '--json'], { env });
+        expect(r.code, args.join(' ')).toBe(1);
+        expect(JSON.parse(r.stdout)).toEqual([expect.objectContaining({ id: '5', result: 'failed', status })]);
+        expect(r.stderr).toContain(
+          `redirected to ${location}; not followed: a DELETE goes only to the address asked for`,
+        );
+      }
+      expect(server.requests.filter((q) => q.method === 'DELETE').map((q) => q.path)).toEqual([
+        '/plants/5',
+        '/plants/5',
+      ]);
+      // The journal: each run's plant 5 failed, nothing else was touched.
+      const runs = JSON.parse((await plants(['history', '--json'])).stdout) as { run: string }[];
+      expect(runs).toHaveLength(2);
+      for (const { run } of runs) {
+        const recorded = JSON.parse((await plants(['history', run, '--json'])).stdout) as object[];
+        expect(recorded).toEqual([expect.objectContaining({ id: '5', result: 'failed', status })]);
+      }
+    },
+  );
+});
+
 describe('interrupts and retries report the truth', () => {
   const run = (args: string[], url: string, env: Record<string, string> = {}) =>
     spawnCli(args, {
