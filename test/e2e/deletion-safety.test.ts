@@ -52,6 +52,21 @@ describe('pipelines never turn names into ids', () => {
     expect(server.requests.filter((q) => q.method === 'DELETE')).toEqual([]);
   });
 
+  it('refuses the one TSV row of a plant without an id: its name is no id', async () => {
+    server = await rawServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify([{ name: 'Monstera' }]));
+    });
+    const list = await plants(['list', '--name', 'Mon*'], { env: { PLANTS_BASE_URL: server.url } });
+    expect(list.stdout).toBe('\tMonstera\t\n');
+    const r = await plants(['delete', '--stdin', '--yes'], {
+      env: { PLANTS_BASE_URL: server.url },
+      input: list.stdout,
+    });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^plants: standard input holds tab-separated lines .*nothing was deleted\n$/);
+    expect(server.requests.filter((q) => q.method === 'DELETE')).toEqual([]);
+  });
+
   it.each([
     ['the default table', ['list', '-o', 'table'], {}],
     ['a table without an ID column', ['list', '-o', 'table', '--columns', 'name,tag'], {}],

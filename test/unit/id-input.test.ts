@@ -83,6 +83,11 @@ describe('parseIdInput: only ids, never names', () => {
     ['a BOM before a table', '\uFEFFID  NAME\n1   Ficus 7\n', /looks like a table/],
     ['tab-separated rows', '1\tFicus 7\ttree\n', /tab-separated lines/],
     ['tab-separated rows with a comma in a name', '2\tWeed, common\tweed\n', /tab-separated lines/],
+    // One row of TSV whose tabs are at its ends: a plant with no id and no tag, an id and an empty column.
+    ['the one row of a plant with no id', '\tMonstera\t\n', /tab-separated lines/],
+    ['an id with an empty column after it', '5\t\n', /tab-separated lines/],
+    ['an empty column, then an id', '\t5\n', /tab-separated lines/],
+    ['a tab after the last id', '5\n6\t', /tab-separated lines/],
     ['control characters', '7\u001b[0m\n', /control characters/],
     ['quoted ids', '"42"\n', /quoted id "42"/],
   ])('refuses %s', (_what, text, error) => {

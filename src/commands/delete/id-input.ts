@@ -87,5 +87,5 @@ export function parseIdInput(text: string): string[] {
         return idFromItem(item, `line ${number} of standard input`);
       });
   }
-  return idsFromText(trimmed, startLine);
+  return idsFromText(trimmed, startLine, unmarked);
 }

@@ -43,8 +43,13 @@ export function leadingLineBreaks(text: string): number {
   return /^[ \t\n\r\f\v]*/.exec(text)![0].match(/\r\n|\r|\n/g)?.length ?? 0;
 }
 
-/** Ids from `text`, already trimmed; `startLine` is the line of standard input it starts on, for messages. */
-export function idsFromText(text: string, startLine = 1): string[] {
+/**
+ * Ids from `text`, already trimmed; `startLine` is the line of standard input
+ * it starts on, for messages; `untrimmed`, the text before the white space
+ * at its ends was taken off (a tab there is still TSV: `\tMonstera\t` is
+ * the one row of plants with no id).
+ */
+export function idsFromText(text: string, startLine = 1, untrimmed = text): string[] {
   const firstLine = /^[^\r\n]*/.exec(text)![0];
   // jq without -r prints strings quoted, one a line; a quoted `"id"` is a CSV header.
   const lone = /^"([^",]*)"$/.exec(firstLine);
@@ -75,7 +80,7 @@ export function idsFromText(text: string, startLine = 1): string[] {
       `standard input looks like a table (its first line is the header ${printable(excerpt(firstLine, 60, NO_SECRETS))}); its cells are not ids: ${instead()}; ${NOTHING}`,
     );
   }
-  if (text.includes('\t')) throw tabSeparated();
+  if (untrimmed.includes('\t')) throw tabSeparated();
   if (CONTROL_NOT_SPACE.test(text)) {
     throw new UsageError(
       `standard input holds control characters (coloured or terminal output?); ${instead()}; ${NOTHING}`,
