@@ -100,8 +100,16 @@ export function formatBaseUrl(url: URL): string {
 
 /**
  * Encode an opaque id as exactly one path segment. Beyond
- * encodeURIComponent, dots are encoded when the id is all dots, since `.` and
- * `..` are dot-segments that URL normalisation would resolve away.
+ * encodeURIComponent, dots are encoded when the id is all dots.
+ *
+ * An id no encoding keeps one segment on every server is refused: `.` and
+ * `..` (a WHATWG URL parser, Node's `new URL()` among them, reads `%2E` as
+ * a dot-segment and resolves it away: `/plants/%2E` is `/plants/`), and an
+ * id with `/` or `\` (WSGI servers decode `%2F` before routing, so
+ * `/plants/7%2F` reaches Django's `plants/<pk>/` as plant 7; some servers
+ * take `\` for `/`). The DELETE of such an id could be one of another plant,
+ * or of the collection, which the protections checked for none of them;
+ * `plants api` refuses the same paths.
  */
 export function encodePathSegment(id: string): string {
   let encoded: string;
@@ -109,6 +117,17 @@ export function encodePathSegment(id: string): string {
     encoded = encodeURIComponent(id);
   } catch {
     throw new UsageError(`invalid plant id ${quoted(id)}: it contains an unpaired UTF-16 surrogate`);
+  }
+  if (id === '.' || id === '..') {
+    throw new UsageError(
+      `plant id ${quoted(id)} is not sent: it is a dot-segment, which a server may resolve away, and read the request as one for another address (the collection)`,
+    );
+  }
+  const separator = /[/\\]/.exec(id)?.[0];
+  if (separator !== undefined) {
+    throw new UsageError(
+      `plant id ${quoted(id)} is not sent: a server may read its ${quoted(separator)} (even encoded) as a path separator, and the request as one for another address (another plant, or the collection)`,
+    );
   }
   return /^\.+$/.test(encoded) ? encoded.replaceAll('.', '%2E') : encoded;
 }

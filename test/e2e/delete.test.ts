@@ -8,8 +8,8 @@ const setup = againstStore(
   {
     seed: 3,
     plants: [
-      { id: 'a/b?c', name: 'Slashed' },
-      { id: '..', name: 'Dots' },
+      { id: 'a?b#c', name: 'Questioned' },
+      { id: '...', name: 'Dots' },
       { id: 'with space', name: 'Spaced' },
     ],
   },
@@ -55,8 +55,8 @@ describe('plants delete against the local plant store', () => {
   });
 
   it.each([
-    ['a/b?c', '/plants/a%2Fb%3Fc'],
-    ['..', '/plants/%2E%2E'],
+    ['a?b#c', '/plants/a%3Fb%23c'],
+    ['...', '/plants/%2E%2E%2E'],
     ['with space', '/plants/with%20space'],
   ])('sends the id %j as exactly one path segment', async (id, path) => {
     const r = await plants(['delete', id, '--yes']);
@@ -64,6 +64,30 @@ describe('plants delete against the local plant store', () => {
     expect(deletes()).toEqual([{ method: 'DELETE', path, status: 204 }]);
     expect(setup.store.store.list().map((p) => p.id)).not.toContain(id);
     expect(setup.store.store.size).toBe(5);
+  });
+
+  it.each(['.', '..', '7/', 'a\\b'])(
+    'sends no DELETE at all when an id is %j, which a server may read as another address',
+    async (id) => {
+      const r = await plants(['delete', '--yes', '--', '1', id]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/^plants: plant id .* is not sent: .*another address.*; nothing was deleted\n$/);
+      expect(r.stderr).toContain(`plant id ${JSON.stringify(id)} is not sent`);
+      expect(deletes()).toEqual([]);
+    },
+  );
+
+  it('prune sends no DELETE when the service lists such an id', async () => {
+    const server = await rawServer((_req, res) => {
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end('[{"id":1,"name":"a","tag":"weed"},{"id":"..","name":"b","tag":"weed"}]');
+    });
+    const r = await plants(['prune', '--tag', 'weed', '--yes'], { PLANTS_BASE_URL: server.url });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^plants: plant id "\.\." is not sent: it is a dot-segment.*; nothing was deleted\n$/);
+    expect(server.requests.filter((q) => q.method === 'DELETE')).toEqual([]);
+    await server.close();
   });
 
   it('rejects an empty id with exit 2 before any request', async () => {

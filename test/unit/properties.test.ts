@@ -32,16 +32,39 @@ describe('--limit parsing', () => {
   });
 });
 
+/** An id that is not `.` or `..` and holds no `/` or `\\`: the others are refused (see 'id encoding'). */
+const sendable = (id: string) => id !== '.' && id !== '..' && !/[/\\]/.test(id);
+
 describe('id encoding', () => {
   it('any id becomes exactly one path segment that decodes back to it', () => {
     fc.assert(
-      fc.property(fc.oneof(wellFormed, fc.constantFrom('.', '..', '...', '/', '?', '#', '%', '%2e', '../x')), (id) => {
-        const segment = encodePathSegment(id);
-        expect(segment).not.toMatch(/[/?#]/);
-        expect(segment).not.toMatch(/^\.{1,2}$/);
-        expect(decodeURIComponent(segment)).toBe(id);
-      }),
+      fc.property(
+        fc.oneof(wellFormed, fc.constantFrom('...', '?', '#', '%', '%2e', '%2f', '.x')).filter(sendable),
+        (id) => {
+          const segment = encodePathSegment(id);
+          expect(segment).not.toMatch(/[/?#]/);
+          expect(segment).not.toMatch(/^\.{1,2}$/);
+          expect(decodeURIComponent(segment)).toBe(id);
+        },
+      ),
       { numRuns: 1000 },
+    );
+  });
+
+  it('refuses every id that is a dot-segment or holds a / or \\, wherever it is', () => {
+    const around = fc.stringMatching(/^[a-z0-9.%]{0,4}$/);
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.constantFrom('.', '..'),
+          fc.tuple(around, fc.constantFrom('/', '\\'), around).map((parts) => parts.join('')),
+        ),
+        (id) => {
+          expect(sendable(id)).toBe(false);
+          expect(() => encodePathSegment(id)).toThrow(UsageError);
+        },
+      ),
+      { numRuns: 500 },
     );
   });
 
@@ -63,7 +86,7 @@ describe('base URL joining', () => {
         fc.constantFrom('http', 'https'),
         fc.array(segment, { maxLength: 3 }),
         fc.boolean(),
-        wellFormed.filter((id) => id !== ''),
+        wellFormed.filter((id) => id !== '' && sendable(id)),
         (scheme, prefix, trailingSlash, id) => {
           const raw = `${scheme}://plants.example.com${prefix.map((p) => `/${p}`).join('')}${trailingSlash ? '/' : ''}`;
           const target = endpoint(parseBaseUrl(raw), ['plants', id]);

@@ -141,13 +141,12 @@ describe('maskUrl', () => {
 describe('encodePathSegment', () => {
   it.each([
     ['42', '42'],
-    ['a/b?c', 'a%2Fb%3Fc'],
+    ['a?b', 'a%3Fb'],
     ['a#b', 'a%23b'],
     ['100%', '100%25'],
     ['with space', 'with%20space'],
-    ['.', '%2E'],
-    ['..', '%2E%2E'],
     ['...', '%2E%2E%2E'],
+    ['.a', '.a'],
     ['a.b', 'a.b'],
     ['🌱', '%F0%9F%8C%B1'],
   ])('encodes %j as %j', (id, expected) => {
@@ -155,7 +154,7 @@ describe('encodePathSegment', () => {
   });
 
   it('round-trips through decodeURIComponent and contains no slash', () => {
-    for (const id of ['a/b?c', '..', 'x%2Fy', '&=+;', '\u0000\n']) {
+    for (const id of ['a?b', '...', 'x%2Fy', '&=+;', '\u0000\n']) {
       const segment = encodePathSegment(id);
       expect(segment).not.toMatch(/[/?#]/);
       expect(decodeURIComponent(segment)).toBe(id);
@@ -164,6 +163,17 @@ describe('encodePathSegment', () => {
 
   it('rejects a lone surrogate with a usage error', () => {
     expect(() => encodePathSegment('\ud800')).toThrow(UsageError);
+  });
+
+  it.each([
+    ['.', /^plant id "\." is not sent: it is a dot-segment/],
+    ['..', /^plant id "\.\." is not sent: it is a dot-segment/],
+    ['7/', /^plant id "7\/" is not sent: a server may read its "\/" \(even encoded\) as a path separator/],
+    ['../x', /^plant id "\.\.\/x" is not sent: a server may read its "\/"/],
+    ['a\\b', /^plant id "a\\\\b" is not sent: a server may read its "\\\\"/],
+  ])('refuses %j, which a server may read as another address', (id, message) => {
+    expect(() => encodePathSegment(id)).toThrow(message);
+    expect(() => encodePathSegment(id)).toThrow(UsageError);
   });
 });
 
@@ -180,9 +190,10 @@ describe('endpoint', () => {
     expect(endpoint(base('http://h:1'), ['plants'], { limit: undefined }).path).toBe('/plants');
   });
 
-  it('keeps a hostile id inside one segment', () => {
-    const target = endpoint(base('http://h:1/api'), ['plants', '../../admin?x=1']);
+  it('keeps a hostile id inside one segment, or refuses it', () => {
+    const target = endpoint(base('http://h:1/api'), ['plants', '..admin?x=1&y=#']);
     expect(target.origin).toBe('http://h:1');
-    expect(target.path).toBe('/api/plants/..%2F..%2Fadmin%3Fx%3D1');
+    expect(target.path).toBe('/api/plants/..admin%3Fx%3D1%26y%3D%23');
+    expect(() => endpoint(base('http://h:1/api'), ['plants', '../../admin?x=1'])).toThrow(UsageError);
   });
 });

@@ -42,7 +42,13 @@ export async function deletePlants(
   const unique = uniqueTargets(Array.isArray(found) ? found : found.targets);
   const ids = unique.map((target) => target.id);
   // Every id must be sendable before anything is sent.
-  for (const id of ids) encodePathSegment(id);
+  for (const id of ids) {
+    try {
+      encodePathSegment(id);
+    } catch (err) {
+      throw err instanceof UsageError ? new UsageError(`${err.message}; nothing was deleted`) : err;
+    }
+  }
   if (ids.length === 0) {
     if (options.json) await writeOut(io.stdout, formatJson([], io.stdoutIsTTY));
     info(io, 'No plants to delete');
