@@ -215,6 +215,15 @@ describe('people see what they are about to delete', () => {
     if (!yes) expect(r.stdout).toContain('plants: cancelled; nothing was deleted');
   });
 
+  it('the journal records a plant with the name and tag the prompt showed', async () => {
+    expect((await inTerminal(['delete', '7', '99'], 'y\r')).code).toBe(3);
+    const { run } = (JSON.parse((await plants(['history', '--json'])).stdout) as { run: string }[])[0]!;
+    expect(JSON.parse((await plants(['history', run, '--json'])).stdout)).toEqual([
+      expect.objectContaining({ id: '7', name: 'Rose', tag: 'flower', result: 'deleted' }),
+      expect.objectContaining({ id: '99', name: null, tag: null, result: 'not_found' }),
+    ]);
+  });
+
   it('the prompt names every plant it can look up, marks the others, and cuts a long list short', async () => {
     const ids = ['7', '1', '99', ...Array.from({ length: 10 }, (_, i) => String(100 + i))];
     const r = await inTerminal(['delete', ...ids], 'n\r');

@@ -55,7 +55,7 @@ export async function deletePlants(
     return;
   }
   // The cap and the protections, before anything is shown: the plants looked up for them are kept.
-  const targets = await guardDeletion(unique, Array.isArray(found) ? undefined : found.listed, options, guard, ctx);
+  let targets = await guardDeletion(unique, Array.isArray(found) ? undefined : found.listed, options, guard, ctx);
   const client = await ctx.client();
 
   if (options.dryRun) {
@@ -77,8 +77,9 @@ export async function deletePlants(
     return;
   }
   if (!options.yes) {
+    const rows = await previewRows(targets, ctx, PREVIEW_ROWS);
     io.stderr.write(
-      await renderPreview(await previewRows(targets, ctx, PREVIEW_ROWS), {
+      await renderPreview(rows, {
         color: io.colorEnabled('stderr'),
         width: io.terminalWidth('stderr'),
       }),
@@ -86,6 +87,11 @@ export async function deletePlants(
     const where = await deletionTarget(ctx);
     if (!(await ctx.prompter.confirm(question(targets, where))))
       throw new CancelledError('cancelled; nothing was deleted');
+    // The plants the person saw named are recorded with those names (the journal's intents).
+    targets = targets.map((target, index) => {
+      const seen = rows[index]?.plant;
+      return target.plant === undefined && seen ? { ...target, plant: seen } : target;
+    });
   }
 
   // Nothing is deleted that cannot be recorded: the journal is opened, and the run's start written, first.
