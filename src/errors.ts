@@ -112,15 +112,17 @@ export class HttpError extends CliError {
   /** What the service said, normalised to `{error, message}`. */
   readonly serviceError: ServiceError;
   /**
-   * `addressedPlant`: the request named one plant, so a 404 means that plant
-   * does not exist (exit 3). Elsewhere a 404 means a wrong address (exit 1).
+   * `addressedPlant`: the request named one plant, so a 404 (or 410) means
+   * that plant does not exist (exit 3). Elsewhere a 404 means a wrong
+   * address (exit 1).
    */
   constructor(message: string, status: number, serviceError: ServiceError, addressedPlant = false) {
     super(message, status);
     this.serviceError = serviceError;
     if (status === 401 || status === 403) [this.exitCode, this.code] = [ExitCode.auth, 'auth'];
-    else if (status === 404 && addressedPlant) [this.exitCode, this.code] = [ExitCode.notFound, 'not_found'];
-    else [this.exitCode, this.code] = [ExitCode.failure, 'http_error'];
+    else if ((status === 404 || status === 410) && addressedPlant) {
+      [this.exitCode, this.code] = [ExitCode.notFound, 'not_found'];
+    } else [this.exitCode, this.code] = [ExitCode.failure, 'http_error'];
   }
 }
 

@@ -355,13 +355,14 @@ export class PlantStoreClient {
       const response = { attempt, label, attempts, requestId };
       const status = attempt.statusCode;
       if (status >= 200 && status < 300) return response;
-      if (request.goneAfterLostAnswer && status === 404 && attempts.responseMayBeLost) {
-        // Gone only when the service says the plant is missing (its Error object); a router's
-        // 404 says the address is wrong, and what the lost attempt did stays unknown.
+      if (request.goneAfterLostAnswer && (status === 404 || status === 410) && attempts.responseMayBeLost) {
+        // Gone only when the service says the plant is missing (its Error object, or 410 Gone); a
+        // router's 404 says the address is wrong, and what the lost attempt did stays unknown.
         const text = await attempt.errorText();
         this.#log.body(text);
-        if (describeErrorBody(text, headerValue(attempt.headers['content-type']), this.#redact).error !== null) {
-          this.#log.line('404 after a lost response: an earlier attempt deleted it');
+        const described = describeErrorBody(text, headerValue(attempt.headers['content-type']), this.#redact);
+        if (status === 410 || described.error !== null) {
+          this.#log.line(`${status} after a lost response: an earlier attempt deleted it`);
           return { ...response, text };
         }
         attempt.close();

@@ -5,9 +5,9 @@ import { newRequestId, type DeleteResponse, type PlantStoreClient } from './clie
 /**
  * What happened to one id:
  * - `deleted`: the service confirmed it (2xx);
- * - `gone`: a 404 to a repeated DELETE whose first answer was lost: the plant
- *   is gone, most likely deleted by that first attempt, but it may never have existed;
- * - `not_found`: a 404;
+ * - `gone`: a 404 (or 410) to a repeated DELETE whose first answer was lost: the
+ *   plant is gone, most likely deleted by that first attempt, but it may never have existed;
+ * - `not_found`: a 404 with the service's Error object, or a 410 Gone;
  * - `unknown`: the request was sent but its answer never came (lost, or the
  *   run was stopped): the plant may have been deleted;
  * - `failed`: the service refused, or the request never reached it;
@@ -89,7 +89,12 @@ export async function deletionOutcome(
   try {
     const { status, afterLostResponse, attempts } = await send();
     return {
-      result: { id, result: afterLostResponse && status === 404 ? 'gone' : 'deleted', status, request_id },
+      result: {
+        id,
+        result: afterLostResponse && (status === 404 || status === 410) ? 'gone' : 'deleted',
+        status,
+        request_id,
+      },
       attempts,
     };
   } catch (err) {

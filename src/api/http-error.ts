@@ -48,7 +48,8 @@ export function describeHttpError(facts: HttpErrorFacts): HttpError {
   if (status === 403 && !addressedPlant) message += `; ${NO_PERMISSION}`;
   // A missing plant is answered with the interface's Error object; a 404 without one is a
   // router's or a proxy's: the address is wrong, not the plant (and a retry elsewhere would not help).
-  const plantMissing = addressedPlant && status === 404 && serviceError.error !== null;
+  // 410 Gone says so itself, with or without a body: no router answers it for a wrong address.
+  const plantMissing = addressedPlant && ((status === 404 && serviceError.error !== null) || status === 410);
   if (status === 404 && !plantMissing) {
     const advice = `check the base URL (${formatBaseUrl(baseUrl)})${pathHint(baseUrl)}`;
     if (!addressedPlant) message += `; ${advice}`;

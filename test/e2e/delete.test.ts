@@ -120,6 +120,20 @@ describe('plants delete against services that answer differently', () => {
     expect(withoutRequestIds(JSON.parse(r.stdout))).toEqual([{ id: '5', result: 'deleted', status }]);
   });
 
+  it.each([
+    ['an empty body', ''],
+    ['an HTML page', '<html><title>Gone</title></html>'],
+  ])('counts a 410 Gone with %s as not found: exit 3, or 0 with --ignore-missing', async (_what, body) => {
+    server = await rawServer((_req, res) => res.writeHead(410, { 'content-type': 'text/html' }).end(body));
+    const r = await plants(['delete', '5', '--yes', '--json'], { PLANTS_BASE_URL: server.url });
+    expect(r.code).toBe(3);
+    expect(withoutRequestIds(JSON.parse(r.stdout))).toEqual([
+      expect.objectContaining({ id: '5', result: 'not_found', status: 410 }),
+    ]);
+    const ignoring = await plants(['delete', '5', '--yes', '--ignore-missing'], { PLANTS_BASE_URL: server.url });
+    expect(ignoring.code).toBe(0);
+  });
+
   it('reports a 500 with an HTML page as failed, exit 1', async () => {
     server = await rawServer((_req, res) =>
       res.writeHead(500, { 'content-type': 'text/html' }).end('<html><title>Internal Error</title></html>'),

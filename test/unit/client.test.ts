@@ -2,7 +2,7 @@ import { MockAgent } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { failure, testClient } from '../helpers/client.js';
 import { PlantStoreClient, type PlantStoreClientOptions } from '../../src/api/client.js';
-import { BadResponseError, ExitCode, HttpError, NetworkError } from '../../src/errors.js';
+import { BadResponseError, ExitCode, HttpError, NetworkError, UsageError } from '../../src/errors.js';
 
 const ORIGIN = 'http://plants.test';
 const TOKEN = 'unit-token-1';
@@ -243,15 +243,19 @@ describe('deletePlant', () => {
     expect(await client().deletePlant('42')).toEqual({ status, afterLostResponse: false, attempts: 1 });
   });
 
-  it('sends an id with slashes and dots as one encoded segment', async () => {
-    agent.get(ORIGIN).intercept({ path: '/plants/a%2Fb%3Fc', method: 'DELETE' }).reply(204, '');
-    // A function matcher: MockAgent would itself normalise a literal '/plants/%2E%2E' to '/'.
+  it('sends an id with reserved characters and dots as one encoded segment', async () => {
+    agent.get(ORIGIN).intercept({ path: '/plants/a%3Fb%23c', method: 'DELETE' }).reply(204, '');
+    // A function matcher: MockAgent would itself normalise a literal '/plants/%2E%2E%2E'.
     agent
       .get(ORIGIN)
-      .intercept({ path: (path) => path === '/plants/%2E%2E', method: 'DELETE' })
+      .intercept({ path: (path) => path === '/plants/%2E%2E%2E', method: 'DELETE' })
       .reply(204, '');
-    await client().deletePlant('a/b?c');
-    await client().deletePlant('..');
+    await client().deletePlant('a?b#c');
+    await client().deletePlant('...');
+  });
+
+  it('sends no DELETE of an id a server may read as another address (no interceptor: the network is off)', async () => {
+    for (const id of ['..', '.', 'a/b', 'a\\b']) await expect(client().deletePlant(id)).rejects.toThrow(UsageError);
   });
 
   it('marks a 404 after a lost response (reset) as such, but not after a refused connection', async () => {

@@ -213,6 +213,15 @@ describe('a DELETE whose earlier answer was lost', () => {
     expect(debug).toContain('404 after a lost response: an earlier attempt deleted it');
   });
 
+  it('after a 502, a 410 Gone means it is gone, with no body too', async () => {
+    pool()
+      .intercept({ path: '/plants/7', method: 'DELETE' })
+      .reply(...busy(502));
+    pool().intercept({ path: '/plants/7', method: 'DELETE' }).reply(410, '');
+    expect(await client().deletePlant('7')).toEqual({ status: 410, afterLostResponse: true, attempts: 2 });
+    expect(debug).toContain('410 after a lost response: an earlier attempt deleted it');
+  });
+
   it('after a lost answer, any other refusal still stands', async () => {
     pool()
       .intercept({ path: '/plants/7', method: 'DELETE' })
