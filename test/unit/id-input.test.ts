@@ -51,6 +51,7 @@ describe('parseIdInput: only ids, never names', () => {
     ['CSV with CR line ends', 'name,id\rFicus 7,7\r', ['7']],
     ['one-column CSV of ids', 'id\r\n7\r\n"a,b"\r\n', ['7', 'a,b']],
     ['a one-column table of ids', 'ID\n7\nwith space\n', ['7', 'with space']],
+    ['CSV with the id column twice, alike', 'id,name,id\n5,Fern,5\n7,Rose,7\n', ['5', '7']],
     ['a BOM before JSON', '\uFEFF[{"id":1,"name":"Ficus 7"}]', ['1']],
     ['a BOM before NDJSON', '\uFEFF{"id":"a","name":"Ficus 7"}\n', ['a']],
     ['a BOM before CSV', '\uFEFFid,name\r\n1,Ficus 7\r\n', ['1']],
@@ -85,6 +86,11 @@ describe('parseIdInput: only ids, never names', () => {
     ['tab-separated rows with a comma in a name', '2\tWeed, common\tweed\n', /tab-separated lines/],
     // One row of TSV whose tabs are at its ends: a plant with no id and no tag, an id and an empty column.
     ['the one row of a plant with no id', '\tMonstera\t\n', /tab-separated lines/],
+    [
+      'CSV whose two id columns disagree',
+      'id,name,ID\n5,Fern,5\n7,Rose,6\n',
+      /^line 3 of standard input has different values in its 2 id columns, so which is the id cannot be told; nothing was deleted$/,
+    ],
     ['an id with an empty column after it', '5\t\n', /tab-separated lines/],
     ['an empty column, then an id', '\t5\n', /tab-separated lines/],
     ['a tab after the last id', '5\n6\t', /tab-separated lines/],

@@ -149,6 +149,8 @@ function idsFromCsv(text: string, startLine: number): string[] {
       `standard input is CSV without an id column (its header is ${printable(excerpt(header.join(','), 60, NO_SECRETS))}); add id to --columns, or pipe plants list --json; ${NOTHING}`,
     );
   }
+  // More columns named id (`--columns id,name,id` writes the same twice): they must agree.
+  const others = header.flatMap((name, index) => (index > column && name.toLowerCase() === 'id' ? [index] : []));
   return records.slice(1).flatMap((record, index) => {
     // Where the record starts, as an editor numbers the input's lines.
     const line = lines[index + 1]!;
@@ -160,6 +162,11 @@ function idsFromCsv(text: string, startLine: number): string[] {
       );
     }
     const id = record[column]!;
+    if (others.some((other) => record[other] !== id)) {
+      throw new UsageError(
+        `line ${line} of standard input has different values in its ${others.length + 1} id columns, so which is the id cannot be told; ${NOTHING}`,
+      );
+    }
     if (trimAsciiSpace(id) === '') {
       throw new UsageError(
         `line ${line} of standard input has no id; plants without ids cannot be deleted by id; ${NOTHING}`,
