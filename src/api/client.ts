@@ -159,6 +159,12 @@ export class PlantStoreClient {
       requestId: options.requestId,
     });
     const { attempt } = response;
+    // The interface has no pages; a service that has them says so in a Link header (RFC 8288).
+    if (NEXT_PAGE.test(headerValue(attempt.headers.link) ?? '')) {
+      this.#options.warn?.(
+        'the service says it has more plants than this answer holds (its Link header names a next page); plants reads this page only, so the list, prune and --max-deletes percentages see only these',
+      );
+    }
     try {
       yield* streamPlantList(
         this.#body(response),
@@ -439,6 +445,9 @@ export class PlantStoreClient {
 
   readonly #log: DebugLog;
 }
+
+/** A Link header naming a next page: `<…?page=2>; rel="next"` (rel may list several types). */
+const NEXT_PAGE = /;\s*rel\s*=\s*(?:"(?:[^"]*\s)?next(?:\s[^"]*)?"|next(?=\s*(?:[;,]|$)))/i;
 
 /** A fresh X-Request-Id: a random UUID, so a service's log line can be found for any outcome. */
 export function newRequestId(): string {

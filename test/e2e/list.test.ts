@@ -173,6 +173,20 @@ describe('plants list against services that answer differently', () => {
     expect(r.stderr).toBe('plants: warning: the service returned more plants than --limit 2; showing the first 2\n');
   });
 
+  it('warns once when the service says it has a next page (Link: rel="next"); the page is still listed', async () => {
+    const body = JSON.stringify([{ id: 1, name: 'a' }]);
+    await serve(200, body, { 'content-type': 'application/json', link: '</plants?page=2>; rel="next"' });
+    const r = await plants(['list', '--json'], { PLANTS_BASE_URL: server.url });
+    expect(r.code).toBe(0);
+    expect(withoutRequestIds(JSON.parse(r.stdout))).toEqual([{ id: 1, name: 'a' }]);
+    expect(r.stderr).toBe(
+      'plants: warning: the service says it has more plants than this answer holds (its Link header names a next page); plants reads this page only, so the list, prune and --max-deletes percentages see only these\n',
+    );
+    await server.close();
+    await serve(200, body, { 'content-type': 'application/json', link: '</plants?page=1>; rel="prev"' });
+    expect((await plants(['list', '--json'], { PLANTS_BASE_URL: server.url })).stderr).toBe('');
+  });
+
   it('sends the headers the interface asks for, below a base path prefix', async () => {
     await serve(200, '[]', { 'content-type': 'application/json' });
     const r = await plants(['list', '--limit', '5'], { PLANTS_BASE_URL: `${server.url}/api/` });
