@@ -27,6 +27,15 @@ export function parseBaseUrl(raw: string, source?: string): URL {
   if (url.search || url.hash || value.includes('?') || value.includes('#')) {
     throw new UsageError(`${invalid}: it must not contain a query (?) or fragment (#)`);
   }
+  // A URL parser reads `\` as `/` in an http(s) URL, and dot-segments away: the address would not be the one written.
+  const afterHost = value.slice(url.protocol.length + 2);
+  const path = afterHost.includes('/') ? afterHost.slice(afterHost.indexOf('/')) : '';
+  const dotSegment = path.split('/').some((segment) => /^(?:\.|%2e){1,2}$/i.test(segment));
+  if (value.includes('\\') || dotSegment) {
+    throw new UsageError(
+      `${invalid}: it must not contain a backslash or a dot-segment (/./, /../), which a URL parser reads as another path; write the path as it is meant`,
+    );
+  }
   url.pathname = url.pathname.replace(/\/+$/, '');
   return url;
 }

@@ -18,6 +18,7 @@ describe('parseBaseUrl', () => {
     ['https://plants.example.com/api/', 'https://plants.example.com/api'],
     ['  https://plants.example.com/v1//  ', 'https://plants.example.com/v1'],
     ['HTTPS://Plants.Example.com', 'https://plants.example.com'],
+    ['https://plants.example.com/v1.2/...%2e/a%2eb', 'https://plants.example.com/v1.2/...%2e/a%2eb'],
   ])('accepts %j as %j', (raw, expected) => {
     expect(formatBaseUrl(parseBaseUrl(raw, 'test'))).toBe(expected);
   });
@@ -31,6 +32,12 @@ describe('parseBaseUrl', () => {
     ['https://plants.example.com/api?x=1', /query/],
     ['https://plants.example.com/api#frag', /fragment/],
     ['https://plants.example.com/api?', /query/],
+    ['http://plants.example.com:1\\x', /must not contain a backslash or a dot-segment/],
+    ['http://plants.example.com\\api', /must not contain a backslash or a dot-segment/],
+    ['https://plants.example.com/a/../b', /must not contain a backslash or a dot-segment/],
+    ['https://plants.example.com/a/./b', /must not contain a backslash or a dot-segment/],
+    ['https://plants.example.com/a/%2E%2e', /must not contain a backslash or a dot-segment/],
+    ['https://plants.example.com/.%2e/b', /must not contain a backslash or a dot-segment/],
   ])('rejects %j', (raw, message) => {
     expect(() => parseBaseUrl(raw, 'PLANTS_BASE_URL')).toThrow(UsageError);
     expect(() => parseBaseUrl(raw, 'PLANTS_BASE_URL')).toThrow(message);
