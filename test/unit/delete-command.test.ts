@@ -154,7 +154,9 @@ describe('every id is checked before any is sent', () => {
   it('an id that cannot be sent (an unpaired surrogate, from JSON) stops the run before the first DELETE', async () => {
     const r = await plants(['delete', '--stdin', '--yes'], { stdin: '["1", "\\ud800"]' });
     expect(r.code).toBe(2);
-    expect(r.stderr()).toMatch(/^plants: invalid plant id .*: it contains an unpaired UTF-16 surrogate\n$/);
+    expect(r.stderr()).toMatch(
+      /^plants: invalid plant id .*: it contains an unpaired UTF-16 surrogate; nothing was deleted\n$/,
+    );
   });
 });
 

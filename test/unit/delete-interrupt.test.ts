@@ -167,18 +167,18 @@ describe('Ctrl-C during the deletes', () => {
     let atQuit: { stdout: string; stderr: string; summaries: string[] } | undefined;
     service().intercept({ path: '/plants/1', method: 'DELETE' }).reply(204, '');
     service()
-      .intercept({ path: '/plants/a%2Fb', method: 'DELETE' })
+      .intercept({ path: '/plants/a%3Fb', method: 'DELETE' })
       .reply(() => {
         const summaries = run.quit();
         atQuit = { stdout: run.stdout(), stderr: run.stderr(), summaries };
         return { statusCode: 204, data: '' };
       });
     service().intercept({ path: '/plants/2', method: 'DELETE' }).reply(204, '');
-    const run = plantsWithSignals(['delete', '1', 'a/b', '2', '--yes', '--concurrency', '1']);
+    const run = plantsWithSignals(['delete', '1', 'a?b', '2', '--yes', '--concurrency', '1']);
     expect(await run.code()).toBe(0);
     expect(atQuit).toEqual({
       stdout: '',
-      stderr: 'Deleted: 1\nplants: a/b: stopped before the service answered; the plant may have been deleted\n',
+      stderr: 'Deleted: 1\nplants: a?b: stopped before the service answered; the plant may have been deleted\n',
       summaries: ['interrupted: 1 deleted, 1 unknown, 1 skipped'],
     });
   });
