@@ -8,7 +8,8 @@ import { interactiveShell, shellMissing, type ShellName } from '../helpers/shell
 // Ids and names a hostile service could send: completion must neither run them
 // nor let their escape sequences reach the terminal.
 const SEMICOLON = 'zz1;touch x;#';
-const EVERYTHING = 'zz2 $(touch y) `touch z` "dq" \'sq\' * ? [a] ~ !! {a,b} \\ end';
+// No backslash: plants refuses to send an id with one (a server may take it for a slash).
+const EVERYTHING = 'zz2 $(touch y) `touch z` "dq" \'sq\' * ? [a] ~ !! {a,b} | & <> end';
 const OSC_NAME = 'Evil \u001b]52;c;aGVsbG8=\u0007 \u001b]0;pwned\u0007 \u009b31m end';
 const HOSTILE = [
   { id: SEMICOLON, name: 'semicolon' },

@@ -35,9 +35,9 @@ function respond(req: IncomingMessage, res: ServerResponse): void {
   const inHeader = echoed.replace(/\s+/g, ' ');
   const path = req.url!.slice(req.url!.indexOf('/plants'));
   const json = { 'content-type': 'application/json', 'x-echo': inHeader };
-  if (req.url!.startsWith('/v2/')) {
-    // Refused after the redirect: the error names the request, as the redirect's URL.
-    res.writeHead(409, json).end(JSON.stringify({ error: 'conflict', message: 'kept' }));
+  if (req.method === 'GET' && !req.url!.startsWith('/v2/') && !listFails) {
+    // Within the origin: followed, and named in --debug (as the URL parser writes it).
+    res.writeHead(308, { location: `/v2/${inHeader}/plants?${inHeader}` }).end();
   } else if (req.method === 'GET' && listFails) {
     res
       .writeHead(500, {
@@ -60,7 +60,7 @@ function respond(req: IncomingMessage, res: ServerResponse): void {
     // Elsewhere: not followed; its Location is shown (a parameter is cut at its first `=`: the token must be masked first).
     res.writeHead(307, { location: `http://elsewhere.invalid/cb/${inHeader}?${inHeader}#${inHeader}` }).end();
   } else {
-    // Within the origin: followed, and named in --debug (as the URL parser writes it).
+    // Within the origin, but a DELETE follows no redirect: its Location is shown.
     res.writeHead(308, { location: `/v2/${inHeader}/plants/3?${inHeader}` }).end();
   }
 }
@@ -82,9 +82,13 @@ describe.each(ECHO_FORMS)('the token echoed %s', (_name, form) => {
     expect(results[1]!.error!.message).toMatch(/^redirected to http:\/\/elsewhere\.invalid\/cb\/.*\*\*\*/);
     expect(prune.stderr).toMatch(/plants: debug: {3}x-echo: .*\*\*\*/);
     expect(prune.stderr).toMatch(/plants: debug: {3}set-cookie: sid=\*\*\*; Path=\//);
-    expect(prune.stderr).toMatch(/plants: debug: following 308 Permanent Redirect to .*\/v2\//);
-    expect(results[2]!.error!.message).toBe('kept');
-    expect(prune.stderr).toMatch(/plants: DELETE http:\/\/127\.0\.0\.1:\d+\/v2\/\S*\?\*\*\*\S* → 409 Conflict: kept/);
+    expect(prune.stderr).toMatch(/plants: debug: following 308 Permanent Redirect to .*\/v2\/\S*\?\*\*\*/);
+    expect(results[2]!.error!.message).toMatch(
+      /^redirected to \/v2\/\S*\?\S*\*\*\*\S*; not followed: a DELETE goes only/,
+    );
+    expect(prune.stderr).toMatch(
+      /plants: DELETE http:\/\/127\.0\.0\.1:\d+\/plants\/3 → 308 Permanent Redirect: redirected to \/v2\//,
+    );
     const errorLine = JSON.parse(prune.stderr.trimEnd().split('\n').pop()!) as JsonError;
     expect(errorLine.error.code).toBeDefined();
 

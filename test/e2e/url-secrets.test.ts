@@ -121,14 +121,16 @@ describe('a redirect to a URL with secrets in it', () => {
     expect(r.stderr).toContain(`plants: debug:   location: ${shown()}\n`);
   });
 
-  it('of a DELETE is masked in the message, and delete --json carries what the service said', async () => {
+  it('of a DELETE is not followed, and masked in the message and in delete --json', async () => {
     respond = redirectThen(500);
     const r = await plants(['delete', '7', '--yes', '--json']);
     expectNoSecret(r);
-    expect(r.stderr).toContain(`plants: DELETE ${shown()} → 500 Internal Server Error: nope (error 1)\n`);
+    const message = `redirected to ${shown()}; not followed: a DELETE goes only to the address asked for, which the protections and the journal name (if the service has moved, point the base URL at its new address)`;
+    expect(r.stderr).toContain(`plants: DELETE ${setup.server.url}/plants/7 → 307 Temporary Redirect: ${message}\n`);
     expect(withoutRequestIds(JSON.parse(r.stdout))).toEqual([
-      { id: '7', result: 'failed', status: 500, error: { error: 1, message: 'nope' } },
+      { id: '7', result: 'failed', status: 307, error: { error: null, message } },
     ]);
+    expect(setup.server.requests.map((q) => q.path)).toEqual(['/plants/7']);
   });
 
   it('to another origin is not followed, and its Location is masked', async () => {
