@@ -13,7 +13,7 @@ import { pruneCommand } from './commands/delete/prune.js';
 import { parseRetries, parseSize, parseTimeout } from './shared/values.js';
 import { parseProfileName } from './config/store.js';
 import { createContext, type Context, type ContextOptions, type GlobalFlags } from './context.js';
-import { CliError, ExitCode, signalExitCode, type ErrorCode, type StopSignal } from './errors.js';
+import { CliError, ExitCode, OutputError, signalExitCode, type ErrorCode, type StopSignal } from './errors.js';
 
 const STOP_SIGNALS: readonly StopSignal[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 import { formatWriter, isOutputFormat } from './output/format-writers.js';
@@ -37,7 +37,8 @@ Examples:
 
 Exit codes:
   0    success
-  1    the request failed (service error, network, bad response); config get of an unset key
+  1    the request failed (service error, network, bad response); config get of an unset key;
+       the output could not be written (a full disk)
   2    usage error (bad flag, argument or configuration; --yes missing; prompt declined)
   3    not found (delete of an id the service does not have; api: a 404 to one resource)
   4    authentication (401/403 from the service, or no token)
@@ -181,15 +182,17 @@ export async function main(
   const ctx = createContext({ ...options, flags: () => globalFlags(program) });
   const program = buildProgram(ctx, argv);
   try {
-    // `plants` alone is a request for help, as in gh and kubectl: on stdout, exit 0.
-    if (argv.length === 0) {
-      program.outputHelp();
-      return ExitCode.ok;
+    try {
+      // `plants` alone is a request for help, as in gh and kubectl: on stdout, exit 0.
+      if (argv.length === 0) program.outputHelp();
+      else await program.parseAsync([...argv], { from: 'user' });
+    } catch (err) {
+      // --help and --version end this way too: done, as far as the command goes.
+      if (!(err instanceof CommanderError && err.exitCode === 0)) return reportError(err, ctx, jsonRequested(argv));
     }
-    await program.parseAsync([...argv], { from: 'user' });
-    return ExitCode.ok;
-  } catch (err) {
-    return reportError(err, ctx, jsonRequested(argv));
+    // Output that a write could not deliver (a full disk), whichever way it went (help included), fails the run.
+    const unwritten = await ctx.io.stdoutFailure();
+    return unwritten ? reportError(new OutputError(unwritten), ctx, jsonRequested(argv)) : ExitCode.ok;
   } finally {
     await ctx.close({ exiting });
   }
@@ -224,8 +227,6 @@ function reportError(err: unknown, ctx: Context, json: boolean): number {
   let requestId: string | null = null;
   let message: string;
   if (err instanceof CommanderError) {
-    // --help and --version end this way too.
-    if (err.exitCode === 0) return ExitCode.ok;
     exitCode = ExitCode.usage;
     code = 'usage';
     message = printable(err.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' '));

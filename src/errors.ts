@@ -3,6 +3,8 @@
  * exit code in exactly one place.
  */
 
+import { fsReason } from './shared/fs-reason.js';
+
 export const ExitCode = {
   ok: 0,
   /** The request failed: service error, network, bad response. */
@@ -189,6 +191,31 @@ export class JournalError extends CliError {
   override name = 'JournalError';
 }
 
+/**
+ * stdout could not be written (a full disk, an exceeded quota, an I/O
+ * error): what the caller asked for is missing or cut short. Not a bug, and
+ * not a reader that went away (`plants list | head -1`), which ends the
+ * output quietly.
+ */
+export class OutputError extends CliError {
+  readonly exitCode = ExitCode.failure;
+  readonly code = 'output';
+  override name = 'OutputError';
+  /** The error the write failed with (ENOSPC, EIO, …). */
+  readonly reason: unknown;
+
+  /** `done`: what the run had done by then that the lost output would have said (deletions made). */
+  constructor(reason: unknown, done?: string) {
+    super(`could not write to standard output: ${fsReason(reason)}${done ? `; ${done}` : ''}`);
+    this.reason = reason;
+  }
+
+  /** The same failure, saying what the run had done before it. */
+  after(done: string | undefined): OutputError {
+    return done === undefined ? this : new OutputError(this.reason, done);
+  }
+}
+
 /** `config get` of a key the selected profile does not set: exit 1, as scripts that test for a value expect. */
 export class NotSetError extends CliError {
   readonly exitCode = ExitCode.failure;
@@ -211,4 +238,5 @@ export type ErrorCode =
   | 'partial_failure'
   | 'journal'
   | 'refused'
+  | 'output'
   | 'internal';

@@ -12,10 +12,8 @@ export function start(): void {
   // before loading the command tree, and without process.stdout (which loads
   // node's streams).
   const args = process.argv.slice(2);
-  if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
-    writeToFd(1, `${VERSION}\n`);
-    return;
-  }
+  // A write that failed (a full disk) is left to the full run, which reports it as every command's.
+  if (args.length === 1 && (args[0] === '--version' || args[0] === '-V') && !writeToFd(1, `${VERSION}\n`)) return;
   // The command tree loads through the code cache (see build/start-up.ts).
   // run() reports every error itself; nothing reaches this promise.
   void import('./cli.js').then(({ run }) => run());

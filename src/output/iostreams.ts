@@ -1,6 +1,7 @@
 import { fstatSync, statSync, type Stats } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import type { Env } from '../env.js';
+import { OutputError } from '../errors.js';
 import { writeToFd } from './write-now.js';
 
 /**
@@ -43,6 +44,13 @@ export interface IOStreams {
    * (help and usage errors, which then need no stream set up).
    */
   write(stream: 'stdout' | 'stderr', text: string): void;
+  /**
+   * The error a write to stdout failed with (a full disk: ENOSPC), however
+   * it was written (writeOut, a plain write, help); undefined when every
+   * write went through, or only the reader went away (EPIPE). Asked when
+   * the command is over, after its writes have been tried.
+   */
+  stdoutFailure(): Promise<Error | undefined>;
 }
 
 /** Which of the three streams are terminals (the system's are looked at when first asked). */
@@ -86,7 +94,13 @@ export function createIOStreams(
   color: { readonly stdout: boolean; readonly stderr: boolean },
   writeNow: IOStreams['writeNow'],
   terminalWidth: IOStreams['terminalWidth'] = () => undefined,
-  write: IOStreams['write'] = (stream, text) => void streams[stream].write(text),
+  write: IOStreams['write'] = (stream, text) =>
+    void streams[stream].write(text, (err) => noteFailure(streams[stream], err)),
+  stdoutFailure: IOStreams['stdoutFailure'] = async () => {
+    // A failed write's callback comes a tick later.
+    await new Promise((resolve) => setImmediate(resolve));
+    return failures.get(streams.stdout);
+  },
 ): IOStreams {
   let colourOff = false;
   return {
@@ -111,6 +125,7 @@ export function createIOStreams(
     terminalWidth: (stream) => (tty[stream] ? terminalWidth(stream) : undefined),
     writeNow,
     write,
+    stdoutFailure,
   };
 }
 
@@ -162,16 +177,19 @@ export function systemIOStreams(env: Env = process.env, noColorFlag = false): IO
     },
   };
   const made = { stdout: false, stderr: false };
+  /** What a write straight to the descriptor failed with (help, before the stream is made). */
+  const unwritten: { stdout?: Error; stderr?: Error } = {};
   /**
    * process.stdout or process.stderr, made now if need be. A reader that
    * goes away (`plants list | head -1`) is not an error: writes then end
    * quietly (see writeOut) and the command keeps its exit code; nor is a
-   * terminal that has gone (SIGHUP): the run still ends as it should.
+   * terminal that has gone (SIGHUP): the run still ends as it should. Any
+   * other failure is kept, for stdoutFailure.
    */
   const stream = (name: 'stdout' | 'stderr'): Writable => {
     if (!made[name]) {
       made[name] = true;
-      process[name].on('error', () => {});
+      process[name].on('error', (err: Error) => noteFailure(process[name], err));
     }
     return process[name];
   };
@@ -197,11 +215,20 @@ export function systemIOStreams(env: Env = process.env, noColorFlag = false): IO
         return colorWanted(tty.stderr, env, noColorFlag);
       },
     },
-    (name, text) => writeToFd(FDS[name], text),
+    (name, text) => void writeToFd(FDS[name], text),
     // Read at each table: the terminal may have been resized since the start.
     (name) => terminalColumns((stream(name) as NodeJS.WriteStream).columns, env.COLUMNS),
     // After whatever went through the stream, if it was made; else at once.
-    (name, text) => (made[name] ? void process[name].write(text) : writeToFd(FDS[name], text)),
+    (name, text) => {
+      if (made[name]) void process[name].write(text);
+      else unwritten[name] ??= writeToFd(FDS[name], text);
+    },
+    async () => {
+      if (unwritten.stdout || !made.stdout) return unwritten.stdout;
+      // A failed write reports itself a tick later (a file's, a device's): let every one that was made do so.
+      await new Promise((resolve) => setImmediate(resolve));
+      return failures.get(process.stdout);
+    },
   );
 }
 
@@ -213,21 +240,33 @@ function isReaderGone(err: NodeJS.ErrnoException): boolean {
 /** Streams whose reader has gone (process.stdout never reports itself destroyed). */
 const gone = new WeakSet<Writable>();
 
+/** The first error each stream's writes failed with, its reader going away aside (see IOStreams.stdoutFailure). */
+const failures = new WeakMap<Writable, Error>();
+
+/** Keep the first error a write to `stream` failed with, unless it only says the reader has gone. */
+function noteFailure(stream: Writable, err: Error | null | undefined): void {
+  if (err && !isReaderGone(err) && !failures.has(stream)) failures.set(stream, err);
+}
+
 /** Whether writing to `stream` has become pointless. */
 export function readerGone(stream: Writable): boolean {
   return stream.destroyed || gone.has(stream);
 }
 
 /**
- * Write and wait until the stream has taken it, so large outputs respect
- * back-pressure. A closed pipe ends the output quietly; the command still
- * finishes and exits with its own code.
+ * Write output (stdout) and wait until the stream has taken it, so large
+ * outputs respect back-pressure. A closed pipe ends the output quietly; the
+ * command still finishes and exits with its own code. Any other failure (a
+ * full disk) rejects with an OutputError, which ends the command.
  */
 export function writeOut(stream: Writable, text: string | Uint8Array): Promise<void> {
+  const failed = failures.get(stream);
+  if (failed) return Promise.reject(new OutputError(failed));
   if (readerGone(stream)) return Promise.resolve();
   return new Promise((resolve, reject) => {
     stream.write(text, (err) => {
-      if (err && !isReaderGone(err)) return reject(err);
+      noteFailure(stream, err);
+      if (err && !isReaderGone(err)) return reject(new OutputError(err));
       if (err) gone.add(stream);
       resolve();
     });

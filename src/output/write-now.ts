@@ -6,8 +6,12 @@ const WRITE_NOW_PATIENCE_MS = 10_000;
  * non-blocking, and process.stdout queues what a full pipe cannot take; a
  * process that exits right after would lose the queue. Here a full pipe is
  * waited for (up to 10 s); a reader that has gone ends the write.
+ * Returns the error a write failed with (a full disk: ENOSPC), for the
+ * caller to report; undefined when all was written, when the reader has
+ * gone (EPIPE, not an error: `plants --help | head -1`) and when a full
+ * pipe's reader did not come back in time.
  */
-export function writeToFd(fd: number, text: string): void {
+export function writeToFd(fd: number, text: string): NodeJS.ErrnoException | undefined {
   const { writeSync } = process.getBuiltinModule('node:fs');
   let rest = Buffer.from(text);
   const giveUp = Date.now() + WRITE_NOW_PATIENCE_MS;
@@ -15,8 +19,12 @@ export function writeToFd(fd: number, text: string): void {
     try {
       rest = rest.subarray(writeSync(fd, rest));
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EAGAIN' || Date.now() > giveUp) return;
+      const { code } = err as NodeJS.ErrnoException;
+      if (code === 'EPIPE') return undefined;
+      if (code !== 'EAGAIN') return err as NodeJS.ErrnoException;
+      if (Date.now() > giveUp) return undefined;
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
     }
   }
+  return undefined;
 }

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -63,6 +63,12 @@ export interface RunOptions {
   columns?: number;
   /** A script to run instead of bin/plants.js (for the helper's own tests). */
   bin?: string;
+  /**
+   * A file opened (for writing) as the child's stdout in place of the pipe,
+   * such as /dev/full (every write fails with ENOSPC); the result's stdout
+   * is then empty. Not with `tty`.
+   */
+  stdoutTo?: string;
 }
 
 /**
@@ -107,22 +113,27 @@ export function runCli(args: string[], options: RunOptions): Promise<CliResult> 
   const [command, ...rest] = options.tty ? ['script', '-qfec', size + argv.map(quote).join(' '), '/dev/null'] : argv;
   const answers = [...(options.answers ?? [])];
   return new Promise((resolve, reject) => {
-    const child = spawn(command!, rest, { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const out = options.stdoutTo === undefined ? 'pipe' : openSync(options.stdoutTo, 'w');
+    const child = spawn(command!, rest, { env, stdio: ['pipe', out, 'pipe'] });
+    // The child has its own copy of the descriptor (spawn reports a failure to start as an event).
+    if (typeof out === 'number') closeSync(out);
+    // Piped, always: only stdout may be a file.
+    const [stdin, stderrPipe] = [child.stdin!, child.stderr!];
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
       stdout += chunk;
       // Type only once the prompt is on screen: earlier input would be echoed by the terminal.
-      while (answers[0] && stdout.includes(answers[0].when)) child.stdin.write(answers.shift()!.send);
+      while (answers[0] && stdout.includes(answers[0].when)) stdin.write(answers.shift()!.send);
     });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    stderrPipe.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     child.on('error', reject);
     child.on('close', (code, signal) => {
       const leak = tokenLeak({ stdout, stderr });
       if (leak) reject(leak);
       else resolve({ code, signal, stdout, stderr });
     });
-    if (options.input !== undefined || !options.tty) child.stdin.end(options.input ?? '');
+    if (options.input !== undefined || !options.tty) stdin.end(options.input ?? '');
   });
 }
 

@@ -15,6 +15,8 @@ export interface InProcessOptions {
   stdin?: string;
   /** The terminal's width, with `tty`. */
   columns?: number;
+  /** Every write to stdout fails with this code (ENOSPC: a full disk). */
+  stdoutFails?: string;
   prompter?: Prompter;
   /** An OS keyring stand-in (PLANTS_KEYRING must then be taken out of the environment). */
   keyring?: ContextOptions['keyring'];

@@ -1,10 +1,26 @@
+import { constants } from 'node:os';
 import { PassThrough, Writable } from 'node:stream';
+import { getSystemErrorMap } from 'node:util';
 import { createIOStreams, type IOStreams } from '../../src/output/iostreams.js';
 import type { Prompter } from '../../src/output/prompt.js';
 
+/** An error as a failed system call makes it: `ENOSPC: no space left on device, write`, with its errno. */
+function systemError(code: string): NodeJS.ErrnoException {
+  const errno = -(constants.errno as Record<string, number>)[code]!;
+  const [, description] = getSystemErrorMap().get(errno)!;
+  return Object.assign(new Error(`${code}: ${description}, write`), { code, errno, syscall: 'write' });
+}
+
 class Buffered extends Writable {
   text = '';
-  override _write(chunk: Buffer, _encoding: string, callback: () => void): void {
+  /** Each write fails with this code (ENOSPC: a full disk), taking nothing. */
+  constructor(readonly fails?: string) {
+    super();
+    // As on process.stdout, the write's callback (or stdoutFailure) reports the failure.
+    this.on('error', () => {});
+  }
+  override _write(chunk: Buffer, _encoding: string, callback: (err?: Error) => void): void {
+    if (this.fails !== undefined) return callback(systemError(this.fails));
     this.text += chunk.toString();
     callback();
   }
@@ -17,8 +33,10 @@ export interface FakeIO {
 }
 
 /** Buffers in place of the process streams, with TTY switches and, on a TTY, a width (`columns`). Colour is always off. */
-export function fakeIO(options: { tty?: boolean; stdinTTY?: boolean; stdin?: string; columns?: number } = {}): FakeIO {
-  const stdout = new Buffered();
+export function fakeIO(
+  options: { tty?: boolean; stdinTTY?: boolean; stdin?: string; columns?: number; stdoutFails?: string } = {},
+): FakeIO {
+  const stdout = new Buffered(options.stdoutFails);
   const stderr = new Buffered();
   const stdin = new PassThrough();
   stdin.end(options.stdin ?? '');

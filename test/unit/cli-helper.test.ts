@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli, spawnCli, tempDir, tokenLeak } from '../helpers/cli.js';
@@ -32,6 +32,13 @@ describe('the token-leak check of the CLI helpers', () => {
   it('runCli resolves when nothing leaks', async () => {
     const r = await runCli(['stdout'], { configDir: dir.path, bin: script, env: { LEAK: 'nothing' } });
     expect(r).toMatchObject({ code: 0, stdout: 'the token is nothing\n', stderr: '' });
+  });
+
+  it('runCli with stdoutTo: the child writes to that file, not the pipe', async () => {
+    const file = join(dir.path, 'out.txt');
+    const r = await runCli(['stdout'], { configDir: dir.path, bin: script, env: { LEAK: 'nothing' }, stdoutTo: file });
+    expect(r).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    expect(readFileSync(file, 'utf8')).toBe('the token is nothing\n');
   });
 
   it('spawnCli: exit rejects at once when the token shows up', async () => {

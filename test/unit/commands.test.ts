@@ -659,6 +659,14 @@ describe('help and usage', () => {
     expect(r.stdout()).toMatch(/PLANTS_CONFIG_DIR/);
   });
 
+  it('--help and --version that cannot be written (a full disk) fail with one line: exit 1, code output', async () => {
+    for (const args of [['--help'], ['list', '--help'], ['--version'], []]) {
+      const r = await plants(args, { stdoutFails: 'ENOSPC' });
+      expect(r.code, args.join(' ')).toBe(1);
+      expect(r.stderr()).toBe('plants: could not write to standard output: no space left on device (ENOSPC)\n');
+    }
+  });
+
   it('every command has a description, options and examples in its help', async () => {
     const commands = [
       [],

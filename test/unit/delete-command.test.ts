@@ -494,6 +494,42 @@ describe('what is reported', () => {
   });
 });
 
+describe('stdout that cannot be written (a full disk)', () => {
+  it('the results still go to stderr; the error line says the DELETEs were sent and names the run', async () => {
+    deletes('1');
+    deletes('2', 404, { error: 44, message: 'no such plant' });
+    const r = await plants(['delete', '1', '2', '--yes', '--json', '--concurrency', '1'], { stdoutFails: 'ENOSPC' });
+    expect(r.code).toBe(1);
+    const lines = r.stderr().trimEnd().split('\n');
+    expect(lines.slice(0, 2)).toEqual([
+      'plants: DELETE https://plants.test/plants/2 → 404 Not Found: no such plant (error 44)',
+      'Deleted 1, not found 1',
+    ]);
+    expect(lines[2]).toMatch(
+      /^plants: could not write to standard output: no space left on device \(ENOSPC\); the DELETEs were sent \(1 deleted, 1 not found\): plants history [0-9a-f-]{36} lists them$/,
+    );
+    expect(lines).toHaveLength(4);
+    expect(errorLine(r.stderr())).toEqual({
+      code: 'output',
+      status: null,
+      message: lines[2]!.replace(/^plants: /, ''),
+      request_id: null,
+    });
+  });
+
+  it('without a journal it says none was kept; a dry run, which sent nothing, names nothing', async () => {
+    deletes('1');
+    const r = await plants(['delete', '1', '--yes', '--json', '--no-journal'], { stdoutFails: 'EIO' });
+    expect(r.code).toBe(1);
+    expect(r.stderr()).toMatch(
+      /^plants: could not write to standard output: i\/o error \(EIO\); the DELETE was sent \(1 deleted\): no journal was kept\n\{/,
+    );
+    const dry = await plants(['delete', '1', '--dry-run'], { stdoutFails: 'EIO' });
+    expect(dry.code).toBe(1);
+    expect(dry.stderr()).toMatch(/plants: could not write to standard output: i\/o error \(EIO\)\n$/);
+  });
+});
+
 describe('the exit code of every mix of results in one run', () => {
   // Each kind of outcome, how the service produces it, and the result word it gets.
   const KINDS: Record<string, () => [number, string | object] | undefined> = {

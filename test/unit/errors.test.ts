@@ -10,6 +10,7 @@ import {
   InterruptedError,
   NetworkError,
   NotSetError,
+  OutputError,
   UsageError,
   type CliError,
 } from '../../src/errors.js';
@@ -33,9 +34,23 @@ describe('each error carries its code and exit code', () => {
     ['timeout', new NetworkError('x', true), 'timeout', ExitCode.failure],
     ['bad response', new BadResponseError('x'), 'bad_response', ExitCode.failure],
     ['exit status', new ExitStatus(ExitCode.failure, 'partial_failure', 'y'), 'partial_failure', ExitCode.failure],
+    ['output', new OutputError(new Error('x')), 'output', ExitCode.failure],
   ])('%s', (_name, err, code, exitCode) => {
     expect(err.code).toBe(code);
     expect(err.exitCode).toBe(exitCode);
+  });
+
+  it('an OutputError names the failed write by its reason, and what the run had done by then', () => {
+    const full = Object.assign(new Error('ENOSPC: no space left on device, write'), { errno: -28, code: 'ENOSPC' });
+    const err = new OutputError(full);
+    expect(err.message).toBe('could not write to standard output: no space left on device (ENOSPC)');
+    expect(err.after(undefined)).toBe(err);
+    const after = err.after('the DELETE was sent (1 deleted): no journal was kept');
+    expect(after).toBeInstanceOf(OutputError);
+    expect(after.reason).toBe(full);
+    expect(after.message).toBe(
+      'could not write to standard output: no space left on device (ENOSPC); the DELETE was sent (1 deleted): no journal was kept',
+    );
   });
 
   it('the JSON summary is the message, or what an ExitStatus says the person has not seen', () => {

@@ -12,6 +12,7 @@ import {
   writeAll,
   writeOut,
 } from '../../src/output/iostreams.js';
+import { OutputError } from '../../src/errors.js';
 
 /** A writable that records each write, failing with `code` once `failAfter` writes went through. */
 function sink(options: { code?: string; failAfter?: number } = {}) {
@@ -186,9 +187,17 @@ describe('writeOut', () => {
     },
   );
 
-  it('reports any other write error', async () => {
-    const { stream } = sink({ code: 'EIO' });
-    await expect(writeOut(stream, 'x')).rejects.toMatchObject({ code: 'EIO' });
+  it('reports any other write error as an OutputError naming it, and every write after it too', async () => {
+    const { stream, attempts } = sink({ code: 'EIO' });
+    const failed = writeOut(stream, 'x');
+    await expect(failed).rejects.toBeInstanceOf(OutputError);
+    await expect(failed).rejects.toMatchObject({
+      code: 'output',
+      exitCode: 1,
+      message: 'could not write to standard output: EIO',
+    });
+    await expect(writeOut(stream, 'y')).rejects.toMatchObject({ code: 'output' });
+    expect(attempts()).toBe(1);
   });
 
   it('writes nothing to a destroyed stream', async () => {
@@ -198,6 +207,39 @@ describe('writeOut', () => {
     expect(readerGone(stream)).toBe(true);
     expect(writes).toEqual([]);
   });
+});
+
+describe('stdoutFailure: a write to stdout that failed, however it was made', () => {
+  const io = (stdout: Writable) =>
+    createIOStreams(
+      { stdin: new PassThrough(), stdout, stderr: new PassThrough() },
+      { stdin: false, stdout: false, stderr: false },
+      { stdout: false, stderr: false },
+      () => undefined,
+    );
+
+  it('is the error of a failed writeOut, or of a plain write (help)', async () => {
+    const out = sink({ code: 'ENOSPC' });
+    const viaWriteOut = io(out.stream);
+    await expect(writeOut(viaWriteOut.stdout, 'x')).rejects.toBeInstanceOf(OutputError);
+    expect(await viaWriteOut.stdoutFailure()).toMatchObject({ code: 'ENOSPC' });
+    const plain = io(sink({ code: 'EIO' }).stream);
+    plain.write('stdout', 'Usage: plants\n');
+    expect(await plain.stdoutFailure()).toMatchObject({ code: 'EIO' });
+  });
+
+  it.each(['EPIPE', 'ERR_STREAM_DESTROYED'])(
+    'is undefined when all went through, or the reader went away (%s)',
+    async (code) => {
+      const fine = io(sink().stream);
+      await writeOut(fine.stdout, 'x');
+      expect(await fine.stdoutFailure()).toBeUndefined();
+      const gone = io(sink({ code }).stream);
+      await writeOut(gone.stdout, 'x');
+      gone.write('stdout', 'y');
+      expect(await gone.stdoutFailure()).toBeUndefined();
+    },
+  );
 });
 
 describe('writeAll', () => {

@@ -51,7 +51,24 @@ describe('writeToFd: the last words of a run, written before it exits', () => {
     const write = vi.spyOn(fs, 'writeSync').mockImplementation(() => {
       throw errno('EPIPE');
     });
-    expect(() => writeToFd(fd, 'bye\n')).not.toThrow();
+    expect(writeToFd(fd, 'bye\n')).toBeUndefined();
+    expect(write).toHaveBeenCalledTimes(1);
+  });
+
+  it.runIf(fs.existsSync('/dev/full'))('returns ENOSPC for a full device (/dev/full), after one try', () => {
+    const full = openSync('/dev/full', 'w');
+    try {
+      expect(writeToFd(full, 'Usage: plants\n')).toMatchObject({ code: 'ENOSPC', syscall: 'write' });
+    } finally {
+      closeSync(full);
+    }
+  });
+
+  it('returns any other error, without throwing: a full disk (ENOSPC) is for the caller to report', () => {
+    const write = vi.spyOn(fs, 'writeSync').mockImplementation(() => {
+      throw errno('ENOSPC');
+    });
+    expect(writeToFd(fd, 'Usage: plants\n')).toMatchObject({ code: 'ENOSPC' });
     expect(write).toHaveBeenCalledTimes(1);
   });
 
@@ -64,7 +81,7 @@ describe('writeToFd: the last words of a run, written before it exits', () => {
       vi.setSystemTime(Date.now() + 11_000 * (calls > 1 ? 1 : 0));
       throw errno('EAGAIN');
     });
-    expect(() => writeToFd(fd, 'bye\n')).not.toThrow();
+    expect(writeToFd(fd, 'bye\n')).toBeUndefined();
     expect(calls).toBe(2);
   });
 });

@@ -19,6 +19,8 @@ export interface ApiDeletion {
   unrecorded?: JournalError;
   /** Ctrl-C (or SIGTERM, SIGHUP) came while the DELETE was in flight: the run ends with it once the answer is shown. */
   stoppedBy?: StopSignal;
+  /** The run's id in the deletion journal, when it keeps one. */
+  runId?: string;
 }
 
 /** What a DELETE's path names, as the guard rails see it. */
@@ -141,7 +143,7 @@ export async function sendDelete(
     }
     if (response === undefined) throw outcome.error ?? new Error('the DELETE got no response');
     if (unreadable !== undefined) throw unrecorded ?? unreadable;
-    return { response, body, outcome, unrecorded, stoppedBy };
+    return { response, body, outcome, unrecorded, stoppedBy, runId: journal?.run };
   } finally {
     release();
     journal?.close();

@@ -3,13 +3,14 @@ import type { ServiceResponse } from '../../api/client.js';
 import { headerValue } from '../../api/attempt.js';
 import { statusText } from '../../api/retry.js';
 import type { Context } from '../../context.js';
-import { InterruptedError } from '../../errors.js';
+import { InterruptedError, OutputError } from '../../errors.js';
 import { palette } from '../../output/color.js';
 import { writeOut } from '../../output/iostreams.js';
 import { info } from '../../output/messages.js';
 import { headerBlock, indentJson, isJsonType, terminalText } from '../../output/response.js';
 import { apiTarget } from '../../shared/url.js';
 import type { JournalChoice } from '../delete/journal.js';
+import { deletionsMade } from '../delete/report.js';
 import { wrapHelpText } from '../help.js';
 import { collect, examples } from '../options.js';
 import { sendDelete } from './delete.js';
@@ -146,7 +147,14 @@ async function runApi(options: ApiOptions, ctx: Context): Promise<void> {
     received = Buffer.alloc(0);
     response.attempt.close();
   } else received = await client.readBody(response);
-  await writeResponse(response, received, options, ctx);
+  try {
+    await writeResponse(response, received, options, ctx);
+  } catch (err) {
+    // The response of a DELETE made could not be shown (a full disk): the error line says it was made.
+    if (deletion && err instanceof OutputError)
+      throw err.after(deletionsMade([deletion.outcome.result], deletion.runId));
+    throw err;
+  }
   if (deletion?.outcome.result.result === 'gone') {
     info(ctx.io, '404 after a lost answer: an earlier attempt most likely deleted it (recorded as gone)');
   }

@@ -6,7 +6,7 @@ import {
   type DeleteResultKind,
 } from '../../api/delete-many.js';
 import type { Context } from '../../context.js';
-import { ExitCode, ExitStatus, InterruptedError, type StopSignal } from '../../errors.js';
+import { ExitCode, ExitStatus, InterruptedError, OutputError, type StopSignal } from '../../errors.js';
 import { formatJson, tsvLine } from '../../output/formats.js';
 import { writeAll, writeOut } from '../../output/iostreams.js';
 import { failure, info, success, warning } from '../../output/messages.js';
@@ -84,6 +84,24 @@ function gone(id: string): string {
   return `plant ${printable(id)} is gone: the answer to its DELETE was lost and the retry found no such plant, so that DELETE most likely deleted it (or it never existed)`;
 }
 
+/**
+ * For the error line of a run whose results could not be written to stdout
+ * (a full disk), which is then all the caller learns: that DELETEs were
+ * sent, what came of them, and where the journal has them all.
+ * Undefined when none was sent (a dry run, a refused token).
+ */
+export function deletionsMade(results: readonly DeleteResult[], runId: string | undefined): string | undefined {
+  if (!results.some((r) => r.request_id !== null)) return undefined;
+  const counts = countResults(results);
+  const what = [
+    `${counts.deleted} deleted`,
+    ...NAMED.filter(([kind]) => counts[kind]).map(([kind, label]) => `${counts[kind]} ${label}`),
+  ].join(', ');
+  const one = results.length === 1;
+  const where = runId ? `plants history ${runId} lists ${one ? 'it' : 'them'}` : 'no journal was kept';
+  return `the DELETE${one ? ' was' : 's were'} sent (${what}): ${where}`;
+}
+
 /** Whether an outcome is a problem the exit code must tell. */
 function isProblem(outcome: DeleteOutcome, options: DeletionOptions): boolean {
   return outcome.error !== undefined && !(options.ignoreMissing && outcome.result.result === 'not_found');
@@ -104,14 +122,21 @@ export async function reportDeletions(
   const interrupted = stoppedBy !== undefined;
   const { io } = ctx;
   const results = outcomes.map((o) => o.result);
-  if (options.json) {
-    await writeOut(io.stdout, formatJson(results, io.stdoutIsTTY));
-  } else if (options.dryRun && !io.stdoutIsTTY) {
-    // Ids come from the service: escaped like any TSV field, one per line.
-    await writeAll(
-      io.stdout,
-      results.map((r) => tsvLine([r.id], io.stdoutIsTTY)),
-    );
+  // stdout that cannot be written (a full disk) ends the run once the rest is said, naming what was deleted.
+  let unwritten: OutputError | undefined;
+  try {
+    if (options.json) {
+      await writeOut(io.stdout, formatJson(results, io.stdoutIsTTY));
+    } else if (options.dryRun && !io.stdoutIsTTY) {
+      // Ids come from the service: escaped like any TSV field, one per line.
+      await writeAll(
+        io.stdout,
+        results.map((r) => tsvLine([r.id], io.stdoutIsTTY)),
+      );
+    }
+  } catch (err) {
+    if (!(err instanceof OutputError)) throw err;
+    unwritten = err.after(deletionsMade(results, runId));
   }
 
   const problems = outcomes.filter((o) => isProblem(o, options));
@@ -132,6 +157,8 @@ export async function reportDeletions(
     info(io, summary(counts));
   }
 
+  // The results a script would read are not there: that outranks how they came out.
+  if (unwritten) throw unwritten;
   // Stopped: the last line counts every kind, a failure line like any other's
   // ("plants: interrupted: 2 deleted, 1 failed, 3 skipped"), and the JSON error line says the same.
   if (stoppedBy) {
