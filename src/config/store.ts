@@ -8,7 +8,8 @@ import { withLock, type DebugLog } from './lock.js';
 
 /**
  * Plants a delete or prune of the profile refuses to touch (unless
- * --include-protected): by exact id, exact tag, or a glob on the whole name.
+ * --include-protected): by id (a whole number under any spelling), exact
+ * tag, or a glob on the whole name.
  */
 export interface Protections {
   ids: string[];

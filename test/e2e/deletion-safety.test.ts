@@ -325,6 +325,19 @@ describe("a profile's protections and max-deletes hold against the real store", 
     expect(deletes()).toEqual(['/plants/7']);
   });
 
+  it('an id rule refuses its number under any spelling a service may read as it (exit 2, nothing sent)', async () => {
+    expect((await plants(['config', 'protect', '--id', '7'])).code).toBe(0);
+    for (const id of ['0x7', '0B111', '\uFF17', '\u0667', '7e00000', '.7e1', '0_7', '+0o_7', ' 0x7 ']) {
+      const r = await plants(['delete', '--yes', '--json', '--', id]);
+      expect(r.code, id).toBe(2);
+      const error = (JSON.parse(lastLine(r.stderr)) as JsonError).error;
+      expect(error.code).toBe('refused');
+      expect(error.message).toContain('(id "7"); nothing was deleted');
+    }
+    expect(deletes()).toEqual([]);
+    expect(setup.store.store.size).toBe(5);
+  });
+
   it('rules added by 12 runs at once are all kept (each change is made under the config lock)', async () => {
     const ids = Array.from({ length: 12 }, (_, i) => `p${i}`);
     const runs = await Promise.all(ids.map((id) => plants(['config', 'protect', '--id', id])));

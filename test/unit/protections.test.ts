@@ -1,7 +1,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { protectionMatcher } from '../../src/commands/delete/protections.js';
+import { idKey, integerForm, protectionMatcher } from '../../src/commands/delete/protections.js';
 import { inProcess } from '../helpers/in-process.js';
 
 // Protections and the profile's max-deletes: `config protect/unprotect`,
@@ -91,7 +92,12 @@ describe('the rules, exactly', () => {
     ['7', '7.5', false],
     ['7', '70e-2', false],
     ['7', '7x', false],
-    ['7', '0x7', false],
+    ['7', '0x7', true],
+    ['7', '\uFF17', true],
+    ['7', '7e00000', true],
+    ['1000', '1_000', true],
+    ['0x7', '7', true],
+    ['7', '010', false],
     ['abc', 'ABC', false],
     ['a b', 'a b', true],
   ])('an id rule %j and the id %j: protected %s', (rule, id, protectedToo) => {
@@ -120,6 +126,211 @@ describe('the rules, exactly', () => {
     expect(literal('x')).toBeUndefined();
     expect(literal('[x]')).toBe('name "[x]"');
     expect(literal('aa')).toBeUndefined();
+  });
+});
+
+describe('the integer an id spells (integerForm)', () => {
+  it.each([
+    // what was already read: leading zeros, a sign, a fraction, an exponent
+    ['7', '7'],
+    ['07', '7'],
+    ['+7', '7'],
+    ['7.0', '7'],
+    ['7e0', '7'],
+    ['-0', '0'],
+    // a fraction without a digit before or after its point (JavaScript's Number)
+    ['.7e1', '7'],
+    ['7.', '7'],
+    ['-.7E+1', '-7'],
+    // an exponent of any length: leading zeros are common
+    ['7e00000', '7'],
+    ['7E+0000000001', '70'],
+    ['700e-0000000000002', '7'],
+    ['0e999999999999', '0'],
+    // a base prefix, either case, a sign too (Python's int(x, 0); JavaScript's Number without a sign)
+    ['0x7', '7'],
+    ['0X7', '7'],
+    ['0o7', '7'],
+    ['0O7', '7'],
+    ['0b111', '7'],
+    ['0B111', '7'],
+    ['-0x7', '-7'],
+    ['+0b111', '7'],
+    ['0xFf', '255'],
+    ['0x7e1', '2017'],
+    ['0x000', '0'],
+    ['-0x0', '0'],
+    ['0x20000000000001', '9007199254740993'],
+    // underscores as Python reads them: one, between digits, or right after a base prefix
+    ['0_7', '7'],
+    ['1_000', '1000'],
+    ['1_0.0_0e0_1', '100'],
+    ['0x_7', '7'],
+    ['0b_1_1_1', '7'],
+    ['-0o_0_7', '-7'],
+    // Unicode decimal digits, as Python's int() reads them, mixed with ASCII ones too
+    ['\uFF17', '7'],
+    ['\uFF10\uFF17', '7'],
+    ['\u0667', '7'],
+    ['\u06F7', '7'],
+    ['\u0967\u0966', '10'],
+    ['\u09ED', '7'],
+    ['\u{1D7D5}', '7'],
+    ['\u{1D7E1}', '9'],
+    ['\u{1D7FF}', '9'],
+    ['\u{104A7}', '7'],
+    ['1\uFF17', '17'],
+    ['\uFF17.\uFF10', '7'],
+    ['\uFF17e\uFF10', '7'],
+    ['\uFF17_\uFF10', '70'],
+    ['0x\uFF17', '7'],
+  ])('%j is %j', (text, integer) => {
+    expect(integerForm(text)).toBe(integer);
+  });
+
+  it.each([
+    '',
+    '.',
+    '+',
+    'e5',
+    '.e5',
+    '--7',
+    '+-7',
+    '7e',
+    '7e+',
+    '0x',
+    '0x_',
+    '0xg',
+    '0x7.5',
+    '0x7p1',
+    '0x7_',
+    '0x__7',
+    '0_x7',
+    '0o8',
+    '0b2',
+    '0b1e5',
+    '_7',
+    '7_',
+    '7__0',
+    '7_.0',
+    '7._0',
+    '7e_1',
+    '+_7',
+    '7.5',
+    '70e-2',
+    '7e-999999999999',
+    '\uFF17.\uFF15',
+    '\uFF58',
+    '0\uFF587',
+    '\uFF0B7',
+    '\u22127',
+    '\u00B2',
+    'Infinity',
+    'NaN',
+    // trailing text (C's atoi, Ruby's to_i) is not read: `7-slug` is not the id 7
+    '7abc',
+    '7-slug',
+    '7 7',
+  ])('%j is not a whole number it can spell', (text) => {
+    expect(integerForm(text)).toBeUndefined();
+  });
+
+  it('reads a leading zero as decimal, not as C reads it (010 is 10, not 8)', () => {
+    expect(integerForm('010')).toBe('10');
+    expect(integerForm('0o10')).toBe('8');
+  });
+
+  it('forms no integer past its bounds, so a huge exponent or prefixed number costs nothing: it is compared as text', () => {
+    expect(integerForm('1e1000')).toBe(`1${'0'.repeat(1000)}`);
+    expect(integerForm('1e1001')).toBeUndefined();
+    expect(integerForm('1e999999999')).toBeUndefined();
+    expect(integerForm(`0x${'f'.repeat(1001)}`)).toBeUndefined();
+    expect(integerForm(`0x${'0'.repeat(5000)}${'f'.repeat(1000)}`)).toMatch(/^\d{1205}$/);
+    expect(idKey('1e2000')).toBe('1e2000');
+  });
+
+  it('idKey drops the white space JavaScript and Python drop around a number, U+0085 too', () => {
+    for (const blank of [' ', '\t', '\n', '\u00A0', '\u2003', '\u2028', '\u3000', '\uFEFF', '\u0085']) {
+      expect(idKey(`${blank}0x7${blank}`)).toBe('7');
+      expect(idKey(`${blank}\u0085 7 \u0085${blank}`)).toBe('7');
+    }
+    expect(idKey('\u001C7')).toBe('\u001C7');
+    expect(idKey(' abc ')).toBe(' abc ');
+  });
+
+  it('Unicode keeps its decimal digits in runs of ten, as the digit values rely on', () => {
+    let all = '';
+    for (let code = 0; code <= 0x10ffff; code += 1)
+      if (code < 0xd800 || code > 0xdfff) all += String.fromCodePoint(code);
+    const blocks = [...all.matchAll(/\p{Nd}+/gu)].map(([block]) => [...block]);
+    expect(blocks.length).toBeGreaterThan(20);
+    for (const block of blocks) {
+      expect(block.length % 10).toBe(0);
+      block.forEach((digit, i) => expect(integerForm(digit)).toBe(String(i % 10)));
+    }
+  });
+
+  it('any spelling of an integer n built the ways a service may read it gives String(n), exactly', () => {
+    const NINES = [0x30, 0xff10, 0x0660, 0x06f0, 0x0966, 0x09e6, 0x0e50, 0x1d7ce, 0x1d7f6];
+    const spelling = fc.record({
+      n: fc.oneof(
+        fc.integer({ min: -1000, max: 1000 }).map(BigInt),
+        fc.bigInt({ min: -(10n ** 40n), max: 10n ** 40n }),
+      ),
+      base: fc.constantFrom('dec', 'x', 'o', 'b'),
+      upper: fc.boolean(),
+      plus: fc.boolean(),
+      leadingZeros: fc.nat(3),
+      zerosAppended: fc.nat(3),
+      pointFromRight: fc.nat(45),
+      point: fc.boolean(),
+      exponent: fc.constantFrom('none', 'e', 'E'),
+      exponentPlus: fc.boolean(),
+      exponentZeros: fc.nat(8),
+      underscores: fc.array(fc.boolean(), { maxLength: 80 }),
+      afterPrefix: fc.boolean(),
+      digits: fc.array(fc.constantFrom(...NINES), { maxLength: 80 }),
+    });
+    fc.assert(
+      fc.property(spelling, (s) => {
+        const sign = s.n < 0n ? '-' : s.plus ? '+' : '';
+        const magnitude = s.n < 0n ? -s.n : s.n;
+        const zeros = '0'.repeat(s.leadingZeros);
+        /** Single underscores between two digits, where the mask says. */
+        const separated = (digits: string, isDigit: RegExp) =>
+          [...digits]
+            .map((c, i) => (s.underscores[i] && isDigit.test(c) && isDigit.test(digits[i + 1] ?? '') ? `${c}_` : c))
+            .join('');
+        let text: string;
+        if (s.base === 'dec') {
+          const all = `${magnitude}${'0'.repeat(s.zerosAppended)}`;
+          const j = Math.min(s.pointFromRight, all.length);
+          const whole = `${zeros}${all.slice(0, all.length - j)}`;
+          const fraction = all.slice(all.length - j);
+          const shift = j - s.zerosAppended;
+          let mantissa = fraction === '' ? (s.point ? `${whole}.` : whole) : `${whole}.${fraction}`;
+          if (mantissa.startsWith('.')) mantissa = s.point ? mantissa : `0${mantissa}`;
+          const mark = s.exponent === 'none' ? (shift === 0 ? '' : 'e') : s.exponent;
+          const exponentSign = shift < 0 ? '-' : s.exponentPlus ? '+' : '';
+          const exponent = mark === '' ? '' : `${mark}${exponentSign}${'0'.repeat(s.exponentZeros)}${Math.abs(shift)}`;
+          text = `${sign}${separated(mantissa, /\d/)}${separated(exponent, /\d/)}`;
+        } else {
+          const radix = { x: 16, o: 8, b: 2 }[s.base];
+          let body = separated(`${zeros}${magnitude.toString(radix)}`, /[\da-f]/);
+          if (s.upper) body = body.toUpperCase();
+          text = `${sign}0${s.upper ? s.base.toUpperCase() : s.base}${s.afterPrefix ? '_' : ''}${body}`;
+        }
+        // Some ASCII digits written as another script's (a prefix's 0 too, as Python reads it).
+        text = [...text]
+          .map((c, i) =>
+            /\d/.test(c) && s.digits[i] !== undefined ? String.fromCodePoint(s.digits[i] + Number(c)) : c,
+          )
+          .join('');
+        expect(integerForm(text)).toBe(String(magnitude === 0n ? 0n : s.n));
+        expect(idKey(` ${text}\t`)).toBe(String(magnitude === 0n ? 0n : s.n));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
 
@@ -176,6 +387,46 @@ describe('config protect and unprotect', () => {
     });
     expect((await plants(['config', 'unprotect', '--tag', 'fern'])).code).toBe(0);
     expect(stored()).toEqual({ profiles: { default: { 'base-url': 'https://a.test' } } });
+  });
+
+  it('protect: another spelling of a protected id is the same rule, and is said to be', async () => {
+    expect((await plants(['config', 'protect', '--id', '7'])).code).toBe(0);
+    const r = await plants([
+      'config',
+      'protect',
+      '--id',
+      '07',
+      '--id',
+      '7.0',
+      '--id',
+      '0x7',
+      '--id',
+      '\uFF17',
+      '--id',
+      '8',
+    ]);
+    expect(r.code).toBe(0);
+    expect(r.stderr()).toBe(
+      ['07', '7.0', '0x7', '\uFF17']
+        .map((id) => `id "${id}" (the same id as the rule id "7") was already protected in profile default\n`)
+        .join(''),
+    );
+    expect(stored()).toEqual({ profiles: { default: { protected: { ids: ['7', '8'] } } } });
+  });
+
+  it('unprotect removes every spelling of the id, naming them even off a terminal: none is left to protect it', async () => {
+    withRules({ ids: ['7', '7.0', '8', '0x7'] });
+    const r = await plants(['config', 'unprotect', '--id', '07']);
+    expect(r.code).toBe(0);
+    expect(r.stderr()).toBe(
+      'Unprotected id "07" (the same id as the rules id "7", id "7.0" and id "0x7") in profile default\n',
+    );
+    expect(stored()).toEqual({ profiles: { default: { protected: { ids: ['8'] } } } });
+    const again = await plants(['config', 'unprotect', '--id', '7e0']);
+    expect(again.code).toBe(2);
+    expect(again.stderr()).toBe(
+      'plants: id "7e0" is not protected in profile default (its rules: id "8"); nothing was changed\n',
+    );
   });
 
   it('unprotect of a rule that is not there changes nothing: exit 2, naming the rules there are', async () => {

@@ -4,7 +4,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { info, success } from '../../output/messages.js';
 import { collect, examples } from '../options.js';
-import { describeRule, describeRules, hasRules, RULE_WORD } from '../delete/protections.js';
+import { describeRule, describeRules, hasRules, idKey, RULE_WORD } from '../delete/protections.js';
 import { profileToWrite, selectedProfile } from './shared.js';
 
 /** `config protect` and `config unprotect`: the rules named by --id, --tag and --name. */
@@ -41,7 +41,11 @@ function ruleCommand(
 ): Command {
   return new Command(name)
     .description(about.description)
-    .option('--id <id>', `${about.verb} the plant with this id, exactly (repeatable)`, collect)
+    .option(
+      '--id <id>',
+      `${about.verb} the plant with this id; a whole number under any spelling (07, 7.0, 0x7) (repeatable)`,
+      collect,
+    )
     .option('--tag <tag>', `${about.verb} every plant with this tag, exactly; case counts (repeatable)`, collect)
     .option(
       '--name <glob>',
@@ -86,43 +90,85 @@ export function unprotectCommand(ctx: Context, run: ProtectRunner = runUnprotect
   );
 }
 
+/** What a rule named on the command line did: added, or the stored rules of the same value it met. */
+interface RuleOutcome {
+  kind: keyof Protections;
+  value: string;
+  /** For protect: the rule already there (this one, or another spelling of its id); for unprotect: those removed. */
+  same: string[];
+}
+
+/**
+ * The stored rules a rule stands for: the same text, or for an id, the same
+ * id under another spelling (idKey: `07`, `7.0` and `0x7` are the id 7), as
+ * delete and prune compare them.
+ */
+function sameRules(kind: keyof Protections, stored: readonly string[], value: string): string[] {
+  if (kind !== 'ids') return stored.filter((rule) => rule === value);
+  const key = idKey(value);
+  return stored.filter((rule) => idKey(rule) === key);
+}
+
+/** `id "07"`, or `id "07" (the same id as the rule id "7")` when it stands for rules spelt otherwise. */
+function named({ kind, value, same }: RuleOutcome): string {
+  const rule = describeRule(kind, value);
+  if (same.length === 0 || (same.length === 1 && same[0] === value)) return rule;
+  const rules = same.map((stored) => describeRule(kind, stored));
+  const listed = rules.length === 1 ? rules[0] : `${rules.slice(0, -1).join(', ')} and ${rules.at(-1)}`;
+  return `${rule} (the same id as ${rules.length === 1 ? 'the rule' : 'the rules'} ${listed})`;
+}
+
 async function runProtect(options: ProtectOptions, ctx: Context): Promise<void> {
   const [store, profile] = await profileToWrite(ctx);
-  const { before } = store.updateProtections(profile, (current) => {
+  let outcomes: RuleOutcome[] = [];
+  // What is there when the file is changed (under its lock) says which rules are new.
+  store.updateProtections(profile, (current) => {
+    outcomes = [];
     const next = { ...current };
-    for (const kind of PROTECTION_KINDS) next[kind] = [...new Set([...current[kind], ...options.rules[kind]])];
+    for (const kind of PROTECTION_KINDS) {
+      next[kind] = [...current[kind]];
+      for (const value of options.rules[kind]) {
+        const same = sameRules(kind, next[kind], value);
+        if (same.length === 0) next[kind].push(value);
+        outcomes.push({ kind, value, same });
+      }
+    }
     return next;
   });
-  // What was there when the file was changed (under its lock) says which rules are new.
-  for (const kind of PROTECTION_KINDS) {
-    for (const value of options.rules[kind]) {
-      const rule = describeRule(kind, value);
-      if (before[kind].includes(value)) info(ctx.io, `${rule} was already protected in profile ${profile}`);
-      else success(ctx.io, `Protected ${rule} in profile ${profile}`);
-    }
+  for (const outcome of outcomes) {
+    if (outcome.same.length > 0) info(ctx.io, `${named(outcome)} was already protected in profile ${profile}`);
+    else success(ctx.io, `Protected ${describeRule(outcome.kind, outcome.value)} in profile ${profile}`);
   }
 }
 
 async function runUnprotect(options: ProtectOptions, ctx: Context): Promise<void> {
   const [store, profile] = await selectedProfile(ctx);
+  let outcomes: RuleOutcome[] = [];
   store.updateProtections(profile, (current) => {
-    const missing = PROTECTION_KINDS.flatMap((kind) =>
-      options.rules[kind].filter((value) => !current[kind].includes(value)).map((value) => describeRule(kind, value)),
+    outcomes = PROTECTION_KINDS.flatMap((kind) =>
+      options.rules[kind].map((value) => ({ kind, value, same: sameRules(kind, current[kind], value) })),
     );
+    const missing = outcomes.filter(({ same }) => same.length === 0);
     if (missing.length > 0) {
       const there = describeRules(current);
       throw new UsageError(
-        `${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not protected in profile ${profile} ` +
+        `${missing.map(({ kind, value }) => describeRule(kind, value)).join(', ')} ` +
+          `${missing.length === 1 ? 'is' : 'are'} not protected in profile ${profile} ` +
           `(${there.length > 0 ? `its rules: ${there.join(', ')}` : 'it has no protection rules'}); nothing was changed`,
       );
     }
+    // Every spelling of an id goes: one left behind would still protect the plant.
     const next = { ...current };
-    for (const kind of PROTECTION_KINDS)
-      next[kind] = current[kind].filter((value) => !options.rules[kind].includes(value));
+    for (const kind of PROTECTION_KINDS) {
+      const removed = new Set(outcomes.filter((outcome) => outcome.kind === kind).flatMap(({ same }) => same));
+      next[kind] = current[kind].filter((value) => !removed.has(value));
+    }
     return next;
   });
-  for (const kind of PROTECTION_KINDS) {
-    for (const value of options.rules[kind])
-      success(ctx.io, `Unprotected ${describeRule(kind, value)} in profile ${profile}`);
+  for (const outcome of outcomes) {
+    const text = `Unprotected ${named(outcome)} in profile ${profile}`;
+    // Rules other than the one typed are removed: said even off a terminal.
+    if (named(outcome) === describeRule(outcome.kind, outcome.value)) success(ctx.io, text);
+    else info(ctx.io, text);
   }
 }
