@@ -96,13 +96,29 @@ export async function* renderColumns(
     return most;
   };
   // Each cell's text and width, column by column; each cell measured once.
-  const texts = headers.map((_, i) => {
+  const texts: string[][] = [];
+  const widths: number[][] = [];
+  for (let i = 0; i < headers.length; i += 1) {
     const column = columns[i] ?? [];
     const cells = new Array<string>(count);
-    for (let r = 0; r < count; r += 1) cells[r] = tableCell(column[r]);
-    return cells;
-  });
-  const widths = texts.map((cells) => cells.map(widthOf));
+    const cellWidths = new Array<number>(count);
+    for (let r = 0; r < count; r += 1) {
+      const value = column[r];
+      // Most cells: a string of printable ASCII (shown as it is, one column a character) or a
+      // number (its digits); one test tells both what tableCell and the measure would find.
+      const plain =
+        typeof value === 'number'
+          ? String(value)
+          : typeof value === 'string' && PRINTABLE_ASCII.test(value)
+            ? value
+            : undefined;
+      const cell = plain ?? tableCell(value);
+      cells[r] = cell;
+      cellWidths[r] = plain === undefined ? widthOf(cell) : plain.length;
+    }
+    texts.push(cells);
+    widths.push(cellWidths);
+  }
   const widest = () =>
     headers.map((header, i) => {
       let most = width(header);
@@ -150,7 +166,10 @@ export async function* renderColumns(
       text += texts[i]![r]!;
       if (i !== last) text += padding(colWidths[i]! - widths[i]![r]!);
     }
-    return trimSpaces(text);
+    // Only a last cell that is empty or ends in a space leaves spaces at the end: the line is
+    // not read (which would copy it whole) to find none.
+    const end = texts[last]![r]!;
+    return end === '' || end.charCodeAt(end.length - 1) === 32 ? trimSpaces(text) : text;
   };
   // The same line in pieces, for a table with a large cell or column: neither a cell nor its padding
   // is copied into a line (nor a line into a block), each of which could be as large.

@@ -28,6 +28,24 @@ function shownLines(text: string): string[] {
   );
 }
 
+/** cli-table3's border characters, each of which the tables here leave empty. */
+const BORDER_PARTS = [
+  'top',
+  'top-mid',
+  'top-left',
+  'top-right',
+  'bottom',
+  'bottom-mid',
+  'bottom-left',
+  'bottom-right',
+  'left',
+  'left-mid',
+  'mid',
+  'mid-mid',
+  'right',
+  'right-mid',
+];
+
 describe('renderTable', () => {
   it('aligns columns two spaces apart without borders or trailing spaces', async () => {
     expect(
@@ -72,6 +90,36 @@ describe('renderTable past the rows cli-table3 lays out itself', () => {
     // Not printable ASCII, so laid out here whole; the same data further down must look identical.
     for (let i = 1; i <= 15; i += 1)
       expect(lines[i + 300]).toBe(lines[i]!.replace(/^\d+ */, (m) => `${Number(m) + 300}`.padEnd(m.length)));
+  });
+
+  it('lays out the rows past those cli-table3 lays out as it would: numbers, empty cells, trailing spaces', async () => {
+    // Past the first 20 rows each line is padded here; a line is trimmed only when its last cell may leave spaces.
+    const text = fc
+      .array(fc.constantFrom('a', 'Z', ' ', '-', 'ü', '植'), { maxLength: 12 })
+      .map((parts) => parts.join(''));
+    const value = fc.oneof(text, fc.integer(), fc.double({ noNaN: true }), fc.boolean(), fc.constant(null));
+    const shown = (cell: string | number | boolean | null) => (cell === null ? '' : String(cell));
+    const headers = ['ID', 'NAME', 'TAG'];
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.tuple(value, value, value), { minLength: 21, maxLength: 30 }), async (rows) => {
+        const lines = (await render(headers, rows)).slice(0, -1).split('\n');
+        const cells = rows.map((row) => row.map(shown));
+        const table = new Table({
+          head: headers,
+          colWidths: headers.map((_, i) => Math.max(...[headers, ...cells].map((row) => strlen(row[i]!)))),
+          style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0 },
+          chars: { ...Object.fromEntries(BORDER_PARTS.map((part) => [part, ''])), middle: '  ' },
+        });
+        table.push(...cells);
+        expect(lines).toEqual(
+          table
+            .toString()
+            .split('\n')
+            .map((line) => line.replace(/ +$/, '')),
+        );
+      }),
+      { numRuns: 100 },
+    );
   });
 });
 
