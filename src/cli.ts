@@ -40,7 +40,7 @@ Exit codes:
   1    the request failed (service error, network, bad response); config get of an unset key;
        the output could not be written (a full disk)
   2    usage error (bad flag, argument or configuration; --yes missing; prompt declined)
-  3    not found (delete of an id the service does not have; api: a 404 to one resource)
+  3    not found (delete of an id the service does not have; api: a 404 or 410 to one resource)
   4    authentication (401/403 from the service, or no token)
   129  stopped by SIGHUP (a closed terminal), as by Ctrl-C
   130  interrupted (Ctrl-C)

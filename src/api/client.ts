@@ -160,7 +160,9 @@ export class PlantStoreClient {
     });
     const { attempt } = response;
     // The interface has no pages; a service that has them says so in a Link header (RFC 8288).
-    if (NEXT_PAGE.test(headerValue(attempt.headers.link) ?? '')) {
+    if (!this.#nextPageSaid && NEXT_PAGE.test(headerValue(attempt.headers.link) ?? '')) {
+      // Once a run: delete may list twice (the cap, then the names to show).
+      this.#nextPageSaid = true;
       this.#options.warn?.(
         'the service says it has more plants than this answer holds (its Link header names a next page); plants reads this page only, so the list, prune and --max-deletes percentages see only these',
       );
@@ -444,6 +446,7 @@ export class PlantStoreClient {
   readonly #redact: Redact = (text) => redactToken(text, this.#token);
 
   readonly #log: DebugLog;
+  #nextPageSaid = false;
 }
 
 /** A Link header naming a next page: `<…?page=2>; rel="next"` (rel may list several types). */

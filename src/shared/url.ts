@@ -27,7 +27,15 @@ export function parseBaseUrl(raw: string, source?: string): URL {
   if (url.search || url.hash || value.includes('?') || value.includes('#')) {
     throw new UsageError(`${invalid}: it must not contain a query (?) or fragment (#)`);
   }
-  // A URL parser reads `\` as `/` in an http(s) URL, and dot-segments away: the address would not be the one written.
+  // A URL parser takes tabs and line breaks out, reads `http:host` and `http:/host` as `http://host`,
+  // `\` as `/`, and dot-segments away: the address would not be the one written.
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(value)) {
+    throw new UsageError(`${invalid}: it must not contain a tab, a line break or another control character`);
+  }
+  if (!/^https?:\/\//i.test(value)) {
+    throw new UsageError(`${invalid}: write it with two slashes after the scheme, as https://plants.example.com`);
+  }
   const afterHost = value.slice(url.protocol.length + 2);
   const path = afterHost.includes('/') ? afterHost.slice(afterHost.indexOf('/')) : '';
   const dotSegment = path.split('/').some((segment) => /^(?:\.|%2e){1,2}$/i.test(segment));

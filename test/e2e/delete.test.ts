@@ -71,7 +71,9 @@ describe('plants delete against the local plant store', () => {
     async (id) => {
       const r = await plants(['delete', '--yes', '--', '1', id]);
       expect(r.code).toBe(2);
-      expect(r.stderr).toMatch(/^plants: plant id .* is not sent: .*another address.*; nothing was deleted\n$/);
+      expect(r.stderr).toMatch(
+        /^plants: plant id .* is not sent: .*another address.*; nothing was deleted: leave it out, and delete that plant with the service's own tools\n$/,
+      );
       expect(r.stderr).toContain(`plant id ${JSON.stringify(id)} is not sent`);
       expect(deletes()).toEqual([]);
     },
@@ -85,7 +87,9 @@ describe('plants delete against the local plant store', () => {
     });
     const r = await plants(['prune', '--tag', 'weed', '--yes'], { PLANTS_BASE_URL: server.url });
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^plants: plant id "\.\." is not sent: it is a dot-segment.*; nothing was deleted\n$/);
+    expect(r.stderr).toMatch(
+      /^plants: plant id "\.\." is not sent: it is a dot-segment.*; nothing was deleted: narrow --tag or --name to leave it out, and delete that plant with the service's own tools\n$/,
+    );
     expect(server.requests.filter((q) => q.method === 'DELETE')).toEqual([]);
     await server.close();
   });

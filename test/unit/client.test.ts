@@ -234,6 +234,23 @@ describe('timeouts: the figure said once, never "in time" without it', () => {
   });
 });
 
+describe('a list whose Link header names a next page', () => {
+  it('is warned of once a client, however many times it is listed', async () => {
+    const warned: string[] = [];
+    const pages = client(ORIGIN, { warn: (text) => warned.push(text) });
+    for (let i = 0; i < 2; i += 1) {
+      agent
+        .get(ORIGIN)
+        .intercept({ path: '/plants', method: 'GET' })
+        .reply(200, '[{"id":1,"name":"a"}]', {
+          headers: { 'content-type': 'application/json', link: '<http://plants.test/plants?page=2>; rel="next"' },
+        });
+      expect(await pages.listPlants()).toEqual([{ id: 1, name: 'a' }]);
+    }
+    expect(warned).toEqual([expect.stringMatching(/^the service says it has more plants than this answer holds/)]);
+  });
+});
+
 describe('deletePlant', () => {
   it.each([200, 202, 204])('treats %d as success and ignores the body', async (status) => {
     agent

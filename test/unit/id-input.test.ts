@@ -89,7 +89,7 @@ describe('parseIdInput: only ids, never names', () => {
     [
       'CSV whose two id columns disagree',
       'id,name,ID\n5,Fern,5\n7,Rose,6\n',
-      /^line 3 of standard input has different values in its 2 id columns, so which is the id cannot be told; nothing was deleted$/,
+      /^line 3 of standard input has different values in its 2 id columns, so which is the id cannot be told \(write id once in --columns\); nothing was deleted$/,
     ],
     ['an id with an empty column after it', '5\t\n', /tab-separated lines/],
     ['an empty column, then an id', '\t5\n', /tab-separated lines/],

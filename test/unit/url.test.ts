@@ -38,6 +38,11 @@ describe('parseBaseUrl', () => {
     ['https://plants.example.com/a/./b', /must not contain a backslash or a dot-segment/],
     ['https://plants.example.com/a/%2E%2e', /must not contain a backslash or a dot-segment/],
     ['https://plants.example.com/.%2e/b', /must not contain a backslash or a dot-segment/],
+    ['http://plants.example.com/x/.\t./', /must not contain a tab, a line break or another control character/],
+    ['http://plants.example.com/x/.\n./', /must not contain a tab, a line break or another control character/],
+    ['http://plants.example.com/x/\r../', /must not contain a tab, a line break or another control character/],
+    ['http:plants.example.com/../x', /write it with two slashes after the scheme/],
+    ['http:/plants.example.com/x', /write it with two slashes after the scheme/],
   ])('rejects %j', (raw, message) => {
     expect(() => parseBaseUrl(raw, 'PLANTS_BASE_URL')).toThrow(UsageError);
     expect(() => parseBaseUrl(raw, 'PLANTS_BASE_URL')).toThrow(message);

@@ -25,7 +25,7 @@ export function addDeletionOptions(command: Command): Command {
         (raw: string) => parseMaxDeletes(raw),
       )
       .option('--include-protected', "delete plants the profile's protections cover (see config protect)")
-      .option('--ignore-missing', 'count a 404 (not found) as success, exit 0 (also --ignore-not-found)')
+      .option('--ignore-missing', 'count a 404 (not found) or 410 (gone) as success, exit 0 (also --ignore-not-found)')
       // kubectl's word for it.
       .addOption(new Option('--ignore-not-found', 'the same as --ignore-missing').hideHelp())
       .option('--concurrency <n>', 'requests in flight at once, 1-64', parseConcurrency, 8)

@@ -164,7 +164,7 @@ function idsFromCsv(text: string, startLine: number): string[] {
     const id = record[column]!;
     if (others.some((other) => record[other] !== id)) {
       throw new UsageError(
-        `line ${line} of standard input has different values in its ${others.length + 1} id columns, so which is the id cannot be told; ${NOTHING}`,
+        `line ${line} of standard input has different values in its ${others.length + 1} id columns, so which is the id cannot be told (write id once in --columns); ${NOTHING}`,
       );
     }
     if (trimAsciiSpace(id) === '') {

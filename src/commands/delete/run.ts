@@ -10,6 +10,7 @@ import { PREVIEW_ROWS, renderPreview, type PreviewRow } from '../../output/previ
 import { progressBar, type Progress } from '../../output/progress.js';
 import { printable } from '../../shared/text.js';
 import type { DeletionOptions } from './flags.js';
+import { plantId } from './id-input.js';
 import { journalOnByEnv, journalStopped, openDeletionJournal, recorderFor } from './journal.js';
 import { quitReport, reportDeletions } from './report.js';
 import { idKey } from './protections.js';
@@ -46,7 +47,12 @@ export async function deletePlants(
     try {
       encodePathSegment(id);
     } catch (err) {
-      throw err instanceof UsageError ? new UsageError(`${err.message}; nothing was deleted`) : err;
+      if (!(err instanceof UsageError)) throw err;
+      // The way past: without it (prune lists it: its filters can leave it out). plants cannot delete it.
+      const without = command === 'prune' ? 'narrow --tag or --name to leave it out' : 'leave it out';
+      throw new UsageError(
+        `${err.message}; nothing was deleted: ${without}, and delete that plant with the service's own tools`,
+      );
     }
   }
   if (ids.length === 0) {
@@ -87,10 +93,12 @@ export async function deletePlants(
     const where = await deletionTarget(ctx);
     if (!(await ctx.prompter.confirm(question(targets, where))))
       throw new CancelledError('cancelled; nothing was deleted');
-    // The plants the person saw named are recorded with those names (the journal's intents).
+    // The plants the person saw named are recorded with those names (the journal's intents): those
+    // listed under the id as given. One found by another spelling of its number (09 for 9) may be
+    // another plant to the service, and its name would be a guess.
     targets = targets.map((target, index) => {
       const seen = rows[index]?.plant;
-      return target.plant === undefined && seen ? { ...target, plant: seen } : target;
+      return target.plant === undefined && seen && plantId(seen) === target.id ? { ...target, plant: seen } : target;
     });
   }
 
