@@ -182,8 +182,8 @@ export class RefusedError extends CliError {
 }
 
 /**
- * The deletion journal cannot be written: nothing more is deleted, since
- * nothing may be deleted that cannot be recorded.
+ * The deletion journal cannot be written (nothing more is deleted, since
+ * nothing may be deleted that cannot be recorded), or read back.
  */
 export class JournalError extends CliError {
   readonly exitCode = ExitCode.usage;

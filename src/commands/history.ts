@@ -2,7 +2,7 @@ import { Command, Option } from 'commander';
 import type { DeleteResultKind } from '../api/delete-many.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
-import { readJournal, type JournalRecord } from '../journal/read.js';
+import { readJournal, readJournalFiles, type JournalRecord } from '../journal/read.js';
 import { stateDir } from '../journal/location.js';
 import { countResults, RECORDED_RESULTS, summarizeRuns, type PlantOutcome, type RunSummary } from '../journal/runs.js';
 import { chosenFormat, formatWriter, type OutputFormat, type RowView } from '../output/format-writers.js';
@@ -25,6 +25,8 @@ export interface HistoryOptions {
   result?: DeleteResultKind;
   /** Undefined: table on a terminal, tsv when piped. */
   output?: OutputFormat;
+  /** Journal files to read (what --journal-file wrote) instead of the state directory's journal. */
+  journalFiles?: string[];
 }
 
 type HistoryRunner = (options: HistoryOptions, ctx: Context) => Promise<void>;
@@ -35,6 +37,7 @@ interface HistoryFlags {
   result?: DeleteResultKind;
   output?: OutputFormat;
   json?: boolean;
+  journalFile?: string[];
 }
 
 export function historyCommand(ctx: Context, run: HistoryRunner = runHistory): Command {
@@ -53,6 +56,11 @@ export function historyCommand(ctx: Context, run: HistoryRunner = runHistory): C
     )
     .addOption(outputOption())
     .option('--json', 'same as -o json')
+    .option(
+      '--journal-file <path>',
+      "read this file (what delete's --journal-file wrote, a CI job's artifact) instead of the journal; repeat for more",
+      (path: string, previous: string[] = []) => [...previous, path],
+    )
     .addHelpText(
       'after',
       examples(
@@ -61,6 +69,7 @@ export function historyCommand(ctx: Context, run: HistoryRunner = runHistory): C
         'plants history --id 42',
         'plants history 3f2a9c1e',
         'plants history 3f2a9c1e --result unknown --json',
+        'plants history --journal-file prune-journal.jsonl',
       ),
     )
     .action(async (runId: string | undefined, flags: HistoryFlags) => {
@@ -73,6 +82,7 @@ export function historyCommand(ctx: Context, run: HistoryRunner = runHistory): C
           id: flags.id,
           result: flags.result,
           output: outputFormat(flags),
+          journalFiles: flags.journalFile,
         },
         ctx,
       );
@@ -81,8 +91,10 @@ export function historyCommand(ctx: Context, run: HistoryRunner = runHistory): C
 
 async function runHistory(options: HistoryOptions, ctx: Context): Promise<void> {
   const { io } = ctx;
-  const dir = stateDir(ctx.env);
-  const { records, damaged } = readJournal(dir);
+  const files = options.journalFiles;
+  // Where the records come from, as the messages name it.
+  const source = files ? files.join(', ') : stateDir(ctx.env);
+  const { records, damaged } = files ? readJournalFiles(files) : readJournal(source);
   for (const { file, line } of damaged) warning(io, `skipped a damaged line of the journal: ${file} line ${line}`);
   // plants writes no token into the journal, but a journal edited by hand, or written under
   // another token's name, might hold one: every token plants knows of is masked in what is shown.
@@ -123,10 +135,10 @@ async function runHistory(options: HistoryOptions, ctx: Context): Promise<void> 
   // With runs on record, none of which the filters pick: say so, not that there are none.
   const none =
     all.length === 0 || runFilters.length === 0
-      ? `No deletions on record in ${dir}`
+      ? `No deletions on record in ${source}`
       : all.length === 1
-        ? `The one run on record in ${dir} does not match ${runFilters.join(' ')}`
-        : `None of the ${all.length} runs on record in ${dir} match ${runFilters.join(' ')}`;
+        ? `The one run on record in ${source} does not match ${runFilters.join(' ')}`
+        : `None of the ${all.length} runs on record in ${source} match ${runFilters.join(' ')}`;
   await writeHistory(ctx, format, RUN_VIEW, runs, none);
 }
 

@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DeleteResultKind } from '../api/delete-many.js';
-import { errorCode } from '../shared/fs-reason.js';
+import { JournalError } from '../errors.js';
+import { errorCode, fsReason } from '../shared/fs-reason.js';
 import { JOURNAL_FILE } from './location.js';
 import { OLD_JOURNAL } from './journal.js';
 
@@ -30,12 +31,19 @@ export interface DamagedLine {
   line: number;
 }
 
+/** What a journal read gives: its records, in the order written, and the lines that are not records. */
+export interface JournalContents {
+  records: JournalRecord[];
+  damaged: DamagedLine[];
+}
+
 /**
  * Every record in the state directory's journals, oldest file first (the
  * rolled-over ones by name, then the current one), in the order written.
- * A missing directory or journal is an empty one.
+ * A missing directory or journal is an empty one; one that cannot be read
+ * is a JournalError naming it.
  */
-export function readJournal(dir: string): { records: JournalRecord[]; damaged: DamagedLine[] } {
+export function readJournal(dir: string): JournalContents {
   for (let tries = 1; ; tries += 1) {
     try {
       return readOnce(dir);
@@ -45,41 +53,69 @@ export function readJournal(dir: string): { records: JournalRecord[]; damaged: D
   }
 }
 
-/** A file listed a moment ago is gone: a run rolled the journal over meanwhile. */
-class Vanished extends Error {}
+/**
+ * The records of journal files named by the user (what `--journal-file`
+ * wrote: a CI job's artifact), in the order given. Each must be there and
+ * readable: a JournalError names the first that is not.
+ */
+export function readJournalFiles(files: readonly string[]): JournalContents {
+  const contents: JournalContents = { records: [], damaged: [] };
+  for (const file of files) {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (err) {
+      throw new JournalError(
+        `cannot read the journal file ${file}: ${fsReason(err)}; give a file that --journal-file wrote`,
+      );
+    }
+    readLines(file, text, contents);
+  }
+  return contents;
+}
 
-function readOnce(dir: string): { records: JournalRecord[]; damaged: DamagedLine[] } {
+/** A file listed a moment ago is gone: a run rolled the journal over meanwhile. */
+class Vanished extends JournalError {}
+
+function readOnce(dir: string): JournalContents {
   let names: string[];
   try {
     names = readdirSync(dir);
   } catch (err) {
     if (errorCode(err) === 'ENOENT') return { records: [], damaged: [] };
-    throw err;
+    throw new JournalError(`cannot read the deletion journal's directory ${dir}: ${fsReason(err)}`);
   }
   const files = [
     ...names.filter((name) => OLD_JOURNAL.test(name)).sort(),
     ...names.filter((name) => name === JOURNAL_FILE),
   ];
-  const records: JournalRecord[] = [];
-  const damaged: DamagedLine[] = [];
+  const contents: JournalContents = { records: [], damaged: [] };
   for (const name of files) {
     const file = join(dir, name);
-    let lines: string[];
+    let text: string;
     try {
-      lines = readFileSync(file, 'utf8').split('\n');
+      text = readFileSync(file, 'utf8');
     } catch (err) {
       // Rolled over or removed by a run meanwhile: read the directory again.
-      if (errorCode(err) === 'ENOENT') throw new Vanished(`the journal in ${dir} kept changing while it was read`);
-      throw err;
+      if (errorCode(err) === 'ENOENT')
+        throw new Vanished(`the journal in ${dir} kept changing while it was read; try again`);
+      throw new JournalError(`cannot read the deletion journal ${file}: ${fsReason(err)}`);
     }
-    lines.forEach((text, index) => {
-      if (text === '') return;
-      const record = parseRecord(text);
-      if (record) records.push(record);
-      else damaged.push({ file, line: index + 1 });
-    });
+    readLines(file, text, contents);
   }
-  return { records, damaged };
+  return contents;
+}
+
+/** A journal file's records into `contents`; a line that is not one is noted as damaged. */
+function readLines(file: string, text: string, contents: JournalContents): void {
+  const lines = text.split('\n');
+  for (let index = 0; index < lines.length; index += 1) {
+    const line = lines[index]!;
+    if (line === '') continue;
+    const record = parseRecord(line);
+    if (record) contents.records.push(record);
+    else contents.damaged.push({ file, line: index + 1 });
+  }
 }
 
 const EVENTS = new Set(['start', 'intent', 'outcome']);

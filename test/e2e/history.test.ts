@@ -245,6 +245,46 @@ describe('plants history', () => {
     expect(JSON.parse(r.stdout)).toHaveLength(3);
   });
 
+  it('--journal-file reads the files named, in order, instead of the state directory', async () => {
+    write(JOURNAL);
+    const first = join(dir.path, 'a.jsonl');
+    const second = join(dir.path, 'b.jsonl');
+    writeFileSync(first, `${JOURNAL.slice(0, 5).join('\n')}\n`);
+    writeFileSync(second, `${JOURNAL.slice(10).join('\n')}\nnot a record\n`);
+    const r = await history(['--journal-file', first, '--journal-file', second, '--json']);
+    expect(r.code).toBe(0);
+    expect((JSON.parse(r.stdout) as { run: string }[]).map((run) => run.run)).toEqual([RUN_C, RUN_A]);
+    expect(r.stderr).toBe(`plants: warning: skipped a damaged line of the journal: ${second} line 4\n`);
+    const none = await history(['--journal-file', first, '--profile', 'staging']);
+    expect(none.stderr).toBe(`The one run on record in ${first} does not match --profile staging\n`);
+  });
+
+  it.each([
+    ['a file that is not there', (path: string) => path, /no such file or directory \(ENOENT\)/],
+    ['a directory', (path: string) => (mkdirSync(path), path), /illegal operation on a directory \(EISDIR\)/],
+  ])('--journal-file naming %s is refused in one line (exit 2, code journal)', async (_, make, reason) => {
+    const path = make(join(dir.path, 'artifact.jsonl'));
+    const r = await history(['--journal-file', path]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `^plants: cannot read the journal file ${path}: ${reason.source}; give a file that --journal-file wrote\n$`,
+      ),
+    );
+    const json = await history(['--journal-file', path, '--json']);
+    // The one line, then the JSON error line.
+    expect(JSON.parse(json.stderr.split('\n')[1]!)).toMatchObject({ error: { code: 'journal' } });
+  });
+
+  it("a journal that cannot be read is said in one line (exit 2), not as plants' own error", async () => {
+    mkdirSync(join(state, 'deletions.jsonl'));
+    const r = await history([]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      `plants: cannot read the deletion journal ${join(state, 'deletions.jsonl')}: illegal operation on a directory (EISDIR)\n`,
+    );
+  });
+
   it('no journal yet: nothing on stdout (an empty array with --json), and says so', async () => {
     const r = await history([]);
     expect(r.code).toBe(0);

@@ -159,6 +159,30 @@ describe('where', () => {
     expect(journal().filter((record) => record.id === '3')).toEqual([]);
     expect(deletesSeen()).toHaveLength(3);
   });
+
+  it('plants history --journal-file reads an artifact back: its runs, and no others', async () => {
+    server = await answering();
+    const artifact = join(dir.path, 'run.jsonl');
+    await plants(['delete', '1', '--yes']);
+    await plants(['delete', '2', '3', '--yes', '--no-journal', '--journal-file', artifact]);
+    const runs = await runCli(['history', '--journal-file', artifact, '--json'], { configDir: dir.path, env: env() });
+    expect(runs.code).toBe(0);
+    const [run, ...others] = JSON.parse(runs.stdout) as { run: string; plants: number; results: { deleted: number } }[];
+    expect(others).toEqual([]);
+    expect(run).toMatchObject({ plants: 2, results: { deleted: 2 } });
+    const plantsOf = await runCli(['history', run!.run.slice(0, 8), '--journal-file', artifact], {
+      configDir: dir.path,
+      env: env(),
+    });
+    expect(plantsOf.stdout.split('\n').map((line) => line.split('\t').slice(0, 4).join(' '))).toEqual([
+      '2   deleted',
+      '3   deleted',
+      '',
+    ]);
+    // The state directory's journal, without --journal-file: the first run only.
+    const own = await runCli(['history', '--json'], { configDir: dir.path, env: env() });
+    expect((JSON.parse(own.stdout) as { plants: number }[]).map((r) => r.plants)).toEqual([1]);
+  });
 });
 
 describe('nothing is deleted that cannot be recorded', () => {
