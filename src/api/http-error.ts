@@ -47,7 +47,7 @@ export function describeHttpError(facts: HttpErrorFacts): HttpError {
   if (status === 401) message += `; ${refusedToken}`;
   if (status === 403 && !addressedPlant) message += `; ${NO_PERMISSION}`;
   // A missing plant is answered with the interface's Error object; a 404 without one is a
-  // router's or a proxy's: the address is wrong, not the plant (and a retry elsewhere would not help).
+  // router's or a proxy's: most likely the address is wrong, not the plant (and a retry elsewhere would not help).
   // 410 Gone says so itself, with or without a body: no router answers it for a wrong address.
   const plantMissing = addressedPlant && ((status === 404 && serviceError.error !== null) || status === 410);
   if (status === 404 && !plantMissing) {
@@ -56,7 +56,8 @@ export function describeHttpError(facts: HttpErrorFacts): HttpError {
     // An answer to HEAD has no body: without one, a missing plant and a wrong address look alike.
     else if (label.startsWith('HEAD ')) {
       message += `; an answer to HEAD has no body to tell a missing plant from a wrong address: GET the same path to see which, or ${advice}`;
-    } else message += `; with no Error object from the service, so the address is wrong, not the plant; ${advice}`;
+    } else
+      message += `; with no Error object from the service, as a router or proxy answers a wrong address: counted as failed, not as a missing plant; ${advice}`;
   }
   const error = new HttpError(message, status, serviceError, plantMissing);
   error.responseLost = attempts.responseMayBeLost || LOST_RESPONSE_STATUSES.has(status);

@@ -172,7 +172,7 @@ describe('plants delete against services that answer differently', () => {
     expect(line.code).toBe('http_error');
     expect(line.message).toMatch(
       new RegExp(
-        `no Error object from the service, so the address is wrong, not the plant; check the base URL \\(${server.url}/api\\); 2 plants were not attempted$`,
+        `no Error object from the service, as a router or proxy answers a wrong address: counted as failed, not as a missing plant; check the base URL \\(${server.url}/api\\); 2 plants were not attempted$`,
       ),
     );
   });

@@ -438,7 +438,7 @@ describe('404 and the base URL', () => {
       expect(del.code).toBe('http_error');
       expect(del.exitCode).toBe(ExitCode.failure);
       expect(del.message).toMatch(
-        /^DELETE http:\/\/plants\.test\/api\/plants\/3 → 404 Not Found: .*; with no Error object from the service, so the address is wrong, not the plant; check the base URL \(http:\/\/plants\.test\/api\)$/,
+        /^DELETE http:\/\/plants\.test\/api\/plants\/3 → 404 Not Found: .*; with no Error object from the service, as a router or proxy answers a wrong address: counted as failed, not as a missing plant; check the base URL \(http:\/\/plants\.test\/api\)$/,
       );
     },
   );

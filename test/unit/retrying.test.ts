@@ -244,7 +244,7 @@ describe('a DELETE whose earlier answer was lost', () => {
       const err = await failure<HttpError>(client().deletePlant('7'));
       expect(err.code).toBe('http_error');
       expect(err.responseLost).toBe(true);
-      expect(err.message).toMatch(/so the address is wrong, not the plant; check the base URL/);
+      expect(err.message).toMatch(/counted as failed, not as a missing plant; check the base URL/);
       expect(debug).not.toContain('an earlier attempt deleted it');
     },
   );
