@@ -580,6 +580,23 @@ describe('plants api: found in review', () => {
     }
   });
 
+  it("refuses a DELETE of a full URL that spells the base URL's path otherwise, which a server may read as a plant's", async () => {
+    server = await answering(204, '');
+    const base = `${server.url}/api`;
+    const env = { PLANTS_BASE_URL: base, PLANTS_TOKEN: TOKEN };
+    expect((await runCli(['config', 'protect', '--id', '7'], { configDir: dir.path, env })).code).toBe(0);
+    for (const url of [`${server.url}/%61pi/plants/7`, `${server.url}/API/plants/7`, `${server.url}/Api/%70lants/7`]) {
+      const r = await api(base, ['-X', 'DELETE', url]);
+      expect(r.code, url).toBe(2);
+      expect(r.stderr, url).toMatch(/refusing DELETE .*another spelling of plants or of the base URL's path/);
+    }
+    expect(server.requests).toHaveLength(0);
+    // A GET goes as written; the plain spelling is guarded as /plants/7.
+    expect((await api(base, [`${server.url}/API/plants/7`])).code).toBe(0);
+    expect((await api(base, ['-X', 'DELETE', `${server.url}/api/plants/7`])).stderr).toMatch(/protected/);
+    expect(server.requests.map((request) => request.path)).toEqual(['/API/plants/7']);
+  });
+
   it('refuses a DELETE of the whole collection when the profile has protections, unless --include-protected', async () => {
     server = await answering(204, '');
     const env = { PLANTS_BASE_URL: server.url, PLANTS_TOKEN: TOKEN };

@@ -138,7 +138,7 @@ async function runApi(options: ApiOptions, ctx: Context): Promise<void> {
   const client = await ctx.client();
   const deletion =
     method === 'DELETE'
-      ? await sendDelete(target.below, { ...request, goneAfterLostAnswer: true }, options, ctx, client)
+      ? await sendDelete(target, { ...request, goneAfterLostAnswer: true }, options, ctx, client)
       : undefined;
   const response = deletion?.response ?? (await client.request(request));
   let received: Buffer;
