@@ -631,6 +631,25 @@ describe('plants api: found in review', () => {
     expect(small.stderr).toMatch(/more than --max-response-size/);
   });
 
+  it('says a DELETE answered 2xx was made when its body cannot be read (too large, compressed)', async () => {
+    server = await rawServer((req, res) => {
+      if (req.url === '/plants/1') res.writeHead(200, { 'content-encoding': 'gzip' }).end('xx');
+      else res.writeHead(200, { 'content-type': 'application/json' }).end(`[${'1,'.repeat(1000)}1]`);
+    });
+    const r = await api(server.url, ['-X', 'DELETE', '/plants/1']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      /gzip-encoded.*; the DELETE was sent \(1 deleted\): plants history [0-9a-f-]{36} lists it$/m,
+    );
+    const journal = readFileSync(join(dir.path, 'state', 'deletions.jsonl'), 'utf8');
+    expect(journal).toMatch(/"result":"deleted","status":200/);
+    const big = await api(server.url, ['-X', 'DELETE', '/plants/2', '--no-journal', '--max-response-size', '1K']);
+    expect(big.code).toBe(1);
+    expect(big.stderr).toMatch(
+      /more than --max-response-size.*; the DELETE was sent \(1 deleted\): no journal was kept$/m,
+    );
+  });
+
   it('records start, then intent, then outcome for a DELETE, the intent before the request left', async () => {
     let recordsWhenAsked = '';
     server = await rawServer((_req, res) => {
