@@ -183,7 +183,7 @@ export class RefusedError extends CliError {
 
 /**
  * The deletion journal cannot be written: nothing more is deleted, since
- * nothing may be deleted that cannot be recorded.
+ * nothing may be deleted that cannot be recorded. Or `history` cannot read it.
  */
 export class JournalError extends CliError {
   readonly exitCode = ExitCode.usage;

@@ -1,7 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DeleteResultKind } from '../api/delete-many.js';
-import { errorCode } from '../shared/fs-reason.js';
+import { JournalError } from '../errors.js';
+import { errorCode, fsReason } from '../shared/fs-reason.js';
 import { JOURNAL_FILE } from './location.js';
 import { OLD_JOURNAL } from './journal.js';
 
@@ -54,7 +55,7 @@ function readOnce(dir: string): { records: JournalRecord[]; damaged: DamagedLine
     names = readdirSync(dir);
   } catch (err) {
     if (errorCode(err) === 'ENOENT') return { records: [], damaged: [] };
-    throw err;
+    throw unreadable(`the directory of the deletion journal ${dir}`, err);
   }
   const files = [
     ...names.filter((name) => OLD_JOURNAL.test(name)).sort(),
@@ -66,11 +67,16 @@ function readOnce(dir: string): { records: JournalRecord[]; damaged: DamagedLine
     const file = join(dir, name);
     let lines: string[];
     try {
+      // A device or a pipe put in its place would be read without end.
+      if (!statSync(file).isFile()) throw unreadable(`the deletion journal ${file}`, 'not a regular file');
       lines = readFileSync(file, 'utf8').split('\n');
     } catch (err) {
-      // Rolled over or removed by a run meanwhile: read the directory again.
-      if (errorCode(err) === 'ENOENT') throw new Vanished(`the journal in ${dir} kept changing while it was read`);
-      throw err;
+      if (err instanceof JournalError) throw err;
+      // Rolled over or removed by a run meanwhile: read the directory again. A link to nothing stays.
+      if (errorCode(err) === 'ENOENT' && !linkLeft(file)) {
+        throw new Vanished(`the journal in ${dir} kept changing while it was read`);
+      }
+      throw unreadable(`the deletion journal ${file}`, err);
     }
     lines.forEach((text, index) => {
       if (text === '') return;
@@ -80,6 +86,21 @@ function readOnce(dir: string): { records: JournalRecord[]; damaged: DamagedLine
     });
   }
   return { records, damaged };
+}
+
+/** A journal (or its directory) that is there but cannot be read: a directory in its place, a link to nothing. */
+function unreadable(what: string, err: unknown): JournalError {
+  const reason = typeof err === 'string' ? err : fsReason(err);
+  return new JournalError(`cannot read ${what}: ${reason}; move it out of the way, or set PLANTS_STATE_DIR`);
+}
+
+/** Whether `file` is still there as a link (to nothing), rather than gone. */
+function linkLeft(file: string): boolean {
+  try {
+    return lstatSync(file).isSymbolicLink();
+  } catch {
+    return false;
+  }
 }
 
 const EVENTS = new Set(['start', 'intent', 'outcome']);
