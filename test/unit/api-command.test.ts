@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseHeader, parseMethod } from '../../src/commands/api/request.js';
+import { headersOf, parseHeader, parseMethod } from '../../src/commands/api/request.js';
 import { UsageError } from '../../src/errors.js';
 import { apiTarget } from '../../src/shared/url.js';
 
@@ -105,5 +105,15 @@ describe('parseHeader', () => {
 
   it.each(['no colon', ': value', 'Bad Name: x', 'X-A: line\nbreak', 'X-A: \u0000'])('refuses malformed %j', (raw) => {
     expect(() => parseHeader(raw)).toThrow(/invalid header/);
+  });
+});
+
+describe('headersOf', () => {
+  it('joins the values of a name given twice', () => {
+    expect(headersOf(['X-Tag: a', 'x-tag: b'])).toEqual({ 'x-tag': 'a, b' });
+  });
+
+  it('refuses X-Request-Id given twice: joined, it would be no request id', () => {
+    expect(() => headersOf(['X-Request-Id: aa', 'x-request-id: bb'])).toThrow(/X-Request-Id given twice/);
   });
 });
