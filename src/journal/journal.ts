@@ -1,4 +1,15 @@
-import { closeSync, fchmodSync, openSync, readdirSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  fchmodSync,
+  fstatSync,
+  openSync,
+  readdirSync,
+  readSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import type { DeleteResult } from '../api/delete-many.js';
 import { JournalError } from '../errors.js';
@@ -99,6 +110,7 @@ export class DeletionJournal {
       try {
         const fd = openSync(path, 'a', 0o600);
         files.push({ path, fd, wayOn });
+        endPieceLeft(fd, path);
         if (!own) return;
         try {
           // The state directory's journal is kept private, an older one too; a --journal-file is the user's to set.
@@ -280,7 +292,7 @@ export class DeletionJournal {
         const written = writeSync(file.fd, lines);
         // A regular file takes a whole write at once; anything less means it is full.
         if (written !== bytes) {
-          // End the piece (best effort), so the next run's line is not glued to it.
+          // End the piece (best effort; else the next run's open ends it), so the next line is not glued to it.
           if (written > 0) tryWrite(file.fd, '\n');
           throw new Error(`only ${written} of ${bytes} bytes could be written (is the disk full?)`);
         }
@@ -304,6 +316,31 @@ function isoNow(): string {
     lastTime = now;
   }
   return lastIso;
+}
+
+/**
+ * End a line a run left unended (a write the disk took only in part, when
+ * even its line break found no room), so that this run's start record is
+ * not glued to it and lost with it. A regular file only: a pipe has no end
+ * to read. Throws when the line break cannot be written: then nothing can be.
+ */
+function endPieceLeft(fd: number, path: string): void {
+  const stats = fstatSync(fd);
+  if (!stats.isFile() || stats.size === 0) return;
+  const last = Buffer.alloc(1);
+  try {
+    // The append descriptor cannot read: the file is opened again to read its last byte.
+    const reader = openSync(path, 'r');
+    try {
+      readSync(reader, last, 0, 1, stats.size - 1);
+    } finally {
+      closeSync(reader);
+    }
+  } catch {
+    // Unreadable (a write-only --journal-file): left as it is.
+    return;
+  }
+  if (last[0] !== 0x0a) writeSync(fd, '\n');
 }
 
 function tryWrite(fd: number, text: string): void {

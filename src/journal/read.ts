@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DeleteResultKind } from '../api/delete-many.js';
 import { JournalError } from '../errors.js';
@@ -83,7 +83,7 @@ function readOnce(dir: string): JournalContents {
     names = readdirSync(dir);
   } catch (err) {
     if (errorCode(err) === 'ENOENT') return { records: [], damaged: [] };
-    throw new JournalError(`cannot read the deletion journal's directory ${dir}: ${fsReason(err)}`);
+    throw unreadable(`the directory of the deletion journal ${dir}`, err);
   }
   const files = [
     ...names.filter((name) => OLD_JOURNAL.test(name)).sort(),
@@ -94,12 +94,16 @@ function readOnce(dir: string): JournalContents {
     const file = join(dir, name);
     let text: string;
     try {
+      // A device or a pipe put in its place would be read without end.
+      if (!statSync(file).isFile()) throw unreadable(`the deletion journal ${file}`, 'not a regular file');
       text = readFileSync(file, 'utf8');
     } catch (err) {
-      // Rolled over or removed by a run meanwhile: read the directory again.
-      if (errorCode(err) === 'ENOENT')
+      if (err instanceof JournalError) throw err;
+      // Rolled over or removed by a run meanwhile: read the directory again. A link to nothing stays.
+      if (errorCode(err) === 'ENOENT' && !linkLeft(file)) {
         throw new Vanished(`the journal in ${dir} kept changing while it was read; try again`);
-      throw new JournalError(`cannot read the deletion journal ${file}: ${fsReason(err)}`);
+      }
+      throw unreadable(`the deletion journal ${file}`, err);
     }
     readLines(file, text, contents);
   }
@@ -115,6 +119,21 @@ function readLines(file: string, text: string, contents: JournalContents): void 
     const record = parseRecord(line);
     if (record) contents.records.push(record);
     else contents.damaged.push({ file, line: index + 1 });
+  }
+}
+
+/** A journal (or its directory) that is there but cannot be read: a directory in its place, a link to nothing. */
+function unreadable(what: string, err: unknown): JournalError {
+  const reason = typeof err === 'string' ? err : fsReason(err);
+  return new JournalError(`cannot read ${what}: ${reason}; move it out of the way, or set PLANTS_STATE_DIR`);
+}
+
+/** Whether `file` is still there as a link (to nothing), rather than gone. */
+function linkLeft(file: string): boolean {
+  try {
+    return lstatSync(file).isSymbolicLink();
+  } catch {
+    return false;
   }
 }
 

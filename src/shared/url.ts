@@ -168,6 +168,17 @@ export function endpoint(
   return { origin: base.origin, path, href: base.origin + path };
 }
 
+/** Where `plants api` sends a request (apiTarget). */
+export interface ApiTarget {
+  origin: string;
+  path: string;
+  href: string;
+  /** The path below the base URL's path prefix (the whole path when it is not below it). */
+  below: string;
+  /** The path is not below the prefix as written, but is once decoded and lower-cased (a full URL's `/API/plants/7`). */
+  respelledPrefix: boolean;
+}
+
 /** Characters a request target never holds raw (RFC 3986): sent percent-encoded. */
 // eslint-disable-next-line no-control-regex
 const NOT_IN_TARGET = /[\u0000-\u0020"<>\\^`{|}\u007f-\u{10ffff}]/gu;
@@ -181,11 +192,7 @@ const NOT_IN_TARGET = /[\u0000-\u0020"<>\\^`{|}\u007f-\u{10ffff}]/gu;
  * request target cannot hold are percent-encoded. `query` pairs are added to
  * the query. Returns the target and the path below the base URL.
  */
-export function apiTarget(
-  base: URL,
-  raw: string,
-  query: readonly (readonly [string, string])[] = [],
-): { origin: string; path: string; href: string; below: string } {
+export function apiTarget(base: URL, raw: string, query: readonly (readonly [string, string])[] = []): ApiTarget {
   const shown = quoted(maskUrl(raw));
   if (raw.includes('#')) {
     throw new UsageError(`invalid path ${shown}: a fragment (#) is never sent; write %23 for a # in a path`);
@@ -228,7 +235,25 @@ export function apiTarget(
   }
   const prefix = base.pathname.replace(/\/+$/, '');
   const pathOnly = path.replace(/\?.*$/s, '');
-  const below =
-    pathOnly.startsWith(`${prefix}/`) || pathOnly === prefix ? pathOnly.slice(prefix.length) || '/' : pathOnly;
-  return { origin: base.origin, path, href: base.origin + path, below };
+  const plainlyBelow = pathOnly.startsWith(`${prefix}/`) || pathOnly === prefix;
+  const below = plainlyBelow ? pathOnly.slice(prefix.length) || '/' : pathOnly;
+  // A full URL that spells the prefix otherwise (`/API`, `/%61pi`) may reach the same routes on a server that decodes or ignores case.
+  const respelledPrefix = !plainlyBelow && prefix !== '' && startsWithSpelling(pathOnly, prefix);
+  return { origin: base.origin, path, href: base.origin + path, below, respelledPrefix };
+}
+
+/** Whether `path` begins with the segments of `prefix`, each compared percent-decoded and in any case. */
+function startsWithSpelling(path: string, prefix: string): boolean {
+  const read = (text: string) => text.split('/').map((segment) => decodedSegment(segment).toLowerCase());
+  const segments = read(path);
+  return read(prefix).every((segment, index) => segments[index] === segment);
+}
+
+/** A path segment percent-decoded; one that is not valid percent-encoding is taken as written. */
+export function decodedSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }

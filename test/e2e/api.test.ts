@@ -580,6 +580,23 @@ describe('plants api: found in review', () => {
     }
   });
 
+  it("refuses a DELETE of a full URL that spells the base URL's path otherwise, which a server may read as a plant's", async () => {
+    server = await answering(204, '');
+    const base = `${server.url}/api`;
+    const env = { PLANTS_BASE_URL: base, PLANTS_TOKEN: TOKEN };
+    expect((await runCli(['config', 'protect', '--id', '7'], { configDir: dir.path, env })).code).toBe(0);
+    for (const url of [`${server.url}/%61pi/plants/7`, `${server.url}/API/plants/7`, `${server.url}/Api/%70lants/7`]) {
+      const r = await api(base, ['-X', 'DELETE', url]);
+      expect(r.code, url).toBe(2);
+      expect(r.stderr, url).toMatch(/refusing DELETE .*another spelling of plants or of the base URL's path/);
+    }
+    expect(server.requests).toHaveLength(0);
+    // A GET goes as written; the plain spelling is guarded as /plants/7.
+    expect((await api(base, [`${server.url}/API/plants/7`])).code).toBe(0);
+    expect((await api(base, ['-X', 'DELETE', `${server.url}/api/plants/7`])).stderr).toMatch(/protected/);
+    expect(server.requests.map((request) => request.path)).toEqual(['/API/plants/7']);
+  });
+
   it('refuses a DELETE of the whole collection when the profile has protections, unless --include-protected', async () => {
     server = await answering(204, '');
     const env = { PLANTS_BASE_URL: server.url, PLANTS_TOKEN: TOKEN };
@@ -612,6 +629,25 @@ describe('plants api: found in review', () => {
     expect(r.stderr).toMatch(/café ✓/);
     const small = await api(server.url, ['--max-response-size', '10', '-X', 'DELETE', '/plants/1']);
     expect(small.stderr).toMatch(/more than --max-response-size/);
+  });
+
+  it('says a DELETE answered 2xx was made when its body cannot be read (too large, compressed)', async () => {
+    server = await rawServer((req, res) => {
+      if (req.url === '/plants/1') res.writeHead(200, { 'content-encoding': 'gzip' }).end('xx');
+      else res.writeHead(200, { 'content-type': 'application/json' }).end(`[${'1,'.repeat(1000)}1]`);
+    });
+    const r = await api(server.url, ['-X', 'DELETE', '/plants/1']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      /gzip-encoded.*; the DELETE was sent \(1 deleted\): plants history [0-9a-f-]{36} lists it$/m,
+    );
+    const journal = readFileSync(join(dir.path, 'state', 'deletions.jsonl'), 'utf8');
+    expect(journal).toMatch(/"result":"deleted","status":200/);
+    const big = await api(server.url, ['-X', 'DELETE', '/plants/2', '--no-journal', '--max-response-size', '1K']);
+    expect(big.code).toBe(1);
+    expect(big.stderr).toMatch(
+      /more than --max-response-size.*; the DELETE was sent \(1 deleted\): no journal was kept$/m,
+    );
   });
 
   it('records start, then intent, then outcome for a DELETE, the intent before the request left', async () => {

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from '../helpers/cli.js';
@@ -276,20 +276,39 @@ describe('plants history', () => {
     expect(JSON.parse(json.stderr.split('\n')[1]!)).toMatchObject({ error: { code: 'journal' } });
   });
 
-  it("a journal that cannot be read is said in one line (exit 2), not as plants' own error", async () => {
-    mkdirSync(join(state, 'deletions.jsonl'));
-    const r = await history([]);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toBe(
-      `plants: cannot read the deletion journal ${join(state, 'deletions.jsonl')}: illegal operation on a directory (EISDIR)\n`,
-    );
-  });
-
   it('no journal yet: nothing on stdout (an empty array with --json), and says so', async () => {
     const r = await history([]);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('');
     expect((await history(['--json'])).stdout).toBe('[]\n');
+  });
+
+  it('a journal that cannot be read (a directory or a link to nothing in its place, a file for the directory) is one line, exit 2', async () => {
+    const journal = join(state, 'deletions.jsonl');
+    const cases: [() => void, RegExp][] = [
+      [() => mkdirSync(journal), /cannot read the deletion journal .*deletions\.jsonl: not a regular file; /],
+      [
+        () => symlinkSync(join(dir.path, 'nowhere'), journal),
+        /cannot read the deletion journal .*deletions\.jsonl: no such file or directory \(ENOENT\); /,
+      ],
+      [
+        () => {
+          rmSync(state, { recursive: true });
+          writeFileSync(state, '');
+        },
+        /cannot read the directory of the deletion journal .*: not a directory \(ENOTDIR\); /,
+      ],
+    ];
+    for (const [make, message] of cases) {
+      rmSync(state, { recursive: true, force: true });
+      mkdirSync(state);
+      make();
+      const r = await history(['--json']);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(message);
+      expect(r.stderr).toMatch(/"code":"journal"/);
+      expect(r.stderr).not.toMatch(/unexpected error|internal/);
+    }
   });
 
   it.each([

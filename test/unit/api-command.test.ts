@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseHeader, parseMethod } from '../../src/commands/api/request.js';
+import { headersOf, parseHeader, parseMethod } from '../../src/commands/api/request.js';
 import { UsageError } from '../../src/errors.js';
 import { apiTarget } from '../../src/shared/url.js';
 
@@ -23,6 +23,17 @@ describe('apiTarget', () => {
     expect(target.path).toBe(path);
     expect(target.href).toBe(`http://127.0.0.1:8080${path}`);
     expect(target.below).toBe(below);
+  });
+
+  it.each([
+    ['http://127.0.0.1:8080/%61pi/plants/7', true],
+    ['http://127.0.0.1:8080/API/plants/7', true],
+    ['http://127.0.0.1:8080/api/plants/7', false],
+    ['http://127.0.0.1:8080/apis/plants/7', false],
+    ['http://127.0.0.1:8080/plants/7', false],
+    ['/API/plants/7', false],
+  ])('%s spells the path prefix otherwise: %s', (raw, respelled) => {
+    expect(apiTarget(base, raw).respelledPrefix).toBe(respelled);
   });
 
   it('keeps a root base URL without a doubled slash', () => {
@@ -94,5 +105,15 @@ describe('parseHeader', () => {
 
   it.each(['no colon', ': value', 'Bad Name: x', 'X-A: line\nbreak', 'X-A: \u0000'])('refuses malformed %j', (raw) => {
     expect(() => parseHeader(raw)).toThrow(/invalid header/);
+  });
+});
+
+describe('headersOf', () => {
+  it('joins the values of a name given twice', () => {
+    expect(headersOf(['X-Tag: a', 'x-tag: b'])).toEqual({ 'x-tag': 'a, b' });
+  });
+
+  it('refuses X-Request-Id given twice: joined, it would be no request id', () => {
+    expect(() => headersOf(['X-Request-Id: aa', 'x-request-id: bb'])).toThrow(/X-Request-Id given twice/);
   });
 });

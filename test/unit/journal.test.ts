@@ -1,11 +1,12 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DeletionJournal } from '../../src/journal/journal.js';
 import { JournalError } from '../../src/errors.js';
+import { readJournal } from '../../src/journal/read.js';
 
 // The journal's combined record: a bulk delete's outcome and the next
 // request's intent in one write. Whatever is written must read as the two
@@ -46,6 +47,37 @@ function open(extraFile?: string) {
 const first = { id: '1', name: 'Monstera "secret" deliciosa', tag: 'tropical' };
 const second = { id: '9007199254740993', name: 'Ficus' };
 const deleted = { id: '1', result: 'deleted' as const, status: 204, request_id: 'r1' };
+
+describe('DeletionJournal.open', () => {
+  it('ends a line a run left unended (a full disk took part of it), so the start record is not glued to it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'plants-journal-'));
+    dirs.push(dir);
+    const piece = '{"v":1,"event":"intent","run":"old-run","time":"2026-11-26T00:00:00.000Z","comm';
+    writeFileSync(join(dir, 'deletions.jsonl'), piece);
+    writeFileSync(join(dir, 'extra.jsonl'), piece);
+    const journal = DeletionJournal.open({
+      dir,
+      extraFile: join(dir, 'extra.jsonl'),
+      run: { run: 'run-1', command: 'delete', profile: 'default', baseUrl: 'http://127.0.0.1:1' },
+      redact: (text) => text,
+      plants: 2,
+    });
+    journal.close();
+    const { records, damaged } = readJournal(dir);
+    expect(records.map((record) => [record.event, record.run, record.plants])).toEqual([['start', 'run-1', 2]]);
+    expect(damaged).toEqual([{ file: join(dir, 'deletions.jsonl'), line: 1 }]);
+    expect(readFileSync(join(dir, 'extra.jsonl'), 'utf8')).toMatch(/^[^\n]*comm\n\{"v":1,"event":"start"[^\n]*\n$/);
+    // A file whose lines are ended gets no blank line.
+    DeletionJournal.open({
+      dir,
+      run: { run: 'run-2', command: 'delete', profile: 'default', baseUrl: 'http://127.0.0.1:1' },
+      redact: (text) => text,
+      plants: 1,
+    }).close();
+    expect(readFileSync(join(dir, 'deletions.jsonl'), 'utf8')).not.toMatch(/\n\n/);
+    expect(readJournal(dir).records.map((record) => record.run)).toEqual(['run-1', 'run-2']);
+  });
+});
 
 describe('DeletionJournal.outcomeThenIntent', () => {
   it.each([

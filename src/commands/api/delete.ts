@@ -4,6 +4,7 @@ import type { Context } from '../../context.js';
 import { JournalError, RefusedError, UsageError, type StopSignal } from '../../errors.js';
 import { info } from '../../output/messages.js';
 import { quoted } from '../../shared/text.js';
+import { decodedSegment, type ApiTarget } from '../../shared/url.js';
 import { guardDeletion, profileGuard } from '../delete/guard.js';
 import { journalOnByEnv, openDeletionJournal, recorderFor, type JournalChoice } from '../delete/journal.js';
 import { hasRules } from '../delete/protections.js';
@@ -30,38 +31,32 @@ type Deleted = { kind: 'plant'; id: string } | { kind: 'plants' } | { kind: 'oth
  * What the path below the base URL names: one plant (`/plants/<id>`), the
  * whole collection (`/plants`), or something else. A path a server might
  * read as a plant's although it is not written as one (dot segments, `//`,
- * `;`, an encoded slash or backslash, `PLANTS`) is refused: the protections
- * are checked against the path as written.
+ * `;`, an encoded slash or backslash, `PLANTS`, the base URL's path prefix
+ * spelt otherwise) is refused: the protections are checked against the
+ * path as written.
  */
-export function deletedBy(below: string): Deleted {
+export function deletedBy(target: Pick<ApiTarget, 'below' | 'respelledPrefix'>): Deleted {
+  const { below } = target;
   const segments = below.split('/').slice(1);
   const first = segments[0] ?? '';
   const odd =
+    target.respelledPrefix ||
     /[\\;]|%2f|%5c/i.test(below) ||
     segments.some((segment, index) => {
       const dots = segment.replace(/%2e/gi, '.');
       return dots === '.' || dots === '..' || (segment === '' && index < segments.length - 1);
     }) ||
-    (first !== 'plants' && decodeSegment(first).toLowerCase() === 'plants');
+    (first !== 'plants' && decodedSegment(first).toLowerCase() === 'plants');
   if (odd) {
     throw new UsageError(
-      `refusing DELETE ${quoted(below)}: it is not written plainly (dot segments, //, ;, an encoded slash, another spelling of plants), so the profile's protections cannot be checked; write it as /plants/<id>`,
+      `refusing DELETE ${quoted(below)}: it is not written plainly (dot segments, //, ;, an encoded slash, another spelling of plants or of the base URL's path), so the profile's protections cannot be checked; write it as /plants/<id>`,
     );
   }
   const named = segments.at(-1) === '' ? segments.slice(0, -1) : segments;
   if (named[0] !== 'plants') return { kind: 'other' };
   if (named.length === 1) return { kind: 'plants' };
-  if (named.length === 2) return { kind: 'plant', id: decodeSegment(named[1]!) };
+  if (named.length === 2) return { kind: 'plant', id: decodedSegment(named[1]!) };
   return { kind: 'other' };
-}
-
-/** A path segment as the id it names; one that is not valid percent-encoding is taken as written. */
-function decodeSegment(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
 }
 
 /**
@@ -74,14 +69,15 @@ function decodeSegment(segment: string): string {
  * request that got no response throws.
  */
 export async function sendDelete(
-  below: string,
+  target: Pick<ApiTarget, 'below' | 'respelledPrefix'>,
   request: ServiceRequest,
   options: JournalChoice & { includeProtected: boolean },
   ctx: Context,
   client: PlantStoreClient,
 ): Promise<ApiDeletion> {
   journalOnByEnv(ctx.env);
-  const deleted = deletedBy(below);
+  const { below } = target;
+  const deleted = deletedBy(target);
   // A plant's path is recorded by its id; any other path as it is.
   let targets = [{ id: deleted.kind === 'plant' ? deleted.id : below }];
   if (deleted.kind !== 'other') {

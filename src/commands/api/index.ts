@@ -3,7 +3,7 @@ import type { ServiceResponse } from '../../api/client.js';
 import { headerValue } from '../../api/attempt.js';
 import { statusText } from '../../api/retry.js';
 import type { Context } from '../../context.js';
-import { InterruptedError, OutputError } from '../../errors.js';
+import { CliError, InterruptedError, OutputError } from '../../errors.js';
 import { palette } from '../../output/color.js';
 import { writeOut } from '../../output/iostreams.js';
 import { info } from '../../output/messages.js';
@@ -138,7 +138,7 @@ async function runApi(options: ApiOptions, ctx: Context): Promise<void> {
   const client = await ctx.client();
   const deletion =
     method === 'DELETE'
-      ? await sendDelete(target.below, { ...request, goneAfterLostAnswer: true }, options, ctx, client)
+      ? await sendDelete(target, { ...request, goneAfterLostAnswer: true }, options, ctx, client)
       : undefined;
   const response = deletion?.response ?? (await client.request(request));
   let received: Buffer;
@@ -146,7 +146,16 @@ async function runApi(options: ApiOptions, ctx: Context): Promise<void> {
   else if (method === 'HEAD') {
     received = Buffer.alloc(0);
     response.attempt.close();
-  } else received = await client.readBody(response);
+  } else {
+    try {
+      received = await client.readBody(response);
+    } catch (err) {
+      // A DELETE answered 2xx whose body could not be read (too large, too slow) was still made: the error says so.
+      const made = deletion && deletionsMade([deletion.outcome.result], deletion.runId);
+      if (made && err instanceof CliError) err.message = `${err.message}; ${made}`;
+      throw err;
+    }
+  }
   try {
     await writeResponse(response, received, options, ctx);
   } catch (err) {

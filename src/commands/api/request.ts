@@ -68,6 +68,10 @@ export function headersOf(values: readonly string[]): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const raw of values) {
     const [name, value] = parseHeader(raw);
+    // Joined, two ids would be one with a space, which is no request id.
+    if (name === 'x-request-id' && headers[name] !== undefined) {
+      throw new UsageError('X-Request-Id given twice: a request has one id; give -H X-Request-Id once');
+    }
     headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`;
   }
   return headers;
