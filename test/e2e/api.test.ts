@@ -597,6 +597,47 @@ describe('plants api: found in review', () => {
     expect(server.requests.map((request) => request.path)).toEqual(['/API/plants/7']);
   });
 
+  it('refuses a POST that asks the service to take it for a DELETE (method override), sending and recording nothing', async () => {
+    server = await answering(200, '{}');
+    const form = join(dir.path, 'form.txt');
+    writeFileSync(form, 'name=x&_method=delete');
+    const json = join(dir.path, 'body.json');
+    writeFileSync(json, '{"_method":"DELETE"}');
+    const cases: [string[], RegExp][] = [
+      [
+        ['-X', 'POST', '-H', 'X-HTTP-Method-Override: DELETE', '/plants/7'],
+        /header "x-http-method-override" naming DELETE/,
+      ],
+      [['-X', 'POST', '-H', 'X-HTTP-Method: delete', '/plants/7'], /header "x-http-method" naming DELETE/],
+      [
+        ['-X', 'PUT', '-H', 'X-Method-Override: PATCH, DELETE', '/plants/7'],
+        /header "x-method-override" naming DELETE/,
+      ],
+      [['-X', 'POST', '/plants/7?a=1&_method=DELETE'], /_method=DELETE in the query with -X POST/],
+      [['-X', 'POST', '/plants/7?%5Fmethod=Delete'], /_method=DELETE in the query/],
+      [['-X', 'POST', '--input', json, '-F', '_method=DELETE', '/plants/7'], /_method=DELETE in the query/],
+      [['-X', 'POST', '-f', '_method=DELETE', '/plants/7'], /"_method": "DELETE" in the JSON body/],
+      [['-X', 'POST', '--input', json, '/plants/7'], /"_method": "DELETE" in the JSON body/],
+      [
+        ['-X', 'POST', '-H', 'Content-Type: application/x-www-form-urlencoded', '--input', form, '/plants/7'],
+        /_method=DELETE in the form body/,
+      ],
+    ];
+    for (const [args, message] of cases) {
+      const r = await api(server.url, args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr, args.join(' ')).toMatch(message);
+      expect(r.stderr).toMatch(
+        /without a record in the journal or a check of the protections; send the DELETE itself with -X DELETE\n/,
+      );
+    }
+    expect(server.requests).toHaveLength(0);
+    // Another override, or one on a DELETE, goes as written.
+    expect((await api(server.url, ['-X', 'POST', '-H', 'X-HTTP-Method-Override: PATCH', '/plants/7'])).code).toBe(0);
+    expect((await api(server.url, ['-X', 'DELETE', '-H', 'X-HTTP-Method-Override: DELETE', '/plants/8'])).code).toBe(0);
+    expect(server.requests.map((request) => request.method)).toEqual(['POST', 'DELETE']);
+  });
+
   it('refuses a DELETE of the whole collection when the profile has protections, unless --include-protected', async () => {
     server = await answering(204, '');
     const env = { PLANTS_BASE_URL: server.url, PLANTS_TOKEN: TOKEN };

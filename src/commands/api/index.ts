@@ -14,7 +14,15 @@ import { deletionsMade } from '../delete/report.js';
 import { wrapHelpText } from '../help.js';
 import { collect, examples } from '../options.js';
 import { sendDelete } from './delete.js';
-import { headersOf, parseMethod, parseRawField, parseTypedField, requestParts, type Field } from './request.js';
+import {
+  headersOf,
+  parseMethod,
+  parseRawField,
+  parseTypedField,
+  refuseDeleteOverride,
+  requestParts,
+  type Field,
+} from './request.js';
 
 export interface ApiOptions extends JournalChoice {
   /** Below the base URL (`/plants/7`), or an absolute URL on its origin. */
@@ -118,7 +126,7 @@ Rules:
   path     joined to the base URL, its path prefix kept; a full URL only on the base URL's origin
   exit     0 for a 2xx; otherwise the body is still printed on stdout, and the code is 4 for 401/403, 3 for a 404 with the service's Error object to a GET or DELETE of one resource (/plants/7), 1 otherwise
   retries  only for GET, HEAD, PUT, DELETE and OPTIONS: a POST or PATCH is never sent twice
-  DELETE   recorded in the deletion journal (plants history), never redirected; the profile's protections hold for /plants/<id>, and a DELETE of /plants is refused when the profile has any
+  DELETE   recorded in the deletion journal (plants history), never redirected; the profile's protections hold for /plants/<id>, and a DELETE of /plants is refused when the profile has any; another method asking for a DELETE (X-HTTP-Method-Override, _method=DELETE) is refused
 `;
 
 async function runApi(options: ApiOptions, ctx: Context): Promise<void> {
@@ -128,6 +136,7 @@ async function runApi(options: ApiOptions, ctx: Context): Promise<void> {
   const target = apiTarget((await ctx.baseUrl()).value, options.path, query);
   const headers = { ...options.headers };
   if (body !== undefined && headers['content-type'] === undefined) headers['content-type'] = 'application/json';
+  refuseDeleteOverride(method, headers, target.path, body);
   // An X-Request-Id given with -H is the request's id: the journal records it.
   const requestId = headers['x-request-id'];
   delete headers['x-request-id'];

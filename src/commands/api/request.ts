@@ -167,3 +167,51 @@ async function readInput(source: string, ctx: Context): Promise<Buffer> {
     throw new UsageError(`cannot read ${quoted(source)}: ${fsReason(err)}`);
   }
 }
+
+/** Headers by which a service may take a POST for another method (Express's method-override, Symfony, Google APIs). */
+const OVERRIDE_HEADERS = ['x-http-method-override', 'x-http-method', 'x-method-override'];
+
+/**
+ * Where the request asks the service to take it for a DELETE when its
+ * method is not one: a method-override header, or a `_method` parameter in
+ * the query or a form or JSON body (Rails, Laravel, Express's
+ * method-override). A service that honours it deletes, and plants would
+ * record nothing and check no protection: refused (UsageError), so that a
+ * DELETE goes only as `-X DELETE`.
+ */
+export function refuseDeleteOverride(
+  method: string,
+  headers: Readonly<Record<string, string>>,
+  path: string,
+  body: Buffer | undefined,
+): void {
+  if (method === 'DELETE') return;
+  const isDelete = (value: unknown) =>
+    typeof value === 'string' && value.split(',').some((part) => part.trim().toUpperCase() === 'DELETE');
+  const refuse = (where: string) =>
+    new UsageError(
+      `refusing ${where} with -X ${method}: a service that honours it deletes, without a record in the journal or a check of the protections; send the DELETE itself with -X DELETE`,
+    );
+  for (const name of OVERRIDE_HEADERS)
+    if (isDelete(headers[name])) throw refuse(`header ${quoted(name)} naming DELETE`);
+  const query = path.indexOf('?');
+  if (query !== -1 && new URLSearchParams(path.slice(query + 1)).getAll('_method').some(isDelete)) {
+    throw refuse('_method=DELETE in the query');
+  }
+  if (body === undefined || body.length === 0) return;
+  const text = body.toString('utf8');
+  const type = (headers['content-type'] ?? '').toLowerCase();
+  if (type.startsWith('application/x-www-form-urlencoded')) {
+    if (new URLSearchParams(text).getAll('_method').some(isDelete)) throw refuse('_method=DELETE in the form body');
+    return;
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return; // Not JSON: a body the service reads as its type says.
+  }
+  if (typeof parsed === 'object' && parsed !== null && isDelete((parsed as Record<string, unknown>)._method)) {
+    throw refuse('"_method": "DELETE" in the JSON body');
+  }
+}
