@@ -11,7 +11,7 @@ import { writeRows } from '../output/rows.js';
 import { quoted } from '../shared/text.js';
 import { parseSince } from '../shared/values.js';
 import { redactKnownTokens } from './known-tokens.js';
-import { examples, outputFormat, outputOption } from './options.js';
+import { examples, outputFormat, outputOption, parseJournalFile } from './options.js';
 
 export interface HistoryOptions {
   /** A run id, or a unique beginning of one: that run's plants. */
@@ -59,7 +59,7 @@ export function historyCommand(ctx: Context, run: HistoryRunner = runHistory): C
     .option(
       '--journal-file <path>',
       "read this file (what delete's --journal-file wrote, a CI job's artifact) instead of the journal; repeat for more",
-      (path: string, previous: string[] = []) => [...previous, path],
+      (path: string, previous: string[] = []) => [...previous, parseJournalFile(path)],
     )
     .addHelpText(
       'after',
@@ -150,6 +150,10 @@ function masked(record: JournalRecord, redact: (text: string) => string): Journa
 
 /** A run by its id or a beginning of it that only one run has. */
 function findRun(runs: readonly RunSummary[], wanted: string): RunSummary {
+  if (wanted === '')
+    throw new UsageError(
+      'invalid run "": give a run\'s id (at least its first 4 characters), or none to list the runs',
+    );
   const matches = runs.filter((run) => run.run.startsWith(wanted.toLowerCase()));
   if (matches.length === 1 && wanted.length >= 4) return matches[0]!;
   if (matches.length > 1 && !matches.some((run) => run.run === wanted)) {

@@ -8,6 +8,13 @@ export function parsePlantId(raw: string): string {
   return raw;
 }
 
+/** `--journal-file <path>`: a path, never empty (an empty one names no file in any message). */
+export function parseJournalFile(raw: string): string {
+  if (raw === '')
+    throw new UsageError('invalid --journal-file "": give the path of a file, such as --journal-file run.jsonl');
+  return raw;
+}
+
 /** Help text block listing real invocations. */
 export function examples(...lines: string[]): string {
   return `\nExamples:\n${lines.map((line) => `  ${line}`).join('\n')}\n`;

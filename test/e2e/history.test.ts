@@ -315,6 +315,8 @@ describe('plants history', () => {
     [['--since', 'yesterday'], /invalid --since "yesterday"/],
     [['--result', 'lost'], /argument 'lost' is invalid/],
     [['--json', '-o', 'csv'], /--json conflicts with --output csv/],
+    [[''], /^plants: invalid run "": give a run's id \(at least its first 4 characters\), or none to list the runs\n$/],
+    [['--journal-file', ''], /^plants: invalid --journal-file "": give the path of a file/],
   ])('%j is refused (exit 2)', async (args, message) => {
     const r = await history(args);
     expect(r.code).toBe(2);

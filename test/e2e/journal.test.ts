@@ -220,6 +220,22 @@ describe('nothing is deleted that cannot be recorded', () => {
     expect((await plants(['delete', '1', '--yes', '--no-journal'])).code).toBe(0);
   });
 
+  it('an empty --journal-file is refused before anything is sent (it names no file)', async () => {
+    server = await answering();
+    for (const args of [
+      ['delete', '1', '--yes'],
+      ['prune', '--tag', 'x', '--yes'],
+      ['api', '-X', 'DELETE', '/plants/1'],
+    ]) {
+      const r = await plants([...args, '--journal-file', '']);
+      expect(r.code, args[0]).toBe(2);
+      expect(r.stderr).toBe(
+        'plants: invalid --journal-file "": give the path of a file, such as --journal-file run.jsonl\n',
+      );
+    }
+    expect(server.requests).toHaveLength(0);
+  });
+
   it('a --journal-file that cannot be written stops the run too', async () => {
     server = await answering();
     const r = await plants(['delete', '1', '--yes', '--journal-file', '/dev/full']);

@@ -12,7 +12,7 @@ import { apiTarget } from '../../shared/url.js';
 import type { JournalChoice } from '../delete/journal.js';
 import { deletionsMade } from '../delete/report.js';
 import { wrapHelpText } from '../help.js';
-import { collect, examples } from '../options.js';
+import { collect, examples, parseJournalFile } from '../options.js';
 import { sendDelete } from './delete.js';
 import {
   headersOf,
@@ -87,7 +87,7 @@ export function apiCommand(ctx: Context, run: ApiRunner = runApi): Command {
       'print the body as received on a terminal too (not indented or coloured); errors also as a JSON line on stderr',
     )
     .option('--include-protected', "a DELETE may delete a plant the profile's protections cover (see config protect)")
-    .option('--journal-file <path>', 'also record a DELETE in this file (JSON Lines)')
+    .option('--journal-file <path>', 'also record a DELETE in this file (JSON Lines)', parseJournalFile)
     .option('--no-journal', 'do not record a DELETE in the journal of the state directory (also PLANTS_JOURNAL=off)')
     .addHelpText('after', () => wrapHelpText(API_HELP, ctx.io.terminalWidth('stdout') ?? 80))
     .action(async (path: string, flags: ApiFlags) => {
