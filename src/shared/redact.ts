@@ -6,7 +6,8 @@ import { findForms, mayHoldSpaced, tokenForms, type TokenForms } from './token-f
  * it in: as is; with any of its characters percent-encoded, written as a
  * JSON escape (`\u002B`, `\"`, `\\`, `\/`) or an HTML character reference
  * (`&plus;`, `&#43;`, `&#x2b;`); split by white space or line breaks; in
- * base64 or base64url, alone or inside a longer encoded text. Each becomes
+ * base64 or base64url, alone or inside a longer encoded text; as the
+ * hexadecimal of its bytes. Each becomes
  * `***`. `Bearer <token>` (and its base64, an Authorization header echoed
  * encoded) is always masked; a bare occurrence only for tokens of 8 or more
  * characters, since masking a short token would garble ordinary words (and

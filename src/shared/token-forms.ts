@@ -2,7 +2,8 @@ import { DecodedText } from './decoded-text.js';
 
 /**
  * What a token looks like in decoded text (decoded-text.ts), worked out once
- * per token: the token itself, and its base64 at each alignment.
+ * per token: the token itself, its base64 at each alignment, and the
+ * hexadecimal of its bytes.
  */
 export interface TokenForms {
   /** The token as decoded text shows it: as given, and decoded (when it holds what reads as an encoding, such as `%41`). */
@@ -10,6 +11,8 @@ export interface TokenForms {
   /** Only after `Bearer`: a token under 8 characters, which as a bare word could be anything. */
   bearerOnly: boolean;
   base64: Base64Form[];
+  /** The hexadecimal of the token's UTF-8 bytes, in lower and upper case (none for a token under 8 characters). */
+  hex: string[];
   /** Every string looked for: decoded text without any of them holds no form of the token. */
   needles: string[];
   /** The length of the shortest match: shorter text holds none. */
@@ -64,12 +67,16 @@ export function tokenForms(token: string): TokenForms {
     base64Forms,
   );
   const cores = base64.flatMap((form) => form.cores);
+  // A service that logs or echoes bytes as hex (`746f6b…`): each pair of digits is one byte of the token.
+  const hexLower = bearerOnly ? '' : Buffer.from(token, 'utf8').toString('hex');
+  const hex = hexLower === '' ? [] : [...new Set([hexLower, hexLower.toUpperCase()])];
   const textLength = Math.min(...texts.map((text) => text.length)) + (bearerOnly ? 'Bearer'.length : 0);
-  const needles = [...texts, ...cores];
+  const needles = [...texts, ...cores, ...hex];
   return {
     texts,
     bearerOnly,
     base64,
+    hex,
     needles,
     shortest: Math.min(textLength, ...cores.map((core) => core.length)),
     // A needle that holds white space is never in text without any (and its pattern would backtrack on long runs of it).
@@ -115,6 +122,11 @@ export function findForms(decoded: DecodedText, forms: TokenForms): Found[] {
       ) {
         continue;
       }
+      found.push({ start: at, end: at + text.length });
+    }
+  }
+  for (const text of forms.hex) {
+    for (let at = plain.indexOf(text); at !== -1; at = plain.indexOf(text, at + 1)) {
       found.push({ start: at, end: at + text.length });
     }
   }

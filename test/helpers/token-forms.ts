@@ -24,6 +24,11 @@ export const ECHO_FORMS: [string, (token: string) => string][] = [
     (token) => Array.from(token, (c, i) => (i % 2 ? `&#${c.charCodeAt(0)};` : `&#X${hex(c)};`)).join(''),
   ],
   ['split across lines', (token) => `${token.slice(0, 5)}\n${token.slice(5, 12)}\r\n  ${token.slice(12)}`],
+  ['hexadecimal of its bytes', (token) => Buffer.from(token).toString('hex')],
+  [
+    'upper-case hexadecimal inside a longer value',
+    (token) => `0x${Buffer.from(`k=${token};`).toString('hex').toUpperCase()}`,
+  ],
 ];
 
 /** HTML names the check below undoes (the ones ECHO_FORMS uses, and what escaping output adds). */
@@ -49,7 +54,8 @@ function decodedForCheck(text: string): string {
  * Fails when `text` holds any form of `token`: no 8 characters of it in a
  * row, as is or decoded (percent, JSON, HTML, white space left out), and no
  * 8 characters in a row of the base64 characters that encode only the
- * token's bits, at any alignment, in either alphabet.
+ * token's bits, at any alignment, in either alphabet, and no 8 of its bytes
+ * in a row as hexadecimal, in either case.
  */
 export function expectNoFormOf(token: string, text: string, where = 'the text'): void {
   const plain = text.replace(/\s+/g, '');
@@ -58,6 +64,14 @@ export function expectNoFormOf(token: string, text: string, where = 'the text'):
     const piece = token.slice(start, start + 8);
     expect(plain, `${where} holds ${piece}`).not.toContain(piece);
     expect(decoded, `${where}, decoded, holds ${piece}`).not.toContain(piece);
+  }
+  // Hexadecimal: no 8 bytes of the token in a row, in either case.
+  const hexText = plain.toLowerCase();
+  const tokenHex = Buffer.from(token).toString('hex');
+  for (let start = 0; start + 16 <= tokenHex.length; start += 2) {
+    expect(hexText, `${where} holds ${tokenHex.slice(start, start + 16)}, hexadecimal of the token`).not.toContain(
+      tokenHex.slice(start, start + 16),
+    );
   }
   for (const offset of [0, 1, 2]) {
     const encoded = Buffer.concat([Buffer.alloc(offset), Buffer.from(token)]).toString('base64');

@@ -48,6 +48,15 @@ describe('redactToken', () => {
     expect(shown).toMatch(/^echo: \*\*\*=*\.$/);
   });
 
+  it('masks the hexadecimal of the token, in either case, alone, inside a longer value or wrapped; not of a short one', () => {
+    const hex = Buffer.from(TOKEN).toString('hex');
+    expect(redact(`token ${hex} refused`)).toBe('token *** refused');
+    expect(redact(`token=0x${hex.toUpperCase()}00ff`)).toBe('token=0x***00ff');
+    expect(redact(`dump: ${hex.slice(0, 10)}\n      ${hex.slice(10)}`)).toBe('dump: ***');
+    // Under 8 characters a token is masked only after Bearer: its hex (10 digits) could be any number.
+    expect(redactToken('id 5465737421 ok', 'Test!')).toBe('id 5465737421 ok');
+  });
+
   it('masks base64 of the token inside a longer encoded text, at each alignment: the characters that carry its bits', () => {
     for (const before of ['', 'x', 'xy', 'xyz', 'user:']) {
       for (const encode of [base64, base64url]) {
