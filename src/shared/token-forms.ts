@@ -81,8 +81,12 @@ export function tokenForms(token: string): TokenForms {
     shortest: Math.min(textLength, ...cores.map((core) => core.length)),
     // A needle that holds white space is never in text without any (and its pattern would backtrack on long runs of it).
     spacedStarts: [
-      ...new Set(needles.filter((needle) => !/\s/.test(needle)).map((needle) => needle.slice(0, SPACED_START))),
-    ].map(spacedPattern),
+      ...[
+        ...new Set([...texts, ...cores].filter((needle) => !/\s/.test(needle)).map((n) => n.slice(0, SPACED_START))),
+      ].map((start) => spacedPattern(start)),
+      // Both cases of the hexadecimal in one pattern: one search of the text, not two.
+      ...(hexLower === '' ? [] : [spacedPattern(hexLower.slice(0, SPACED_START), 'i')]),
+    ],
   };
 }
 
@@ -90,9 +94,9 @@ export function tokenForms(token: string): TokenForms {
 const SPACED_START = 16;
 
 /** `text` with any white space between its characters, each a `\u` escape of its four hex digits (so nothing in it is syntax). */
-function spacedPattern(text: string): RegExp {
+function spacedPattern(text: string, flags = ''): RegExp {
   const units = Array.from({ length: text.length }, (_, i) => `\\u${text.charCodeAt(i).toString(16).padStart(4, '0')}`);
-  return new RegExp(units.join('\\s*'));
+  return new RegExp(units.join('\\s*'), flags);
 }
 
 /**
