@@ -254,6 +254,10 @@ describe('the integer an id spells (integerForm)', () => {
       expect(idKey(`${blank}0x7${blank}`)).toBe('7');
       expect(idKey(`${blank}\u0085 7 \u0085${blank}`)).toBe('7');
     }
+    // U+0085 at one end only, which trim() leaves.
+    expect(idKey('\u00857')).toBe('7');
+    expect(idKey('7\u0085')).toBe('7');
+    expect(idKey(' 7\u0085')).toBe('7');
     expect(idKey('\u001C7')).toBe('\u001C7');
     expect(idKey(' abc ')).toBe(' abc ');
   });
@@ -556,6 +560,38 @@ describe('delete and prune refuse a run that touches a protected plant', () => {
     expect((await plants(['delete', '07', '8', '--yes'])).code).toBe(2);
   });
 
+  it('the list holds one plant under two spellings of its number: the protected spelling protects the other', async () => {
+    withRules({ tags: ['mother-plant'] });
+    const spelled = [
+      { id: 7, name: 'A', tag: 'seedling' },
+      { id: '07', name: 'Keep', tag: 'mother-plant' },
+    ];
+    lists(spelled);
+    const deleted = await plants(['delete', '7', '--yes']);
+    expect(deleted.code).toBe(2);
+    expect(deleted.stderr()).toMatch(
+      /^plants: 1 plant is protected in profile default: plant 7 "Keep" \(tag "mother-plant"\); nothing was deleted/,
+    );
+    lists(spelled);
+    const pruned = await plants(['prune', '--tag', 'seedling', '--yes']);
+    expect(pruned.code).toBe(2);
+    expect(pruned.stderr()).toMatch(/^plants: 1 plant is protected in profile default: plant 7 "Keep"/);
+  });
+
+  it('prune records the plant it matched, not another one the list holds under the same id', async () => {
+    withRules({ tags: ['mother-plant'] });
+    lists([
+      { id: 7, name: 'A', tag: 'tree' },
+      { id: 7, name: 'B', tag: 'seedling' },
+    ]);
+    deletes('7');
+    const r = await plants(['prune', '--tag', 'seedling', '--yes']);
+    expect(r.code).toBe(0);
+    const journal = readFileSync(join(configDir(), 'state', 'deletions.jsonl'), 'utf8');
+    expect(journal).toContain('"id":"7","name":"B","tag":"seedling"');
+    expect(journal).not.toContain('"name":"A"');
+  });
+
   it('an id rule protects the plant under any spelling of its number', async () => {
     withRules({ ids: ['2'] });
     for (const args of [
@@ -578,6 +614,14 @@ describe('delete and prune refuse a run that touches a protected plant', () => {
     expect(r.code).toBe(2);
     expect(r.stderr().length).toBeLessThan(400);
     expect(r.stderr()).toContain(`plant 1 "${'x'.repeat(60)}…" (tag "t")`);
+  });
+
+  it('name rules alone: delete looks the plants up too', async () => {
+    withRules({ names: ['Old *'] });
+    lists();
+    const r = await plants(['delete', '1', '2', '--yes']);
+    expect(r.code).toBe(2);
+    expect(r.stderr()).toMatch(/^plants: 1 plant is protected in profile default: plant 2 "Old Oak" \(name "Old \*"\)/);
   });
 
   it('with only id rules, a plant not in the list needs no check', async () => {
