@@ -483,6 +483,21 @@ describe('what is reported', () => {
     expect(errorLine(r.stderr()).message).toBe('the service refused the token; 1 plant was not attempted');
   });
 
+  it('a 404 without an Error object (a wrong base URL) stops the run: exit 1, code http_error, --ignore-missing or not', async () => {
+    deletes('1', 404, 'Not Found');
+    const r = await plants(['delete', '1', '2', '3', '--yes', '--json', '--ignore-missing', '--concurrency', '1']);
+    expect(r.code).toBe(1);
+    expect((JSON.parse(r.stdout()) as JsonResult[]).map((x) => [x.id, x.result, x.status])).toEqual([
+      ['1', 'failed', 404],
+      ['2', 'skipped', null],
+      ['3', 'skipped', null],
+    ]);
+    const error = errorLine(r.stderr());
+    expect(error.code).toBe('http_error');
+    expect(error.status).toBe(404);
+    expect(error.message).toMatch(/so the address is wrong, not the plant; .*; 2 plants were not attempted$/);
+  });
+
   it('one id that failed: its own exit code, code and status in the JSON line', async () => {
     deletes('1', 409, { error: 9, message: 'in use' });
     const r = await plants(['delete', '1', '--yes', '--json'], { tty: true });
