@@ -1,3 +1,5 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli.js';
@@ -506,6 +508,43 @@ describe('what is reported', () => {
     const error = errorLine(r.stderr());
     expect(error.status).toBe(409);
     expect(error.message).toMatch(/409 Conflict: in use/);
+  });
+});
+
+describe('the deletion journal', () => {
+  const journalFile = () => join(configDir(), 'state', 'deletions.jsonl');
+  const records = () =>
+    readFileSync(journalFile(), 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+
+  it('a start, then an intent before each DELETE and its outcome after, with its attempts', async () => {
+    deletes('1');
+    deletes('2', 404, { error: 404, message: 'no such plant' });
+    const r = await plants(['delete', '1', '2', '--yes', '--concurrency', '1']);
+    expect(r.code).toBe(3);
+    const all = records();
+    expect(all[0]).toMatchObject({ event: 'start', command: 'delete', plants: 2 });
+    expect(all.slice(1).map(({ event, id, result, attempts }) => [event, id, result, attempts])).toEqual([
+      ['intent', '1', undefined, undefined],
+      ['outcome', '1', 'deleted', 1],
+      ['intent', '2', undefined, undefined],
+      ['outcome', '2', 'not_found', 1],
+    ]);
+    expect(all[2]!.request_id).toBe(all[1]!.request_id);
+  });
+
+  it('PLANTS_JOURNAL=off (any case, blanks around it) keeps none; any other value stops the run before it reads or sends', async () => {
+    deletes('1');
+    expect((await plants(['delete', '1', '--yes'], { env: { PLANTS_JOURNAL: ' OFF ' } })).code).toBe(0);
+    expect(existsSync(journalFile())).toBe(false);
+    const bad = await plants(['delete', '1', '--yes', '--no-journal'], { env: { PLANTS_JOURNAL: 'no' } });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr()).toBe('plants: invalid PLANTS_JOURNAL "no": expected on or off\n');
+    deletes('1');
+    expect((await plants(['delete', '1', '--yes'], { env: { PLANTS_JOURNAL: ' On' } })).code).toBe(0);
+    expect(records()[0]).toMatchObject({ event: 'start', command: 'delete' });
   });
 });
 
