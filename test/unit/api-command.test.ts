@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { deletedBy } from '../../src/commands/api/delete.js';
 import { headersOf, parseHeader, parseMethod } from '../../src/commands/api/request.js';
 import { UsageError } from '../../src/errors.js';
 import { apiTarget } from '../../src/shared/url.js';
@@ -115,5 +116,45 @@ describe('headersOf', () => {
 
   it('refuses X-Request-Id given twice: joined, it would be no request id', () => {
     expect(() => headersOf(['X-Request-Id: aa', 'x-request-id: bb'])).toThrow(/X-Request-Id given twice/);
+  });
+});
+
+describe('deletedBy: what a DELETE path names, as the guard rails check it', () => {
+  it.each([
+    ['/plants/7', { kind: 'plant', id: '7' }],
+    ['/plants/7/', { kind: 'plant', id: '7' }],
+    ['/plants/a%20b', { kind: 'plant', id: 'a b' }],
+    ['/plants/%E0%A4', { kind: 'plant', id: '%E0%A4' }],
+    ['/plants', { kind: 'plants' }],
+    ['/plants/', { kind: 'plants' }],
+    ['/', { kind: 'other' }],
+    ['/other/7', { kind: 'other' }],
+    ['/plants/7/photos', { kind: 'other' }],
+    ['/plantsx/7', { kind: 'other' }],
+  ])('%s names %j', (below, named) => {
+    expect(deletedBy({ below, respelledPrefix: false })).toEqual(named);
+  });
+
+  it.each([
+    '/plants/./7',
+    '/plants/7/.',
+    '/plants/7/..',
+    '/plants/%2e%2E',
+    '/plants/.%2e/7',
+    '/x/../plants/7',
+    '/plants//7',
+    '//plants/7',
+    '/plants/7;x',
+    '/plants%2F7',
+    '/plants/a%5cb',
+    '/plants\\7',
+    '/PLANTS/7',
+    '/Plants',
+    '/%70lants/7',
+  ])('refuses %s, which a server may read as another plant or the collection', (below) => {
+    expect(() => deletedBy({ below, respelledPrefix: false })).toThrow(UsageError);
+    expect(() => deletedBy({ below, respelledPrefix: false })).toThrow(
+      /^refusing DELETE .*: it is not written plainly/,
+    );
   });
 });

@@ -1,3 +1,5 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli.js';
@@ -483,6 +485,21 @@ describe('what is reported', () => {
     expect(errorLine(r.stderr()).message).toBe('the service refused the token; 1 plant was not attempted');
   });
 
+  it('a 404 without an Error object (a wrong base URL) stops the run: exit 1, code http_error, --ignore-missing or not', async () => {
+    deletes('1', 404, 'Not Found');
+    const r = await plants(['delete', '1', '2', '3', '--yes', '--json', '--ignore-missing', '--concurrency', '1']);
+    expect(r.code).toBe(1);
+    expect((JSON.parse(r.stdout()) as JsonResult[]).map((x) => [x.id, x.result, x.status])).toEqual([
+      ['1', 'failed', 404],
+      ['2', 'skipped', null],
+      ['3', 'skipped', null],
+    ]);
+    const error = errorLine(r.stderr());
+    expect(error.code).toBe('http_error');
+    expect(error.status).toBe(404);
+    expect(error.message).toMatch(/counted as failed, not as a missing plant; .*; 2 plants were not attempted$/);
+  });
+
   it('one id that failed: its own exit code, code and status in the JSON line', async () => {
     deletes('1', 409, { error: 9, message: 'in use' });
     const r = await plants(['delete', '1', '--yes', '--json'], { tty: true });
@@ -491,6 +508,43 @@ describe('what is reported', () => {
     const error = errorLine(r.stderr());
     expect(error.status).toBe(409);
     expect(error.message).toMatch(/409 Conflict: in use/);
+  });
+});
+
+describe('the deletion journal', () => {
+  const journalFile = () => join(configDir(), 'state', 'deletions.jsonl');
+  const records = () =>
+    readFileSync(journalFile(), 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+
+  it('a start, then an intent before each DELETE and its outcome after, with its attempts', async () => {
+    deletes('1');
+    deletes('2', 404, { error: 404, message: 'no such plant' });
+    const r = await plants(['delete', '1', '2', '--yes', '--concurrency', '1']);
+    expect(r.code).toBe(3);
+    const all = records();
+    expect(all[0]).toMatchObject({ event: 'start', command: 'delete', plants: 2 });
+    expect(all.slice(1).map(({ event, id, result, attempts }) => [event, id, result, attempts])).toEqual([
+      ['intent', '1', undefined, undefined],
+      ['outcome', '1', 'deleted', 1],
+      ['intent', '2', undefined, undefined],
+      ['outcome', '2', 'not_found', 1],
+    ]);
+    expect(all[2]!.request_id).toBe(all[1]!.request_id);
+  });
+
+  it('PLANTS_JOURNAL=off (any case, blanks around it) keeps none; any other value stops the run before it reads or sends', async () => {
+    deletes('1');
+    expect((await plants(['delete', '1', '--yes'], { env: { PLANTS_JOURNAL: ' OFF ' } })).code).toBe(0);
+    expect(existsSync(journalFile())).toBe(false);
+    const bad = await plants(['delete', '1', '--yes', '--no-journal'], { env: { PLANTS_JOURNAL: 'no' } });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr()).toBe('plants: invalid PLANTS_JOURNAL "no": expected on or off\n');
+    deletes('1');
+    expect((await plants(['delete', '1', '--yes'], { env: { PLANTS_JOURNAL: ' On' } })).code).toBe(0);
+    expect(records()[0]).toMatchObject({ event: 'start', command: 'delete' });
   });
 });
 

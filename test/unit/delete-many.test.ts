@@ -73,6 +73,13 @@ describe('deleteMany results', () => {
     expect(withoutRequestIds(a!.result)).toEqual({ id: 'a', result: 'deleted', status: 204 });
   });
 
+  it('a 410 Gone after a lost response is "gone", as a 404 is', async () => {
+    const { client } = scripted({ a: { status: 410, afterLostResponse: true } });
+    const [a] = await run(client, ['a']).done;
+    expect(withoutRequestIds(a!.result)).toEqual({ id: 'a', result: 'gone', status: 410 });
+    expect(a!.error).toBeUndefined();
+  });
+
   it('a lost answer is "unknown": the plant may have been deleted, in the message and the error', async () => {
     const { client } = scripted({
       reset: lost(new NetworkError('DELETE x failed: reset')),

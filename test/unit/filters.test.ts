@@ -34,6 +34,16 @@ describe('globMatcher', () => {
     ['?', '🌱', true],
     ['??', '🌱', false],
     ['*?*', '', false],
+    // the last piece never overlaps the text the pieces before it matched
+    ['a*a', 'a', false],
+    ['ab*b', 'ab', false],
+    ['a*ab', 'ab', false],
+    ['a*a', 'aa', true],
+    // ? is one character at the edges of the surrogate ranges too
+    ['?', '\u{10000}', true],
+    ['?', '\u{10FFFF}', true],
+    ['??', '\ud800\ue000', true],
+    ['?', '\ud800\ue000', false],
     // half of a surrogate pair matches only that half alone, never the pair's (as /u patterns match)
     ['*\udf31*', '🌱', false],
     ['*\ud83c*', '🌱', false],

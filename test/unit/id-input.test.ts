@@ -29,6 +29,11 @@ describe('parseCsv', () => {
     ['"x, y","say ""hi""",\n', [['x, y', 'say "hi"', '']]],
     ['"two\nlines",1', [['two\nlines', '1']]],
     ['"",a', [['', 'a']]],
+    // a quote inside an unquoted field is part of it; only a field's first character opens a quoted one
+    ['a"b,c', [['a"b', 'c']]],
+    // two line feeds are two line ends (a blank record between), not one CRLF
+    ['a\n\nb', [['a'], [''], ['b']]],
+    ['a\r\rb', [['a'], [''], ['b']]],
   ])('reads %j', (text, records) => {
     expect(parseCsv(text)).toEqual(records);
   });
@@ -128,6 +133,7 @@ describe('positions in messages count from 1, from the first line of standard in
     ['a CSV row without an id', 'id,name\r\n1,Aloe\r\n,Fern\r\n', 'line 3 of standard input has no id'],
     ['a CSV row after a name on two lines', 'id,name\n1,"two\nlines"\n,Fern\n', 'line 4 of standard input has no id'],
     ['CSV after blank lines', '\r\n\r\nid,name\n,Fern\n', 'line 4 of standard input has no id'],
+    ['a CSV row after a blank line', 'id,name\n1,Aloe\n\n,Fern\n', 'line 4 of standard input has no id'],
     [
       'NDJSON after a line holding a vertical tab',
       '\v\n{"id":1}\nnot json\n',
@@ -135,6 +141,7 @@ describe('positions in messages count from 1, from the first line of standard in
     ],
     ['an unclosed quote in CSV', 'id,name\n1,Aloe\n2,"open\n', 'a quoted field starting on line 3 is never closed'],
     ['text after a closing quote in CSV', '\nid,name\n"5"7,x\n', 'text follows a closing quote on line 3'],
+    ['text after a closing quote on the first line', '"5"7\n8\n', 'text follows a closing quote on line 1'],
   ])('%s', (_what, text, message) => {
     expect(() => parseIdInput(text)).toThrow(message);
   });
@@ -189,6 +196,9 @@ describe('parseIdInput: what counts as an id', () => {
       /^line 1 of standard input holds a space \(1 2 3\), so it may be one id or several: put each id on a line/,
     ],
     ['mixed-case ids two spaces apart', 'xA  yB\n', /^line 1 of standard input holds a space/],
+    // Not a table: header words, but none a column plants prints, nor dotted, nor two spaces apart; or not all header words.
+    ['upper-case ids one space apart', 'AB CD\n', /^line 1 of standard input holds a space \(AB CD\)/],
+    ['ID and a word that is no header', 'ID foo\n7\n', /^line 1 of standard input holds a space \(ID foo\)/],
     ['an id with a space, as cut -f1 prints it', '3\nFicus 7\n', /^line 2 of standard input holds a space \(Ficus 7\)/],
     ['an id with a space at its end', '\n7\n8 \n9\n', /^line 3 of standard input holds a space/],
     ['an id with a space at its start, after a first line', '7\n 8\n', /^line 2 of standard input holds a space/],

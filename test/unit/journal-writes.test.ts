@@ -137,3 +137,32 @@ it('split in two, an intent that cannot be written says that it was not sent', (
   expect(main().at(-1)).toEqual(['outcome', 'r1', 'deleted']);
   expect(journal.unrecordedOutcomes).toBe(0);
 });
+
+it('an outcome that cannot be written says that its intent is on record, so it reads as unknown', () => {
+  const { journal, main } = open();
+  journal.intent(first, 'r1');
+  fs.fault = () => 'fail';
+  expect(() => journal.outcome(first, deleted, 1)).toThrow(
+    /deletions\.jsonl: resource temporarily unavailable; its intent is on record, so it reads as unknown$/,
+  );
+  fs.fault = undefined;
+  journal.close();
+  expect(main().at(-1)).toEqual(['intent', 'r1', undefined]);
+  expect(journal.unrecordedOutcomes).toBe(1);
+});
+
+it('a write cut short is ended with a line break, so the next record starts a line of its own', () => {
+  const { journal } = open();
+  const [path] = journal.paths;
+  let cut = false;
+  fs.fault = (text) => (text.includes('"event":"intent"') && !cut && (cut = true) ? 'short' : undefined);
+  expect(() => journal.intent(first, 'r1')).toThrow(/only \d+ of \d+ bytes could be written/);
+  journal.intent(first, 'r2');
+  journal.close();
+  const lines = readFileSync(path!, 'utf8').split('\n');
+  // The start, what the first intent wrote (all but its last byte), the second intent on a line of its own.
+  expect(lines).toHaveLength(4);
+  expect(lines[1]).toMatch(/^\{"v":1,"event":"intent",.*"request_id":"r1"\}$/);
+  expect(JSON.parse(lines[2]!)).toMatchObject({ event: 'intent', request_id: 'r2' });
+  expect(lines[3]).toBe('');
+});

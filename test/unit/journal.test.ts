@@ -179,3 +179,16 @@ describe('DeletionJournal.outcomeThenIntent', () => {
     }
   });
 });
+
+describe('DeletionJournal records', () => {
+  it('a name or tag of up to 200 characters is kept whole; a longer one is cut to 200, the last an ellipsis', () => {
+    const { journal, records } = open();
+    const [exactly, over] = ['n'.repeat(200), 'n'.repeat(201)];
+    journal.intent({ id: '1', name: exactly, tag: over }, 'r1');
+    journal.intent({ id: '2', name: 'x'.repeat(5000), tag: 't' }, 'r2');
+    journal.close();
+    const [, one, two] = records();
+    expect(one).toMatchObject({ name: exactly, tag: `${'n'.repeat(199)}…` });
+    expect(two).toMatchObject({ name: `${'x'.repeat(199)}…`, tag: 't' });
+  });
+});

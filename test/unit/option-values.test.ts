@@ -74,6 +74,9 @@ describe('--max-deletes', () => {
     '10 %',
     '1e1%',
     '.5%',
+    '10%x',
+    '10%%',
+    '1000%',
   ])('refuses %j', (raw) => {
     expect(() => parseMaxDeletes(raw)).toThrow(/^invalid --max-deletes /);
   });

@@ -2,7 +2,10 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import type { Plant } from '../../src/api/responses.js';
+import { lookUp } from '../../src/commands/delete/guard.js';
 import { idKey, integerForm, protectionMatcher } from '../../src/commands/delete/protections.js';
+import type { Context } from '../../src/context.js';
 import { inProcess } from '../helpers/in-process.js';
 
 // Protections and the profile's max-deletes: `config protect/unprotect`,
@@ -254,6 +257,10 @@ describe('the integer an id spells (integerForm)', () => {
       expect(idKey(`${blank}0x7${blank}`)).toBe('7');
       expect(idKey(`${blank}\u0085 7 \u0085${blank}`)).toBe('7');
     }
+    // U+0085 at one end only, which trim() leaves.
+    expect(idKey('\u00857')).toBe('7');
+    expect(idKey('7\u0085')).toBe('7');
+    expect(idKey(' 7\u0085')).toBe('7');
     expect(idKey('\u001C7')).toBe('\u001C7');
     expect(idKey(' abc ')).toBe(' abc ');
   });
@@ -439,6 +446,29 @@ describe('config protect and unprotect', () => {
     expect(stored()).toEqual({ profiles: { default: { protected: { tags: ['tree'] } } } });
   });
 
+  it('only id rules are compared as numbers: a tag or name 07 is not the tag or name 7', async () => {
+    withRules({ tags: ['7'], names: ['7'] });
+    const r = await plants(['config', 'protect', '--tag', '07', '--name', '7.0']);
+    expect(r.code).toBe(0);
+    expect(stored()).toEqual({ profiles: { default: { protected: { tags: ['7', '07'], names: ['7', '7.0'] } } } });
+  });
+
+  it('unprotect of an id leaves a tag or name rule of the same text', async () => {
+    withRules({ ids: ['7', '07'], tags: ['7'], names: ['07'] });
+    const r = await plants(['config', 'unprotect', '--id', '7']);
+    expect(r.code).toBe(0);
+    expect(r.stderr()).toBe('Unprotected id "7" (the same id as the rules id "7" and id "07") in profile default\n');
+    expect(stored()).toEqual({ profiles: { default: { protected: { tags: ['7'], names: ['07'] } } } });
+  });
+
+  it('unprotect in a profile without rules says it has none', async () => {
+    const r = await plants(['config', 'unprotect', '--tag', 'tree']);
+    expect(r.code).toBe(2);
+    expect(r.stderr()).toBe(
+      'plants: tag "tree" is not protected in profile default (it has no protection rules); nothing was changed\n',
+    );
+  });
+
   it('a rule is not a config key', async () => {
     const r = await plants(['config', 'set', 'protected', 'x']);
     expect(r.code).toBe(2);
@@ -556,6 +586,38 @@ describe('delete and prune refuse a run that touches a protected plant', () => {
     expect((await plants(['delete', '07', '8', '--yes'])).code).toBe(2);
   });
 
+  it('the list holds one plant under two spellings of its number: the protected spelling protects the other', async () => {
+    withRules({ tags: ['mother-plant'] });
+    const spelled = [
+      { id: 7, name: 'A', tag: 'seedling' },
+      { id: '07', name: 'Keep', tag: 'mother-plant' },
+    ];
+    lists(spelled);
+    const deleted = await plants(['delete', '7', '--yes']);
+    expect(deleted.code).toBe(2);
+    expect(deleted.stderr()).toMatch(
+      /^plants: 1 plant is protected in profile default: plant 7 "Keep" \(tag "mother-plant"\); nothing was deleted/,
+    );
+    lists(spelled);
+    const pruned = await plants(['prune', '--tag', 'seedling', '--yes']);
+    expect(pruned.code).toBe(2);
+    expect(pruned.stderr()).toMatch(/^plants: 1 plant is protected in profile default: plant 7 "Keep"/);
+  });
+
+  it('prune records the plant it matched, not another one the list holds under the same id', async () => {
+    withRules({ tags: ['mother-plant'] });
+    lists([
+      { id: 7, name: 'A', tag: 'tree' },
+      { id: 7, name: 'B', tag: 'seedling' },
+    ]);
+    deletes('7');
+    const r = await plants(['prune', '--tag', 'seedling', '--yes']);
+    expect(r.code).toBe(0);
+    const journal = readFileSync(join(configDir(), 'state', 'deletions.jsonl'), 'utf8');
+    expect(journal).toContain('"id":"7","name":"B","tag":"seedling"');
+    expect(journal).not.toContain('"name":"A"');
+  });
+
   it('an id rule protects the plant under any spelling of its number', async () => {
     withRules({ ids: ['2'] });
     for (const args of [
@@ -578,6 +640,34 @@ describe('delete and prune refuse a run that touches a protected plant', () => {
     expect(r.code).toBe(2);
     expect(r.stderr().length).toBeLessThan(400);
     expect(r.stderr()).toContain(`plant 1 "${'x'.repeat(60)}…" (tag "t")`);
+  });
+
+  it('name rules alone: delete looks the plants up too', async () => {
+    withRules({ names: ['Old *'] });
+    lists();
+    const r = await plants(['delete', '1', '2', '--yes']);
+    expect(r.code).toBe(2);
+    expect(r.stderr()).toMatch(/^plants: 1 plant is protected in profile default: plant 2 "Old Oak" \(name "Old \*"\)/);
+  });
+
+  it('plants not in the list: named together', async () => {
+    withRules({ ids: ['5'], tags: ['tree'], names: ['Old *'] });
+    lists();
+    const r = await plants(['delete', '98', '1', '99', '--yes']);
+    expect(r.code).toBe(2);
+    expect(r.stderr()).toMatch(
+      /^plants: plants 98, 99 are not in the service's list, so cannot be checked against the protections of profile default \(tag "tree", name "Old \*"\); nothing was deleted; leave them out/,
+    );
+  });
+
+  it('protected and unchecked plants in one refusal', async () => {
+    withRules({ tags: ['tree'] });
+    lists();
+    const r = await plants(['delete', '2', '99', '--yes']);
+    expect(r.code).toBe(2);
+    expect(r.stderr()).toMatch(
+      /^plants: 1 plant is protected in profile default: plant 2 "Old Oak" \(tag "tree"\); plant 99 is not in the service's list, .*; nothing was deleted; leave them out/,
+    );
   });
 
   it('with only id rules, a plant not in the list needs no check', async () => {
@@ -624,7 +714,7 @@ describe('delete and prune refuse a run that touches a protected plant', () => {
     const r = await plants(['prune', '--tag', 'tree', '--tag', 'fern', '--yes', '--include-protected']);
     expect(r.code).toBe(0);
     const start = readFileSync(join(configDir(), 'state', 'deletions.jsonl'), 'utf8').split('\n')[0]!;
-    expect(JSON.parse(start)).toMatchObject({ event: 'start', plants: 2, include_protected: true });
+    expect(JSON.parse(start)).toMatchObject({ event: 'start', command: 'prune', plants: 2, include_protected: true });
   });
 
   it('the rules of the selected profile apply, not another profile', async () => {
@@ -634,6 +724,15 @@ describe('delete and prune refuse a run that touches a protected plant', () => {
     expect((await plants(['--profile', 'staging', 'delete', '2', '--yes'])).code).toBe(2);
   });
 
+  it('names exactly 20 plants with no "more"', async () => {
+    withRules({ tags: ['t'] });
+    lists(Array.from({ length: 20 }, (_, i) => ({ id: i + 1, name: `p${i + 1}`, tag: 't' })));
+    const r = await plants(['prune', '--all', '--yes']);
+    expect(r.code).toBe(2);
+    expect(r.stderr()).toContain('20 plants are protected');
+    expect(r.stderr()).toContain('plant 20 "p20" (tag "t"); nothing was deleted');
+  });
+
   it('names 20 plants, then how many more', async () => {
     withRules({ tags: ['t'] });
     lists(Array.from({ length: 25 }, (_, i) => ({ id: i + 1, name: `p${i + 1}`, tag: 't' })));
@@ -641,6 +740,57 @@ describe('delete and prune refuse a run that touches a protected plant', () => {
     expect(r.code).toBe(2);
     expect(r.stderr()).toContain('plant 20 "p20" (tag "t") and 5 more; nothing was deleted');
     expect(r.stderr()).not.toContain('plant 21 ');
+  });
+});
+
+describe("lookUp: the service's list read once, batch by batch as it arrives", () => {
+  /** A context whose list arrives in these batches; `read` counts the batches taken. */
+  function listing(batches: object[][]) {
+    let read = 0;
+    const ctx = {
+      client: () =>
+        Promise.resolve({
+          async *streamPlants() {
+            for (const batch of batches) {
+              read += 1;
+              yield await Promise.resolve(batch as Plant[]);
+            }
+          },
+        }),
+    } as unknown as Context;
+    return { ctx, read: () => read };
+  }
+  const batches = [
+    [{ name: 'no id' }, { id: 7, name: 'A' }, { id: 8, name: 'B' }],
+    [
+      { id: '07', name: 'Keep', tag: 'mother-plant' },
+      { id: 9, name: 'C' },
+    ],
+  ];
+
+  it('keeps every plant under a wanted id (idKey), to the end of the list, and counts them all', async () => {
+    const { ctx, read } = listing(batches);
+    const { count, byId } = await lookUp(ctx, new Set(['7']));
+    expect(count).toBe(5);
+    expect(read()).toBe(2);
+    expect([...byId.keys()]).toEqual(['7']);
+    expect(byId.get('7')!.map((plant) => plant.name)).toEqual(['A', 'Keep']);
+  });
+
+  it('countOnly keeps no plant', async () => {
+    const { count, byId } = await lookUp(listing(batches).ctx, new Set(['7']), { countOnly: true });
+    expect(count).toBe(5);
+    expect(byId.size).toBe(0);
+  });
+
+  it('firstOnly stops once every wanted id has a plant', async () => {
+    const first = listing(batches);
+    const found = await lookUp(first.ctx, new Set(['7', '8']), { firstOnly: true });
+    expect(first.read()).toBe(1);
+    expect(found.count).toBe(3);
+    const all = listing(batches);
+    await lookUp(all.ctx, new Set(['7', '9']), { firstOnly: true });
+    expect(all.read()).toBe(2);
   });
 });
 

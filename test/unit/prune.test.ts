@@ -140,6 +140,18 @@ describe('plants prune', () => {
     expect(r.stderr()).toMatch(/^plants: matching plant 2 \("Nameless one"\) has no usable "id"/);
   });
 
+  it('a matching plant whose id cannot be sent stops the run before any DELETE, saying to narrow the filters', async () => {
+    listed([
+      { id: 1, name: 'Ficus', tag: 'weed' },
+      { id: '..', name: 'Dots', tag: 'weed' },
+    ]);
+    const r = await plants(['prune', '--tag', 'weed', '--yes']);
+    expect(r.code).toBe(2);
+    expect(r.stderr()).toMatch(
+      /^plants: plant id "\.\." is not sent: .*; nothing was deleted: narrow --tag or --name to leave it out, and delete that plant with the service's own tools\n$/,
+    );
+  });
+
   it('passes --ignore-missing and --concurrency on to the deletes', async () => {
     listed();
     service().intercept({ path: '/plants/1', method: 'DELETE' }).reply(404, { error: 404, message: 'gone' }, json);
