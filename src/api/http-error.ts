@@ -56,8 +56,11 @@ export function describeHttpError(facts: HttpErrorFacts): HttpError {
     // An answer to HEAD has no body: without one, a missing plant and a wrong address look alike.
     else if (label.startsWith('HEAD ')) {
       message += `; an answer to HEAD has no body to tell a missing plant from a wrong address: GET the same path to see which, or ${advice}`;
-    } else
-      message += `; with no Error object from the service, as a router or proxy answers a wrong address: counted as failed, not as a missing plant; ${advice}`;
+    } else {
+      // A DELETE's outcome is counted (delete, prune, the journal); a GET's is only shown.
+      const counted = label.startsWith('DELETE ') ? ': counted as failed, not as a missing plant' : '';
+      message += `; with no Error object from the service, as a router or proxy answers a wrong address${counted}; ${advice}`;
+    }
   }
   const error = new HttpError(message, status, serviceError, plantMissing);
   error.responseLost = attempts.responseMayBeLost || LOST_RESPONSE_STATUSES.has(status);

@@ -61,13 +61,17 @@ export function readJournal(dir: string): JournalContents {
 export function readJournalFiles(files: readonly string[]): JournalContents {
   const contents: JournalContents = { records: [], damaged: [] };
   for (const file of files) {
+    const unreadableFile = (reason: string) =>
+      new JournalError(`cannot read the journal file ${file}: ${reason}; give a file that --journal-file wrote`);
     let text: string;
     try {
+      // A file, or a pipe or socket (`<(…)`, /dev/stdin), which ends; a device such as /dev/zero would be read without end.
+      const stat = statSync(file);
+      if (stat.isCharacterDevice() || stat.isBlockDevice()) throw unreadableFile('a device, not a file or a pipe');
       text = readFileSync(file, 'utf8');
     } catch (err) {
-      throw new JournalError(
-        `cannot read the journal file ${file}: ${fsReason(err)}; give a file that --journal-file wrote`,
-      );
+      if (err instanceof JournalError) throw err;
+      throw unreadableFile(fsReason(err));
     }
     readLines(file, text, contents);
   }

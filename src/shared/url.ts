@@ -244,9 +244,18 @@ export function apiTarget(base: URL, raw: string, query: readonly (readonly [str
 
 /** Whether `path` begins with the segments of `prefix`, each compared percent-decoded and in any case. */
 function startsWithSpelling(path: string, prefix: string): boolean {
-  const read = (text: string) => text.split('/').map((segment) => decodedSegment(segment).toLowerCase());
+  const read = (text: string) => text.split('/').map((segment) => folded(decodedSegment(segment)));
   const segments = read(path);
   return read(prefix).every((segment, index) => segments[index] === segment);
+}
+
+/**
+ * Text as a server that ignores case might compare it: compatibility
+ * forms made plain (NFKC: `ｐ` is `p`), then upper- and lower-cased, as
+ * Java's equalsIgnoreCase does, so that `ſ` is `s` and `ı` is `i`.
+ */
+export function folded(text: string): string {
+  return text.normalize('NFKC').toUpperCase().toLowerCase();
 }
 
 /** A path segment percent-decoded; one that is not valid percent-encoding is taken as written. */

@@ -1,5 +1,5 @@
-import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { createReadStream, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { NO_KEYRING, PLANTS_BIN, runCli, spawnCli, tempDir, waitFor, type JsonError } from '../helpers/cli.js';
@@ -349,6 +349,14 @@ describe('plants api: exit codes, the body always printed', () => {
     expect(r.stderr).not.toMatch(/not as a missing plant/);
   });
 
+  it('says a 404 to GET of a plant without the Error object may be a wrong address, counting nothing', async () => {
+    server = await answering(404, '<h1>Not Found</h1>', 'text/html');
+    const r = await api(server.url, ['/plants/7']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/as a router or proxy answers a wrong address; check the base URL/);
+    expect(r.stderr).not.toMatch(/counted as failed/);
+  });
+
   it('exits 0 for any 2xx, 204 with no body included', async () => {
     server = await answering(204, '');
     const r = await api(server.url, ['-X', 'DELETE', '/x/1', '--no-journal']);
@@ -585,7 +593,14 @@ describe('plants api: found in review', () => {
     const base = `${server.url}/api`;
     const env = { PLANTS_BASE_URL: base, PLANTS_TOKEN: TOKEN };
     expect((await runCli(['config', 'protect', '--id', '7'], { configDir: dir.path, env })).code).toBe(0);
-    for (const url of [`${server.url}/%61pi/plants/7`, `${server.url}/API/plants/7`, `${server.url}/Api/%70lants/7`]) {
+    for (const url of [
+      `${server.url}/%61pi/plants/7`,
+      `${server.url}/API/plants/7`,
+      `${server.url}/Api/%70lants/7`,
+      // Folded as Java's equalsIgnoreCase folds them: ı is i; ａ (fullwidth) is a once normalised.
+      `${server.url}/ap%C4%B1/plants/7`,
+      `${server.url}/%EF%BD%81pi/plants/7`,
+    ]) {
       const r = await api(base, ['-X', 'DELETE', url]);
       expect(r.code, url).toBe(2);
       expect(r.stderr, url).toMatch(/refusing DELETE .*another spelling of plants or of the base URL's path/);
@@ -597,45 +612,104 @@ describe('plants api: found in review', () => {
     expect(server.requests.map((request) => request.path)).toEqual(['/API/plants/7']);
   });
 
-  it('refuses a POST that asks the service to take it for a DELETE (method override), sending and recording nothing', async () => {
+  /** A file in the test's directory holding `text`, for --input. */
+  const file = (name: string, text: string) => {
+    const path = join(dir.path, name);
+    writeFileSync(path, text);
+    return path;
+  };
+  const MULTIPART =
+    '--XyZ\r\nContent-Disposition: form-data; name="name"\r\n\r\nFern\r\n' +
+    '--XyZ\r\nContent-Disposition: form-data; name="_method"\r\n\r\nDELETE\r\n--XyZ--\r\n';
+  const MULTIPART_TYPE = 'Content-Type: multipart/form-data; boundary=XyZ';
+
+  it.each<[string, () => string[], RegExp]>([
+    [
+      'X-HTTP-Method-Override',
+      () => ['-X', 'POST', '-H', 'X-HTTP-Method-Override: DELETE', '/plants/7'],
+      /header "x-http-method-override" naming DELETE with -X POST/,
+    ],
+    [
+      'X-HTTP-Method, lower case',
+      () => ['-X', 'POST', '-H', 'X-HTTP-Method: delete', '/plants/7'],
+      /header "x-http-method" naming DELETE/,
+    ],
+    [
+      'X-Method-Override, among others',
+      () => ['-X', 'PUT', '-H', 'X-Method-Override: PATCH, DELETE', '/plants/7'],
+      /header "x-method-override" naming DELETE with -X PUT/,
+    ],
+    [
+      '_method in the query',
+      () => ['-X', 'POST', '/plants/7?a=1&_method=DELETE'],
+      /_method=DELETE in the query with -X POST/,
+    ],
+    ['_method encoded, in any case', () => ['-X', 'POST', '/plants/7?%5Fmethod=Delete'], /_method=DELETE in the query/],
+    // PHP drops a name's leading spaces.
+    ['_method after a space', () => ['-X', 'POST', '/plants/7?%20_method=DELETE'], /_method=DELETE in the query/],
+    [
+      'a -F field that goes to the query',
+      () => ['-X', 'POST', '--input', file('body.json', '{}'), '-F', '_method=DELETE', '/plants/7'],
+      /_method=DELETE in the query/,
+    ],
+    [
+      'a -f field in the JSON body',
+      () => ['-X', 'POST', '-f', '_method=DELETE', '/plants/7'],
+      /"_method": "DELETE" in the JSON body/,
+    ],
+    [
+      '_method in a JSON body',
+      () => ['-X', 'POST', '--input', file('body.json', '{"_method":"DELETE"}'), '/plants/7'],
+      /"_method": "DELETE" in the JSON body/,
+    ],
+    // JSON body parsers drop a byte order mark.
+    [
+      '_method in a JSON body after a BOM',
+      () => ['-X', 'POST', '--input', file('bom.json', '\uFEFF{"name":"x","_method":"DELETE"}'), '/plants/7'],
+      /"_method": "DELETE" in the JSON body/,
+    ],
+    [
+      '_method in a form body',
+      () => [
+        '-X',
+        'POST',
+        '-H',
+        'Content-Type: application/x-www-form-urlencoded',
+        '--input',
+        file('form.txt', 'name=x&_method=delete'),
+        '/plants/7',
+      ],
+      /_method=DELETE in the form body/,
+    ],
+    // Rack 2 drops a name's leading bracket.
+    [
+      '[_method] in a form body',
+      () => ['-X', 'POST', '--input', file('form.txt', 'name=x&[_method]=DELETE'), '/plants/7'],
+      /_method=DELETE in the form body/,
+    ],
+    [
+      'a _method part of a multipart body',
+      () => ['-X', 'POST', '-H', MULTIPART_TYPE, '--input', file('multipart.txt', MULTIPART), '/plants/7'],
+      /a _method part naming DELETE in the multipart body/,
+    ],
+  ])('refuses another method asking for a DELETE by %s, sending nothing', async (_, args, message) => {
     server = await answering(200, '{}');
-    const form = join(dir.path, 'form.txt');
-    writeFileSync(form, 'name=x&_method=delete');
-    const json = join(dir.path, 'body.json');
-    writeFileSync(json, '{"_method":"DELETE"}');
-    const cases: [string[], RegExp][] = [
-      [
-        ['-X', 'POST', '-H', 'X-HTTP-Method-Override: DELETE', '/plants/7'],
-        /header "x-http-method-override" naming DELETE/,
-      ],
-      [['-X', 'POST', '-H', 'X-HTTP-Method: delete', '/plants/7'], /header "x-http-method" naming DELETE/],
-      [
-        ['-X', 'PUT', '-H', 'X-Method-Override: PATCH, DELETE', '/plants/7'],
-        /header "x-method-override" naming DELETE/,
-      ],
-      [['-X', 'POST', '/plants/7?a=1&_method=DELETE'], /_method=DELETE in the query with -X POST/],
-      [['-X', 'POST', '/plants/7?%5Fmethod=Delete'], /_method=DELETE in the query/],
-      [['-X', 'POST', '--input', json, '-F', '_method=DELETE', '/plants/7'], /_method=DELETE in the query/],
-      [['-X', 'POST', '-f', '_method=DELETE', '/plants/7'], /"_method": "DELETE" in the JSON body/],
-      [['-X', 'POST', '--input', json, '/plants/7'], /"_method": "DELETE" in the JSON body/],
-      [
-        ['-X', 'POST', '-H', 'Content-Type: application/x-www-form-urlencoded', '--input', form, '/plants/7'],
-        /_method=DELETE in the form body/,
-      ],
-    ];
-    for (const [args, message] of cases) {
-      const r = await api(server.url, args);
-      expect(r.code, args.join(' ')).toBe(2);
-      expect(r.stderr, args.join(' ')).toMatch(message);
-      expect(r.stderr).toMatch(
-        /without a record in the journal or a check of the protections; send the DELETE itself with -X DELETE\n/,
-      );
-    }
+    const r = await api(server.url, args());
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr).toMatch(
+      /without a record in the journal or a check of the protections; send the DELETE itself with -X DELETE\n/,
+    );
     expect(server.requests).toHaveLength(0);
-    // Another override, or one on a DELETE, goes as written.
+  });
+
+  it('sends another override, an override on a DELETE, and a multipart part of another name as written', async () => {
+    server = await answering(200, '{}');
     expect((await api(server.url, ['-X', 'POST', '-H', 'X-HTTP-Method-Override: PATCH', '/plants/7'])).code).toBe(0);
     expect((await api(server.url, ['-X', 'DELETE', '-H', 'X-HTTP-Method-Override: DELETE', '/plants/8'])).code).toBe(0);
-    expect(server.requests.map((request) => request.method)).toEqual(['POST', 'DELETE']);
+    const other = file('multipart.txt', MULTIPART.replace('name="_method"', 'name="note"'));
+    expect((await api(server.url, ['-X', 'POST', '-H', MULTIPART_TYPE, '--input', other, '/plants/7'])).code).toBe(0);
+    expect(server.requests.map((request) => request.method)).toEqual(['POST', 'DELETE', 'POST']);
   });
 
   it('refuses a DELETE of the whole collection when the profile has protections, unless --include-protected', async () => {
@@ -688,6 +762,31 @@ describe('plants api: found in review', () => {
     expect(big.code).toBe(1);
     expect(big.stderr).toMatch(
       /more than --max-response-size.*; the DELETE was sent \(1 deleted\): no journal was kept$/m,
+    );
+  });
+
+  it('says first that an outcome is not on record, and that the body could not be read too (exit 2)', async () => {
+    const fifo = join(dir.path, 'journal.fifo');
+    execFileSync('mkfifo', [fifo]);
+    // The journal's reader takes the run's start and the DELETE's intent, then goes away: the outcome's write fails.
+    let gone!: () => void;
+    const readerGone = new Promise<void>((resolve) => (gone = resolve));
+    let seen = '';
+    const reader = createReadStream(fifo, 'utf8').on('data', (chunk) => {
+      seen += chunk as string;
+      if (seen.includes('"event":"intent"')) {
+        reader.destroy();
+        gone();
+      }
+    });
+    server = await rawServer((_req, res) => {
+      void readerGone.then(() => res.writeHead(200, { 'content-type': 'application/json' }).end('x'.repeat(5000)));
+    });
+    const args = ['-X', 'DELETE', '/plants/7', '--no-journal', '--journal-file', fifo, '--max-response-size', '1K'];
+    const r = await api(server.url, args);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(
+      /^plants: cannot write the deletion journal .*: broken pipe \(EPIPE\); .*the DELETE was answered 200, but its outcome is not on record .*; and its body could not be read: .*larger than/,
     );
   });
 

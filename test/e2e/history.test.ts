@@ -1,3 +1,4 @@
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -262,6 +263,7 @@ describe('plants history', () => {
   it.each([
     ['a file that is not there', (path: string) => path, /no such file or directory \(ENOENT\)/],
     ['a directory', (path: string) => (mkdirSync(path), path), /illegal operation on a directory \(EISDIR\)/],
+    ['a device, which would be read without end', () => '/dev/zero', /a device, not a file or a pipe/],
   ])('--journal-file naming %s is refused in one line (exit 2, code journal)', async (_, make, reason) => {
     const path = make(join(dir.path, 'artifact.jsonl'));
     const r = await history(['--journal-file', path]);
@@ -274,6 +276,18 @@ describe('plants history', () => {
     const json = await history(['--journal-file', path, '--json']);
     // The one line, then the JSON error line.
     expect(JSON.parse(json.stderr.split('\n')[1]!)).toMatchObject({ error: { code: 'journal' } });
+  });
+
+  it('--journal-file reads a pipe to its end (process substitution: <(…))', async () => {
+    const fifo = join(dir.path, 'journal.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const artifact = join(dir.path, 'artifact.jsonl');
+    writeFileSync(artifact, `${JOURNAL.join('\n')}\n`);
+    const writer = spawn('sh', ['-c', 'cat "$1" > "$2"', 'sh', artifact, fifo], { stdio: 'ignore' });
+    const r = await history(['--journal-file', fifo, '--json']);
+    writer.kill();
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toHaveLength(3);
   });
 
   it('no journal yet: nothing on stdout (an empty array with --json), and says so', async () => {

@@ -151,6 +151,8 @@ describe('deletedBy: what a DELETE path names, as the guard rails check it', () 
     '/PLANTS/7',
     '/Plants',
     '/%70lants/7',
+    '/plant%C5%BF/7',
+    '/%EF%BD%90lants/7',
   ])('refuses %s, which a server may read as another plant or the collection', (below) => {
     expect(() => deletedBy({ below, respelledPrefix: false })).toThrow(UsageError);
     expect(() => deletedBy({ below, respelledPrefix: false })).toThrow(

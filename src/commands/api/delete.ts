@@ -4,7 +4,7 @@ import type { Context } from '../../context.js';
 import { JournalError, RefusedError, UsageError, type StopSignal } from '../../errors.js';
 import { info } from '../../output/messages.js';
 import { quoted } from '../../shared/text.js';
-import { decodedSegment, type ApiTarget } from '../../shared/url.js';
+import { decodedSegment, folded, type ApiTarget } from '../../shared/url.js';
 import { guardDeletion, profileGuard } from '../delete/guard.js';
 import { journalOnByEnv, openDeletionJournal, recorderFor, type JournalChoice } from '../delete/journal.js';
 import { hasRules } from '../delete/protections.js';
@@ -46,7 +46,7 @@ export function deletedBy(target: Pick<ApiTarget, 'below' | 'respelledPrefix'>):
       const dots = segment.replace(/%2e/gi, '.');
       return dots === '.' || dots === '..' || (segment === '' && index < segments.length - 1);
     }) ||
-    (first !== 'plants' && decodedSegment(first).toLowerCase() === 'plants');
+    (first !== 'plants' && folded(decodedSegment(first)) === 'plants');
   if (odd) {
     throw new UsageError(
       `refusing DELETE ${quoted(below)}: it is not written plainly (dot segments, //, ;, an encoded slash, another spelling of plants or of the base URL's path), so the profile's protections cannot be checked; write it as /plants/<id>`,

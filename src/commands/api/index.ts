@@ -159,6 +159,8 @@ async function runApi(options: ApiOptions, ctx: Context): Promise<void> {
     try {
       received = await client.readBody(response);
     } catch (err) {
+      // An outcome that could not be recorded is said first (exit 2, as after a body read): this failure with it.
+      if (deletion?.unrecorded) throw withAlso(deletion.unrecorded, 'its body could not be read', err);
       // A DELETE answered 2xx whose body could not be read (too large, too slow) was still made: the error says so.
       const made = deletion && deletionsMade([deletion.outcome.result], deletion.runId);
       if (made && err instanceof CliError) err.message = `${err.message}; ${made}`;
@@ -168,6 +170,7 @@ async function runApi(options: ApiOptions, ctx: Context): Promise<void> {
   try {
     await writeResponse(response, received, options, ctx);
   } catch (err) {
+    if (deletion?.unrecorded) throw withAlso(deletion.unrecorded, 'the answer could not be written out', err);
     // The response of a DELETE made could not be shown (a full disk): the error line says it was made.
     if (deletion && err instanceof OutputError)
       throw err.after(deletionsMade([deletion.outcome.result], deletion.runId));
@@ -223,4 +226,10 @@ async function writeResponse(
       : indentJson(text, paint);
   out += json ?? terminalText(text);
   await writeOut(io.stdout, out);
+}
+
+/** `first`, its message saying that `what` failed too, and why (a second failure is not lost behind the first). */
+function withAlso(first: CliError, what: string, err: unknown): CliError {
+  first.message += `; and ${what}: ${err instanceof Error ? err.message : String(err)}`;
+  return first;
 }

@@ -172,12 +172,38 @@ async function readInput(source: string, ctx: Context): Promise<Buffer> {
 const OVERRIDE_HEADERS = ['x-http-method-override', 'x-http-method', 'x-method-override'];
 
 /**
+ * A parameter's name as the parsers that read `_method` may take it: PHP
+ * drops leading spaces (` _method`), Rack 2 leading brackets (`[_method]`).
+ */
+function isMethodKey(name: string): boolean {
+  return name.replace(/^[\s[]+/, '').replace(/]$/, '') === '_method';
+}
+
+/** The values of `_method` (under any name isMethodKey takes) in a query or form text. */
+function methodParams(text: string): string[] {
+  return [...new URLSearchParams(text)].filter(([name]) => isMethodKey(name)).map(([, value]) => value);
+}
+
+/** The values of the multipart parts named `_method` (as isMethodKey reads a name). */
+function multipartMethods(text: string): string[] {
+  const values: string[] = [];
+  // Each part: its headers, a blank line, then its value up to the line break before the next boundary.
+  for (const part of text.split(/\r?\n--/)) {
+    const blank = /\r?\n\r?\n/.exec(part);
+    if (!blank) continue;
+    const name = /content-disposition:[^\r\n]*;\s*name\s*=\s*(?:"([^"]*)"|([^;\s]*))/i.exec(part.slice(0, blank.index));
+    if (name && isMethodKey(name[1] ?? name[2] ?? '')) values.push(part.slice(blank.index + blank[0].length).trim());
+  }
+  return values;
+}
+
+/**
  * Where the request asks the service to take it for a DELETE when its
  * method is not one: a method-override header, or a `_method` parameter in
- * the query or a form or JSON body (Rails, Laravel, Express's
- * method-override). A service that honours it deletes, and plants would
- * record nothing and check no protection: refused (UsageError), so that a
- * DELETE goes only as `-X DELETE`.
+ * the query or in a form, multipart or JSON body (Rails, Laravel, Spring,
+ * Express's method-override). A service that honours it deletes, and
+ * plants would record nothing and check no protection: refused
+ * (UsageError), so that a DELETE goes only as `-X DELETE`.
  */
 export function refuseDeleteOverride(
   method: string,
@@ -195,15 +221,18 @@ export function refuseDeleteOverride(
   for (const name of OVERRIDE_HEADERS)
     if (isDelete(headers[name])) throw refuse(`header ${quoted(name)} naming DELETE`);
   const query = path.indexOf('?');
-  if (query !== -1 && new URLSearchParams(path.slice(query + 1)).getAll('_method').some(isDelete)) {
-    throw refuse('_method=DELETE in the query');
-  }
+  if (query !== -1 && methodParams(path.slice(query + 1)).some(isDelete)) throw refuse('_method=DELETE in the query');
   if (body === undefined || body.length === 0) return;
-  const text = body.toString('utf8');
+  // A byte order mark is dropped by the body parsers that honour `_method`: dropped here too.
+  const text = body.toString('utf8').replace(/^\uFEFF/, '');
   const type = (headers['content-type'] ?? '').toLowerCase();
-  if (type.startsWith('application/x-www-form-urlencoded')) {
-    if (new URLSearchParams(text).getAll('_method').some(isDelete)) throw refuse('_method=DELETE in the form body');
+  if (type.startsWith('multipart/')) {
+    if (multipartMethods(text).some(isDelete)) throw refuse('a _method part naming DELETE in the multipart body');
     return;
+  }
+  if (methodParams(text).some(isDelete) && !text.trimStart().startsWith('{')) {
+    // A form body, whatever its Content-Type says (some parsers read a form without one).
+    throw refuse('_method=DELETE in the form body');
   }
   let parsed: unknown;
   try {
@@ -211,7 +240,8 @@ export function refuseDeleteOverride(
   } catch {
     return; // Not JSON: a body the service reads as its type says.
   }
-  if (typeof parsed === 'object' && parsed !== null && isDelete((parsed as Record<string, unknown>)._method)) {
-    throw refuse('"_method": "DELETE" in the JSON body');
+  if (typeof parsed !== 'object' || parsed === null) return;
+  for (const [key, value] of Object.entries(parsed)) {
+    if (isMethodKey(key) && isDelete(value)) throw refuse('"_method": "DELETE" in the JSON body');
   }
 }
