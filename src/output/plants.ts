@@ -97,7 +97,7 @@ export async function writePlants(
     },
     json: (plant) => plant,
   };
-  const count = await writeRows(io, options.format, view, batches);
+  const count = await writeRows(io, options.format, view, batches, 'plant');
   const { shows } = formatWriter(options.format);
   if (count === 0 && shows === 'table') info(io, 'No plants found');
   if (asked && count > 0 && shows === 'data') warnEmptyColumns(io, columns, (index) => filled[index]!);

@@ -1,6 +1,7 @@
 import { formatWriter, type OutputFormat, type RowView, type TextPieces } from './format-writers.js';
 import { readerGone, writeOut, type IOStreams } from './iostreams.js';
 import { LARGE_TEXT, slicesOf } from '../shared/large-values.js';
+import { CliError, InterruptedError, OutputError } from '../errors.js';
 
 const FLUSH_AT = 64 * 1024;
 const FLUSH_AFTER_MS = 100;
@@ -8,6 +9,8 @@ const FLUSH_AFTER_MS = 100;
 /** Text written in large pieces, each waited for: output keeps pace with the reader. */
 class Output {
   #buffer = '';
+  /** Whether any text has gone to stdout. */
+  wrote = false;
   #flushedAt = Date.now();
   /** Where each slice of a large piece is made bytes, one after the other (see #bytes). */
   #scratch: Buffer | undefined;
@@ -28,6 +31,7 @@ class Output {
       await this.flush();
       for (const slice of slicesOf(text)) {
         if (readerGone(this.io.stdout)) break;
+        this.wrote = true;
         await writeOut(this.io.stdout, this.#bytes(slice));
       }
       return;
@@ -56,6 +60,7 @@ class Output {
     if (!this.#buffer) return;
     const text = this.#buffer;
     this.#buffer = '';
+    this.wrote = true;
     await writeOut(this.io.stdout, text);
   }
 }
@@ -70,6 +75,8 @@ export async function writeRows<T>(
   format: OutputFormat,
   view: RowView<T>,
   batches: AsyncIterable<readonly T[]> | Iterable<readonly T[]>,
+  /** What a row is, for the error line of a list broken off halfway. */
+  item = 'row',
 ): Promise<number> {
   const writer = formatWriter(format);
   const encoder = writer.encoder(view, {
@@ -92,10 +99,24 @@ export async function writeRows<T>(
       // The reader went away (`| head`): stop, which also stops reading the response.
       if (readerGone(io.stdout)) break;
     }
-  } finally {
-    // On an error halfway, what was read and checked before it still reaches stdout.
+  } catch (error) {
+    // On an error halfway, what was read and checked before it still reaches stdout,
+    // and the error line says that output is not the whole list.
     await out.flush();
+    if (
+      out.wrote &&
+      error instanceof CliError &&
+      !(error instanceof OutputError || error instanceof InterruptedError)
+    ) {
+      const written =
+        count === 1
+          ? `the ${item} written to standard output before it is`
+          : `the ${count} ${item}s written to standard output before it are`;
+      error.message += `; ${written} not the whole list`;
+    }
+    throw error;
   }
+  await out.flush();
   // The list ended: an empty one is still a whole document (`[]`, the CSV header).
   if (count === 0) await out.add(encoder.opening);
   for await (const text of encoder.end(count)) {

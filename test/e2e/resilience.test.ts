@@ -328,6 +328,28 @@ describe('hostile and broken responses', () => {
     expect(r.stderr).toMatch(message);
     expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
   });
+
+  it.each([
+    ['tsv', [], '1\tFern\t\n2\tMoss\t\n'],
+    ['json', ['--json'], '[{"id":1,"name":"Fern"},{"id":2,"name":"Moss"}'],
+  ])(
+    'a body cut short after some plants were written (%s): the error line says the output is not the whole list',
+    async (_format, args, stdout) => {
+      await scripted([
+        (res) => {
+          res.writeHead(200, json);
+          res.write('[{"id":1,"name":"Fern"},{"id":2,"name":"Moss"},');
+          setTimeout(() => res.socket?.destroy(), 300);
+        },
+      ]);
+      const r = await plants(['list', ...args]);
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe(stdout);
+      expect(r.stderr.split('\n')[0]).toMatch(
+        /the response body was cut short .*; the 2 plants written to standard output before it are not the whole list$/,
+      );
+    },
+  );
 });
 
 describe('an unsolicited 100 Continue', () => {
