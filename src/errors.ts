@@ -113,6 +113,8 @@ export class HttpError extends CliError {
   declare readonly status: number;
   /** What the service said, normalised to `{error, message}`. */
   readonly serviceError: ServiceError;
+  /** A 429's or 503's Retry-After, as milliseconds from the answer; undefined without one. */
+  retryAfterMs: number | undefined;
   /**
    * `addressedPlant`: the request named one plant, so a 404 (or 410) means
    * that plant does not exist (exit 3). Elsewhere a 404 means a wrong

@@ -11,7 +11,7 @@ import { newRequestId, type DeleteResponse, type PlantStoreClient } from './clie
  * - `unknown`: the request was sent but its answer never came (lost, or the
  *   run was stopped): the plant may have been deleted;
  * - `failed`: the service refused, or the request never reached it;
- * - `skipped`: never sent (stopped, or the service refused the token);
+ * - `skipped`: never sent (stopped, or an answer that every later request would get too);
  * - `would_delete`: a dry run.
  */
 export type DeleteResultKind = 'deleted' | 'gone' | 'not_found' | 'unknown' | 'failed' | 'would_delete' | 'skipped';
@@ -135,6 +135,18 @@ export function wrongAddress(outcome: DeleteOutcome): boolean {
   return outcome.error instanceof HttpError && outcome.error.status === 404 && outcome.error.code !== 'not_found';
 }
 
+/**
+ * The service asks for fewer requests: a 429 Too Many Requests, or a 503
+ * with Retry-After, that retries did not get past. Every later request
+ * would add to the load it asks to shed, and most likely be refused too.
+ */
+export function serviceAsksToWait(outcome: DeleteOutcome): boolean {
+  const { error } = outcome;
+  return (
+    error instanceof HttpError && (error.status === 429 || (error.status === 503 && error.retryAfterMs !== undefined))
+  );
+}
+
 /** A bulk delete under way: its outcomes so far can be read at any moment. */
 interface BulkDelete {
   /** Every outcome, once every request has settled. */
@@ -156,8 +168,8 @@ const IN_FLIGHT: ServiceError = {
 /**
  * Delete ids with up to `concurrency` requests in flight over the client's
  * keep-alive connections. Ids never started (after a stop, or after the
- * service refused the token, since every later request would be refused too)
- * are `skipped`. Outcomes keep the input order.
+ * service refused the token, said the address is wrong or asked for fewer
+ * requests, since every later request would fare the same) are `skipped`. Outcomes keep the input order.
  */
 export function deleteMany(client: PlantStoreClient, ids: readonly string[], options: DeleteManyOptions): BulkDelete {
   const outcomes: DeleteOutcome[] = ids.map((id) => ({
@@ -189,8 +201,9 @@ export function deleteMany(client: PlantStoreClient, ids: readonly string[], opt
       const outcome = await deleteOne(client, ids[index]!, requestId, options.signal);
       inFlight.delete(index);
       outcomes[index] = outcome;
-      // After a refused token, or a 404 that says the address is wrong, every later request would fare the same.
-      if (tokenRefused(outcome) || wrongAddress(outcome)) stopSending = true;
+      // After a refused token, a 404 that says the address is wrong, or a service asking for fewer
+      // requests, every later request would fare the same.
+      if (tokenRefused(outcome) || wrongAddress(outcome) || serviceAsksToWait(outcome)) stopSending = true;
       settled += 1;
       try {
         // Before the next is claimed: whatever it stops (Ctrl-C) stops that one too.

@@ -3,7 +3,7 @@ import { excerpt, type Redact } from '../shared/text.js';
 import { headerValue, type Headers, type Target } from './attempt.js';
 import { describeUnfollowedRedirect } from './redirects.js';
 import { describeErrorBody, unaskedEncoding } from './responses.js';
-import { LOST_RESPONSE_STATUSES, statusText, type Attempts } from './retry.js';
+import { LOST_RESPONSE_STATUSES, retryAfterMs, statusText, type Attempts } from './retry.js';
 import { formatBaseUrl, maskUrl } from '../shared/url.js';
 
 /** After a 401, when the client was not told whose token it sends. */
@@ -64,6 +64,7 @@ export function describeHttpError(facts: HttpErrorFacts): HttpError {
   }
   const error = new HttpError(message, status, serviceError, plantMissing);
   error.responseLost = attempts.responseMayBeLost || LOST_RESPONSE_STATUSES.has(status);
+  if (status === 429 || status === 503) error.retryAfterMs = retryAfterMs(headerValue(response.headers['retry-after']));
   return error;
 }
 

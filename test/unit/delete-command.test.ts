@@ -500,6 +500,73 @@ describe('what is reported', () => {
     expect(error.message).toMatch(/counted as failed, not as a missing plant; .*; 2 plants were not attempted$/);
   });
 
+  describe('a service asking for fewer requests stops the run: the rest are skipped, not sent', () => {
+    /** Ids 1 to 4, one at a time: 1 deleted, then 2 answered as given, 3 and 4 never sent (nothing intercepts them). */
+    async function run(status: number, headers: Record<string, string>, retries = '0') {
+      deletes('1');
+      service()
+        .intercept({ path: '/plants/2', method: 'DELETE' })
+        .reply(status, { error: status, message: 'slow down' }, { headers: { ...json.headers, ...headers } });
+      return plants(['--retries', retries, 'delete', '1', '2', '3', '4', '--yes', '--json', '--concurrency', '1']);
+    }
+
+    it.each([
+      [429, { 'retry-after': '3600' }, '0', ' and asks to be retried in 3600 s'],
+      // Beyond the longest wait, the retries end at once.
+      [429, { 'retry-after': '3600' }, '2', ' and asks to be retried in 3600 s'],
+      [429, {}, '0', ''],
+      [503, { 'retry-after': '120' }, '0', ' and asks to be retried in 120 s'],
+      [503, { 'retry-after': new Date(Date.now() + 3_600_000).toUTCString() }, '0', ' and asks to be retried in 3'],
+    ])('%i %o with --retries %s', async (status, headers, retries, when) => {
+      const r = await run(status, headers, retries);
+      expect(r.code).toBe(1);
+      expect((JSON.parse(r.stdout()) as JsonResult[]).map((x) => [x.id, x.result, x.status])).toEqual([
+        ['1', 'deleted', 204],
+        ['2', 'failed', status],
+        ['3', 'skipped', null],
+        ['4', 'skipped', null],
+      ]);
+      const error = errorLine(r.stderr());
+      expect(error.code).toBe('http_error');
+      expect(error.status).toBe(status);
+      const text = status === 429 ? '429 Too Many Requests' : '503 Service Unavailable';
+      expect(error.message).toContain(`the service answered ${text}${when}`);
+      expect(error.message).toMatch(
+        /; 2 plants were not attempted, so as not to add to its load: send them again later$/,
+      );
+    });
+
+    it('a 503 without Retry-After, or a 500, fails only its plant: the run goes on', async () => {
+      for (const status of [503, 500]) {
+        deletes('1');
+        deletes('2', status, { error: status, message: 'hiccup' });
+        deletes('3');
+        const r = await plants(['--retries', '0', 'delete', '1', '2', '3', '--yes', '--json', '--concurrency', '1']);
+        expect(r.code).toBe(1);
+        expect((JSON.parse(r.stdout()) as JsonResult[]).map((x) => x.result)).toEqual(['deleted', 'failed', 'deleted']);
+        expect(errorLine(r.stderr()).code).toBe('partial_failure');
+      }
+    });
+
+    it('the last id answered 429: nothing was skipped, so the usual partial failure', async () => {
+      deletes('1');
+      deletes('2', 429, { error: 429, message: 'slow down' });
+      const r = await plants(['--retries', '0', 'delete', '1', '2', '--yes', '--json', '--concurrency', '1']);
+      expect(r.code).toBe(1);
+      expect(errorLine(r.stderr())).toMatchObject({ code: 'partial_failure', message: '1 of 2 deletes failed' });
+    });
+
+    it('a refused token still outranks it: exit 4', async () => {
+      deletes('1', 401, { error: 401, message: 'bad token' });
+      service()
+        .intercept({ path: '/plants/2', method: 'DELETE' })
+        .reply(429, { error: 429, message: 'slow down' }, json);
+      const r = await plants(['--retries', '0', 'delete', '1', '2', '3', '--yes', '--json', '--concurrency', '2']);
+      expect(r.code).toBe(4);
+      expect(errorLine(r.stderr()).code).toBe('auth');
+    });
+  });
+
   it('one id that failed: its own exit code, code and status in the JSON line', async () => {
     deletes('1', 409, { error: 9, message: 'in use' });
     const r = await plants(['delete', '1', '--yes', '--json'], { tty: true });

@@ -1,4 +1,5 @@
 import {
+  serviceAsksToWait,
   tokenRefused,
   wrongAddress,
   type DeleteOutcome,
@@ -6,7 +7,8 @@ import {
   type DeleteResultKind,
 } from '../../api/delete-many.js';
 import type { Context } from '../../context.js';
-import { ExitCode, ExitStatus, InterruptedError, OutputError, type StopSignal } from '../../errors.js';
+import { ExitCode, ExitStatus, HttpError, InterruptedError, OutputError, type StopSignal } from '../../errors.js';
+import { statusText } from '../../api/retry.js';
 import { formatJson, tsvLine } from '../../output/formats.js';
 import { writeAll, writeOut } from '../../output/iostreams.js';
 import { failure, info, success, warning } from '../../output/messages.js';
@@ -176,8 +178,8 @@ export async function reportDeletions(
   }
   // A wrong address stopped the run: its message says how to fix it.
   const misaddressed = problems.find(wrongAddress);
+  const notAttempted = `${counts.skipped} ${counts.skipped === 1 ? 'plant was' : 'plants were'} not attempted`;
   if (misaddressed) {
-    const notAttempted = `${counts.skipped} ${counts.skipped === 1 ? 'plant was' : 'plants were'} not attempted`;
     throw new ExitStatus(
       ExitCode.failure,
       'http_error',
@@ -187,10 +189,18 @@ export async function reportDeletions(
   }
   // A refused token outranks everything: the rest of the run never happened.
   if (problems.some(tokenRefused)) {
+    throw new ExitStatus(ExitCode.auth, 'auth', `the service refused the token; ${notAttempted}`);
+  }
+  // A service asking for fewer requests stopped the run: when to send the rest again.
+  const throttled = problems.find(serviceAsksToWait)?.error;
+  if (throttled instanceof HttpError && counts.skipped > 0) {
+    const seconds = Math.ceil((throttled.retryAfterMs ?? 0) / 1000);
+    const when = seconds > 0 ? ` and asks to be retried in ${seconds} s` : '';
     throw new ExitStatus(
-      ExitCode.auth,
-      'auth',
-      `the service refused the token; ${counts.skipped} ${counts.skipped === 1 ? 'plant was' : 'plants were'} not attempted`,
+      ExitCode.failure,
+      'http_error',
+      `the service answered ${statusText(throttled.status)}${when}; ${notAttempted}, so as not to add to its load: send them again later`,
+      throttled.status,
     );
   }
   const failed = counts.failed + counts.unknown;
