@@ -161,6 +161,9 @@ describe('parseIdInput: what counts as an id', () => {
     ['one-column CSV with a blank line between records', 'id\n7\n\n8\n', ['7', '8']],
     ['NDJSON with CRLF and a blank line', '{"id":1}\r\n\r\n{"id":2}\r\n', ['1', '2']],
     ['a byte order mark that does not start the input (part of an id)', '7\n\uFEFF8\n', ['7', '\uFEFF8']],
+    // Only a whole line that is jq's null is refused; the text null in JSON is an id.
+    ['ids that only hold null', 'nulls\nNULL\nnull7\n', ['nulls', 'NULL', 'null7']],
+    ['the string "null" in a JSON array', '["null", 7]', ['null', '7']],
   ])('reads %s', (_what, text, ids) => {
     expect(parseIdInput(text)).toEqual(ids);
   });
@@ -185,6 +188,12 @@ describe('parseIdInput: what counts as an id', () => {
     ['tab-separated rows', '1\tFern\n', /tab-separated lines/],
     ['a quoted id after the first line', '42\n"43"\n', /quoted id "43"/],
     ['a quoted id on the first line', '"42"\n43\n', /quoted id "42"/],
+    [
+      'null, as jq -r prints a missing id',
+      '7\nnull\n8\n',
+      /^line 2 of standard input is null, as jq prints a field that is missing: .*; nothing was deleted$/,
+    ],
+    ['null on the first line, after blank lines', '\n\nnull\n', /^line 3 of standard input is null/],
     ['an unclosed quote at the start', '"7\n8\n', /looks like CSV but cannot be read: .*never closed/],
     ['an empty string in a JSON array', '["7",""]', /item 2 of the JSON on standard input has no usable "id"/],
     ['a table', 'ID  NAME\n7   Fern\n', /looks like a table/],

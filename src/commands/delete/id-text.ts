@@ -95,6 +95,12 @@ export function idsFromText(text: string, startLine = 1, untrimmed = text): stri
     const where = `line ${startLine + index} of standard input`;
     const shown = printable(excerpt(line, 60, NO_SECRETS));
     if (/^".*"$/.test(line)) throw quotedId(line);
+    // What jq prints for a missing field (`jq -r '.[].id'` over a plant without one): no id at all.
+    if (line === 'null') {
+      throw new UsageError(
+        `${where} is null, as jq prints a field that is missing: it names no plant (an id that is the word null can be passed as an argument); ${NOTHING}`,
+      );
+    }
     if (INNER_SPACE.test(line)) {
       throw new UsageError(
         `${where} holds a space (${shown}), so it may be one id or several: put each id on a line of its own, pass the ids as arguments, or ${instead()}; ${NOTHING}`,
