@@ -630,6 +630,11 @@ describe('plants api: found in review', () => {
       /header "x-http-method-override" naming DELETE with -X POST/,
     ],
     [
+      'X_HTTP_Method_Override, as PHP reads X-HTTP-Method-Override',
+      () => ['-X', 'POST', '-H', 'X_HTTP_Method_Override: DELETE', '/plants/7'],
+      /header "x_http_method_override" naming DELETE with -X POST/,
+    ],
+    [
       'X-HTTP-Method, lower case',
       () => ['-X', 'POST', '-H', 'X-HTTP-Method: delete', '/plants/7'],
       /header "x-http-method" naming DELETE/,

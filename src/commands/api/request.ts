@@ -218,8 +218,11 @@ export function refuseDeleteOverride(
     new UsageError(
       `refusing ${where} with -X ${method}: a service that honours it deletes, without a record in the journal or a check of the protections; send the DELETE itself with -X DELETE`,
     );
-  for (const name of OVERRIDE_HEADERS)
-    if (isDelete(headers[name])) throw refuse(`header ${quoted(name)} naming DELETE`);
+  // PHP and other CGI-style servers read a `_` in a header's name as a `-` (both become HTTP_X_HTTP_METHOD_OVERRIDE).
+  for (const [name, value] of Object.entries(headers))
+    if (OVERRIDE_HEADERS.includes(name.replaceAll('_', '-')) && isDelete(value)) {
+      throw refuse(`header ${quoted(name)} naming DELETE`);
+    }
   const query = path.indexOf('?');
   if (query !== -1 && methodParams(path.slice(query + 1)).some(isDelete)) throw refuse('_method=DELETE in the query');
   if (body === undefined || body.length === 0) return;
