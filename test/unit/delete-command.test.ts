@@ -536,6 +536,19 @@ describe('what is reported', () => {
       );
     });
 
+    it('without --json, a person is told why the rest were skipped and when to send them: the last line', async () => {
+      deletes('1');
+      service()
+        .intercept({ path: '/plants/2', method: 'DELETE' })
+        .reply(429, { error: 429, message: 'slow down' }, { headers: { ...json.headers, 'retry-after': '20' } });
+      const r = await plants(['--retries', '0', 'delete', '1', '2', '3', '4', '--yes', '--concurrency', '1']);
+      expect(r.code).toBe(1);
+      expect(r.stderr().trimEnd().split('\n').slice(-2)).toEqual([
+        'Deleted 1, failed 1, skipped 2',
+        'plants: the service answered 429 Too Many Requests and asks to be retried in 20 s; 2 plants were not attempted, so as not to add to its load: send them again later',
+      ]);
+    });
+
     it('a 503 without Retry-After, or a 500, fails only its plant: the run goes on', async () => {
       for (const status of [503, 500]) {
         deletes('1');

@@ -196,12 +196,11 @@ export async function reportDeletions(
   if (throttled instanceof HttpError && counts.skipped > 0) {
     const seconds = Math.ceil((throttled.retryAfterMs ?? 0) / 1000);
     const when = seconds > 0 ? ` and asks to be retried in ${seconds} s` : '';
-    throw new ExitStatus(
-      ExitCode.failure,
-      'http_error',
-      `the service answered ${statusText(throttled.status)}${when}; ${notAttempted}, so as not to add to its load: send them again later`,
-      throttled.status,
-    );
+    const stopped = `the service answered ${statusText(throttled.status)}${when}; ${notAttempted}, so as not to add to its load: send them again later`;
+    // The failure lines above say what the service answered, not why the rest were skipped nor when
+    // to send them: a person is told that last, as a script is in the JSON error line.
+    failure(io, stopped);
+    throw new ExitStatus(ExitCode.failure, 'http_error', stopped, throttled.status);
   }
   const failed = counts.failed + counts.unknown;
   if (failed === 0) {
