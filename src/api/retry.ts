@@ -65,6 +65,15 @@ export function retryAfterMs(header: string | string[] | undefined, now = Date.n
   return Math.max(0, date - now);
 }
 
+/** A year in seconds: a wait past it is said as "more than a year", not as a figure of 20 digits. */
+const YEAR_S = 365 * 24 * 60 * 60;
+
+/** A wait as a message says it: `120 s`, or `more than a year` (a Retry-After of 10^20 s, or one that overflows). */
+export function waitText(ms: number): string {
+  const seconds = Math.ceil(ms / 1000);
+  return seconds > YEAR_S ? 'more than a year' : `${seconds} s`;
+}
+
 /** Exponential backoff with jitter: half the step fixed, half random, capped. */
 export function backoffMs(retry: number, random: () => number = Math.random): number {
   const step = Math.min(BASE_WAIT_MS * 2 ** (retry - 1), MAX_WAIT_MS);

@@ -12,6 +12,7 @@ import {
   RETRY_STATUSES,
   MAX_WAIT_MS,
   retryAfterMs,
+  waitText,
   statusText,
 } from './retry.js';
 
@@ -70,10 +71,10 @@ export async function sendWithRetries(request: RetryingRequest): Promise<{ attem
       const asked = retryAfterMs(headerValue(attempt.headers['retry-after']));
       if (asked !== undefined && asked > MAX_WAIT_MS) {
         // Sooner than the service asks would only be refused again; longer, a run seems to hang.
-        const seconds = Math.ceil(asked / 1000);
-        log.line(`not retrying: Retry-After asks for ${seconds} s, and plants waits at most ${MAX_WAIT_MS / 1000} s`);
+        const seconds = waitText(asked);
+        log.line(`not retrying: Retry-After asks for ${seconds}, and plants waits at most ${MAX_WAIT_MS / 1000} s`);
         const error = request.httpError(attempt, attempts, text);
-        error.message += ` (the service asks to be retried in ${seconds} s, later than plants waits: ${MAX_WAIT_MS / 1000} s)`;
+        error.message += ` (the service asks to be retried in ${seconds}, later than plants waits: ${MAX_WAIT_MS / 1000} s)`;
         throw error;
       }
       if (!(await wait(asked, attempts, request))) {

@@ -569,6 +569,33 @@ describe('what is reported', () => {
       expect(errorLine(r.stderr())).toMatchObject({ code: 'partial_failure', message: '1 of 2 deletes failed' });
     });
 
+    it('of two such answers in flight at once, the last line names the longer wait', async () => {
+      for (const [id, wait] of [
+        ['1', '60'],
+        ['2', '3600'],
+      ]) {
+        service()
+          .intercept({ path: `/plants/${id}`, method: 'DELETE' })
+          .reply(429, { error: 429, message: 'slow down' }, { headers: { ...json.headers, 'retry-after': wait } });
+      }
+      const r = await plants(['--retries', '0', 'delete', '1', '2', '3', '4', '--yes', '--json', '--concurrency', '2']);
+      expect(r.code).toBe(1);
+      expect(errorLine(r.stderr()).message).toMatch(
+        /^the service answered 429 Too Many Requests and asks to be retried in 3600 s; 2 plants were not attempted/,
+      );
+    });
+
+    it('a wait past a year is said as "more than a year", not as a figure of 20 digits', async () => {
+      const r = await run(429, { 'retry-after': '99999999999999999999999' }, '2');
+      expect(r.code).toBe(1);
+      expect(r.stderr()).toContain(
+        '(the service asks to be retried in more than a year, later than plants waits: 30 s)',
+      );
+      expect(errorLine(r.stderr()).message).toMatch(
+        /^the service answered 429 Too Many Requests and asks to be retried in more than a year; /,
+      );
+    });
+
     it('a refused token still outranks it: exit 4', async () => {
       deletes('1', 401, { error: 401, message: 'bad token' });
       service()

@@ -8,7 +8,7 @@ import {
 } from '../../api/delete-many.js';
 import type { Context } from '../../context.js';
 import { ExitCode, ExitStatus, HttpError, InterruptedError, OutputError, type StopSignal } from '../../errors.js';
-import { statusText } from '../../api/retry.js';
+import { statusText, waitText } from '../../api/retry.js';
 import { formatJson, tsvLine } from '../../output/formats.js';
 import { writeAll, writeOut } from '../../output/iostreams.js';
 import { failure, info, success, warning } from '../../output/messages.js';
@@ -192,10 +192,17 @@ export async function reportDeletions(
     throw new ExitStatus(ExitCode.auth, 'auth', `the service refused the token; ${notAttempted}`);
   }
   // A service asking for fewer requests stopped the run: when to send the rest again.
-  const throttled = problems.find(serviceAsksToWait)?.error;
-  if (throttled instanceof HttpError && counts.skipped > 0) {
-    const seconds = Math.ceil((throttled.retryAfterMs ?? 0) / 1000);
-    const when = seconds > 0 ? ` and asks to be retried in ${seconds} s` : '';
+  // Of several such answers (requests in flight at once), the one asking for the longest wait.
+  const throttled = problems
+    .filter(serviceAsksToWait)
+    .map((outcome) => outcome.error as HttpError)
+    .reduce<HttpError | undefined>(
+      (longest, error) => ((error.retryAfterMs ?? 0) > (longest?.retryAfterMs ?? 0) ? error : (longest ?? error)),
+      undefined,
+    );
+  if (throttled && counts.skipped > 0) {
+    const asked = throttled.retryAfterMs ?? 0;
+    const when = asked > 0 ? ` and asks to be retried in ${waitText(asked)}` : '';
     const stopped = `the service answered ${statusText(throttled.status)}${when}; ${notAttempted}, so as not to add to its load: send them again later`;
     // The failure lines above say what the service answered, not why the rest were skipped nor when
     // to send them: a person is told that last, as a script is in the JSON error line.
