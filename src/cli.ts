@@ -4,6 +4,7 @@ import { authCommand } from './commands/auth/index.js';
 import { completeCommand, completionCommand } from './commands/completion.js';
 import { configCommand } from './commands/config/index.js';
 import { completeWith } from './completion/hints.js';
+import { redactTokensAtHand } from './commands/known-tokens.js';
 import { deleteCommand } from './commands/delete/delete.js';
 import { DoubleDashCommand } from './commands/double-dash.js';
 import { helpCommand, wrapHelpText } from './commands/help.js';
@@ -20,7 +21,7 @@ import { formatWriter, isOutputFormat } from './output/format-writers.js';
 import { systemIOStreams } from './output/iostreams.js';
 import { writeToFd } from './output/write-now.js';
 import { failure } from './output/messages.js';
-import { excerpt, printable } from './shared/text.js';
+import { excerpt, printable, type Redact } from './shared/text.js';
 import { VERSION } from './version.js';
 import { commandAt } from './code-cache.js';
 
@@ -188,7 +189,9 @@ export async function main(
       else await program.parseAsync([...argv], { from: 'user' });
     } catch (err) {
       // --help and --version end this way too: done, as far as the command goes.
-      if (!(err instanceof CommanderError && err.exitCode === 0)) return reportError(err, ctx, jsonRequested(argv));
+      if (!(err instanceof CommanderError && err.exitCode === 0)) {
+        return reportError(err, ctx, jsonRequested(argv), await redactTokensAtHand(ctx));
+      }
     }
     // Output that a write could not deliver (a full disk), whichever way it went (help included), fails the run.
     const unwritten = await ctx.io.stdoutFailure();
@@ -220,7 +223,11 @@ function jsonRequested(argv: readonly string[]): boolean {
   return false;
 }
 
-function reportError(err: unknown, ctx: Context, json: boolean): number {
+/**
+ * Print the error (and its JSON line), return its exit code. `redact` masks
+ * tokens in the message; default: the token the run looked up.
+ */
+function reportError(err: unknown, ctx: Context, json: boolean, redact: Redact = ctx.redact): number {
   let exitCode: number;
   let code: ErrorCode;
   let status: number | null = null;
@@ -229,7 +236,7 @@ function reportError(err: unknown, ctx: Context, json: boolean): number {
   if (err instanceof CommanderError) {
     exitCode = ExitCode.usage;
     code = 'usage';
-    message = printable(err.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' '));
+    message = printable(redact(err.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ')));
     if (err.code === 'commander.help') message = 'a command is required';
     else failure(ctx.io, /Did you mean/.test(message) ? message : `${message} (see --help)`);
   } else if (err instanceof CliError) {
@@ -238,13 +245,13 @@ function reportError(err: unknown, ctx: Context, json: boolean): number {
     status = err.status;
     requestId = err.requestId;
     // Printable for the JSON error line too, which a terminal may show.
-    message = printable(ctx.redact(err.summary));
+    message = printable(redact(err.summary));
     if (err.message) failure(ctx.io, message);
   } else {
     // A bug: say so in one line; the stack helps nobody at the terminal.
     exitCode = ExitCode.failure;
     code = 'internal';
-    message = `unexpected error: ${excerpt(err instanceof Error ? err.message : String(err), 500, ctx.redact)}`;
+    message = `unexpected error: ${excerpt(err instanceof Error ? err.message : String(err), 500, redact)}`;
     failure(ctx.io, message);
   }
   if (json) ctx.io.stderr.write(`${JSON.stringify({ error: { code, status, message, request_id: requestId } })}\n`);

@@ -1,3 +1,6 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { CONFIG_FILE, configDir } from '../config/store.js';
 import type { Context } from '../context.js';
 import { redactToken } from '../shared/redact.js';
 import type { Redact } from '../shared/text.js';
@@ -31,4 +34,29 @@ export async function redactKnownTokens(ctx: Context): Promise<Redact> {
     // The command that reads the file reports it.
   }
   return (text) => stored.reduce((masked, token) => redactToken(masked, token), ctx.redact(text));
+}
+
+/**
+ * A redaction for an error message: the token the run looked up
+ * (ctx.redact), and the tokens at hand it may not have looked up yet:
+ * PLANTS_TOKEN, and every token stored in the config file. Settings are
+ * checked before the token is looked up (an invalid base URL is refused
+ * first, and quoted), and a value refused then may hold a token all the
+ * same. No token command is run and no keyring opened; the config file is
+ * read only if it is there (an error leaves no directory behind), and an
+ * unreadable one hides nothing.
+ */
+export async function redactTokensAtHand(ctx: Context): Promise<Redact> {
+  const tokens: string[] = [];
+  const variable = ctx.env.PLANTS_TOKEN;
+  if (variable?.trim()) tokens.push(...new Set([variable, variable.trim()]));
+  if (existsSync(join(configDir(ctx.env), CONFIG_FILE))) {
+    try {
+      const store = await ctx.config();
+      tokens.push(...store.profileNames().flatMap((name) => store.get(name, 'token') ?? []));
+    } catch {
+      // The error being reported may be this very one.
+    }
+  }
+  return (text) => tokens.reduce((masked, token) => redactToken(masked, token), ctx.redact(text));
 }

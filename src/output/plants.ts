@@ -106,7 +106,8 @@ export async function writePlants(
 
 /** One warning naming the --columns that no plant listed has: an empty column is usually a misspelt field. */
 function warnEmptyColumns(io: IOStreams, columns: readonly string[], filled: (index: number) => boolean): void {
-  const empty = columns.filter((_, index) => !filled(index));
+  // A field asked for twice is named once.
+  const empty = [...new Set(columns.filter((_, index) => !filled(index)))];
   if (empty.length === 0) return;
   const names = empty.map(quoted).join(', ');
   warning(

@@ -90,13 +90,29 @@ export function parseTraceparent(raw: string | undefined): string | undefined {
 export type MaxDeletes = number | { percent: number };
 
 /**
+ * Decimals a percentage keeps: more are dropped (rounding it down), so that
+ * a cap is worked out exactly (capOf) from a number that holds it exactly
+ * enough: 10^9 times any percentage up to 100 is a safe integer.
+ */
+const PERCENT_DECIMALS = 9;
+const PERCENT_SCALE = 10 ** PERCENT_DECIMALS;
+
+/**
  * `--max-deletes <n>`: a whole number, 0 or more (0 refuses any delete), or
- * a percentage from 0% to 100% (`10%`, `2.5%`) of the plants the service lists.
+ * a percentage from 0% to 100% (`10%`, `2.5%`) of the plants the service
+ * lists, with at most PERCENT_DECIMALS decimals (more are dropped).
  */
 export function parseMaxDeletes(raw: string, source = '--max-deletes'): MaxDeletes {
   const text = raw.trim();
-  const percent = /^(\d{1,3}(\.\d+)?)%$/.exec(text);
-  if (percent && Number(percent[1]) <= 100) return { percent: Number(percent[1]) };
+  const percent = /^(\d{1,3})(?:\.(\d+))?%$/.exec(text);
+  if (percent) {
+    const [, whole = '', fraction = ''] = percent;
+    // Judged on the text as written: 100.000000000001% is past 100%, whatever a number or the dropped decimals make of it.
+    if (Number(whole) < 100 || (Number(whole) === 100 && /^0*$/.test(fraction))) {
+      const kept = fraction.slice(0, PERCENT_DECIMALS).replace(/0+$/, '');
+      return { percent: Number(kept === '' ? whole : `${whole}.${kept}`) };
+    }
+  }
   if (!/^\d+$/.test(text) || !Number.isSafeInteger(Number(text))) {
     throw new UsageError(
       `invalid ${source} ${JSON.stringify(raw)}: expected a whole number of plants, 0 or more, or a percentage such as 10%`,
@@ -105,9 +121,16 @@ export function parseMaxDeletes(raw: string, source = '--max-deletes'): MaxDelet
   return Number(text);
 }
 
-/** The cap in plants: a percentage of `listed`, rounded down (10% of 15 plants is 1). */
+/**
+ * The cap in plants: a percentage of `listed`, rounded down (10% of 15
+ * plants is 1), never up: in integers, since floating point is not exact
+ * (2.3% of 1000 would be 22.999999999999996) and a tolerance for that
+ * would round 33.3333333333% of 3 plants up to 1.
+ */
 export function capOf(max: MaxDeletes, listed: number): number {
-  return typeof max === 'number' ? max : Math.floor((listed * max.percent) / 100 + 1e-9);
+  if (typeof max === 'number') return max;
+  const scaled = BigInt(Math.round(max.percent * PERCENT_SCALE));
+  return Number((BigInt(listed) * scaled) / (100n * BigInt(PERCENT_SCALE)));
 }
 
 /** A cap as the user writes it, and as the config file keeps it: `50`, `10%`. */

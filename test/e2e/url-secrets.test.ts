@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { againstRawServer } from '../helpers/against-store.js';
 import { withoutRequestIds } from '../helpers/results.js';
+import { TOKEN } from '../helpers/servers.js';
 
 /** A password, query token or fragment token in a URL: never to be shown. */
 const SECRET = 's3cret-pw-91xq';
@@ -87,6 +88,62 @@ describe.each(BASE_URLS)('a base URL with %s', (_kind, make) => {
     }
     const inTerminal = await plants(['config', 'get', 'base-url'], { tty: true, env: { PLANTS_BASE_URL: undefined } });
     expect(inTerminal.stdout).toBe(`${masked}\r\n`);
+  });
+});
+
+describe('an invalid base URL that holds the token', () => {
+  // Refused before the token is looked up: the token is masked all the same (runCli fails a run that shows it).
+  const invalid = (origin: string) => [`${origin}/${TOKEN}/../x`, `${origin}/***/../x`];
+  const storeToken = () =>
+    writeFileSync(join(setup.dir.path, 'config.json'), JSON.stringify({ profiles: { default: { token: TOKEN } } }), {
+      mode: 0o600,
+    });
+
+  it.each([
+    ['--base-url, the token from PLANTS_TOKEN', (url: string) => ['--base-url', url, 'list'], {}, '--base-url'],
+    ['PLANTS_BASE_URL, the token from PLANTS_TOKEN', () => ['list', '--json'], {}, 'PLANTS_BASE_URL'],
+    [
+      '--base-url, the token in the config file',
+      (url: string) => ['--base-url', url, 'prune', '--tag', 'x', '--yes'],
+      { PLANTS_TOKEN: undefined },
+      '--base-url',
+    ],
+    [
+      'PLANTS_BASE_URL, the token in the config file',
+      () => ['delete', '7', '--yes'],
+      { PLANTS_TOKEN: undefined },
+      'PLANTS_BASE_URL',
+    ],
+  ])('is refused with the token masked: %s', async (_kind, args, env: Record<string, undefined>, source) => {
+    storeToken();
+    const [url, masked] = invalid(setup.server.url);
+    const r = await setup.plants(args(url!), { env: { PLANTS_BASE_URL: url, ...env } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`plants: invalid base URL "${masked}" (${source}): it must not contain`);
+    expect(setup.server.requests).toEqual([]);
+  });
+
+  it('is refused with the token masked by config set', async () => {
+    const [url, masked] = invalid(setup.server.url);
+    const fromEnv = await plants(['config', 'set', 'base-url', url!]);
+    expect(fromEnv.code).toBe(2);
+    expect(fromEnv.stderr).toContain(`plants: invalid base URL "${masked}": it must not contain`);
+    storeToken();
+    const fromFile = await plants(['config', 'set', 'base-url', url!], { env: { PLANTS_TOKEN: undefined } });
+    expect(fromFile.code).toBe(2);
+    expect(fromFile.stderr).toContain(`plants: invalid base URL "${masked}": it must not contain`);
+  });
+
+  it('stored by hand, is refused with the token masked', async () => {
+    const [url, masked] = invalid(setup.server.url);
+    writeFileSync(
+      join(setup.dir.path, 'config.json'),
+      JSON.stringify({ profiles: { default: { 'base-url': url, token: TOKEN } } }),
+      { mode: 0o600 },
+    );
+    const r = await plants(['list'], { env: { PLANTS_TOKEN: undefined, PLANTS_BASE_URL: undefined } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`plants: invalid base URL "${masked}" (config file `);
   });
 });
 

@@ -150,6 +150,42 @@ describe('ConfigStore', () => {
     expect(readFileSync(file, 'utf8')).toBe(text);
   });
 
+  // JSON.parse keeps the last of two keys alike: a second "protected" block would drop the first one's
+  // rules unsaid, and the next write would drop them from the file.
+  it.each([
+    [
+      '"protected"',
+      '{"profiles":{"default":{"protected":{"ids":["42"]},"base-url":"http://x","protected":{"tags":["t"]}}}}',
+    ],
+    ['"ids"', '{"profiles":{"default":{"protected":{"ids":["42"],"ids":["43"]}}}}'],
+    ['"default"', '{"profiles":{"default":{"max-deletes":"5"},"default":{}}}'],
+    ['"base-url"', '{"profiles":{"p":{"base-url":"http://a","base-url":"http://b"}}}'],
+    ['"max-deletes"', '{"profiles":{"p":{"max-deletes":"5","max\\u002ddeletes":"500"}}}'],
+  ])('refuses a key written twice in one object (%s), and leaves the file alone', async (key, text) => {
+    const file = join(dir.path, 'config.json');
+    writeFileSync(file, text);
+    await expect(openConfigStore({ PLANTS_CONFIG_DIR: dir.path })).rejects.toThrow(
+      new ConfigError(
+        `cannot read the config file ${file}: it has the key ${key} twice in one object, and only the last would be read; fix it, or remove it and configure again`,
+      ),
+    );
+    expect(readFileSync(file, 'utf8')).toBe(text);
+  });
+
+  it('takes the same key in different objects, and text that only looks like keys', async () => {
+    writeFileSync(
+      join(dir.path, 'config.json'),
+      JSON.stringify({
+        profiles: {
+          a: { 'base-url': 'http://a', protected: { ids: ['1', '1'] } },
+          b: { 'base-url': 'http://b,"base-url":"x"', protected: { ids: ['1'] } },
+        },
+      }),
+    );
+    const store = await openConfigStore({ PLANTS_CONFIG_DIR: dir.path });
+    expect(store.get('b', 'base-url')).toBe('http://b,"base-url":"x"');
+  });
+
   it('counts only brackets outside strings when measuring how deep a file nests', async () => {
     writeFileSync(
       join(dir.path, 'config.json'),

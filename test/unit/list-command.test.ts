@@ -146,6 +146,15 @@ describe('plants list: what a newcomer would otherwise miss, said once on stderr
     listed();
     expect((await plants(['list', '-o', format, '--columns', 'id,extra.height'])).stderr()).toBe('');
   });
+
+  it.each([['table'], ['tsv'], ['csv']])('-o %s: a field asked for twice is named once', async (format) => {
+    listed();
+    const r = await plants(['list', '-o', format, '--columns', 'hieght,id,hieght,hieght']);
+    expect(r.code).toBe(0);
+    expect(r.stderr()).toBe(
+      'plants: warning: --columns "hieght": no plant listed has this field, so its column is empty\n',
+    );
+  });
 });
 
 describe('--debug shows response bodies, the token masked, cut short', () => {

@@ -108,6 +108,25 @@ describe('--max-deletes', () => {
     expect(capOf({ percent }, listed)).toBe(cap);
   });
 
+  // Exactly: neither a float's error (2.3 * 1000 is 2299.9999999999995) nor a tolerance for it adds one.
+  it.each([
+    ['2.3%', 1000, 23],
+    ['0.7%', 1000, 7],
+    ['33.3333333333%', 3, 0],
+    ['99.9999999999%', 1, 0],
+    ['33.33333333333333333333%', 3, 0],
+    ['99.99999999999999999999%', 100, 99],
+    ['12.5%', 8, 1],
+    ['100%', 2147483647, 2147483647],
+    ['0.000000001%', 100_000_000_000, 1],
+  ])('%s of %d plants is a cap of %d', (raw, listed, cap) => {
+    expect(capOf(parseMaxDeletes(raw), listed)).toBe(cap);
+  });
+
+  it.each(['100.0000000001%', '100.00000000000000000001%'])('refuses %j, past 100%', (raw) => {
+    expect(() => parseMaxDeletes(raw)).toThrow(/^invalid --max-deletes /);
+  });
+
   it('a number is the cap whatever was listed', () => {
     expect(capOf(5, 1000)).toBe(5);
   });
