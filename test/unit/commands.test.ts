@@ -589,12 +589,16 @@ describe('a profile that does not exist', () => {
   });
 
   it('config set creates it, saying so on stderr; the default profile is never "created"', async () => {
-    const first = await plants(['--profile', 'staging', 'config', 'set', 'base-url', 'https://staging.test']);
+    const fileOnly = { env: { PLANTS_BASE_URL: undefined } };
+    const first = await plants(['--profile', 'staging', 'config', 'set', 'base-url', 'https://staging.test'], fileOnly);
     expect(first.code).toBe(0);
     expect(first.stderr()).toBe('plants: creating profile staging\n');
-    const again = await plants(['--profile', 'staging', 'config', 'set', 'base-url', 'https://staging.test/v2']);
+    const again = await plants(
+      ['--profile', 'staging', 'config', 'set', 'base-url', 'https://staging.test/v2'],
+      fileOnly,
+    );
     expect(again.stderr()).toBe('');
-    const fresh = await plants(['config', 'set', 'base-url', ORIGIN]);
+    const fresh = await plants(['config', 'set', 'base-url', ORIGIN], fileOnly);
     expect(fresh.stderr()).toBe('');
     expect(JSON.parse(readFileSync(join(configDir(), 'config.json'), 'utf8'))).toEqual({
       profiles: { staging: { 'base-url': 'https://staging.test/v2' }, default: { 'base-url': ORIGIN } },

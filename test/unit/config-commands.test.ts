@@ -14,7 +14,10 @@ const fileOnly = { env: { PLANTS_BASE_URL: undefined, PLANTS_TOKEN: undefined } 
 
 describe('config set', () => {
   it('stores the normalised base URL and says so on a terminal', async () => {
-    const r = await plants(['config', 'set', 'base-url', 'https://plants.example.com/api/'], { tty: true });
+    const r = await plants(['config', 'set', 'base-url', 'https://plants.example.com/api/'], {
+      tty: true,
+      ...fileOnly,
+    });
     expect(r.code).toBe(0);
     expect(r.stdout()).toBe('');
     expect(r.stderr()).toBe('✓ Set base-url of profile default to https://plants.example.com/api\n');
@@ -22,15 +25,33 @@ describe('config set', () => {
   });
 
   it('is silent when piped', async () => {
-    const r = await plants(['config', 'set', 'base-url', 'http://127.0.0.1:8080']);
+    const r = await plants(['config', 'set', 'base-url', 'http://127.0.0.1:8080'], fileOnly);
     expect(r.code).toBe(0);
     expect(r.stdout() + r.stderr()).toBe('');
     expect(stored()).toEqual({ profiles: { default: { 'base-url': 'http://127.0.0.1:8080' } } });
   });
 
+  it('says when PLANTS_BASE_URL will be used instead, as auth login does of PLANTS_TOKEN', async () => {
+    const r = await plants(['config', 'set', 'base-url', 'https://s.test'], {
+      env: { PLANTS_BASE_URL: 'https://env.test' },
+    });
+    expect(r.code).toBe(0);
+    expect(r.stderr()).toBe(
+      'plants: warning: PLANTS_BASE_URL is set in the environment and takes precedence over the stored base-url\n',
+    );
+    // Another key: nothing to say. A blank variable counts as unset.
+    const other = await plants(['config', 'set', 'max-deletes', '5'], { env: { PLANTS_BASE_URL: 'https://env.test' } });
+    expect(other.stderr()).toBe('');
+    const unset = await plants(['config', 'set', 'base-url', 'https://s.test'], { env: { PLANTS_BASE_URL: '  ' } });
+    expect(unset.stderr()).toBe('');
+  });
+
   it('writes to the profile chosen with --profile, and names it', async () => {
     saved({ profiles: { staging: {} } });
-    const r = await plants(['--profile', 'staging', 'config', 'set', 'base-url', 'https://s.test'], { tty: true });
+    const r = await plants(['--profile', 'staging', 'config', 'set', 'base-url', 'https://s.test'], {
+      tty: true,
+      ...fileOnly,
+    });
     expect(r.stderr()).toBe('✓ Set base-url of profile staging to https://s.test\n');
     expect(stored()).toEqual({ profiles: { staging: { 'base-url': 'https://s.test' } } });
   });

@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { success } from '../../output/messages.js';
+import { success, warning } from '../../output/messages.js';
 import { redactKnownTokens } from '../known-tokens.js';
 import { examples } from '../options.js';
 import { keyArgument, parseConfigValue, profileToWrite, shownValue, type ConfigKey } from './shared.js';
@@ -39,4 +39,8 @@ async function runSet(options: SetOptions, ctx: Context): Promise<void> {
   store.set(profile, options.key, options.value);
   const shown = shownValue(options.key, options.value, await redactKnownTokens(ctx));
   success(ctx.io, `Set ${options.key} of profile ${profile} to ${shown}`);
+  // As auth login says of PLANTS_TOKEN: what was stored is not what runs will use.
+  if (options.key === 'base-url' && ctx.env.PLANTS_BASE_URL?.trim()) {
+    warning(ctx.io, 'PLANTS_BASE_URL is set in the environment and takes precedence over the stored base-url');
+  }
 }
