@@ -51,11 +51,13 @@ export const DEFAULT_PROFILE = 'default';
 export const CONFIG_FILE = 'config.json';
 
 /** Profile names: letters, digits, dot, dash and underscore, up to 64 characters. */
+const PROFILE_NAME = /^[A-Za-z0-9._-]{1,64}$/;
+const PROFILE_NAME_RULE = 'letters, digits, dot, dash or underscore, at most 64 characters';
+
+/** A profile name as --profile, PLANTS_PROFILE and the config commands take it (PROFILE_NAME). */
 export function parseProfileName(raw: string, source = '--profile'): string {
-  if (!/^[A-Za-z0-9._-]{1,64}$/.test(raw)) {
-    throw new UsageError(
-      `invalid profile name ${JSON.stringify(raw)} (${source}): use letters, digits, dot, dash or underscore, at most 64 characters`,
-    );
+  if (!PROFILE_NAME.test(raw)) {
+    throw new UsageError(`invalid profile name ${JSON.stringify(raw)} (${source}): use ${PROFILE_NAME_RULE}`);
   }
   return raw;
 }
@@ -246,7 +248,16 @@ export class ConfigStore {
       new ConfigError(`config file ${conf.path} is invalid: ${what}; fix it, or remove it and configure again`);
     if (data.profile !== undefined && typeof data.profile !== 'string') throw invalid('"profile" must be a string');
     if (data.profiles !== undefined && !isObject(data.profiles)) throw invalid('"profiles" must be an object');
+    // A name --profile refuses could be used through the file but never selected, renamed or deleted by plants.
+    const unselectable = (name: string) =>
+      invalid(`the profile name ${JSON.stringify(name)} is not one plants can select (${PROFILE_NAME_RULE})`);
+    if (typeof data.profile === 'string' && !PROFILE_NAME.test(data.profile)) {
+      throw invalid(
+        `"profile" names ${JSON.stringify(data.profile)}, not a profile name plants can select (${PROFILE_NAME_RULE})`,
+      );
+    }
     for (const [name, settings] of Object.entries(data.profiles ?? {})) {
+      if (!PROFILE_NAME.test(name)) throw unselectable(name);
       if (!isObject(settings)) throw invalid(`profile "${name}" must be an object`);
       for (const key of STRING_KEYS) {
         if (settings[key] !== undefined && typeof settings[key] !== 'string') {

@@ -16,7 +16,10 @@ const npm = (args: string[], cwd: string) =>
   // --ignore-scripts: `npm test` has built dist/ already, and rebuilding it
   // under the other test files would pull it from under them. prepack
   // (checked below) builds it for a real `npm pack`.
-  run('npm', [...args, '--ignore-scripts', '--no-audit', '--no-fund', '--offline'], {
+  // --prefer-offline: the run-time dependency (@napi-rs/keyring) comes from npm's cache when it is
+  // there; `npm ci` caches its tarballs but not the registry's metadata that resolving it needs,
+  // so on a machine that has only run `npm ci`, a strict --offline install fails (ENOTCACHED).
+  run('npm', [...args, '--ignore-scripts', '--no-audit', '--no-fund', '--prefer-offline'], {
     cwd,
     env: { ...process.env, npm_config_update_notifier: 'false' },
   });
@@ -36,7 +39,7 @@ beforeAll(async () => {
   tarball = join(work.path, packed!.filename);
   files = packed!.files.map((file) => file.path).sort();
   prefix = join(work.path, 'prefix');
-  // From the temporary directory, not the repository; offline: it needs nothing from the registry.
+  // From the temporary directory, not the repository.
   await npm(['install', '--global', '--prefix', prefix, tarball], work.path);
 }, 120_000);
 afterAll(async () => {

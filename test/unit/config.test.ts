@@ -437,6 +437,23 @@ describe('ConfigStore: what the file holds', () => {
     [{ profiles: { staging: { token: null } } }, '"token" of profile "staging" must be a string'],
     [{ 'base-url': true }, '"base-url" must be a string'],
     [{ token: 42 }, '"token" must be a string'],
+    // Names --profile refuses: the profile could be used through the file, but never selected, renamed or deleted.
+    [
+      { profiles: { 'a b': {} } },
+      'the profile name "a b" is not one plants can select (letters, digits, dot, dash or underscore, at most 64 characters)',
+    ],
+    [
+      { profiles: { '\u001b[31mred': {} } },
+      'the profile name "\\u001b[31mred" is not one plants can select (letters, digits, dot, dash or underscore, at most 64 characters)',
+    ],
+    [
+      { profiles: { ['x'.repeat(65)]: {} } },
+      `the profile name "${'x'.repeat(65)}" is not one plants can select (letters, digits, dot, dash or underscore, at most 64 characters)`,
+    ],
+    [
+      { profile: '' },
+      '"profile" names "", not a profile name plants can select (letters, digits, dot, dash or underscore, at most 64 characters)',
+    ],
   ])('refuses %j, saying what is wrong and how to recover', async (data, what) => {
     write(data);
     await expect(openConfigStore(env())).rejects.toThrow(
