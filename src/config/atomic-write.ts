@@ -1,5 +1,5 @@
 import nodeFs from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { processHasEnded } from './process-ended.js';
 
 /** The file-system calls the writer makes; tests replace one to make it fail. */
@@ -15,6 +15,7 @@ export interface WriteFs {
   unlinkSync(path: string): void;
   statSync(path: string): { uid: number; gid: number };
   realpathSync(path: string): string;
+  readlinkSync(path: string): string;
 }
 
 interface AtomicWriteOptions {
@@ -138,12 +139,30 @@ function checkContents(fs: WriteFs, fd: number, bytes: Buffer): void {
   }
 }
 
-/** Where a symbolic link points, so the link itself survives; the path itself when nothing is there yet. */
+/** Links followed before a chain is taken for a loop, as Linux's own limit (ELOOP). */
+const MAX_LINKS = 40;
+
+/**
+ * Where a symbolic link points, so the link itself survives; the path
+ * itself when nothing is there yet. A link to nothing (a dotfiles link made
+ * before its file) is followed too: the file is made where it points, and
+ * the link kept, as a shell's `>` would.
+ */
 function realTarget(fs: WriteFs, path: string): string {
   try {
     return fs.realpathSync(path);
   } catch {
-    return path;
+    let target = path;
+    for (let links = 0; links < MAX_LINKS; links += 1) {
+      let link: string;
+      try {
+        link = fs.readlinkSync(target);
+      } catch {
+        return target; // Not a link (nothing there): the file is made here.
+      }
+      target = resolve(dirname(target), link);
+    }
+    return path; // A loop: renaming over the link fails or replaces it, as before.
   }
 }
 

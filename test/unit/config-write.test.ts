@@ -154,6 +154,21 @@ describe('a config write that succeeds', () => {
     expect(readdirSync(elsewhere)).toEqual(['plants.json']);
   });
 
+  it('keeps a symbolic link to nothing yet (dotfiles linked before the file), making the file where it points', async () => {
+    const elsewhere = join(dir.path, 'dotfiles');
+    mkdirSync(elsewhere);
+    // Relative, and through a second link: each is read from where it is.
+    symlinkSync('plants.json', join(elsewhere, 'config-link'));
+    symlinkSync(join('dotfiles', 'config-link'), file);
+    (await openConfigStore(env())).set('default', 'token', 'abc');
+    expect(lstatSync(file).isSymbolicLink()).toBe(true);
+    expect(lstatSync(join(elsewhere, 'config-link')).isSymbolicLink()).toBe(true);
+    expect(JSON.parse(readFileSync(join(elsewhere, 'plants.json'), 'utf8'))).toEqual({
+      profiles: { default: { token: 'abc' } },
+    });
+    expect(statSync(join(elsewhere, 'plants.json')).mode & 0o777).toBe(0o600);
+  });
+
   it.runIf(process.geteuid?.() === 0)("run by root, leaves the file its owner's (sudo plants …)", async () => {
     await configWithTokens();
     chownSync(file, 4321, 4321);
