@@ -133,9 +133,14 @@ export function capOf(max: MaxDeletes, listed: number): number {
   return Number((BigInt(listed) * scaled) / (100n * BigInt(PERCENT_SCALE)));
 }
 
-/** A cap as the user writes it, and as the config file keeps it: `50`, `10%`. */
+/**
+ * A cap as the user writes it, and as the config file keeps it: `50`,
+ * `10%`. Not `${percent}`: below 0.000001 that is `1e-7`, which
+ * parseMaxDeletes refuses; a percentage keeps at most PERCENT_DECIMALS.
+ */
 export function formatMaxDeletes(max: MaxDeletes): string {
-  return typeof max === 'number' ? `${max}` : `${max.percent}%`;
+  if (typeof max === 'number') return `${max}`;
+  return `${max.percent.toFixed(PERCENT_DECIMALS).replace(/\.?0+$/, '')}%`;
 }
 
 const DURATION_UNITS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };

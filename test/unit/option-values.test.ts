@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { collect, examples, parseColumns, parseOutputFormat } from '../../src/commands/options.js';
 import { UsageError } from '../../src/errors.js';
-import { capOf, parseConcurrency, parseMaxDeletes, parseSince, parseSize } from '../../src/shared/values.js';
+import {
+  capOf,
+  formatMaxDeletes,
+  parseConcurrency,
+  parseMaxDeletes,
+  parseSince,
+  parseSize,
+} from '../../src/shared/values.js';
 
 /** The flag values below are what a user types; each parser accepts or refuses them before any request. */
 
@@ -77,6 +84,7 @@ describe('--max-deletes', () => {
     '10%x',
     '10%%',
     '1000%',
+    '10.%',
   ])('refuses %j', (raw) => {
     expect(() => parseMaxDeletes(raw)).toThrow(/^invalid --max-deletes /);
   });
@@ -119,6 +127,11 @@ describe('--max-deletes', () => {
     ['12.5%', 8, 1],
     ['100%', 2147483647, 2147483647],
     ['0.000000001%', 100_000_000_000, 1],
+    // The 10th decimal is dropped, not kept: 0.000000001% of 10^12 plants is 10, not 19.
+    ['0.0000000019%', 1_000_000_000_000, 10],
+    // 0.067 * 10^9 is 67000000.00000001 and 8.2 * 10^9 is 8199999999.999999 in floating point: neither is one off.
+    ['0.067%', 100_000_000_000, 67_000_000],
+    ['8.2%', 100_000_000_000, 8_200_000_000],
   ])('%s of %d plants is a cap of %d', (raw, listed, cap) => {
     expect(capOf(parseMaxDeletes(raw), listed)).toBe(cap);
   });
@@ -129,6 +142,20 @@ describe('--max-deletes', () => {
 
   it('a number is the cap whatever was listed', () => {
     expect(capOf(5, 1000)).toBe(5);
+  });
+
+  // As config set stores it: written so that it reads back the same, never as 1e-7%.
+  it.each([
+    ['0.0000001%', '0.0000001%'],
+    ['0.000000001%', '0.000000001%'],
+    ['0.00000123%', '0.00000123%'],
+    ['2.50%', '2.5%'],
+    ['100.000%', '100%'],
+    ['0%', '0%'],
+    ['007', '7'],
+  ])('%j is written %j, and reads back as the same cap', (raw, written) => {
+    expect(formatMaxDeletes(parseMaxDeletes(raw))).toBe(written);
+    expect(parseMaxDeletes(written)).toEqual(parseMaxDeletes(raw));
   });
 });
 

@@ -841,6 +841,17 @@ describe("the profile's max-deletes", () => {
     );
   });
 
+  it('a percentage below 0.000001% is stored and named as written, not as 1e-7%', async () => {
+    expect((await plants(['config', 'set', 'max-deletes', '0.0000001%'])).code).toBe(0);
+    expect(stored()).toEqual({ profiles: { default: { 'max-deletes': '0.0000001%' } } });
+    lists();
+    const r = await plants(['prune', '--all', '--yes']);
+    expect(r.code).toBe(2);
+    expect(r.stderr()).toMatch(
+      /^plants: 5 plants would be deleted, more than the max-deletes 0\.0000001% \(0 of the 5 plants listed\) of profile default/,
+    );
+  });
+
   it('a hand-edited bad value stops the run before anything is listed or sent', async () => {
     saved({ profiles: { default: { 'max-deletes': 'lots' } } });
     const r = await plants(['prune', '--all', '--yes']);

@@ -5,7 +5,7 @@ import { CONFIG_FILE, configDir, type Protections } from '../../config/store.js'
 import type { Context } from '../../context.js';
 import { ConfigError, RefusedError } from '../../errors.js';
 import { excerpt, NO_SECRETS, printable, quoted } from '../../shared/text.js';
-import { capOf, parseMaxDeletes, type MaxDeletes } from '../../shared/values.js';
+import { capOf, formatMaxDeletes, parseMaxDeletes, type MaxDeletes } from '../../shared/values.js';
 import { plantId } from './id-input.js';
 import { describeRules, hasRules, idKey, needsPlant, protectionMatcher } from './protections.js';
 
@@ -106,7 +106,8 @@ export async function guardDeletion(
   if (max !== undefined) {
     const cap = capOf(max, count ?? 0);
     if (checked.length > cap) {
-      const shown = typeof max === 'number' ? `${max}` : `${max.percent}% (${cap} of the ${count} plants listed)`;
+      const shown =
+        typeof max === 'number' ? `${max}` : `${formatMaxDeletes(max)} (${cap} of the ${count} plants listed)`;
       const what = `${checked.length} plant${checked.length === 1 ? '' : 's'} would be deleted`;
       throw new RefusedError(
         options.maxDeletes !== undefined
