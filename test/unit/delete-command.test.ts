@@ -516,7 +516,8 @@ describe('what is reported', () => {
       [429, { 'retry-after': '3600' }, '2', ' and asks to be retried in 3600 s'],
       [429, {}, '0', ''],
       [503, { 'retry-after': '120' }, '0', ' and asks to be retried in 120 s'],
-      [503, { 'retry-after': new Date(Date.now() + 3_600_000).toUTCString() }, '0', ' and asks to be retried in 3'],
+      // Retry-After: 0 asks for no wait: none is named.
+      [503, { 'retry-after': '0' }, '0', ''],
     ])('%i %o with --retries %s', async (status, headers, retries, when) => {
       const r = await run(status, headers, retries);
       expect(r.code).toBe(1);
@@ -530,10 +531,31 @@ describe('what is reported', () => {
       expect(error.code).toBe('http_error');
       expect(error.status).toBe(status);
       const text = status === 429 ? '429 Too Many Requests' : '503 Service Unavailable';
-      expect(error.message).toContain(`the service answered ${text}${when}`);
-      expect(error.message).toMatch(
-        /; 2 plants were not attempted, so as not to add to its load: send them again later$/,
+      expect(error.message).toBe(
+        `the service answered ${text}${when}; 2 plants were not attempted, so as not to add to its load: send them again later`,
       );
+    });
+
+    it('a Retry-After date: the wait to it, in whole seconds', async () => {
+      const r = await run(503, { 'retry-after': new Date(Date.now() + 3_600_000).toUTCString() });
+      expect(r.code).toBe(1);
+      // The date has no milliseconds: an hour from now, less up to a second, rounded up.
+      expect(errorLine(r.stderr()).message).toMatch(
+        /^the service answered 503 Service Unavailable and asks to be retried in 3\d{3} s; 2 plants were not attempted/,
+      );
+    });
+
+    it('one plant skipped: said of one plant', async () => {
+      deletes('1');
+      deletes('2', 429, { error: 429, message: 'slow down' });
+      const r = await plants(['--retries', '0', 'delete', '1', '2', '3', '--yes', '--json', '--concurrency', '1']);
+      expect(r.code).toBe(1);
+      expect(errorLine(r.stderr())).toMatchObject({
+        code: 'http_error',
+        status: 429,
+        message:
+          'the service answered 429 Too Many Requests; 1 plant was not attempted, so as not to add to its load: send them again later',
+      });
     });
 
     it('without --json, a person is told why the rest were skipped and when to send them: the last line', async () => {
@@ -569,20 +591,23 @@ describe('what is reported', () => {
       expect(errorLine(r.stderr())).toMatchObject({ code: 'partial_failure', message: '1 of 2 deletes failed' });
     });
 
-    it('of two such answers in flight at once, the last line names the longer wait', async () => {
-      for (const [id, wait] of [
-        ['1', '60'],
-        ['2', '3600'],
+    it('of two such answers in flight at once, the last line names the longer wait, whichever came first', async () => {
+      const args = ['--retries', '0', 'delete', '1', '2', '3', '4', '--yes', '--json', '--concurrency', '2'];
+      for (const waits of [
+        ['60', '3600'],
+        ['3600', '60'],
       ]) {
-        service()
-          .intercept({ path: `/plants/${id}`, method: 'DELETE' })
-          .reply(429, { error: 429, message: 'slow down' }, { headers: { ...json.headers, 'retry-after': wait } });
+        waits.forEach((wait, i) =>
+          service()
+            .intercept({ path: `/plants/${i + 1}`, method: 'DELETE' })
+            .reply(429, { error: 429, message: 'slow down' }, { headers: { ...json.headers, 'retry-after': wait } }),
+        );
+        const r = await plants(args);
+        expect(r.code).toBe(1);
+        expect(errorLine(r.stderr()).message).toMatch(
+          /^the service answered 429 Too Many Requests and asks to be retried in 3600 s; 2 plants were not attempted/,
+        );
       }
-      const r = await plants(['--retries', '0', 'delete', '1', '2', '3', '4', '--yes', '--json', '--concurrency', '2']);
-      expect(r.code).toBe(1);
-      expect(errorLine(r.stderr()).message).toMatch(
-        /^the service answered 429 Too Many Requests and asks to be retried in 3600 s; 2 plants were not attempted/,
-      );
     });
 
     it('a wait past a year is said as "more than a year", not as a figure of 20 digits', async () => {

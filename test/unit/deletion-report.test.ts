@@ -3,6 +3,7 @@ import type { DeleteOutcome } from '../../src/api/delete-many.js';
 import type { DeletionOptions } from '../../src/commands/delete/flags.js';
 import { quitReport, reportDeletions } from '../../src/commands/delete/report.js';
 import { createContext } from '../../src/context.js';
+import { HttpError } from '../../src/errors.js';
 import { fakeIO } from '../helpers/io.js';
 import { withoutRequestIds } from '../helpers/results.js';
 
@@ -57,6 +58,23 @@ describe('gone: a retried DELETE found no plant after the first answer was lost'
       { id: '7', result: 'gone', status: 404 },
       { id: '8', result: 'deleted', status: 204 },
     ]);
+  });
+});
+
+describe('ids skipped without a service asking to wait (a journal write that failed stops the run)', () => {
+  it('a 500 before them is a partial failure, not "so as not to add to its load"', async () => {
+    const error = new HttpError('DELETE /plants/2 → 500 Internal Server Error: oops', 500, {
+      error: 500,
+      message: 'oops',
+    });
+    const failed: DeleteOutcome = {
+      result: { id: '2', result: 'failed', status: 500, request_id: 'r-2', error: error.serviceError },
+      error,
+    };
+    const skipped: DeleteOutcome = { result: { id: '3', result: 'skipped', status: null, request_id: null } };
+    const r = reportOf([deleted('1'), failed, skipped]);
+    await expect(r.done).rejects.toMatchObject({ code: 'partial_failure', summary: '1 of 3 deletes failed' });
+    expect(r.stderr()).not.toMatch(/load/);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { backoffMs, MAX_WAIT_MS, retryAfterMs } from '../../src/api/retry.js';
+import { backoffMs, MAX_WAIT_MS, retryAfterMs, waitText } from '../../src/api/retry.js';
 
 describe('retryAfterMs', () => {
   const now = Date.parse('2026-11-21T10:00:00Z');
@@ -44,5 +44,24 @@ describe('backoffMs', () => {
 
   it('never waits more than 30 s', () => {
     expect(backoffMs(20, () => 1)).toBe(MAX_WAIT_MS);
+  });
+});
+
+describe('waitText', () => {
+  const YEAR_MS = 365 * 24 * 60 * 60 * 1000;
+
+  it('says whole seconds, rounded up: never a wait shorter than asked', () => {
+    expect(waitText(0)).toBe('0 s');
+    expect(waitText(1)).toBe('1 s');
+    expect(waitText(1000)).toBe('1 s');
+    expect(waitText(1001)).toBe('2 s');
+    expect(waitText(3_599_400)).toBe('3600 s');
+  });
+
+  it('a year is said in seconds; past it, "more than a year"', () => {
+    expect(waitText(YEAR_MS)).toBe('31536000 s');
+    expect(waitText(YEAR_MS + 1)).toBe('more than a year');
+    expect(waitText(1e23)).toBe('more than a year');
+    expect(waitText(Infinity)).toBe('more than a year');
   });
 });
