@@ -708,13 +708,14 @@ describe('plants api: found in review', () => {
     expect(server.requests).toHaveLength(0);
   });
 
-  it('sends another override, an override on a DELETE, and a multipart part of another name as written', async () => {
+  it('sends another override, an override on a DELETE, another header naming DELETE, and a multipart part of another name as written', async () => {
     server = await answering(200, '{}');
     expect((await api(server.url, ['-X', 'POST', '-H', 'X-HTTP-Method-Override: PATCH', '/plants/7'])).code).toBe(0);
+    expect((await api(server.url, ['-X', 'POST', '-H', 'X_Note: DELETE', '/plants/9'])).code).toBe(0);
     expect((await api(server.url, ['-X', 'DELETE', '-H', 'X-HTTP-Method-Override: DELETE', '/plants/8'])).code).toBe(0);
     const other = file('multipart.txt', MULTIPART.replace('name="_method"', 'name="note"'));
     expect((await api(server.url, ['-X', 'POST', '-H', MULTIPART_TYPE, '--input', other, '/plants/7'])).code).toBe(0);
-    expect(server.requests.map((request) => request.method)).toEqual(['POST', 'DELETE', 'POST']);
+    expect(server.requests.map((request) => request.method)).toEqual(['POST', 'POST', 'DELETE', 'POST']);
   });
 
   it('refuses a DELETE of the whole collection when the profile has protections, unless --include-protected', async () => {

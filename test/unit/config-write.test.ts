@@ -169,6 +169,16 @@ describe('a config write that succeeds', () => {
     expect(statSync(join(elsewhere, 'plants.json')).mode & 0o777).toBe(0o600);
   });
 
+  it('a loop of links is not followed: the write replaces the first link, never a link further along', () => {
+    symlinkSync('b', join(dir.path, 'a'));
+    symlinkSync('config.json', join(dir.path, 'b'));
+    symlinkSync('a', file);
+    writeFileAtomically(file, 'x');
+    expect(readFileSync(file, 'utf8')).toBe('x');
+    expect(lstatSync(join(dir.path, 'a')).isSymbolicLink()).toBe(true);
+    expect(lstatSync(join(dir.path, 'b')).isSymbolicLink()).toBe(true);
+  });
+
   it.runIf(process.geteuid?.() === 0)("run by root, leaves the file its owner's (sudo plants …)", async () => {
     await configWithTokens();
     chownSync(file, 4321, 4321);

@@ -186,6 +186,12 @@ describe('ConfigStore', () => {
     expect(store.get('b', 'base-url')).toBe('http://b,"base-url":"x"');
   });
 
+  it('takes a value that is the same text as a key of its object', async () => {
+    writeFileSync(join(dir.path, 'config.json'), '{"profile":"profile","profiles":{"profile":{"max-deletes":"5"}}}');
+    const store = await openConfigStore({ PLANTS_CONFIG_DIR: dir.path });
+    expect(store.get('profile', 'max-deletes')).toBe('5');
+  });
+
   it('counts only brackets outside strings when measuring how deep a file nests', async () => {
     writeFileSync(
       join(dir.path, 'config.json'),
