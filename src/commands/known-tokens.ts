@@ -19,7 +19,6 @@ import type { Redact } from '../shared/text.js';
  * the command itself says what is wrong when it needs them.
  */
 export async function redactKnownTokens(ctx: Context): Promise<Redact> {
-  let stored: string[] = [];
   if (ctx.env.PLANTS_TOKEN?.trim()) {
     try {
       await ctx.token();
@@ -27,13 +26,23 @@ export async function redactKnownTokens(ctx: Context): Promise<Redact> {
       // An unusable token: the command that needs it says so.
     }
   }
+  // The command that reads the file reports what is wrong with it.
+  return masking(ctx, await storedTokens(ctx));
+}
+
+/** Every token stored in the config file, whichever profile holds it; none when it cannot be read. */
+async function storedTokens(ctx: Context): Promise<string[]> {
   try {
     const store = await ctx.config();
-    stored = store.profileNames().flatMap((name) => store.get(name, 'token') ?? []);
+    return store.profileNames().flatMap((name) => store.get(name, 'token') ?? []);
   } catch {
-    // The command that reads the file reports it.
+    return [];
   }
-  return (text) => stored.reduce((masked, token) => redactToken(masked, token), ctx.redact(text));
+}
+
+/** ctx.redact, then each of `tokens` masked too. */
+function masking(ctx: Context, tokens: readonly string[]): Redact {
+  return (text) => tokens.reduce((masked, token) => redactToken(masked, token), ctx.redact(text));
 }
 
 /**
@@ -50,13 +59,7 @@ export async function redactTokensAtHand(ctx: Context): Promise<Redact> {
   const tokens: string[] = [];
   const variable = ctx.env.PLANTS_TOKEN;
   if (variable?.trim()) tokens.push(...new Set([variable, variable.trim()]));
-  if (existsSync(join(configDir(ctx.env), CONFIG_FILE))) {
-    try {
-      const store = await ctx.config();
-      tokens.push(...store.profileNames().flatMap((name) => store.get(name, 'token') ?? []));
-    } catch {
-      // The error being reported may be this very one.
-    }
-  }
-  return (text) => tokens.reduce((masked, token) => redactToken(masked, token), ctx.redact(text));
+  // An unreadable file hides nothing: the error being reported may be that very one.
+  if (existsSync(join(configDir(ctx.env), CONFIG_FILE))) tokens.push(...(await storedTokens(ctx)));
+  return masking(ctx, tokens);
 }
