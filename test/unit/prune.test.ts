@@ -35,6 +35,32 @@ describe('plants prune', () => {
     }
   });
 
+  it('refuses an empty --tag or --name (an unset variable), before any request', async () => {
+    // The service's list would hold a plant with an empty tag and one with an empty name: none is listed or deleted.
+    for (const [args, word] of [
+      [['--tag', ''], 'tag'],
+      [['--tag', 'weed', '--tag', ''], 'tag'],
+      [['--name', ''], 'name'],
+      [['--name', '', '--all'], 'name'],
+      [['--tag', '', '--dry-run'], 'tag'],
+    ] as const) {
+      const r = await plants(['prune', '--yes', ...args]);
+      expect(r.code).toBe(2);
+      expect(r.stdout()).toBe('');
+      expect(r.stderr()).toBe(
+        `plants: invalid --${word}: it must not be empty (is a variable unset?); to delete the plants whose ${word} is empty, run plants list --${word} '' --json | plants delete --stdin --yes\n`,
+      );
+    }
+  });
+
+  it('still takes a name or tag of blanks as written', async () => {
+    listed([...GARDEN, { id: 5, name: ' ', tag: ' ' }, { id: 6, name: '', tag: '' }]);
+    deleted(5);
+    const r = await plants(['prune', '--tag', ' ', '--yes', '--json']);
+    expect(r.code).toBe(0);
+    expect(withoutRequestIds(JSON.parse(r.stdout()))).toEqual([{ id: '5', result: 'deleted', status: 204 }]);
+  });
+
   it('deletes the plants with any of the tags given, and only those', async () => {
     listed();
     deleted(1, 4);

@@ -48,7 +48,22 @@ export function pruneCommand(ctx: Context, run: PruneRunner = runPrune): Command
     });
 }
 
+/**
+ * An empty --tag or --name selects the plants whose tag or name is empty,
+ * as `list` shows them; for a deletion it is far more often a variable
+ * that was not set (`--tag "$TAG"`) than a wish: refused, with the way to
+ * delete such plants on purpose.
+ */
+function refuseEmptyFilter(filter: PlantFilter): void {
+  const empty = filter.tags.includes('') ? 'tag' : filter.name === '' ? 'name' : undefined;
+  if (empty === undefined) return;
+  throw new UsageError(
+    `invalid --${empty}: it must not be empty (is a variable unset?); to delete the plants whose ${empty} is empty, run plants list --${empty} '' --json | plants delete --stdin --yes`,
+  );
+}
+
 async function runPrune(options: PruneOptions, ctx: Context): Promise<void> {
+  refuseEmptyFilter(options.filter);
   if (!hasFilter(options.filter) && !options.all) {
     throw new UsageError('prune needs a filter (--tag or --name), or --all to delete every plant listed');
   }
