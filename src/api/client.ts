@@ -107,6 +107,12 @@ export interface ServiceResponse {
   readonly requestId: string;
   /** The body, when it had to be read already (a 404 after a lost answer): as much as an excerpt needs. */
   readonly text?: string;
+  /**
+   * A DELETE repeated after a lost answer (goneAfterLostAnswer) found the
+   * plant missing: a 404 with the service's Error object, or a 410. A 404
+   * without one (a router's) is not: what the lost attempt did stays unknown.
+   */
+  readonly gone?: boolean;
   /** For an unfollowed 3xx (anyStatus): where it pointed, when followable, and how many redirects came before. */
   readonly redirect?: Target;
   readonly redirects?: number;
@@ -371,7 +377,7 @@ export class PlantStoreClient {
         const described = describeErrorBody(text, headerValue(attempt.headers['content-type']), this.#redact);
         if (status === 410 || described.error !== null) {
           this.#log.line(`${status} after a lost response: an earlier attempt deleted it`);
-          return { ...response, text };
+          return { ...response, text, gone: true };
         }
         attempt.close();
         if (request.anyStatus) return { ...response, text };

@@ -525,6 +525,49 @@ describe('plants api: a DELETE is on record', () => {
     expect(journal).toMatch(/"result":"gone"/);
   });
 
+  it('counts a 404 without the Error object after a lost answer as unknown, as delete does, not as gone', async () => {
+    server = await rawServer((_req, res) => {
+      if (server!.requests.length === 1) res.writeHead(502).end();
+      else res.writeHead(404, { 'content-type': 'text/html' }).end('<html><title>404 Not Found</title></html>');
+    });
+    const r = await api(server.url, ['-X', 'DELETE', '/plants/7'], { env: { PLANTS_RETRIES: '1' } });
+    expect(r.code).toBe(1);
+    expect(server.requests).toHaveLength(2);
+    expect(r.stderr).not.toMatch(/gone|counted as failed/);
+    expect(r.stderr).toMatch(
+      /not counted as a missing plant; check the base URL .*; the plant may have been deleted$/m,
+    );
+    const journal = readFileSync(join(dir.path, 'state', 'deletions.jsonl'), 'utf8');
+    expect(journal).toMatch(/"result":"unknown","status":404/);
+  });
+
+  it('counts a 410 after a lost answer as gone, as delete does (exit 3, on record)', async () => {
+    server = await rawServer((_req, res) => {
+      if (server!.requests.length === 1) res.writeHead(502).end();
+      else res.writeHead(410).end();
+    });
+    const r = await api(server.url, ['-X', 'DELETE', '/plants/7'], { env: { PLANTS_RETRIES: '1' } });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/^410 after a lost answer: an earlier attempt most likely deleted it/m);
+    const journal = readFileSync(join(dir.path, 'state', 'deletions.jsonl'), 'utf8');
+    expect(journal).toMatch(/"result":"gone","status":410/);
+  });
+
+  it('says a refusal after a lost answer leaves the plant maybe deleted, as the journal records it', async () => {
+    server = await rawServer((_req, res) => {
+      if (server!.requests.length === 1) res.writeHead(502).end();
+      else res.writeHead(409, { 'content-type': 'application/json' }).end('{"error":9,"message":"in use"}');
+    });
+    const r = await api(server.url, ['-X', 'DELETE', '/plants/7', '--json'], { env: { PLANTS_RETRIES: '1' } });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('{"error":9,"message":"in use"}');
+    expect(lastJsonLine(r.stderr).error.message).toMatch(
+      /in use \(error 9\) \(after 2 attempts\); the plant may have been deleted$/,
+    );
+    const journal = readFileSync(join(dir.path, 'state', 'deletions.jsonl'), 'utf8');
+    expect(journal).toMatch(/"result":"unknown","status":409/);
+  });
+
   it('records a DELETE of another path by its path', async () => {
     server = await answering(204, '');
     expect((await api(server.url, ['-X', 'DELETE', '/plants/7/photos/1'])).code).toBe(0);
