@@ -208,9 +208,18 @@ export class PlantStoreClient {
     return boundYoungGeneration(this.#log.on ? this.#tapped(attempt.timedBody()) : attempt.timedBody());
   }
 
-  /** A response's whole body, within --max-response-size and the attempt's time; the response closed after. */
+  /**
+   * A response's whole body, within --max-response-size and the attempt's time; the response closed after.
+   * An error response's compressed body (never asked for) is not read, and reads as empty: errorFor()
+   * says it was not shown, and its status keeps its meaning (a 401 is still a refused token).
+   */
   async readBody(response: ServiceResponse): Promise<Buffer> {
     if (response.text !== undefined) return Buffer.from(response.text);
+    const { statusCode, headers } = response.attempt;
+    if ((statusCode < 200 || statusCode >= 300) && unaskedEncoding(headers['content-encoding'], 'error body')) {
+      response.attempt.close();
+      return Buffer.alloc(0);
+    }
     const limit = this.#options.maxResponseBytes;
     const chunks: Buffer[] = [];
     let size = 0;

@@ -814,6 +814,30 @@ describe('plants api: found in review', () => {
     );
   });
 
+  it("keeps a compressed error response's status and exit code, its body not shown, as every command does", async () => {
+    server = await rawServer((req, res) => {
+      const status = Number(req.url!.split('/').pop());
+      res.writeHead(status, { 'content-encoding': 'gzip', 'content-type': 'application/json' }).end('xx');
+    });
+    for (const [status, code, errorCode] of [
+      [401, 4, 'auth'],
+      [403, 4, 'auth'],
+      [410, 3, 'not_found'],
+      [500, 1, 'http_error'],
+    ] as const) {
+      const r = await api(server.url, [`/plants/${status}`, '--json', '--retries', '0']);
+      expect(r.code, r.stderr).toBe(code);
+      expect(r.stdout).toBe('');
+      expect(lastJsonLine(r.stderr).error).toMatchObject({ code: errorCode, status });
+      expect(r.stderr).toMatch(/the error body is gzip-encoded, .*; not shown/);
+    }
+    // A DELETE's outcome too: a compressed 410 is not_found, as delete records it, not failed.
+    const gone = await api(server.url, ['-X', 'DELETE', '/plants/410']);
+    expect(gone.code).toBe(3);
+    const journal = readFileSync(join(dir.path, 'state', 'deletions.jsonl'), 'utf8');
+    expect(journal).toMatch(/"result":"not_found","status":410,"attempts":1/);
+  });
+
   it('says first that an outcome is not on record, and that the body could not be read too (exit 2)', async () => {
     const fifo = join(dir.path, 'journal.fifo');
     execFileSync('mkfifo', [fifo]);
