@@ -107,6 +107,12 @@ export interface ServiceResponse {
   readonly requestId: string;
   /** The body, when it had to be read already (a 404 after a lost answer): as much as an excerpt needs. */
   readonly text?: string;
+  /**
+   * A DELETE repeated after a lost answer (goneAfterLostAnswer) found the
+   * plant missing: a 404 with the service's Error object, or a 410. A 404
+   * without one (a router's) is not: what the lost attempt did stays unknown.
+   */
+  readonly gone?: boolean;
   /** For an unfollowed 3xx (anyStatus): where it pointed, when followable, and how many redirects came before. */
   readonly redirect?: Target;
   readonly redirects?: number;
@@ -202,9 +208,18 @@ export class PlantStoreClient {
     return boundYoungGeneration(this.#log.on ? this.#tapped(attempt.timedBody()) : attempt.timedBody());
   }
 
-  /** A response's whole body, within --max-response-size and the attempt's time; the response closed after. */
+  /**
+   * A response's whole body, within --max-response-size and the attempt's time; the response closed after.
+   * An error response's compressed body (never asked for) is not read, and reads as empty: errorFor()
+   * says it was not shown, and its status keeps its meaning (a 401 is still a refused token).
+   */
   async readBody(response: ServiceResponse): Promise<Buffer> {
     if (response.text !== undefined) return Buffer.from(response.text);
+    const { statusCode, headers } = response.attempt;
+    if ((statusCode < 200 || statusCode >= 300) && unaskedEncoding(headers['content-encoding'], 'error body')) {
+      response.attempt.close();
+      return Buffer.alloc(0);
+    }
     const limit = this.#options.maxResponseBytes;
     const chunks: Buffer[] = [];
     let size = 0;
@@ -371,7 +386,7 @@ export class PlantStoreClient {
         const described = describeErrorBody(text, headerValue(attempt.headers['content-type']), this.#redact);
         if (status === 410 || described.error !== null) {
           this.#log.line(`${status} after a lost response: an earlier attempt deleted it`);
-          return { ...response, text };
+          return { ...response, text, gone: true };
         }
         attempt.close();
         if (request.anyStatus) return { ...response, text };

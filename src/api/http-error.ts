@@ -58,7 +58,12 @@ export function describeHttpError(facts: HttpErrorFacts): HttpError {
       message += `; an answer to HEAD has no body to tell a missing plant from a wrong address: GET the same path to see which, or ${advice}`;
     } else {
       // A DELETE's outcome is counted (delete, prune, the journal); a GET's is only shown.
-      const counted = label.startsWith('DELETE ') ? ': counted as failed, not as a missing plant' : '';
+      // After a lost answer it is counted as unknown (the lost attempt may have deleted it), not as failed.
+      const counted = !label.startsWith('DELETE ')
+        ? ''
+        : attempts.responseMayBeLost
+          ? ': not counted as a missing plant'
+          : ': counted as failed, not as a missing plant';
       message += `; with no Error object from the service, as a router or proxy answers a wrong address${counted}; ${advice}`;
     }
   }

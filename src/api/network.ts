@@ -76,6 +76,7 @@ export function causeCode(err: unknown): string {
     return deadline.connected === false ? 'UND_ERR_CONNECT_TIMEOUT' : 'UND_ERR_HEADERS_TIMEOUT';
   }
   if (isUnaskedContinue(err)) return UNASKED_CONTINUE;
+  if (isParserError(err)) return MALFORMED_RESPONSE;
   const code = rootCause(err).code;
   return typeof code === 'string' ? code : '';
 }
@@ -88,7 +89,23 @@ export function causeCode(err: unknown): string {
  * after it, although RFC 9110 (15.2) lets a client skip an unexpected 1xx.
  * Not retried: the server would only do it again.
  */
-const UNASKED_CONTINUE = 'UNASKED_100_CONTINUE';
+export const UNASKED_CONTINUE = 'UNASKED_100_CONTINUE';
+
+/**
+ * Not an error code of undici's or Node's: what causeCode calls a response
+ * that undici's HTTP parser refused (its HTTPParserError carries no code):
+ * the server answered, in a way that cannot be read.
+ */
+export const MALFORMED_RESPONSE = 'MALFORMED_RESPONSE';
+
+function isParserError(err: unknown): boolean {
+  let current = err as (ErrorLike & { name?: unknown }) | null | undefined;
+  for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth += 1) {
+    if (current.name === 'HTTPParserError') return true;
+    current = current.cause as ErrorLike | undefined;
+  }
+  return false;
+}
 
 function isUnaskedContinue(err: unknown): boolean {
   let current = err as ErrorLike | null | undefined;
@@ -172,6 +189,8 @@ export function describeNetworkFailure(
       return { message: `${host} sent no response within ${deadline}`, timeout: true };
     case 'UND_ERR_BODY_TIMEOUT':
       return { message: `${host} stopped sending the response body (${code})`, timeout: true };
+    case MALFORMED_RESPONSE:
+      return { message: `${host} answered in a way plants cannot read: ${text}`, timeout: false };
     case UNASKED_CONTINUE:
       return {
         message:

@@ -244,21 +244,21 @@ function mayHoldToken(text: string, redact: Redact): boolean {
 }
 
 /**
- * The plant with the token masked in every string it holds, its id aside:
- * the id names the plant to the service (a DELETE of a masked id would
- * name another plant, or none), and shows as sent.
+ * The plant with the token masked in every string it holds, its keys too,
+ * its id aside: the id names the plant to the service (a DELETE of a masked
+ * id would name another plant, or none), and shows as sent.
  */
 function maskedPlant(plant: Plant, redact: Redact): Plant {
   const masked = (value: unknown): unknown => {
     if (typeof value === 'string') return redact(value);
     if (Array.isArray(value)) return value.map(masked);
     if (value !== null && typeof value === 'object' && !(value instanceof JsonNumber)) {
-      return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, masked(item)]));
+      return Object.fromEntries(Object.entries(value).map(([key, item]) => [redact(key), masked(item)]));
     }
     return value;
   };
   return Object.fromEntries(
-    Object.entries(plant).map(([key, value]) => [key, key === 'id' ? value : masked(value)]),
+    Object.entries(plant).map(([key, value]) => (key === 'id' ? [key, value] : [redact(key), masked(value)])),
   ) as Plant;
 }
 

@@ -1,3 +1,5 @@
+import { MALFORMED_RESPONSE, UNASKED_CONTINUE } from './network.js';
+
 /** Statuses worth another try: the request may succeed later. */
 export const RETRY_STATUSES: ReadonlySet<number> = new Set([408, 429, 500, 502, 503, 504]);
 
@@ -18,14 +20,20 @@ export const RETRY_ERROR_CODES: ReadonlySet<string> = new Set([
 
 /**
  * Failures after which the server may have acted on the request although no
- * response arrived: the request was sent, then the connection broke or went
- * quiet. (Refused, DNS and connect timeouts mean it was never sent.)
+ * response was read: the request was sent, then the connection broke or went
+ * quiet, or the server answered in a way that cannot be read (not HTTP/1.1,
+ * headers past the limit, a body shorter or longer than its Content-Length, an
+ * unasked 100 Continue). (Refused, DNS and connect timeouts mean it was never sent.)
  */
 export const LOST_RESPONSE_CODES: ReadonlySet<string> = new Set([
   'ECONNRESET',
   'EPIPE',
   'UND_ERR_SOCKET',
   'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_HEADERS_OVERFLOW',
+  'UND_ERR_RES_CONTENT_LENGTH_MISMATCH',
+  UNASKED_CONTINUE,
+  MALFORMED_RESPONSE,
 ]);
 
 /**

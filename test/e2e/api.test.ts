@@ -525,6 +525,49 @@ describe('plants api: a DELETE is on record', () => {
     expect(journal).toMatch(/"result":"gone"/);
   });
 
+  it('counts a 404 without the Error object after a lost answer as unknown, as delete does, not as gone', async () => {
+    server = await rawServer((_req, res) => {
+      if (server!.requests.length === 1) res.writeHead(502).end();
+      else res.writeHead(404, { 'content-type': 'text/html' }).end('<html><title>404 Not Found</title></html>');
+    });
+    const r = await api(server.url, ['-X', 'DELETE', '/plants/7'], { env: { PLANTS_RETRIES: '1' } });
+    expect(r.code).toBe(1);
+    expect(server.requests).toHaveLength(2);
+    expect(r.stderr).not.toMatch(/gone|counted as failed/);
+    expect(r.stderr).toMatch(
+      /not counted as a missing plant; check the base URL .*; the plant may have been deleted$/m,
+    );
+    const journal = readFileSync(join(dir.path, 'state', 'deletions.jsonl'), 'utf8');
+    expect(journal).toMatch(/"result":"unknown","status":404/);
+  });
+
+  it('counts a 410 after a lost answer as gone, as delete does (exit 3, on record)', async () => {
+    server = await rawServer((_req, res) => {
+      if (server!.requests.length === 1) res.writeHead(502).end();
+      else res.writeHead(410).end();
+    });
+    const r = await api(server.url, ['-X', 'DELETE', '/plants/7'], { env: { PLANTS_RETRIES: '1' } });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/^410 after a lost answer: an earlier attempt most likely deleted it/m);
+    const journal = readFileSync(join(dir.path, 'state', 'deletions.jsonl'), 'utf8');
+    expect(journal).toMatch(/"result":"gone","status":410/);
+  });
+
+  it('says a refusal after a lost answer leaves the plant maybe deleted, as the journal records it', async () => {
+    server = await rawServer((_req, res) => {
+      if (server!.requests.length === 1) res.writeHead(502).end();
+      else res.writeHead(409, { 'content-type': 'application/json' }).end('{"error":9,"message":"in use"}');
+    });
+    const r = await api(server.url, ['-X', 'DELETE', '/plants/7', '--json'], { env: { PLANTS_RETRIES: '1' } });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('{"error":9,"message":"in use"}');
+    expect(lastJsonLine(r.stderr).error.message).toMatch(
+      /in use \(error 9\) \(after 2 attempts\); the plant may have been deleted$/,
+    );
+    const journal = readFileSync(join(dir.path, 'state', 'deletions.jsonl'), 'utf8');
+    expect(journal).toMatch(/"result":"unknown","status":409/);
+  });
+
   it('records a DELETE of another path by its path', async () => {
     server = await answering(204, '');
     expect((await api(server.url, ['-X', 'DELETE', '/plants/7/photos/1'])).code).toBe(0);
@@ -769,6 +812,30 @@ describe('plants api: found in review', () => {
     expect(big.stderr).toMatch(
       /more than --max-response-size.*; the DELETE was sent \(1 deleted\): no journal was kept$/m,
     );
+  });
+
+  it("keeps a compressed error response's status and exit code, its body not shown, as every command does", async () => {
+    server = await rawServer((req, res) => {
+      const status = Number(req.url!.split('/').pop());
+      res.writeHead(status, { 'content-encoding': 'gzip', 'content-type': 'application/json' }).end('xx');
+    });
+    for (const [status, code, errorCode] of [
+      [401, 4, 'auth'],
+      [403, 4, 'auth'],
+      [410, 3, 'not_found'],
+      [500, 1, 'http_error'],
+    ] as const) {
+      const r = await api(server.url, [`/plants/${status}`, '--json', '--retries', '0']);
+      expect(r.code, r.stderr).toBe(code);
+      expect(r.stdout).toBe('');
+      expect(lastJsonLine(r.stderr).error).toMatchObject({ code: errorCode, status });
+      expect(r.stderr).toMatch(/the error body is gzip-encoded, .*; not shown/);
+    }
+    // A DELETE's outcome too: a compressed 410 is not_found, as delete records it, not failed.
+    const gone = await api(server.url, ['-X', 'DELETE', '/plants/410']);
+    expect(gone.code).toBe(3);
+    const journal = readFileSync(join(dir.path, 'state', 'deletions.jsonl'), 'utf8');
+    expect(journal).toMatch(/"result":"not_found","status":410,"attempts":1/);
   });
 
   it('says first that an outcome is not on record, and that the body could not be read too (exit 2)', async () => {

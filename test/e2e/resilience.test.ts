@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createServer as createHttpsServer } from 'node:https';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -376,9 +378,51 @@ describe('an unsolicited 100 Continue', () => {
     expect(r.stderr).toContain(
       `failed: ${host} answered "100 Continue" unasked (plants sends no Expect: 100-continue), and its HTTP client, ` +
         'undici, cannot read past one: the final response was not read, so whether the request was carried out is unknown ' +
-        '(UND_ERR_SOCKET: bad response); the server, or a proxy in front of it, has to stop sending it\n',
+        '(UND_ERR_SOCKET: bad response); the server, or a proxy in front of it, has to stop sending it' +
+        (method === 'DELETE' ? '; the plant may have been deleted\n' : '\n'),
     );
     expect(tcp.requests.map((head) => head.split(' ')[0])).toEqual([method]);
+  });
+
+  it('before the answer to a DELETE: unknown, as documented, not failed (the plant may have been deleted)', async () => {
+    const tcp = await rawTcpServer(continued('HTTP/1.1 204 No Content\r\n\r\n'));
+    closers.push(tcp.close);
+    const r = await plants(['delete', '7', '--yes', '--json'], { PLANTS_BASE_URL: tcp.url });
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout)).toMatchObject([{ id: '7', result: 'unknown', status: null }]);
+  });
+});
+
+describe('an answer to a DELETE that cannot be read', () => {
+  // The request reached the service, which answered: whatever it did, the
+  // answer does not say, so the plant may have been deleted (unknown), not failed.
+  it.each([
+    ['not HTTP/1.1', () => 'SSH-2.0-OpenSSH_9.6\r\n'],
+    ['a Content-Length that is not a number', () => 'HTTP/1.1 204 No Content\r\nContent-Length: abc\r\n\r\n'],
+    ['two Content-Lengths', () => 'HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}'],
+    ['headers past 16 KiB', () => `HTTP/1.1 204 No Content\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`],
+  ])('%s: unknown, recorded so, and not sent again', async (_what, answer) => {
+    const tcp = await rawTcpServer(answer);
+    closers.push(tcp.close);
+    const r = await plants(['delete', '7', '--yes', '--json'], { PLANTS_BASE_URL: tcp.url });
+    expect(r.code).toBe(1);
+    const [result] = JSON.parse(r.stdout) as { result: string; error: { message: string } }[];
+    expect(result!.result).toBe('unknown');
+    expect(result!.error.message).toMatch(/; the plant may have been deleted$/);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(tcp.requests).toHaveLength(1);
+    const journal = readFileSync(join(dir.path, '.local', 'state', 'plants', 'deletions.jsonl'), 'utf8');
+    expect(journal).toMatch(/"event":"outcome".*"result":"unknown"/);
+  });
+
+  it('not HTTP/1.1 is said so, naming the host', async () => {
+    const tcp = await rawTcpServer(() => 'SSH-2.0-OpenSSH_9.6\r\n');
+    closers.push(tcp.close);
+    const r = await plants(['list'], { PLANTS_BASE_URL: tcp.url });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      `failed: ${new URL(tcp.url).host} answered in a way plants cannot read: Response does not match the HTTP/1.1 protocol`,
+    );
   });
 });
 

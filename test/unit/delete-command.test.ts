@@ -280,6 +280,19 @@ describe('confirmation', () => {
     expect(lines[12]).toBe('plants: cancelled; nothing was deleted');
   });
 
+  it('shows the plant listed under exactly the id given, not another spelling of it listed first', async () => {
+    // Ids are text to this service: 7 and 07 are two plants. 07 is the second, in a later batch of the list.
+    const list = `[{"id":7,"name":"Seven"},${'{"id":1,"name":"x"},'.repeat(3000)}{"id":"07","name":"Zero-seven"}]`;
+    service().intercept({ path: '/plants', method: 'GET' }).reply(200, list, json);
+    const prompter = scriptedPrompter({ confirm: [false] });
+    const r = await plants(['delete', '07', '7.0'], { tty: true, prompter });
+    expect(r.code).toBe(2);
+    const lines = r.stderr().trimEnd().split('\n');
+    expect(lines[1]).toMatch(/^07 +Zero-seven$/);
+    // No plant is listed as 7.0: the one under the same number stands in, as before.
+    expect(lines[2]).toMatch(/^7\.0 +Seven$/);
+  });
+
   it('still asks when the names cannot be looked up, saying why', async () => {
     service().intercept({ path: '/plants', method: 'GET' }).reply(500, 'down');
     deletes('1');

@@ -50,6 +50,19 @@ describe('streamPlantList', () => {
     }
   });
 
+  it('masks a token the service echoes as a key, at any depth, as in a value', async () => {
+    const token = 'TOP+SECRET/abc=def==';
+    const redact = (text: string) => redactToken(text, token);
+    const body = JSON.stringify([
+      { id: 1, name: 'one', [token]: 1, extra: { [`Bearer ${token}`]: 2, list: [{ [token]: 3 }] } },
+    ]);
+    const out: unknown[] = [];
+    for await (const batch of streamPlantList(chunks(body, [body.length]), 'application/json', 1e9, redact))
+      out.push(...batch);
+    expect(out).toEqual([{ id: 1, name: 'one', '***': 1, extra: { 'Bearer ***': 2, list: [{ '***': 3 }] } }]);
+    expect(JSON.stringify(out)).not.toContain('SECRET');
+  });
+
   it('leaves a batch that does not hold the token as parsed, the same objects', async () => {
     const body = '[{"id":12345678901234567890,"name":"a \\\\ b % & c","tag":null}]';
     const out: unknown[] = [];

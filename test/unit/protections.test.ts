@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Plant } from '../../src/api/responses.js';
-import { lookUp } from '../../src/commands/delete/guard.js';
+import { lookUp, plantFor } from '../../src/commands/delete/guard.js';
 import { idKey, integerForm, protectionMatcher } from '../../src/commands/delete/protections.js';
 import type { Context } from '../../src/context.js';
 import { inProcess } from '../helpers/in-process.js';
@@ -791,6 +791,19 @@ describe("lookUp: the service's list read once, batch by batch as it arrives", (
     const all = listing(batches);
     await lookUp(all.ctx, new Set(['7', '9']), { firstOnly: true });
     expect(all.read()).toBe(2);
+  });
+
+  it('firstOnly with exact reads on until each exact id is listed: 07 is not the 7 of the first batch', async () => {
+    const exact = listing(batches);
+    const found = await lookUp(exact.ctx, new Set(['7']), { firstOnly: true, exact: new Set(['07']) });
+    expect(exact.read()).toBe(2);
+    expect(plantFor(found.byId, '07')?.name).toBe('Keep');
+    expect(plantFor(found.byId, '7')?.name).toBe('A');
+    // No plant is listed as 7.0: the first under the same number stands in.
+    expect(plantFor(found.byId, '7.0')?.name).toBe('A');
+    const canonical = listing(batches);
+    await lookUp(canonical.ctx, new Set(['7']), { firstOnly: true, exact: new Set(['7']) });
+    expect(canonical.read()).toBe(1);
   });
 });
 

@@ -112,9 +112,8 @@ export async function sendDelete(
     let unreadable: Error | undefined;
     const outcome = await deletionOutcome(targets[0]!.id, requestId, async () => {
       response = await client.request({ ...request, requestId, signal: stop.signal, followRedirects: false });
-      const { attempt, attempts, text } = response;
+      const { attempt, attempts, gone = false } = response;
       const status = attempt.statusCode;
-      const gone = status === 404 && text !== undefined && attempts.responseMayBeLost;
       if ((status < 200 || status >= 300) && !gone) {
         // Read here to describe the failure in the outcome; it is printed as read.
         try {

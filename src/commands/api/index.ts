@@ -177,7 +177,10 @@ async function runApi(options: ApiOptions, ctx: Context): Promise<void> {
     throw err;
   }
   if (deletion?.outcome.result.result === 'gone') {
-    info(ctx.io, '404 after a lost answer: an earlier attempt most likely deleted it (recorded as gone)');
+    info(
+      ctx.io,
+      `${deletion.outcome.result.status} after a lost answer: an earlier attempt most likely deleted it (recorded as gone)`,
+    );
   }
   if (deletion?.unrecorded) throw deletion.unrecorded;
   if (deletion?.stoppedBy) {
@@ -185,6 +188,8 @@ async function runApi(options: ApiOptions, ctx: Context): Promise<void> {
   }
   const status = response.attempt.statusCode;
   if (status < 200 || status >= 300) {
+    // A DELETE whose earlier answer was lost: its error says the plant may have been deleted, as the journal does.
+    if (deletion?.outcome.result.result === 'unknown' && deletion.outcome.error) throw deletion.outcome.error;
     throw client.errorFor(response, received.toString('utf8', 0, 64 * 1024), addressedPlant);
   }
 }

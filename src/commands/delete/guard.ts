@@ -74,6 +74,17 @@ function addPlant(byId: PlantsById, plant: Plant): void {
 }
 
 /**
+ * The plant an id names, for the preview and the journal: the one listed
+ * under exactly that id, else the first listed under another spelling of it
+ * (`7.0` for 7). A list may hold both `7` and `07` (a service whose ids are
+ * text); `07` is then that plant, not the first with the same idKey.
+ */
+export function plantFor(byId: PlantsById, id: string): Plant | undefined {
+  const same = byId.get(idKey(id));
+  return same?.find((plant) => plantId(plant) === id) ?? same?.[0];
+}
+
+/**
  * Check the run's targets; return them with the plants looked up on the
  * way (for the preview and the journal). `listed` is what the service
  * listed when the caller listed it (prune); otherwise delete lists here
@@ -99,9 +110,7 @@ export async function guardDeletion(
     count = found.count;
     if (needPlants) byId = found.byId;
   }
-  const checked = byId
-    ? targets.map(({ id, plant }) => ({ id, plant: plant ?? byId.get(idKey(id))?.[0] }))
-    : [...targets];
+  const checked = byId ? targets.map(({ id, plant }) => ({ id, plant: plant ?? plantFor(byId, id) })) : [...targets];
   if (rules && hasRules(rules)) checkProtections(checked, byId, rules, guard.profile);
   if (max !== undefined) {
     const cap = capOf(max, count ?? 0);
@@ -178,23 +187,32 @@ function named(items: readonly string[]): string {
  * Read the service's list once: how many plants it holds, and every plant
  * whose id (idKey) is wanted. With `countOnly`, no plant is kept; with
  * `firstOnly`, reading stops once each wanted id has a plant (the count is
- * then partial).
+ * then partial), and each id of `exact` a plant listed under exactly that
+ * text (plantFor's choice; an id written otherwise than listed, `7.0`, reads
+ * the list to its end).
  */
 export async function lookUp(
   ctx: Context,
   wanted: ReadonlySet<string>,
-  { countOnly = false, firstOnly = false } = {},
+  {
+    countOnly = false,
+    firstOnly = false,
+    exact,
+  }: { countOnly?: boolean; firstOnly?: boolean; exact?: ReadonlySet<string> } = {},
 ): Promise<{ count: number; byId: PlantsById }> {
   const byId: PlantsById = new Map();
+  const exactFound = new Set<string>();
   let count = 0;
   for await (const batch of (await ctx.client()).streamPlants()) {
     count += batch.length;
     if (countOnly) continue;
     for (const plant of batch) {
       const id = plantId(plant);
-      if (id !== undefined && wanted.has(idKey(id))) addPlant(byId, plant);
+      if (id === undefined || !wanted.has(idKey(id))) continue;
+      addPlant(byId, plant);
+      if (exact?.has(id)) exactFound.add(id);
     }
-    if (firstOnly && byId.size === wanted.size) break;
+    if (firstOnly && byId.size === wanted.size && exactFound.size === (exact?.size ?? 0)) break;
   }
   return { count, byId };
 }

@@ -14,7 +14,7 @@ import { plantId } from './id-input.js';
 import { journalOnByEnv, journalStopped, openDeletionJournal, recorderFor } from './journal.js';
 import { quitReport, reportDeletions } from './report.js';
 import { idKey } from './protections.js';
-import { guardDeletion, lookUp, profileGuard, type DeletionTarget } from './guard.js';
+import { guardDeletion, lookUp, plantFor, profileGuard, type DeletionTarget } from './guard.js';
 
 /** The targets, and what the service listed when the caller listed it (prune): every plant, matching or not. */
 type FoundTargets = DeletionTarget[] | { targets: DeletionTarget[]; listed: readonly Plant[] };
@@ -174,19 +174,20 @@ async function deletionTarget(ctx: Context): Promise<string> {
  * are found. A failed lookup costs only the names.
  */
 async function previewRows(targets: readonly DeletionTarget[], ctx: Context, shown: number): Promise<PreviewRow[]> {
-  const wanted = new Set(
+  const ids = new Set(
     targets
       .slice(0, shown)
       .filter((target) => target.plant === undefined)
-      .map((target) => idKey(target.id)),
+      .map((target) => target.id),
   );
+  const wanted = new Set([...ids].map(idKey));
   if (wanted.size === 0) return targets.map(({ id, plant }) => ({ id, plant }));
   let found: Map<string, Plant[]>;
   try {
-    ({ byId: found } = await lookUp(ctx, wanted, { firstOnly: true }));
+    ({ byId: found } = await lookUp(ctx, wanted, { firstOnly: true, exact: ids }));
   } catch (err) {
     warning(ctx.io, `could not look up the plants' names: ${ctx.redact((err as Error).message)}`);
     return targets.map(({ id }) => ({ id }));
   }
-  return targets.map(({ id, plant }) => ({ id, plant: plant ?? found.get(idKey(id))?.[0] ?? null }));
+  return targets.map(({ id, plant }) => ({ id, plant: plant ?? plantFor(found, id) ?? null }));
 }
