@@ -94,7 +94,7 @@ async function runHistory(options: HistoryOptions, ctx: Context): Promise<void> 
   const files = options.journalFiles;
   // Where the records come from, as the messages name it.
   const source = files ? files.join(', ') : stateDir(ctx.env);
-  const { records, damaged } = files ? readJournalFiles(files) : readJournal(source);
+  const { records, damaged } = files ? await readJournalFiles(files) : readJournal(source);
   for (const { file, line } of damaged) warning(io, `skipped a damaged line of the journal: ${file} line ${line}`);
   // plants writes no token into the journal, but a journal edited by hand, or written under
   // another token's name, might hold one: every token plants knows of is masked in what is shown.

@@ -2,7 +2,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli, tempDir } from '../helpers/cli.js';
+import { runCli, spawnCli, tempDir, waitFor } from '../helpers/cli.js';
 import { TOKEN } from '../helpers/servers.js';
 
 // `plants history` reads the deletion journal back (docs/commands.md,
@@ -288,6 +288,36 @@ describe('plants history', () => {
     writer.kill();
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toHaveLength(3);
+  });
+
+  it('--journal-file of a pipe whose writer takes its time: Ctrl-C stops the wait at once', async () => {
+    const fifo = join(dir.path, 'journal.fifo');
+    execFileSync('mkfifo', [fifo]);
+    // A writer that holds the pipe open and writes nothing yet (a slow download, a password prompt);
+    // its open returns once history has opened the other end.
+    const writer = spawn('sh', ['-c', 'exec 3>"$1"; echo opened; exec sleep 60', 'sh', fifo], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    let opened = '';
+    writer.stdout.setEncoding('utf8').on('data', (chunk: string) => (opened += chunk));
+    const { child, out, exit } = spawnCli(['history', '--journal-file', fifo], {
+      configDir: dir.path,
+      env: { PLANTS_STATE_DIR: state },
+    });
+    try {
+      await waitFor(() => opened.includes('opened'), 'history to open the pipe');
+      child.kill('SIGINT');
+      // Blocked in a read, it would hear the signal only once the writer is done.
+      const code = await Promise.race([
+        exit,
+        new Promise((resolve) => setTimeout(() => resolve('still running 5 s after Ctrl-C'), 5000)),
+      ]);
+      expect(code).toBe(130);
+      expect(out.stderr.trim()).toBe('plants: interrupted');
+    } finally {
+      child.kill('SIGKILL');
+      writer.kill('SIGKILL');
+    }
   });
 
   it('no journal yet: nothing on stdout (an empty array with --json), and says so', async () => {

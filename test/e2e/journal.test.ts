@@ -9,9 +9,10 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { execFileSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli, spawnCli, tempDir, type JsonError } from '../helpers/cli.js';
+import { runCli, spawnCli, tempDir, waitFor, type JsonError } from '../helpers/cli.js';
 import { rawServer, TOKEN, type RawServer } from '../helpers/servers.js';
 import type { JournalRecord } from '../../src/journal/read.js';
 
@@ -283,6 +284,54 @@ describe('nothing is deleted that cannot be recorded', () => {
     );
     const intents = records.filter((record) => record.event === 'intent' && !notSent.has(record.id));
     expect(intents.map((record) => record.request_id)).toEqual(sent.map((result) => result.request_id));
+  });
+
+  it('a --journal-file that is a FIFO nobody reads: the run waits for a reader, saying so, and SIGTERM stops it', async () => {
+    server = await answering();
+    const fifo = join(dir.path, 'journal.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const { child, out, exit } = spawnCli(['delete', '1', '--yes', '--journal-file', fifo], {
+      configDir: dir.path,
+      env: env(),
+    });
+    try {
+      // Blocked in its open, it would hear no signal: the run must wait where one reaches it.
+      await waitFor(() => out.stderr.includes('waiting for a process to read'), 'the run to say what it waits for');
+      child.kill('SIGTERM');
+      expect(await exit).toBe(143);
+    } finally {
+      child.kill('SIGKILL');
+    }
+    expect(out.stderr).toContain(
+      `waiting for a process to read ${fifo}, a pipe, to record the deletions in (Ctrl-C to stop)\n`,
+    );
+    expect(deletesSeen()).toEqual([]);
+  });
+
+  it('a --journal-file FIFO whose reader comes late gets every record once it does', async () => {
+    server = await answering();
+    const fifo = join(dir.path, 'journal.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const { child, out, exit } = spawnCli(['delete', '1', '--yes', '--journal-file', fifo], {
+      configDir: dir.path,
+      env: env(),
+    });
+    const copy = join(dir.path, 'copy.jsonl');
+    try {
+      await waitFor(() => out.stderr.includes('waiting for a process to read'), 'the run to wait for a reader');
+      const reader = spawn('sh', ['-c', 'cat "$1" > "$2"', 'sh', fifo, copy], { stdio: 'ignore' });
+      const read = once(reader, 'exit');
+      expect(await exit).toBe(0);
+      await read;
+    } finally {
+      child.kill('SIGKILL');
+    }
+    expect(lines(copy).map((record) => [record.event, record.id, record.result])).toEqual([
+      ['start', undefined, undefined],
+      ['intent', '1', undefined],
+      ['outcome', '1', 'deleted'],
+    ]);
+    expect(deletesSeen()).toHaveLength(1);
   });
 
   it('a PLANTS_JOURNAL other than on or off is refused before anything is sent', async () => {

@@ -1,10 +1,13 @@
+import { join } from 'node:path';
 import type { DeleteOutcome, DeletionRecorder } from '../../api/delete-many.js';
 import type { Plant } from '../../api/responses.js';
 import type { Context } from '../../context.js';
 import type { Env } from '../../env.js';
 import { ConfigError, JournalError } from '../../errors.js';
 import { DeletionJournal, type JournalPlant } from '../../journal/journal.js';
-import { stateDir } from '../../journal/location.js';
+import { JOURNAL_FILE, stateDir } from '../../journal/location.js';
+import { waitForPipeReader } from '../../journal/pipe-reader.js';
+import { info } from '../../output/messages.js';
 import { formatBaseUrl, maskUrl } from '../../shared/url.js';
 import { randomUUID } from '../../shared/random.js';
 
@@ -40,19 +43,33 @@ export async function openDeletionJournal(
   if (dir === undefined && choice.journalFile === undefined) return undefined;
   // The token is looked up first (the client has it already), so ctx.redact masks it in the base URL.
   const [profile, baseUrl] = await Promise.all([ctx.profile(), ctx.baseUrl(), ctx.token()]);
-  return DeletionJournal.open({
-    dir,
-    extraFile: choice.journalFile,
-    plants,
-    redact: ctx.redact,
-    start: choice.includeProtected ? { include_protected: true } : undefined,
-    run: {
-      run: randomUUID(),
-      command,
-      profile: profile.value,
-      baseUrl: maskUrl(formatBaseUrl(baseUrl.value)),
-    },
-  });
+  // A journal file that is a pipe is opened only once a process reads it (see waitForPipeReader).
+  const files = [dir === undefined ? undefined : join(dir, JOURNAL_FILE), choice.journalFile].filter(
+    (file) => file !== undefined,
+  );
+  const readersFound: (() => void)[] = [];
+  try {
+    for (const file of files) {
+      const waiting = () =>
+        info(ctx.io, `waiting for a process to read ${file}, a pipe, to record the deletions in (Ctrl-C to stop)`);
+      readersFound.push(await waitForPipeReader(file, waiting));
+    }
+    return DeletionJournal.open({
+      dir,
+      extraFile: choice.journalFile,
+      plants,
+      redact: ctx.redact,
+      start: choice.includeProtected ? { include_protected: true } : undefined,
+      run: {
+        run: randomUUID(),
+        command,
+        profile: profile.value,
+        baseUrl: maskUrl(formatBaseUrl(baseUrl.value)),
+      },
+    });
+  } finally {
+    for (const release of readersFound) release();
+  }
 }
 
 /** The journal as a bulk delete records into it: each target by its index. */
