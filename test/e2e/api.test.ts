@@ -619,6 +619,9 @@ describe('plants api: found in review', () => {
         '/plants%2F7',
         '/plants//7',
         '/%70lants/7',
+        '/plants/7.json',
+        '/plants/07.xml',
+        '/plants/7%00',
       ]) {
         const r = await api(store.url, ['-X', 'DELETE', path]);
         expect(r.code, path).toBe(2);

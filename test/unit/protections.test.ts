@@ -103,6 +103,24 @@ describe('the rules, exactly', () => {
     ['7', '010', false],
     ['abc', 'ABC', false],
     ['a b', 'a b', true],
+    // a format suffix taken off (Rails, Spring's suffix matching), or text cut at a NUL (C): read as the id before it
+    ['7', '7.json', true],
+    ['7', '7.JSON', true],
+    ['7', '07.xml', true],
+    ['7', '7.tar.gz', true],
+    ['7', '7.v2', true],
+    ['7', '7.5.json', false],
+    ['7', '7.json.5', false],
+    ['7', '7-json', false],
+    ['7', 'x7.json', false],
+    ['7', '.json', false],
+    ['rose', 'rose.json', true],
+    ['rose.json', 'rose', false],
+    ['7', '7\0', true],
+    ['7', '7\0abc', true],
+    ['7', '7.json\0x', true],
+    ['7', '\x007', false],
+    ['7', '7\x01', false],
   ])('an id rule %j and the id %j: protected %s', (rule, id, protectedToo) => {
     const check = protectionMatcher({ ids: [rule], tags: [], names: [] });
     expect(check(id, []) !== undefined).toBe(protectedToo);
@@ -631,6 +649,25 @@ describe('delete and prune refuse a run that touches a protected plant', () => {
     }
     const fromJson = await plants(['delete', '--stdin', '--yes'], { stdin: '[2.0, 2e0]' });
     expect(fromJson.code).toBe(2);
+  });
+
+  it('a target a service may read as another id is checked as that id too, and the refusal says so', async () => {
+    withRules({ ids: ['2'] });
+    const byId = await plants(['delete', '2.json', '--yes']);
+    expect(byId.code).toBe(2);
+    expect(byId.stderr()).toMatch(
+      /^plants: 1 plant is protected in profile default: plant 2\.json \(id "2", which a service may read as 2\); nothing was deleted/,
+    );
+    withRules({ tags: ['tree'] });
+    lists();
+    const byTag = await plants(['delete', '2.json', '--yes']);
+    expect(byTag.code).toBe(2);
+    expect(byTag.stderr()).toMatch(
+      /^plants: 1 plant is protected in profile default: plant 2\.json "Old Oak" \(tag "tree", which a service may read as 2\)/,
+    );
+    lists([...GARDEN, { id: '1.json', name: 'Fern as JSON', tag: 'fern' }]);
+    deletes('1.json');
+    expect((await plants(['delete', '1.json', '--yes'])).code).toBe(0);
   });
 
   it("names are cut short in a refusal: the service's text is not bounded", async () => {

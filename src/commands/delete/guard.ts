@@ -7,7 +7,7 @@ import { ConfigError, RefusedError } from '../../errors.js';
 import { excerpt, NO_SECRETS, printable, quoted } from '../../shared/text.js';
 import { capOf, formatMaxDeletes, parseMaxDeletes, type MaxDeletes } from '../../shared/values.js';
 import { plantId } from './id-input.js';
-import { describeRules, hasRules, idKey, needsPlant, protectionMatcher } from './protections.js';
+import { describeRules, hasRules, idKey, idReadings, needsPlant, protectionMatcher } from './protections.js';
 
 /**
  * The checks a delete or prune passes before anything is shown or sent:
@@ -106,7 +106,9 @@ export async function guardDeletion(
     byId = new Map();
     for (const plant of listed) addPlant(byId, plant);
   } else if (needPlants || (max !== undefined && typeof max !== 'number' && count === undefined)) {
-    const found = await lookUp(ctx, new Set(targets.map((target) => idKey(target.id))), { countOnly: !needPlants });
+    const found = await lookUp(ctx, new Set(targets.flatMap((target) => idReadings(target.id))), {
+      countOnly: !needPlants,
+    });
     count = found.count;
     if (needPlants) byId = found.byId;
   }
@@ -147,13 +149,16 @@ function checkProtections(
   const hits: string[] = [];
   const unchecked: string[] = [];
   for (const { id, plant } of targets) {
-    const known = byId?.get(idKey(id)) ?? (plant ? [plant] : []);
+    const known = (byId && knownAs(byId, id)) ?? (plant ? [plant] : []);
     const found = protectedBy(id, known);
     if (found !== undefined) {
       // The plant that matched a tag or name rule; for an id rule, the one the run knows, if any.
       const shown = found.plant ?? known[0];
       const name = shown ? ` ${quoted(excerpt(String(shown.name), NAME_IN_REFUSAL, NO_SECRETS))}` : '';
-      hits.push(`plant ${printable(id)}${name} (${found.rule})`);
+      const shownId = found.plant && plantId(found.plant);
+      const readAs = found.readAs ?? (shownId !== undefined && idKey(shownId) !== idKey(id) ? shownId : undefined);
+      const as = readAs === undefined ? '' : `, which a service may read as ${printable(readAs)}`;
+      hits.push(`plant ${printable(id)}${name} (${found.rule}${as})`);
     } else if (known.length === 0 && needsPlant(rules)) {
       unchecked.push(printable(id));
     }
@@ -176,6 +181,12 @@ function checkProtections(
     `${parts.join('; ')}; nothing was deleted; leave ${hits.length + unchecked.length === 1 ? 'it' : 'them'} out, ` +
       "or pass --include-protected to delete without checking any rule (rules: 'plants config list')",
   );
+}
+
+/** Every plant listed under an id a service may read `id` as (idReadings), each once; undefined for none. */
+function knownAs(byId: PlantsById, id: string): Plant[] | undefined {
+  const plants = new Set(idReadings(id).flatMap((key) => byId.get(key) ?? []));
+  return plants.size > 0 ? [...plants] : undefined;
 }
 
 function named(items: readonly string[]): string {

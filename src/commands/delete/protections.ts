@@ -171,18 +171,53 @@ export function idKey(id: string): string {
   return integerForm(withoutBlanks(id)) ?? id;
 }
 
-/** The rule that protects a target, and the plant it matched (none for an id rule). */
+/** A format suffix a server may take off the end of a plant's path: `.json`, `.xml`, `.v2`. */
+const FORMAT_SUFFIX = /\.[A-Za-z][A-Za-z\d]*$/;
+
+/** Suffixes taken off one id at most (`7.tar.gz` takes two). */
+const MAX_SUFFIXES = 8;
+
+/**
+ * Every id (by idKey) a service may read a target as, the target's own
+ * first: the id without a format suffix, as Rails (and Spring before 5.3)
+ * read `/plants/7.json` as plant 7 in JSON, and the id up to a NUL, where a
+ * server in C reads `7\0x` as 7. Each is protected as the id itself
+ * would be; text after a number is otherwise not dropped (idKey).
+ */
+export function idReadings(id: string): string[] {
+  const keys = new Set([idKey(id)]);
+  const nul = id.indexOf('\0');
+  for (const text of nul > 0 ? [id, id.slice(0, nul)] : [id]) {
+    let stem = text;
+    keys.add(idKey(stem));
+    for (let cut = 0; cut < MAX_SUFFIXES; cut += 1) {
+      const suffix = FORMAT_SUFFIX.exec(stem);
+      if (!suffix || suffix.index === 0) break;
+      stem = stem.slice(0, suffix.index);
+      keys.add(idKey(stem));
+    }
+  }
+  return [...keys];
+}
+
+/**
+ * The rule that protects a target, and the plant it matched (none for an
+ * id rule); `readAs`, the id the rule holds for, when a service would read
+ * the target as that id rather than as written (`7.json` as 7).
+ */
 export interface Protection {
   rule: string;
   plant?: Plant;
+  readAs?: string;
 }
 
 /**
  * A test of one target against the rules: the first rule that protects it,
  * or undefined. `plants` are every plant the service listed under the
- * target's id (idKey): a list that holds two plants with one id protects
- * that id if either is protected. Without them only id rules can be
- * checked (the caller makes sure it has them when needsPlant).
+ * target's id or any other id a service may read it as (idReadings): a
+ * list that holds two plants with one id protects that id if either is
+ * protected. Without them only id rules can be checked (the caller makes
+ * sure it has them when needsPlant).
  */
 export function protectionMatcher(
   rules: Protections,
@@ -191,8 +226,13 @@ export function protectionMatcher(
   const tags = new Set(rules.tags);
   const names = rules.names.map((glob) => ({ glob, test: globMatcher(glob) }));
   return (id, plants) => {
-    const idRule = ids.get(idKey(id));
+    const [own, ...others] = idReadings(id);
+    const idRule = ids.get(own!);
     if (idRule !== undefined) return { rule: describeRule('ids', idRule) };
+    for (const key of others) {
+      const rule = ids.get(key);
+      if (rule !== undefined) return { rule: describeRule('ids', rule), readAs: key };
+    }
     for (const plant of plants) {
       if (typeof plant.tag === 'string' && tags.has(plant.tag)) return { rule: describeRule('tags', plant.tag), plant };
       // The service's data is not trusted to be what the interface says.
