@@ -1,7 +1,7 @@
 import { keyringAccount } from '../config/keyring.js';
 import type { StoredToken } from '../config/store.js';
 import type { Context } from '../context.js';
-import { AuthError } from '../errors.js';
+import { AuthError, ConfigError } from '../errors.js';
 
 /**
  * Before a profile forgets its token (auth logout, config delete-profile):
@@ -24,6 +24,8 @@ export async function removeKeyringEntry(
     const removed = await keyring.delete(account);
     return removed ? `the OS keyring (${keyring.name})` : `${configPath} (the OS keyring had no entry for it any more)`;
   } catch (err) {
+    // A PLANTS_KEYRING that says neither on nor off: the user's setting to fix, not a keyring out of reach.
+    if (err instanceof ConfigError) throw err;
     throw new AuthError(
       `cannot remove the token of profile ${profile} from the OS keyring: ${(err as Error).message}; nothing was changed; ` +
         `run this again where the keyring can be reached (without PLANTS_KEYRING=off), or remove "token-keyring" ` +

@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import type { Env } from '../env.js';
 import { parseTimeout } from '../shared/values.js';
-import { fromVariable } from './variables.js';
+import { fromVariable, switchedOff } from './variables.js';
 
 /**
  * The OS keyring, through @napi-rs/keyring (docs/choices.md, "Where the
@@ -198,9 +198,9 @@ async function answer(env: Env, op: 'get' | 'set' | 'delete', account: string, i
   return result.value;
 }
 
-/** PLANTS_KEYRING=off: the user keeps tokens out of the OS keyring. */
+/** PLANTS_KEYRING=off: the user keeps tokens out of the OS keyring. A value other than on or off is a ConfigError. */
 export function keyringOff(env: Env): boolean {
-  return (env.PLANTS_KEYRING ?? '').trim().toLowerCase() === 'off';
+  return switchedOff(env, 'PLANTS_KEYRING');
 }
 
 /**
@@ -211,11 +211,10 @@ export function keyringOff(env: Env): boolean {
  * A keyring that is there but fails a call (locked, a dismissed unlock
  * prompt, no answer in time) is a KeyringFailure.
  */
-export function openKeyring(env: Env): Promise<Keyring> {
-  if (keyringOff(env)) {
-    return Promise.reject(new KeyringUnavailable('PLANTS_KEYRING=off', { turnedOff: true }));
-  }
-  return Promise.resolve({
+// eslint-disable-next-line @typescript-eslint/require-await -- async so that a bad PLANTS_KEYRING rejects, as every reason does
+export async function openKeyring(env: Env): Promise<Keyring> {
+  if (keyringOff(env)) throw new KeyringUnavailable('PLANTS_KEYRING=off', { turnedOff: true });
+  return {
     name: platformName(),
     get: async (account) => {
       const value = await answer(env, 'get', account);
@@ -225,5 +224,5 @@ export function openKeyring(env: Env): Promise<Keyring> {
       await answer(env, 'set', account, token);
     },
     delete: async (account) => (await answer(env, 'delete', account)) === true,
-  });
+  };
 }

@@ -15,3 +15,15 @@ export function fromVariable<T>(env: Env, name: string, parse: (raw: string, sou
     throw new ConfigError((err as Error).message.replace(/^invalid /, 'invalid environment variable '));
   }
 }
+
+/**
+ * An on/off variable (PLANTS_JOURNAL, PLANTS_KEYRING): whether it says
+ * `off`. `on`, blank and unset are on, in any case; anything else is a
+ * ConfigError (exit 2), so that `false`, `0` or `no` never means on.
+ */
+export function switchedOff(env: Env, name: string): boolean {
+  const value = (env[name] ?? '').trim().toLowerCase();
+  if (value === '' || value === 'on') return false;
+  if (value === 'off') return true;
+  throw new ConfigError(`invalid ${name} ${JSON.stringify(env[name])}: expected on or off`);
+}

@@ -1,7 +1,14 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { KeyringFailure, keyringReason, KeyringUnavailable, type Keyring } from '../../src/config/keyring.js';
+import {
+  KeyringFailure,
+  keyringOff,
+  keyringReason,
+  KeyringUnavailable,
+  openKeyring,
+  type Keyring,
+} from '../../src/config/keyring.js';
 import { shownCommand } from '../../src/config/settings.js';
 import { inProcess, ORIGIN } from '../helpers/in-process.js';
 import { scriptedPrompter } from '../helpers/io.js';
@@ -188,6 +195,39 @@ describe('auth login keeps the token in the OS keyring by default', () => {
     expect(r.stderr()).toBe('✓ Removed the token of profile default from the OS keyring (Test Keyring)\n');
     expect(keyring.entries.size).toBe(0);
     expect(stored()).toEqual({ profiles: { default: {} } });
+  });
+
+  it.each(['false', '0', 'no', 'of'])(
+    'PLANTS_KEYRING=%s is refused (exit 2), never taken to mean the keyring: login asks for nothing, a run reads nothing',
+    async (value) => {
+      // The real opener, kept from any keyring of the user's should it ever go on: no session bus there.
+      const offBus = {
+        ...env,
+        PLANTS_KEYRING: value,
+        DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/plants-test-bus',
+      };
+      const message = `plants: invalid PLANTS_KEYRING "${value}": expected on or off\n`;
+      const login = await plants(['auth', 'login', '--with-token'], {
+        stdin: 'typed-token',
+        env: offBus,
+        keyring: openKeyring,
+      });
+      expect(login.code).toBe(2);
+      expect(login.stderr()).toBe(message);
+      expect(existsSync(configFile())).toBe(false);
+      saved({ profiles: { default: { 'token-keyring': ORIGIN } } });
+      for (const args of [['list'], ['auth', 'logout'], ['config', 'delete-profile', 'default']]) {
+        const r = await plants(args, { env: offBus, keyring: openKeyring });
+        expect(r.code, args.join(' ')).toBe(2);
+        expect(r.stderr(), args.join(' ')).toBe(message);
+      }
+      expect(stored()).toEqual({ profiles: { default: { 'token-keyring': ORIGIN } } });
+    },
+  );
+
+  it('PLANTS_KEYRING: on, blank or unset is on, off is off, in any case and with blanks around', () => {
+    for (const on of ['on', ' ON ', '', undefined]) expect(keyringOff({ PLANTS_KEYRING: on }), on).toBe(false);
+    for (const off of ['off', 'Off', ' OFF\n']) expect(keyringOff({ PLANTS_KEYRING: off }), off).toBe(true);
   });
 
   it('config delete-profile takes the token out of the keyring too, or changes nothing', async () => {

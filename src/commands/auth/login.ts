@@ -72,9 +72,11 @@ export function loginCommand(ctx: Context, run: LoginRunner = runLogin): Command
 async function runLogin(options: LoginOptions, ctx: Context): Promise<void> {
   const { io } = ctx;
   checkInput(options, ctx);
+  // Before the token is asked for: PLANTS_KEYRING=false is refused, not taken to mean the keyring.
+  const keyringTurnedOff = keyringOff(ctx.env);
   // The base URL before the token is asked for: the token is checked against it, and a keyring entry is kept for its origin.
   const baseUrl = await loginBaseUrl(options, ctx);
-  if (baseUrl === undefined && options.tokenCommand === undefined && !options.insecureStorage && !keyringOff(ctx.env)) {
+  if (baseUrl === undefined && options.tokenCommand === undefined && !options.insecureStorage && !keyringTurnedOff) {
     throw new UsageError(
       "the OS keyring keeps a token for one base URL, and none is set; run 'plants config set base-url <url>' first, or pass --insecure-storage",
     );

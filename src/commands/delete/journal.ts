@@ -3,7 +3,8 @@ import type { DeleteOutcome, DeletionRecorder } from '../../api/delete-many.js';
 import type { Plant } from '../../api/responses.js';
 import type { Context } from '../../context.js';
 import type { Env } from '../../env.js';
-import { ConfigError, JournalError } from '../../errors.js';
+import { switchedOff } from '../../config/variables.js';
+import { JournalError } from '../../errors.js';
 import { DeletionJournal, type JournalPlant } from '../../journal/journal.js';
 import { JOURNAL_FILE, stateDir } from '../../journal/location.js';
 import { waitForPipeReader } from '../../journal/pipe-reader.js';
@@ -21,10 +22,7 @@ export interface JournalChoice {
 
 /** PLANTS_JOURNAL: `on` (or unset), or `off`; anything else is refused before anything is sent. */
 export function journalOnByEnv(env: Env): boolean {
-  const value = (env.PLANTS_JOURNAL ?? '').trim().toLowerCase();
-  if (value === '' || value === 'on') return true;
-  if (value === 'off') return false;
-  throw new ConfigError(`invalid PLANTS_JOURNAL ${JSON.stringify(env.PLANTS_JOURNAL)}: expected on or off`);
+  return !switchedOff(env, 'PLANTS_JOURNAL');
 }
 
 /**
