@@ -1,5 +1,8 @@
 import {
+  accessSync,
   closeSync,
+  constants,
+  existsSync,
   fchmodSync,
   fstatSync,
   openSync,
@@ -10,7 +13,7 @@ import {
   unlinkSync,
   writeSync,
 } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { DeleteResult } from '../api/delete-many.js';
 import { JournalError } from '../errors.js';
 import { errorCode, fsReason } from '../shared/fs-reason.js';
@@ -119,9 +122,7 @@ export class DeletionJournal {
           // Not ours to change: left as it is.
         }
       } catch (err) {
-        throw new JournalError(
-          `cannot write the deletion journal ${path}: ${fsReason(err)}; nothing was deleted; ${wayOn}`,
-        );
+        throw cannotWrite(path, err, wayOn);
       }
     };
     try {
@@ -129,9 +130,7 @@ export class DeletionJournal {
         try {
           makeDirectory(options.dir);
         } catch (err) {
-          throw new JournalError(
-            `cannot make the directory of the deletion journal ${options.dir}: ${fsReason(err)}; nothing was deleted; ${WAY_ON}`,
-          );
+          throw cannotMake(options.dir, err);
         }
         rollOver(options.dir);
         opened(join(options.dir, JOURNAL_FILE), WAY_ON, true);
@@ -146,6 +145,33 @@ export class DeletionJournal {
     } catch (err) {
       for (const { fd } of files) closeSync(fd);
       throw err;
+    }
+  }
+
+  /**
+   * What open() would refuse, found without writing or making anything (a
+   * dry run's prediction of the real run): a JournalError in open()'s words
+   * when the state directory could not be made, or a file could not be
+   * opened for appending.
+   */
+  static check(options: { dir?: string; extraFile?: string }): void {
+    const files: [path: string, wayOn: string][] = [];
+    if (options.dir !== undefined) {
+      try {
+        couldMakeDirectory(options.dir);
+      } catch (err) {
+        throw cannotMake(options.dir, err);
+      }
+      // A directory the run would make holds no journal yet: nothing more to check there.
+      if (existsSync(options.dir)) files.push([join(options.dir, JOURNAL_FILE), WAY_ON]);
+    }
+    if (options.extraFile !== undefined) files.push([options.extraFile, OTHER_FILE]);
+    for (const [path, wayOn] of files) {
+      try {
+        couldAppend(path);
+      } catch (err) {
+        throw cannotWrite(path, err, wayOn);
+      }
     }
   }
 
@@ -389,4 +415,58 @@ function rollOver(dir: string): void {
       // Another run removed it first.
     }
   }
+}
+
+/** The refusal of a run whose journal file cannot be opened (or, in a dry run, could not be). */
+function cannotWrite(path: string, err: unknown, wayOn: string): JournalError {
+  return new JournalError(`cannot write the deletion journal ${path}: ${fsReason(err)}; nothing was deleted; ${wayOn}`);
+}
+
+/** The refusal of a run whose state directory cannot be made. */
+function cannotMake(dir: string, err: unknown): JournalError {
+  return new JournalError(
+    `cannot make the directory of the deletion journal ${dir}: ${fsReason(err)}; nothing was deleted; ${WAY_ON}`,
+  );
+}
+
+/** An error as the system gives it, for a check that finds what a call would fail with. */
+function systemError(code: 'EISDIR' | 'ENOTDIR'): NodeJS.ErrnoException {
+  const errno = process.getBuiltinModule('node:os').constants.errno[code];
+  return Object.assign(new Error(code), { code, errno: -errno });
+}
+
+/** Throws what makeDirectory(dir) would, without making it: the nearest directory there must take a new entry. */
+function couldMakeDirectory(dir: string): void {
+  let missing = false;
+  for (let at = dir; ; at = dirname(at)) {
+    let stats;
+    try {
+      stats = statSync(at);
+    } catch (err) {
+      if (errorCode(err) !== 'ENOENT' || dirname(at) === at) throw err;
+      missing = true;
+      continue;
+    }
+    if (!stats.isDirectory()) {
+      throw missing ? systemError('ENOTDIR') : new Error('something that is not a directory is in its place');
+    }
+    if (missing) accessSync(at, constants.W_OK | constants.X_OK);
+    return;
+  }
+}
+
+/** Throws what opening `path` for appending (creating it if missing) would, without opening it. */
+function couldAppend(path: string): void {
+  let stats;
+  try {
+    stats = statSync(path);
+  } catch (err) {
+    if (errorCode(err) !== 'ENOENT') throw err;
+    const parent = statSync(dirname(path));
+    if (!parent.isDirectory()) throw systemError('ENOTDIR');
+    accessSync(dirname(path), constants.W_OK | constants.X_OK);
+    return;
+  }
+  if (stats.isDirectory()) throw systemError('EISDIR');
+  accessSync(path, constants.W_OK);
 }

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
@@ -245,6 +245,40 @@ describe('--dry-run', () => {
     expect(lines[1]).toMatch(/^1 +\(not in the list\)$/);
     expect(lines[12]).toMatch(/^12 +Fern +green$/);
     expect(r.stderr()).toBe('Would delete 12 plants from plants.test (profile default); dry run: nothing was sent\n');
+  });
+});
+
+describe('--dry-run and the journal', () => {
+  it('refuses what the real run would refuse for its journal (exit 2), in the same words, writing nothing', async () => {
+    const file = join(configDir(), 'a-file');
+    writeFileSync(file, '');
+    const cases: [string[], Record<string, string>, RegExp][] = [
+      [['--journal-file', join(configDir(), 'no-such-dir', 'j.jsonl')], {}, /no such file or directory \(ENOENT\)/],
+      [['--journal-file', join(file, 'j.jsonl')], {}, /not a directory \(ENOTDIR\)/],
+      [['--journal-file', configDir()], {}, /illegal operation on a directory \(EISDIR\)/],
+      [[], { PLANTS_STATE_DIR: file }, /something that is not a directory is in its place/],
+      [[], { PLANTS_STATE_DIR: join(file, 'state', 'deeper') }, /not a directory \(ENOTDIR\)/],
+      [['--no-journal'], { PLANTS_STATE_DIR: file, PLANTS_JOURNAL: 'maybe' }, /invalid PLANTS_JOURNAL "maybe"/],
+    ];
+    for (const [args, env, reason] of cases) {
+      const dry = await plants(['delete', '1', '--dry-run', ...args], { env });
+      const real = await plants(['delete', '1', '--yes', ...args], { env });
+      expect(real.code, args.join(' ')).toBe(2);
+      expect(real.stderr(), args.join(' ')).toMatch(reason);
+      expect(dry.code, args.join(' ')).toBe(2);
+      expect(dry.stderr(), args.join(' ')).toBe(real.stderr());
+      expect(dry.stdout()).toBe('');
+    }
+    expect(readFileSync(file, 'utf8')).toBe('');
+  });
+
+  it('a dry run that could journal makes nothing: no state directory, no --journal-file', async () => {
+    const state = join(configDir(), 'fresh', 'state');
+    const extra = join(configDir(), 'extra.jsonl');
+    const r = await plants(['delete', '1', '--dry-run', '--journal-file', extra], { env: { PLANTS_STATE_DIR: state } });
+    expect(r.code).toBe(0);
+    expect(existsSync(join(configDir(), 'fresh'))).toBe(false);
+    expect(existsSync(extra)).toBe(false);
   });
 });
 

@@ -25,6 +25,19 @@ export function journalOnByEnv(env: Env): boolean {
   return !switchedOff(env, 'PLANTS_JOURNAL');
 }
 
+/** The state directory's journal, when the run keeps one. */
+function journalDir(choice: JournalChoice, env: Env): string | undefined {
+  return choice.journal && journalOnByEnv(env) ? stateDir(env) : undefined;
+}
+
+/**
+ * A dry run's check that the real run could open its journal: refused as
+ * openDeletionJournal would refuse it (exit 2), with nothing written.
+ */
+export function checkDeletionJournal(choice: JournalChoice, ctx: Context): void {
+  DeletionJournal.check({ dir: journalDir(choice, ctx.env), extraFile: choice.journalFile });
+}
+
 /**
  * Open the run's journal (the state directory's, the --journal-file, both, or
  * neither) and record its start; a JournalError (exit 2) when it cannot be
@@ -37,7 +50,7 @@ export async function openDeletionJournal(
   choice: JournalChoice & { includeProtected?: boolean },
   ctx: Context,
 ): Promise<DeletionJournal | undefined> {
-  const dir = choice.journal && journalOnByEnv(ctx.env) ? stateDir(ctx.env) : undefined;
+  const dir = journalDir(choice, ctx.env);
   if (dir === undefined && choice.journalFile === undefined) return undefined;
   // The token is looked up first (the client has it already), so ctx.redact masks it in the base URL.
   const [profile, baseUrl] = await Promise.all([ctx.profile(), ctx.baseUrl(), ctx.token()]);

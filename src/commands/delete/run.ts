@@ -11,7 +11,7 @@ import { progressBar, type Progress } from '../../output/progress.js';
 import { printable } from '../../shared/text.js';
 import type { DeletionOptions } from './flags.js';
 import { plantId } from './id-input.js';
-import { journalOnByEnv, journalStopped, openDeletionJournal, recorderFor } from './journal.js';
+import { checkDeletionJournal, journalOnByEnv, journalStopped, openDeletionJournal, recorderFor } from './journal.js';
 import { quitReport, reportDeletions } from './report.js';
 import { idKey } from './protections.js';
 import { guardDeletion, lookUp, plantFor, profileGuard, type DeletionTarget } from './guard.js';
@@ -65,6 +65,8 @@ export async function deletePlants(
   const client = await ctx.client();
 
   if (options.dryRun) {
+    // What the real run would refuse before it deletes anything, a dry run refuses too.
+    checkDeletionJournal(options, ctx);
     if (io.stdoutIsTTY && !options.json) {
       // A dry run is there to be read: every row.
       await writeOut(
