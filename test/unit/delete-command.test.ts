@@ -339,6 +339,26 @@ describe('confirmation', () => {
     expect(r.stderr()).toMatch(/\nID\n1\n2\nDeleted 2\n$/);
   });
 
+  it('does not ask when the lookup was refused the token (401): every DELETE would be, so the run ends, exit 4', async () => {
+    service().intercept({ path: '/plants', method: 'GET' }).reply(401, { error: 401, message: 'bad token' }, json);
+    const prompter = scriptedPrompter({ confirm: [true] });
+    const r = await plants(['delete', '1', '2'], { tty: true, prompter });
+    expect(r.code).toBe(4);
+    expect(prompter.questions).toEqual([]);
+    expect(r.stderr()).toMatch(/401/);
+    expect(r.stderr()).not.toMatch(/warning|Deleted/);
+  });
+
+  it('still asks after a 403 on the lookup: a token may be allowed to delete what it may not list', async () => {
+    service().intercept({ path: '/plants', method: 'GET' }).reply(403, { error: 403, message: 'no listing' }, json);
+    deletes('1');
+    const prompter = scriptedPrompter({ confirm: [true] });
+    const r = await plants(['delete', '1'], { tty: true, prompter });
+    expect(r.code).toBe(0);
+    expect(prompter.questions).toHaveLength(1);
+    expect(r.stderr()).toMatch(/^plants: warning: could not look up the plants' names: .*403/);
+  });
+
   it('reads the list only until the plants shown are found: the rest may even be cut short', async () => {
     service()
       .intercept({ path: '/plants', method: 'GET' })

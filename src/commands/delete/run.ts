@@ -2,7 +2,7 @@ import { deleteMany, type DeleteOutcome } from '../../api/delete-many.js';
 import type { Plant } from '../../api/responses.js';
 import { encodePathSegment } from '../../shared/url.js';
 import type { Context } from '../../context.js';
-import { CancelledError, UsageError, type StopSignal } from '../../errors.js';
+import { CancelledError, HttpError, UsageError, type StopSignal } from '../../errors.js';
 import { formatJson } from '../../output/formats.js';
 import { writeOut } from '../../output/iostreams.js';
 import { info, warning } from '../../output/messages.js';
@@ -188,6 +188,8 @@ async function previewRows(targets: readonly DeletionTarget[], ctx: Context, sho
   try {
     ({ byId: found } = await lookUp(ctx, wanted, { firstOnly: true, exact: ids }));
   } catch (err) {
+    // The token was refused: every DELETE would be too, so the run ends here rather than ask.
+    if (err instanceof HttpError && err.status === 401) throw err;
     warning(ctx.io, `could not look up the plants' names: ${ctx.redact((err as Error).message)}`);
     return targets.map(({ id }) => ({ id }));
   }
