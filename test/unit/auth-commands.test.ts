@@ -39,6 +39,29 @@ describe('auth login', () => {
     expect(stored()).toEqual({ profiles: { staging: { token: 'typed-token' } } });
   });
 
+  it('a new profile: said before the token is asked for, and created only once the token is stored', async () => {
+    saved({ profiles: { default: {} } });
+    service()
+      .intercept({ path: '/plants', method: 'GET', query: { limit: '1' } })
+      .reply(401, { error: 401, message: 'bad token' }, json);
+    const notice = 'plants: profile staging is new: it is created once the token is stored\n';
+    const refused = await plants(['--profile', 'staging', 'auth', 'login', '--with-token'], {
+      stdin: 'wrong-token',
+      env: noToken,
+    });
+    expect(refused.code).toBe(4);
+    expect(refused.stderr()).toMatch(
+      new RegExp(`^${notice}plants: the service refused this token \\(401 Unauthorized\\); nothing was stored`),
+    );
+    expect(refused.stderr()).not.toMatch(/creating profile/);
+    expect(stored()).toEqual({ profiles: { default: {} } });
+    accepts();
+    const r = await plants(['--profile', 'staging', 'auth', 'login', '--with-token'], { stdin: 'good', env: noToken });
+    expect(r.code).toBe(0);
+    expect(r.stderr()).toBe(notice);
+    expect(stored()).toEqual({ profiles: { default: {}, staging: { token: 'good' } } });
+  });
+
   it('--with-token reads stdin, trimmed, and stores it silently when piped', async () => {
     accepts();
     const r = await plants(['auth', 'login', '--with-token'], { stdin: '\n  piped-token\r\n', env: noToken });

@@ -614,7 +614,7 @@ describe('a profile that does not exist', () => {
       env: { PLANTS_TOKEN: '', PLANTS_PROFILE: 'staging' },
     });
     expect(r.code).toBe(0);
-    expect(r.stderr()).toBe('plants: creating profile staging\n');
+    expect(r.stderr()).toBe('plants: profile staging is new: it is created once the token is stored\n');
     expect(JSON.parse(readFileSync(join(configDir(), 'config.json'), 'utf8'))).toEqual({
       profiles: { staging: { token: 'abc' } },
     });

@@ -81,7 +81,11 @@ async function runLogin(options: LoginOptions, ctx: Context): Promise<void> {
       "the OS keyring keeps a token for one base URL, and none is set; run 'plants config set base-url <url>' first, or pass --insecure-storage",
     );
   }
-  const [store, profile] = await profileToWrite(ctx);
+  // Said before the token is asked for, so a mistyped name shows at once; a login that then fails creates nothing.
+  const [store, profile] = await profileToWrite(
+    ctx,
+    (name) => `profile ${name} is new: it is created once the token is stored`,
+  );
   const token = await newToken(options, profile, ctx);
   if (options.verify && baseUrl) await verify(token, baseUrl, ctx);
 
