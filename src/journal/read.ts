@@ -1,8 +1,9 @@
-import { constants, lstatSync, openSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DeleteResultKind } from '../api/delete-many.js';
 import { JournalError } from '../errors.js';
 import { errorCode, fsReason } from '../shared/fs-reason.js';
+import { readPipe } from '../shared/read-pipe.js';
 import { JOURNAL_FILE } from './location.js';
 import { OLD_JOURNAL } from './journal.js';
 
@@ -68,7 +69,7 @@ export async function readJournalFiles(files: readonly string[]): Promise<Journa
       // A file, or a pipe or socket (`<(…)`, /dev/stdin), which ends; a device such as /dev/zero would be read without end.
       const stat = statSync(file);
       if (stat.isCharacterDevice() || stat.isBlockDevice()) throw unreadableFile('a device, not a file or a pipe');
-      text = stat.isFIFO() ? await readPipe(file) : readFileSync(file, 'utf8');
+      text = stat.isFIFO() ? (await readPipe(file)).toString('utf8') : readFileSync(file, 'utf8');
     } catch (err) {
       if (err instanceof JournalError) throw err;
       throw unreadableFile(fsReason(err));
@@ -76,23 +77,6 @@ export async function readJournalFiles(files: readonly string[]): Promise<Journa
     readLines(file, text, contents);
   }
   return contents;
-}
-
-/**
- * A pipe's text, to its end (`<(zcat run.jsonl.gz)`, a FIFO, waiting for a
- * writer). Not with readFileSync: a run blocked in a read hears no Ctrl-C
- * or SIGTERM while the command behind the pipe takes its time (a download,
- * a password prompt), so the pipe is read as the event loop's, without blocking.
- */
-async function readPipe(file: string): Promise<string> {
-  const { O_RDONLY, O_NONBLOCK } = constants;
-  if (O_NONBLOCK === undefined) return readFileSync(file, 'utf8');
-  const fd = openSync(file, O_RDONLY | O_NONBLOCK);
-  // A built-in, as the bundles load them; loaded only for a pipe.
-  const { Socket } = process.getBuiltinModule('node:net');
-  const chunks: Buffer[] = [];
-  for await (const chunk of new Socket({ fd, readable: true, writable: false })) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** A file listed a moment ago is gone: a run rolled the journal over meanwhile. */

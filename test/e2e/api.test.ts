@@ -924,6 +924,61 @@ describe('plants api: found in review', () => {
     expect(server.requests).toHaveLength(0);
   });
 
+  it.each([
+    ['--input', (fifo: string) => ['--input', fifo]],
+    ['-F key=@', (fifo: string) => ['-F', `name=@${fifo}`]],
+  ])('%s a pipe whose writer takes its time: Ctrl-C stops the wait at once, sending nothing', async (_, input) => {
+    server = await answering(201, '{}');
+    const fifo = join(dir.path, 'body.fifo');
+    execFileSync('mkfifo', [fifo]);
+    // A writer that holds the pipe open and writes nothing yet (a slow command behind <(…));
+    // its open returns once plants has opened the other end.
+    const writer = spawn('sh', ['-c', 'exec 3>"$1"; echo opened; exec sleep 60', 'sh', fifo], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    let opened = '';
+    writer.stdout.setEncoding('utf8').on('data', (chunk: string) => (opened += chunk));
+    const run = spawnCli(['api', '-X', 'POST', '/plants', ...input(fifo)], {
+      configDir: dir.path,
+      env: { PLANTS_BASE_URL: server.url, PLANTS_TOKEN: TOKEN },
+    });
+    try {
+      await waitFor(() => opened.includes('opened'), 'plants to open the pipe');
+      run.child.kill('SIGINT');
+      // Blocked in a read of the thread pool, it would end only once the writer is done.
+      const code = await Promise.race([
+        run.exit,
+        new Promise((resolve) => setTimeout(() => resolve('still running 5 s after Ctrl-C'), 5000)),
+      ]);
+      expect(code).toBe(130);
+      expect(run.out.stderr.trim()).toBe('plants: interrupted');
+      expect(server.requests).toHaveLength(0);
+    } finally {
+      run.child.kill('SIGKILL');
+      writer.kill('SIGKILL');
+    }
+  });
+
+  it('reads --input from a pipe to its end, and refuses a device, which has none', async () => {
+    server = await answering(201, '{}');
+    const fifo = join(dir.path, 'body.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const writer = spawn('sh', ['-c', 'printf \'{"name":"Piped"}\' > "$1"', 'sh', fifo], { stdio: 'ignore' });
+    const piped = await api(server.url, ['-X', 'POST', '/plants', '--input', fifo]);
+    writer.kill();
+    expect(piped.code).toBe(0);
+    expect(server.requests[0]!.body.toString()).toBe('{"name":"Piped"}');
+    for (const args of [
+      ['--input', '/dev/zero'],
+      ['-F', 'name=@/dev/zero'],
+    ]) {
+      const device = await api(server.url, ['-X', 'POST', '/plants', ...args]);
+      expect(device.code, args.join(' ')).toBe(2);
+      expect(device.stderr).toBe('plants: cannot read "/dev/zero": a device, not a file or a pipe\n');
+    }
+    expect(server.requests).toHaveLength(1);
+  });
+
   it('lets the DELETE in flight finish at Ctrl-C, records its outcome, and ends as interrupted', async () => {
     let answer: (() => void) | undefined;
     server = await rawServer((_req, res) => {

@@ -2,6 +2,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { JsonNumber, stringifyJson } from '../../json.js';
 import { fsReason } from '../../shared/fs-reason.js';
+import { readPipe } from '../../shared/read-pipe.js';
 import { quoted } from '../../shared/text.js';
 
 /**
@@ -160,11 +161,16 @@ async function readInput(source: string, ctx: Context): Promise<Buffer> {
     return Buffer.concat(chunks);
   }
   // A built-in, as the bundles load them (a dynamic import has no callback under the code cache).
-  const { readFile } = process.getBuiltinModule('node:fs/promises');
+  const { readFile, stat } = process.getBuiltinModule('node:fs/promises');
+  const unreadable = (reason: string) => new UsageError(`cannot read ${quoted(source)}: ${reason}`);
   try {
-    return await readFile(source);
+    // A file, or a pipe (`<(…)`, a FIFO), which ends; a device such as /dev/zero would be read without end.
+    const found = await stat(source);
+    if (found.isCharacterDevice() || found.isBlockDevice()) throw unreadable('a device, not a file or a pipe');
+    return found.isFIFO() ? await readPipe(source) : await readFile(source);
   } catch (err) {
-    throw new UsageError(`cannot read ${quoted(source)}: ${fsReason(err)}`);
+    if (err instanceof UsageError) throw err;
+    throw unreadable(fsReason(err));
   }
 }
 
