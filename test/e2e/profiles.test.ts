@@ -95,7 +95,7 @@ describe('profiles', () => {
     const created = await plants(['--profile', 'dev', 'auth', 'login', '--with-token', '--no-verify'], {
       input: TOKEN,
     });
-    expect(created.stderr).toBe('plants: creating profile dev\n');
+    expect(created.stderr).toBe('plants: profile dev is new: it is created once the token is stored\n');
     const r = await plants(['--profile', 'dev', 'list']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(
