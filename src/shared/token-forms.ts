@@ -11,9 +11,14 @@ export interface TokenForms {
   /** Only after `Bearer`: a token under 8 characters, which as a bare word could be anything. */
   bearerOnly: boolean;
   base64: Base64Form[];
-  /** The hexadecimal of the token's UTF-8 bytes, in lower and upper case (none for a token under 8 characters). */
-  hex: string[];
-  /** Every string looked for: decoded text without any of them holds no form of the token. */
+  /**
+   * The hexadecimal of the token's UTF-8 bytes in lower case, found in any
+   * case (`746F6b…` too); empty for a token under 8 characters.
+   */
+  hex: string;
+  /** The start of `hex`, in any case (global): where to compare the rest. */
+  hexStart: RegExp;
+  /** The strings looked for as they are (all but the hexadecimal): decoded text without any of them, or `hex`, holds no form of the token. */
   needles: string[];
   /** The length of the shortest match: shorter text holds none. */
   shortest: number;
@@ -68,15 +73,16 @@ export function tokenForms(token: string): TokenForms {
   );
   const cores = base64.flatMap((form) => form.cores);
   // A service that logs or echoes bytes as hex (`746f6b…`): each pair of digits is one byte of the token.
-  const hexLower = bearerOnly ? '' : Buffer.from(token, 'utf8').toString('hex');
-  const hex = hexLower === '' ? [] : [...new Set([hexLower, hexLower.toUpperCase()])];
+  const hex = bearerOnly ? '' : Buffer.from(token, 'utf8').toString('hex');
   const textLength = Math.min(...texts.map((text) => text.length)) + (bearerOnly ? 'Bearer'.length : 0);
-  const needles = [...texts, ...cores, ...hex];
+  const needles = [...texts, ...cores];
   return {
     texts,
     bearerOnly,
     base64,
     hex,
+    // Only digits and a to f: nothing in it is syntax.
+    hexStart: new RegExp(hex.slice(0, SPACED_START), 'gi'),
     needles,
     shortest: Math.min(textLength, ...cores.map((core) => core.length)),
     // A needle that holds white space is never in text without any (and its pattern would backtrack on long runs of it).
@@ -84,8 +90,8 @@ export function tokenForms(token: string): TokenForms {
       ...[
         ...new Set([...texts, ...cores].filter((needle) => !/\s/.test(needle)).map((n) => n.slice(0, SPACED_START))),
       ].map((start) => spacedPattern(start)),
-      // Both cases of the hexadecimal in one pattern: one search of the text, not two.
-      ...(hexLower === '' ? [] : [spacedPattern(hexLower.slice(0, SPACED_START), 'i')]),
+      // The hexadecimal in any case: one search of the text.
+      ...(hex === '' ? [] : [spacedPattern(hex.slice(0, SPACED_START), 'i')]),
     ],
   };
 }
@@ -111,7 +117,29 @@ const WHITE_SPACE = /\s+/g;
 
 /** Whether decoded text may hold the token: only then is it worth finding where. */
 export function mayHold(plain: string, forms: TokenForms): boolean {
-  return forms.needles.some((needle) => plain.includes(needle));
+  return forms.needles.some((needle) => plain.includes(needle)) || hexIndexes(plain, forms, true).length > 0;
+}
+
+/**
+ * Where the token's hexadecimal is in `plain`, in any mix of cases (the
+ * first only, with `first`): each place its start matches, the rest
+ * compared in lower case. No other character lower-cases to a digit or a
+ * to f, so only the hexadecimal compares equal.
+ */
+function hexIndexes(plain: string, forms: TokenForms, first = false): number[] {
+  const found: number[] = [];
+  const { hex, hexStart } = forms;
+  if (hex === '') return found;
+  hexStart.lastIndex = 0;
+  for (let match = hexStart.exec(plain); match !== null; match = hexStart.exec(plain)) {
+    const at = match.index;
+    if (plain.slice(at, at + hex.length).toLowerCase() === hex) {
+      found.push(at);
+      if (first) break;
+    }
+    hexStart.lastIndex = at + 1; // overlapping: 6f6f6f… may start again one digit on
+  }
+  return found;
 }
 
 /** Where the token is in decoded text, as spans of `plain`. */
@@ -129,11 +157,7 @@ export function findForms(decoded: DecodedText, forms: TokenForms): Found[] {
       found.push({ start: at, end: at + text.length });
     }
   }
-  for (const text of forms.hex) {
-    for (let at = plain.indexOf(text); at !== -1; at = plain.indexOf(text, at + 1)) {
-      found.push({ start: at, end: at + text.length });
-    }
-  }
+  for (const at of hexIndexes(plain, forms)) found.push({ start: at, end: at + forms.hex.length });
   for (const { cores, before, after } of forms.base64) {
     for (const variant of cores) {
       for (let at = plain.indexOf(variant); at !== -1; at = plain.indexOf(variant, at + 1)) {

@@ -29,6 +29,13 @@ export const ECHO_FORMS: [string, (token: string) => string][] = [
     'upper-case hexadecimal inside a longer value',
     (token) => `0x${Buffer.from(`k=${token};`).toString('hex').toUpperCase()}`,
   ],
+  [
+    'hexadecimal in mixed case, wrapped',
+    (token) => {
+      const mixed = Array.from(Buffer.from(token).toString('hex'), (c, i) => (i % 3 ? c : c.toUpperCase())).join('');
+      return `${mixed.slice(0, 20)}\n${mixed.slice(20)}`;
+    },
+  ],
 ];
 
 /** HTML names the check below undoes (the ones ECHO_FORMS uses, and what escaping output adds). */

@@ -53,6 +53,12 @@ describe('redactToken', () => {
     expect(redact(`token ${hex} refused`)).toBe('token *** refused');
     expect(redact(`token=0x${hex.toUpperCase()}00ff`)).toBe('token=0x***00ff');
     expect(redact(`dump: ${hex.slice(0, 10)}\n      ${hex.slice(10)}`)).toBe('dump: ***');
+    // As some dumps write it: upper case here and there, right after a piece of its own start.
+    const mixed = `${hex.slice(0, 6).toUpperCase()}${hex.slice(6, 20)}${hex.slice(20).toUpperCase()}`;
+    expect(redact(`bytes ${hex.slice(0, 8)}${mixed}.`)).toBe(`bytes ${hex.slice(0, 8)}***.`);
+    expect(redact(`line one\nbytes: ${mixed.slice(0, 24)}\n       ${mixed.slice(24)} end`)).toBe(
+      'line one\nbytes: *** end',
+    );
     // Under 8 characters a token is masked only after Bearer: its hex (10 digits) could be any number.
     expect(redactToken('id 5465737421 ok', 'Test!')).toBe('id 5465737421 ok');
   });
