@@ -130,7 +130,7 @@ describe('pipelines never turn names into ids', () => {
     expect(deletes()).toEqual(['/plants/ABC', '/plants/DEF', '/plants/7']);
     const spaced = await plants(['delete', '--stdin', '--yes'], { input: '1 2\n' });
     expect(spaced.code).toBe(2);
-    expect(spaced.stderr).toMatch(/^plants: line 1 of standard input holds a space \(1 2\)/);
+    expect(spaced.stderr).toMatch(/^plants: line 1 of standard input holds a space \("1 2"\)/);
     expect(deletes()).toHaveLength(3);
   });
 
@@ -155,8 +155,8 @@ describe('pipelines never turn names into ids', () => {
         .map((line) => line.split('\t')[0])
         .join('\n');
     for (const [names, refusal] of [
-      [['a'], /^plants: line 1 of standard input holds a space \(Ficus 7\)/],
-      [['b', 'a'], /^plants: line 2 of standard input holds a space \(Ficus 7\)/],
+      [['a'], /^plants: line 1 of standard input holds a space \("Ficus 7"\)/],
+      [['b', 'a'], /^plants: line 2 of standard input holds a space \("Ficus 7"\)/],
       [['c'], /^plants: line 1 of standard input holds a backslash \(b\\tc\)/],
       [['d'], /^plants: line 1 of standard input holds a backslash \(b\\\\tc\)/],
     ] as const) {

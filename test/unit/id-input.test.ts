@@ -164,6 +164,10 @@ describe('parseIdInput: what counts as an id', () => {
     // Only a whole line that is jq's null is refused; the text null in JSON is an id.
     ['ids that only hold null', 'nulls\nNULL\nnull7\n', ['nulls', 'NULL', 'null7']],
     ['the string "null" in a JSON array', '["null", 7]', ['null', '7']],
+    ['blank lines and lines of spaces before and after the ids', '  \r\n\n7\n8\r\n \n  \n', ['7', '8']],
+    // In CSV a space is part of a field, in the last record as in any other.
+    ['a one-column CSV whose last id ends in a space', 'id\nrose \ntulip \n\n', ['rose ', 'tulip ']],
+    ['CSV whose first record starts with a space', '\n id,name\n rose,Rose\n', [' rose']],
   ])('reads %s', (_what, text, ids) => {
     expect(parseIdInput(text)).toEqual(ids);
   });
@@ -202,16 +206,31 @@ describe('parseIdInput: what counts as an id', () => {
     [
       'ids on one line',
       '1 2 3\n',
-      /^line 1 of standard input holds a space \(1 2 3\), so it may be one id or several: put each id on a line/,
+      /^line 1 of standard input holds a space \("1 2 3"\), so it may be one id or several: put each id on a line/,
     ],
     ['mixed-case ids two spaces apart', 'xA  yB\n', /^line 1 of standard input holds a space/],
     // Not a table: header words, but none a column plants prints, nor dotted, nor two spaces apart; or not all header words.
-    ['upper-case ids one space apart', 'AB CD\n', /^line 1 of standard input holds a space \(AB CD\)/],
-    ['ID and a word that is no header', 'ID foo\n7\n', /^line 1 of standard input holds a space \(ID foo\)/],
-    ['an id with a space, as cut -f1 prints it', '3\nFicus 7\n', /^line 2 of standard input holds a space \(Ficus 7\)/],
+    ['upper-case ids one space apart', 'AB CD\n', /^line 1 of standard input holds a space \("AB CD"\)/],
+    ['ID and a word that is no header', 'ID foo\n7\n', /^line 1 of standard input holds a space \("ID foo"\)/],
+    [
+      'an id with a space, as cut -f1 prints it',
+      '3\nFicus 7\n',
+      /^line 2 of standard input holds a space \("Ficus 7"\)/,
+    ],
     ['an id with a space at its end', '\n7\n8 \n9\n', /^line 3 of standard input holds a space/],
     ['an id with a space at its start, after a first line', '7\n 8\n', /^line 2 of standard input holds a space/],
     ['a form feed within a line', '7\f8\n', /^line 1 of standard input holds a space/],
+    // The first and last lines are lines like any other: their spaces are not trimmed away, making `rose ` rose.
+    [
+      'an id with a space at its end, on the only line',
+      'rose \n',
+      /^line 1 of standard input holds a space \("rose "\)/,
+    ],
+    ['an id with a space at its end, on the last line', 'a\nrose \n\n', /^line 2 of standard input holds a space/],
+    ['an id with a space at its end, without a line end', 'a\r\nrose ', /^line 2 of standard input holds a space/],
+    ['an id with a space at its start, on the first line', '\n\n rose\nb\n', /^line 3 of standard input holds a space/],
+    ['an id after a form feed, on the first line', '\frose\n', /^line 1 of standard input holds a space \("\\frose"\)/],
+    ['an id before a vertical tab, on the last line', '7\nrose\v\n', /^line 2 of standard input holds a space/],
     [
       'an id with a backslash, as cut -f1 escapes a tab',
       '7\nb\\tc\n',

@@ -2,7 +2,7 @@ import { UsageError } from '../../errors.js';
 import { JsonNumber, numberText, parseJson } from '../../json.js';
 import { formatsWhere } from '../../output/format-writers.js';
 import { printable, wordList } from '../../shared/text.js';
-import { idsFromText, leadingLineBreaks, trimAsciiSpace } from './id-text.js';
+import { idsFromText, leadingLineBreaks, trimAsciiSpace, trimBlankLines } from './id-text.js';
 
 /**
  * The id of a plant object as text, or undefined when it has none usable.
@@ -48,7 +48,7 @@ export function readBackFormats(): string {
  * - the JSON array `plants list --json` prints (objects with `id`; plain strings or numbers work too);
  * - NDJSON, one object per line, as `plants list -o ndjson` prints;
  * - CSV with a header row that names an `id` column, as `plants list -o csv` prints: that column only;
- * - otherwise ids separated by ASCII whitespace.
+ * - otherwise one id a line, taken whole (a line holding a space is refused).
  * Text that holds more than ids (a table, tab-separated rows, CSV without
  * an id column) is refused: its names and tags are not ids.
  */
@@ -87,5 +87,6 @@ export function parseIdInput(text: string): string[] {
         return idFromItem(item, `line ${number} of standard input`);
       });
   }
-  return idsFromText(trimmed, startLine, unmarked);
+  // Only whole blank lines come off: a space at the end of the last id is as much part of it as anywhere else.
+  return idsFromText(trimBlankLines(unmarked), startLine, unmarked);
 }

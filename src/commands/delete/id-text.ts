@@ -1,7 +1,7 @@
 import { parseCsvLines } from '../../csv.js';
 import { UsageError } from '../../errors.js';
 import { formatsWhere } from '../../output/format-writers.js';
-import { excerpt, NO_SECRETS, printable, wordList } from '../../shared/text.js';
+import { excerpt, NO_SECRETS, printable, quoted, wordList } from '../../shared/text.js';
 import { askFor } from '../options.js';
 
 /**
@@ -38,16 +38,39 @@ export function trimAsciiSpace(text: string): string {
   return text.replace(EDGE_SPACE, '');
 }
 
+/**
+ * `text` without the blank lines (ASCII white space only) at its start and
+ * end: its first and last lines keep their spaces, as every other line
+ * does (`rose ` is refused, or in CSV an id with a space, wherever it is).
+ */
+export function trimBlankLines(text: string): string {
+  let first = 0;
+  while (first < text.length && isAsciiSpace(text.charCodeAt(first))) first += 1;
+  if (first === text.length) return '';
+  let last = text.length - 1;
+  while (isAsciiSpace(text.charCodeAt(last))) last -= 1;
+  // From the start of the first line with more than spaces to the end of the last one.
+  const start = Math.max(text.lastIndexOf('\n', first), text.lastIndexOf('\r', first)) + 1;
+  const breakAfter = text.slice(last + 1).search(/[\r\n]/);
+  return text.slice(start, breakAfter === -1 ? text.length : last + 1 + breakAfter);
+}
+
+/** Space, tab, line feed, vertical tab, form feed, carriage return. */
+function isAsciiSpace(code: number): boolean {
+  return code === 0x20 || (code >= 0x09 && code <= 0x0d);
+}
+
 /** The line breaks (CRLF, LF or CR) in the blank lines trimAsciiSpace takes off the start of `text`. */
 export function leadingLineBreaks(text: string): number {
   return /^[ \t\n\r\f\v]*/.exec(text)![0].match(/\r\n|\r|\n/g)?.length ?? 0;
 }
 
 /**
- * Ids from `text`, already trimmed; `startLine` is the line of standard input
- * it starts on, for messages; `untrimmed`, the text before the white space
- * at its ends was taken off (a tab there is still TSV: `\tMonstera\t` is
- * the one row of plants with no id).
+ * Ids from `text`, its blank lines at either end taken off
+ * (trimBlankLines); `startLine` is the line of standard input it starts
+ * on, for messages; `untrimmed`, the text before they were taken off (a
+ * tab there is still TSV: `\tMonstera\t` is the one row of plants with no
+ * id).
  */
 export function idsFromText(text: string, startLine = 1, untrimmed = text): string[] {
   const firstLine = /^[^\r\n]*/.exec(text)![0];
@@ -103,7 +126,7 @@ export function idsFromText(text: string, startLine = 1, untrimmed = text): stri
     }
     if (INNER_SPACE.test(line)) {
       throw new UsageError(
-        `${where} holds a space (${shown}), so it may be one id or several: put each id on a line of its own, pass the ids as arguments, or ${instead()}; ${NOTHING}`,
+        `${where} holds a space (${quoted(line.length > 60 ? `${line.slice(0, 60)}…` : line)}), so it may be one id or several: put each id on a line of its own, pass the ids as arguments, or ${instead()}; ${NOTHING}`,
       );
     }
     if (line.includes('\\')) {
