@@ -537,9 +537,10 @@ describe('what is reported', () => {
       ['4', 'skipped', null],
     ]);
     expect(r.stderr()).toContain('\nDeleted 0, failed 2, skipped 2\n');
+    // The status behind the stop, as for a 404 of a wrong address or a 429 that stops a run.
     expect(errorLine(r.stderr())).toEqual({
       code: 'auth',
-      status: null,
+      status: 401,
       message: 'the service refused the token; 2 plants were not attempted',
       request_id: null,
     });

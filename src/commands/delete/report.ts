@@ -188,8 +188,14 @@ export async function reportDeletions(
     );
   }
   // A refused token outranks everything: the rest of the run never happened.
-  if (problems.some(tokenRefused)) {
-    throw new ExitStatus(ExitCode.auth, 'auth', `the service refused the token; ${notAttempted}`);
+  const refused = problems.find(tokenRefused);
+  if (refused) {
+    throw new ExitStatus(
+      ExitCode.auth,
+      'auth',
+      `the service refused the token; ${notAttempted}`,
+      refused.error!.status,
+    );
   }
   // A service asking for fewer requests stopped the run: when to send the rest again.
   // Of several such answers (requests in flight at once), the one asking for the longest wait.
