@@ -57,9 +57,10 @@ interface RequestOptions {
 export interface DeleteResponse {
   status: number;
   /**
-   * The response to an earlier attempt was lost, so this one answers a
-   * repeated request: a 404 then means the plant is gone, most likely
-   * deleted by that attempt, but it may never have existed.
+   * An earlier attempt may have acted (its response was lost, or was a
+   * 500), so this one answers a repeated request: a 404 then means the
+   * plant is gone, most likely deleted by that attempt, but it may never
+   * have existed.
    */
   afterLostResponse: boolean;
   /** How many attempts it took. */
@@ -83,8 +84,9 @@ export interface ServiceRequest extends RequestOptions {
   /** The request names one plant: a 404 with the service's Error object says that plant is missing (exit 3), not that the address is wrong. */
   addressedPlant?: boolean;
   /**
-   * A DELETE's lost-answer rule: when an earlier attempt's answer was lost,
-   * a 404 with the service's Error object to the repeated request counts as
+   * A DELETE's lost-answer rule: when an earlier attempt's answer was lost
+   * (or was a 500, after which the service may have made the change), a
+   * 404 with the service's Error object to the repeated request counts as
    * success (`afterLostResponse`): that attempt most likely deleted it.
    */
   goneAfterLostAnswer?: boolean;
@@ -334,7 +336,7 @@ export class PlantStoreClient {
       else await attempt.discard();
     }
     attempt.close();
-    return { status: attempt.statusCode, afterLostResponse: attempts.responseMayBeLost, attempts: attempts.count };
+    return { status: attempt.statusCode, afterLostResponse: attempts.mayHaveActed, attempts: attempts.count };
   }
 
   /**
@@ -378,14 +380,14 @@ export class PlantStoreClient {
       const response = { attempt, label, attempts, requestId };
       const status = attempt.statusCode;
       if (status >= 200 && status < 300) return response;
-      if (request.goneAfterLostAnswer && (status === 404 || status === 410) && attempts.responseMayBeLost) {
+      if (request.goneAfterLostAnswer && (status === 404 || status === 410) && attempts.mayHaveActed) {
         // Gone only when the service says the plant is missing (its Error object, or 410 Gone); a
         // router's 404 says the address is wrong, and what the lost attempt did stays unknown.
         const text = await attempt.errorText();
         this.#log.body(text);
         const described = describeErrorBody(text, headerValue(attempt.headers['content-type']), this.#redact);
         if (status === 410 || described.error !== null) {
-          this.#log.line(`${status} after a lost response: an earlier attempt deleted it`);
+          this.#log.line(`${status} after a lost response or a 500: an earlier attempt most likely deleted it`);
           return { ...response, text, gone: true };
         }
         attempt.close();

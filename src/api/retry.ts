@@ -101,6 +101,17 @@ export class Attempts {
   lastCause: string | undefined;
   /** Some attempt may have reached the server although its response was lost. */
   responseMayBeLost = false;
+  /**
+   * Some attempt was answered 500: the service may have made the change
+   * and failed after it (committed, then crashed). Alone that is a failure;
+   * it counts only when a retry then finds the plant missing.
+   */
+  answered500 = false;
+
+  /** An earlier attempt may have deleted the plant a retry's 404 or 410 says is missing: its answer was lost, or was a 500. */
+  get mayHaveActed(): boolean {
+    return this.responseMayBeLost || this.answered500;
+  }
 
   /** " (after 3 attempts)" once retries happened. */
   suffix(): string {

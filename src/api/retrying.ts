@@ -67,6 +67,7 @@ export async function sendWithRetries(request: RetryingRequest): Promise<{ attem
       log.body(text);
       attempt.close();
       if (LOST_RESPONSE_STATUSES.has(attempt.statusCode)) attempts.responseMayBeLost = true;
+      if (attempt.statusCode === 500) attempts.answered500 = true;
       attempts.lastCause = statusText(attempt.statusCode);
       const asked = retryAfterMs(headerValue(attempt.headers['retry-after']));
       if (asked !== undefined && asked > MAX_WAIT_MS) {

@@ -138,7 +138,7 @@ describe('retries', () => {
     expect(r.code).toBe(0);
     expect(withoutRequestIds(JSON.parse(r.stdout))).toEqual([{ id: '7', result: 'gone', status: 404 }]);
     expect(r.stderr).toMatch(
-      /warning: plant 7 is gone: the answer to its DELETE was lost and the retry found no such plant/,
+      /warning: plant 7 is gone: the answer to its DELETE was lost or a server error \(500, 502, 504\) and the retry found no such plant/,
     );
     expect(store.size).toBe(0);
   });
@@ -699,11 +699,25 @@ describe('every body is bounded by --timeout, and retries stop at Ctrl-C', () =>
     expect(server.requests.map((q) => `${q.method} ${q.path}`)).toEqual(['DELETE /plants/7']);
   });
 
-  it('a DELETE that got a gateway 504, then 404, counts as gone', async () => {
-    await scripted([status(504, { 'retry-after': '0' }), status(404)]);
+  // A 500 too: a service may fail after the change is made (committed, then crashed).
+  it.each([504, 500])('a DELETE that got a %d, then 404, counts as gone, and is on record so', async (first) => {
+    await scripted([status(first, { 'retry-after': '0' }), status(404)]);
     const r = await plants(['delete', '7', '--yes', '--json', '--retries', '1']);
     expect(r.code).toBe(0);
     expect((JSON.parse(r.stdout) as DeleteOutcome[])[0]).toMatchObject({ result: 'gone', status: 404 });
+    expect(r.stderr).toMatch(/warning: plant 7 is gone: the answer to its DELETE was lost or a server error/);
+    const history = await plants(['history', '--json']);
+    expect((JSON.parse(history.stdout) as { results: Record<string, number> }[])[0]?.results).toMatchObject({
+      gone: 1,
+      not_found: 0,
+    });
+  });
+
+  it.each([503, 429, 408])('a DELETE that got a %d (not acted on), then 404, is not found (exit 3)', async (first) => {
+    await scripted([status(first, { 'retry-after': '0' }), status(404)]);
+    const r = await plants(['delete', '7', '--yes', '--json', '--retries', '1']);
+    expect(r.code).toBe(3);
+    expect((JSON.parse(r.stdout) as DeleteOutcome[])[0]).toMatchObject({ result: 'not_found', status: 404 });
   });
 
   it('a redirect Location carrying the token is masked, on stdout too', async () => {

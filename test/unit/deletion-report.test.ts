@@ -39,8 +39,8 @@ describe('gone: a retried DELETE found no plant after the first answer was lost'
     await expect(r.done).resolves.toBeUndefined();
     expect(r.stdout()).toBe('');
     expect(r.stderr()).toBe(
-      'plants: warning: plant 2 is gone: the answer to its DELETE was lost and the retry found no such plant, so that DELETE most likely deleted it (or it never existed)\n' +
-        'plants: warning: plant x\\u001b[2J is gone: the answer to its DELETE was lost and the retry found no such plant, so that DELETE most likely deleted it (or it never existed)\n' +
+      'plants: warning: plant 2 is gone: the answer to its DELETE was lost or a server error (500, 502, 504) and the retry found no such plant, so that DELETE most likely deleted it (or it never existed)\n' +
+        'plants: warning: plant x\\u001b[2J is gone: the answer to its DELETE was lost or a server error (500, 502, 504) and the retry found no such plant, so that DELETE most likely deleted it (or it never existed)\n' +
         'Deleted 1, gone 2\n',
     );
   });

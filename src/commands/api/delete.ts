@@ -124,7 +124,7 @@ export async function sendDelete(
         }
         throw client.errorFor(response, body.toString('utf8', 0, 64 * 1024), request.addressedPlant);
       }
-      return { status, afterLostResponse: attempts.responseMayBeLost, attempts: attempts.count };
+      return { status, afterLostResponse: attempts.mayHaveActed, attempts: attempts.count };
     });
     let unrecorded: JournalError | undefined;
     try {

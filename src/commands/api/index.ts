@@ -179,7 +179,7 @@ async function runApi(options: ApiOptions, ctx: Context): Promise<void> {
   if (deletion?.outcome.result.result === 'gone') {
     info(
       ctx.io,
-      `${deletion.outcome.result.status} after a lost answer: an earlier attempt most likely deleted it (recorded as gone)`,
+      `${deletion.outcome.result.status} after a lost answer or a server error (500, 502, 504): an earlier attempt most likely deleted it (recorded as gone)`,
     );
   }
   if (deletion?.unrecorded) throw deletion.unrecorded;

@@ -83,7 +83,7 @@ function interruptedSummary(counts: Counts): string {
 }
 
 function gone(id: string): string {
-  return `plant ${printable(id)} is gone: the answer to its DELETE was lost and the retry found no such plant, so that DELETE most likely deleted it (or it never existed)`;
+  return `plant ${printable(id)} is gone: the answer to its DELETE was lost or a server error (500, 502, 504) and the retry found no such plant, so that DELETE most likely deleted it (or it never existed)`;
 }
 
 /**
