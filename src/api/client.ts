@@ -1,6 +1,6 @@
 import type { Dispatcher } from 'undici';
 import { redactToken } from '../shared/redact.js';
-import { BadResponseError, CliError, NetworkError } from '../errors.js';
+import { BadResponseError, CliError, NetworkError, RefusedError } from '../errors.js';
 import type { Redact } from '../shared/text.js';
 import { ReadTimeoutError, TooLargeError } from '../read-text.js';
 import { Attempt, headerValue, type Method, type Target } from './attempt.js';
@@ -13,6 +13,7 @@ import { describeErrorBody, unaskedEncoding, type Plant } from './responses.js';
 import { sendWithRetries } from './retrying.js';
 import { type Attempts, IDEMPOTENT_METHODS, statusText } from './retry.js';
 import { endpoint, maskUrl } from '../shared/url.js';
+import { printable } from '../shared/text.js';
 import { boundYoungGeneration } from './young-generation.js';
 import { randomUUID } from '../shared/random.js';
 
@@ -107,6 +108,8 @@ export interface ServiceResponse {
   readonly label: string;
   readonly attempts: Attempts;
   readonly requestId: string;
+  /** The address that answered: the one asked for, or where same-origin redirects led. */
+  readonly target: Target;
   /** The body, when it had to be read already (a 404 after a lost answer): as much as an excerpt needs. */
   readonly text?: string;
   /**
@@ -159,14 +162,18 @@ export class PlantStoreClient {
    * validated before it is yielded: memory holds a batch, not the whole
    * list. Stopping early (breaking out of the loop) closes the response.
    */
-  async *streamPlants(options: { limit?: number } & RequestOptions = {}): AsyncGenerator<PlantBatch> {
+  async *streamPlants(
+    options: { limit?: number; forDeletion?: boolean } & RequestOptions = {},
+  ): AsyncGenerator<PlantBatch> {
+    const asked = this.address(['plants'], { limit: options.limit });
     const response = await this.request({
       method: 'GET',
-      target: this.address(['plants'], { limit: options.limit }),
+      target: asked,
       signal: options.signal,
       requestId: options.requestId,
     });
     const { attempt } = response;
+    this.#checkNotMoved(asked, response, options.forDeletion ?? false);
     // The interface has no pages; a service that has them says so in a Link header (RFC 8288).
     if (!this.#nextPageSaid && NEXT_PAGE.test(headerValue(attempt.headers.link) ?? '')) {
       // Once a run: delete may list twice (the cap, then the names to show).
@@ -190,6 +197,32 @@ export class PlantStoreClient {
       // Stopped early, or failed: close the response rather than read the rest.
       attempt.close();
     }
+  }
+
+  /**
+   * A list that redirects led to another path than `/plants` (a trailing
+   * slash aside) is another address's collection: a DELETE goes to
+   * `/plants/{id}`, never where a redirect points, so deleting what it
+   * names would act on ids of one collection at the address of another.
+   * Refused before anything is deleted (`forDeletion`: delete's look-ups,
+   * prune); for a list, a warning once a run.
+   */
+  #checkNotMoved(asked: Target, response: ServiceResponse, forDeletion: boolean): void {
+    const collection = (target: Target) => target.path.replace(/[?#].*$/s, '').replace(/\/+$/, '');
+    if (collection(response.target) === collection(asked)) return;
+    const shown = (target: Target) => printable(maskUrl(target.href.replace(/[?#].*$/s, ''), this.#redact));
+    const moved = `the service redirected the list from ${shown(asked)} to ${shown(response.target)}`;
+    if (forDeletion) {
+      response.attempt.close();
+      throw new RefusedError(
+        `${moved}: those are the plants of another address, and a DELETE goes only to ${shown(asked)}/<id>, never where a redirect points; point the base URL at the address the service moved to; nothing was deleted`,
+      );
+    }
+    if (this.#movedSaid) return;
+    this.#movedSaid = true;
+    this.#options.warn?.(
+      `${moved}; delete and prune refuse to act on it: point the base URL at the address the service moved to`,
+    );
   }
 
   /**
@@ -377,7 +410,7 @@ export class PlantStoreClient {
           describeNetworkFailure(error, this.baseUrl.host, this.#redact, this.#deadline(), this.#options.proxy),
         httpError: (response, attempts, text) => this.#httpError({ response, label, attempts, text }),
       });
-      const response = { attempt, label, attempts, requestId };
+      const response = { attempt, label, attempts, requestId, target };
       const status = attempt.statusCode;
       if (status >= 200 && status < 300) return response;
       if (request.goneAfterLostAnswer && (status === 404 || status === 410) && attempts.mayHaveActed) {
@@ -464,6 +497,8 @@ export class PlantStoreClient {
 
   readonly #log: DebugLog;
   #nextPageSaid = false;
+  /** A list's move to another address (#checkNotMoved) is said once a run. */
+  #movedSaid = false;
 }
 
 /** A Link header naming a next page: `<…?page=2>; rel="next"` (rel may list several types). */

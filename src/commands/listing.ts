@@ -17,9 +17,13 @@ export function addFilterOptions(command: Command): Command {
  * GET /plants as the plants arrive, with the limit enforced here too for
  * services that return more than asked: the rest is not read.
  */
-export async function* plantsUpTo(ctx: Context, limit: number | undefined): AsyncGenerator<Plant[]> {
+export async function* plantsUpTo(
+  ctx: Context,
+  limit: number | undefined,
+  forDeletion = false,
+): AsyncGenerator<Plant[]> {
   const client = await ctx.client();
-  for await (const batch of client.streamPlants({ limit })) {
+  for await (const batch of client.streamPlants({ limit, forDeletion })) {
     if (batch.length) yield batch;
     if (batch.overflow) {
       warning(ctx.io, `the service returned more plants than --limit ${limit}; showing the first ${limit}`);
@@ -28,9 +32,9 @@ export async function* plantsUpTo(ctx: Context, limit: number | undefined): Asyn
   }
 }
 
-/** The whole list (up to the limit), for commands that need all of it at once. */
+/** The whole list (up to the limit), for a command that deletes from it (prune): refused if it has moved. */
 export async function fetchPlants(ctx: Context, limit: number | undefined): Promise<Plant[]> {
   const plants: Plant[] = [];
-  for await (const batch of plantsUpTo(ctx, limit)) plants.push(...batch);
+  for await (const batch of plantsUpTo(ctx, limit, true)) plants.push(...batch);
   return plants;
 }

@@ -476,6 +476,54 @@ describe('redirects', () => {
     expect(r.code).toBe(0);
     expect(server.requests.map((q) => q.path)).toEqual(['/plants', '/v2/plants']);
     expect(server.requests[1]!.headers.authorization).toBe(`Bearer ${TOKEN}`);
+    // Listed, and said: delete and prune would send their DELETEs to /plants/<id>, not /v2/plants/<id>.
+    expect(r.stderr).toBe(
+      `plants: warning: the service redirected the list from ${server.url}/plants to ${server.url}/v2/plants; delete and prune refuse to act on it: point the base URL at the address the service moved to\n`,
+    );
+  });
+
+  /** A service that moved its plants to /v2 and answers its old paths too: the list redirects, a DELETE does not. */
+  const moved = () =>
+    rawServer((req, res) => {
+      if (req.method === 'GET' && req.url?.startsWith('/plants')) {
+        res.writeHead(301, { location: req.url.replace('/plants', '/v2/plants') }).end();
+      } else if (req.method === 'GET') {
+        res.writeHead(200, json).end('[{"id":1,"name":"Fern","tag":"weed"},{"id":2,"name":"Rose"}]');
+      } else res.writeHead(204).end();
+    });
+
+  it.each([
+    ['prune', ['prune', '--tag', 'weed', '--yes']],
+    ['prune --dry-run', ['prune', '--all', '--dry-run']],
+    ['delete with --max-deletes as a share of the list', ['delete', '1', '--yes', '--max-deletes', '50%']],
+    ['delete with a protection by tag', ['delete', '2', '--yes']],
+  ])('%s refuses a list that redirects to another path: exit 2, no DELETE sent', async (_what, args) => {
+    server = await moved();
+    expect((await plants(['config', 'protect', '--tag', 'keep'])).code).toBe(0);
+    const r = await plants([...args, '--json']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(
+      `plants: the service redirected the list from ${server.url}/plants to ${server.url}/v2/plants: those are the plants of another address, and a DELETE goes only to ${server.url}/plants/<id>, never where a redirect points; point the base URL at the address the service moved to; nothing was deleted\n`,
+    );
+    expect(JSON.parse(r.stderr.trim().split('\n').at(-1)!)).toMatchObject({ error: { code: 'refused' } });
+    expect(server.requests.filter((q) => q.method === 'DELETE')).toEqual([]);
+  });
+
+  it('a redirect that only adds a trailing slash (Django) is the same list: prune goes on', async () => {
+    server = await rawServer((req, res) => {
+      if (req.method === 'GET' && /^\/plants(\?|$)/.test(req.url ?? '')) {
+        res.writeHead(301, { location: req.url!.replace('/plants', '/plants/') }).end();
+      } else if (req.method === 'GET') res.writeHead(200, json).end('[{"id":1,"name":"Fern","tag":"weed"}]');
+      else res.writeHead(204).end();
+    });
+    const r = await plants(['prune', '--tag', 'weed', '--yes', '--json']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(server.requests.map((q) => `${q.method} ${q.path.replace(/\?.*/, '')}`)).toEqual([
+      'GET /plants',
+      'GET /plants/',
+      'DELETE /plants/1',
+    ]);
   });
 
   it('follows at most 5', async () => {

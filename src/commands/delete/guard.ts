@@ -214,7 +214,7 @@ export async function lookUp(
   const byId: PlantsById = new Map();
   const exactFound = new Set<string>();
   let count = 0;
-  for await (const batch of (await ctx.client()).streamPlants()) {
+  for await (const batch of (await ctx.client()).streamPlants({ forDeletion: true })) {
     count += batch.length;
     if (countOnly) continue;
     for (const plant of batch) {
