@@ -2,7 +2,7 @@ import { HttpError, type ServiceError } from '../errors.js';
 import { excerpt, type Redact } from '../shared/text.js';
 import { headerValue, type Headers, type Target } from './attempt.js';
 import { describeUnfollowedRedirect } from './redirects.js';
-import { describeErrorBody, unaskedEncoding } from './responses.js';
+import { describeErrorBody, notAnErrorObject, unaskedEncoding } from './responses.js';
 import { LOST_RESPONSE_STATUSES, retryAfterMs, statusText, type Attempts } from './retry.js';
 import { formatBaseUrl, maskUrl } from '../shared/url.js';
 
@@ -64,7 +64,11 @@ export function describeHttpError(facts: HttpErrorFacts): HttpError {
         : attempts.responseMayBeLost
           ? ': not counted as a missing plant'
           : ': counted as failed, not as a missing plant';
-      message += `; with no Error object from the service, as a router or proxy answers a wrong address${counted}; ${advice}`;
+      const shape = notAnErrorObject(facts.text, facts.redact);
+      const without = shape
+        ? `with a body that is not the interface's Error object (${shape})`
+        : 'with no Error object from the service';
+      message += `; ${without}, as a router or proxy answers a wrong address${counted}; ${advice}`;
     }
   }
   const error = new HttpError(message, status, serviceError, plantMissing);

@@ -1,6 +1,6 @@
 import { BadResponseError, type ServiceError } from '../errors.js';
-import { JsonNumber, parseJson, stringifyJson } from '../json.js';
-import { excerpt, NO_SECRETS, type Redact } from '../shared/text.js';
+import { JsonNumber, numberText, parseJson, stringifyJson } from '../json.js';
+import { excerpt, NO_SECRETS, quoted, type Redact } from '../shared/text.js';
 
 /**
  * A plant as the service sends it: `name` and optional `tag`, plus any fields
@@ -54,16 +54,15 @@ function htmlSummary(text: string, redact: Redact): string {
  */
 export function describeErrorBody(text: string, contentType: string | undefined, redact: Redact): ServiceError {
   const type = mediaType(contentType);
-  const parsed = text.trim() ? tryJson(text) : undefined;
-  if (parsed && typeof parsed.value === 'object' && parsed.value !== null && !Array.isArray(parsed.value)) {
-    const body = parsed.value as Record<string, unknown>;
-    const code = typeof body.error === 'number' && Number.isInteger(body.error) ? body.error : null;
-    if (typeof body.message === 'string' && body.message.trim()) {
+  const body = jsonObject(text);
+  if (body) {
+    const code = integerError(body.error);
+    if (hasMessage(body)) {
       return { error: code, message: excerpt(body.message, 500, redact) };
     }
     // application/problem+json (RFC 9457): title and detail.
-    const detail = typeof body.detail === 'string' ? body.detail : undefined;
-    const title = typeof body.title === 'string' ? body.title : undefined;
+    const detail = typeof body.detail === 'string' && body.detail.trim() ? body.detail : undefined;
+    const title = typeof body.title === 'string' && body.title.trim() ? body.title : undefined;
     if (detail || title) {
       return { error: code, message: excerpt([title, detail].filter(Boolean).join(': '), 500, redact) };
     }
@@ -74,6 +73,57 @@ export function describeErrorBody(text: string, contentType: string | undefined,
   if (!text.trim()) return { error: null, message: '(empty body)' };
   if (looksLikeHtml(text, type)) return { error: null, message: htmlSummary(text, redact) };
   return { error: null, message: excerpt(text, 200, redact) };
+}
+
+/** The text as a JSON object, or undefined when it is not one. */
+function jsonObject(text: string): Record<string, unknown> | undefined {
+  const parsed = text.trim() ? tryJson(text) : undefined;
+  const value = parsed?.value;
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof JsonNumber)
+    ? (value as Record<string, unknown>)
+    : undefined;
+}
+
+/**
+ * The Error object's `error` when it is an integer, as JSON Schema counts
+ * one (`404`, and `404.0` or `4.04e2` too, which have no fraction), else null.
+ */
+function integerError(value: unknown): number | null {
+  const number = value instanceof JsonNumber ? Number(numberText(value)) : value;
+  return typeof number === 'number' && Number.isInteger(number) ? number : null;
+}
+
+function hasMessage(body: Record<string, unknown>): body is { message: string } {
+  return typeof body.message === 'string' && body.message.trim() !== '';
+}
+
+/**
+ * Why a JSON object sent as an error body is not the interface's Error
+ * object (an integer `error` and a string `message`): `its "error" is the
+ * string "not_found", not an integer`. Undefined when the body is one, or
+ * is no JSON object at all (nothing to explain).
+ */
+export function notAnErrorObject(text: string, redact: Redact): string | undefined {
+  const body = jsonObject(text);
+  if (!body) return undefined;
+  if (!('error' in body)) return 'it has no "error"';
+  if (integerError(body.error) === null) {
+    const value = body.error;
+    const shown =
+      typeof value === 'string'
+        ? `the string ${quoted(excerpt(value, 40, redact))}`
+        : value instanceof JsonNumber
+          ? numberText(value)
+          : typeof value === 'number'
+            ? String(value)
+            : kindOf(value);
+    return `its "error" is ${shown}, not an integer`;
+  }
+  // As describeErrorBody reads it: a message, or a problem's title or detail.
+  const said = (value: unknown) => typeof value === 'string' && value.trim() !== '';
+  if (hasMessage(body) || said(body.detail) || said(body.title)) return undefined;
+  if (!('message' in body)) return 'it has no "message"';
+  return typeof body.message === 'string' ? 'its "message" is empty' : `its "message" is ${kindOf(body.message)}`;
 }
 
 /**

@@ -422,14 +422,42 @@ describe('404 and the base URL', () => {
     expect((del as HttpError).code).toBe('not_found');
   });
 
+  const NONE = 'with no Error object from the service';
+  const notOne = (why: string) => `with a body that is not the interface's Error object \\(${why}\\)`;
   it.each([
-    ['a text body', 'Not Found', 'text/plain'],
-    ['an HTML page', '<html><title>404 Not Found</title></html>', 'text/html'],
-    ['an empty body', '', 'text/plain'],
-    ['JSON that is not an Error object', '{"detail":"not found"}', 'application/json'],
+    ['a text body', 'Not Found', 'text/plain', NONE],
+    ['an HTML page', '<html><title>404 Not Found</title></html>', 'text/html', NONE],
+    ['an empty body', '', 'text/plain', NONE],
+    ['JSON that is not an Error object', '{"detail":"not found"}', 'application/json', notOne('it has no "error"')],
+    // NestJS's answer for a route it does not have: what a wrong base URL gets there.
+    [
+      "a framework's 404, its error a string",
+      '{"statusCode":404,"message":"Cannot DELETE /api/plants/3","error":"Not Found"}',
+      'application/json',
+      notOne('its "error" is the string "Not Found", not an integer'),
+    ],
+    [
+      'an error code that is a fraction',
+      '{"error":404.5,"message":"x"}',
+      'application/json',
+      notOne('its "error" is 404.5, not an integer'),
+    ],
+    ['an Error object without its message', '{"error":404}', 'application/json', notOne('it has no "message"')],
+    [
+      'an Error object with an empty message',
+      '{"error":404,"message":" "}',
+      'application/json',
+      notOne('its "message" is empty'),
+    ],
+    [
+      'an error that is null',
+      '{"error":null,"message":"x"}',
+      'application/json',
+      notOne('its "error" is null, not an integer'),
+    ],
   ])(
     'a DELETE 404 with %s is a wrong address, not a missing plant: exit 1, check the base URL',
-    async (_name, body, type) => {
+    async (_name, body, type, without) => {
       agent
         .get(ORIGIN)
         .intercept({ path: '/api/plants/3', method: 'DELETE' })
@@ -438,8 +466,23 @@ describe('404 and the base URL', () => {
       expect(del.code).toBe('http_error');
       expect(del.exitCode).toBe(ExitCode.failure);
       expect(del.message).toMatch(
-        /^DELETE http:\/\/plants\.test\/api\/plants\/3 → 404 Not Found: .*; with no Error object from the service, as a router or proxy answers a wrong address: counted as failed, not as a missing plant; check the base URL \(http:\/\/plants\.test\/api\)$/,
+        new RegExp(
+          `^DELETE http://plants\\.test/api/plants/3 → 404 Not Found: .*; ${without}, as a router or proxy answers a wrong address: counted as failed, not as a missing plant; check the base URL \\(http://plants\\.test/api\\)$`,
+        ),
       );
+    },
+  );
+
+  it.each(['404.0', '4.04e2'])(
+    'an Error object whose error is %s (an integer, as JSON Schema counts one) says a plant is missing',
+    async (code) => {
+      agent
+        .get(ORIGIN)
+        .intercept({ path: '/api/plants/3', method: 'DELETE' })
+        .reply(404, `{"error":${code},"message":"no plant 3"}`, { headers: { 'content-type': 'application/json' } });
+      const del = await failure<HttpError>(client(`${ORIGIN}/api`).deletePlant('3'));
+      expect(del.code).toBe('not_found');
+      expect(del.message).toBe('DELETE http://plants.test/api/plants/3 → 404 Not Found: no plant 3 (error 404)');
     },
   );
 
