@@ -151,6 +151,15 @@ export class BadResponseError extends CliError {
 }
 
 /**
+ * A DELETE answered 2xx with an HTML page: a web site's answer (a front
+ * end that serves every path, a login or portal page), not the plant
+ * store's, so most likely a wrong base URL. What it did is unknown.
+ */
+export class NotTheServiceError extends BadResponseError {
+  override name = 'NotTheServiceError';
+}
+
+/**
  * The command already said what went wrong; only the exit code is left to
  * deliver.
  */

@@ -1,6 +1,6 @@
 import type { Dispatcher } from 'undici';
 import { redactToken } from '../shared/redact.js';
-import { BadResponseError, CliError, NetworkError, RefusedError } from '../errors.js';
+import { BadResponseError, CliError, NetworkError, NotTheServiceError, RefusedError } from '../errors.js';
 import type { Redact } from '../shared/text.js';
 import { ReadTimeoutError, TooLargeError } from '../read-text.js';
 import { Attempt, headerValue, type Method, type Target } from './attempt.js';
@@ -9,10 +9,10 @@ import { describeHttpError, type HttpErrorFacts } from './http-error.js';
 import { causeCode, describeNetworkFailure } from './network.js';
 import { streamPlantList, type PlantBatch } from './plant-stream.js';
 import { mayFollow, redirectTarget } from './redirects.js';
-import { describeErrorBody, unaskedEncoding, type Plant } from './responses.js';
+import { describeErrorBody, htmlSummary, mediaType, unaskedEncoding, type Plant } from './responses.js';
 import { sendWithRetries } from './retrying.js';
 import { type Attempts, IDEMPOTENT_METHODS, statusText } from './retry.js';
-import { endpoint, maskUrl } from '../shared/url.js';
+import { endpoint, formatBaseUrl, maskUrl } from '../shared/url.js';
 import { printable } from '../shared/text.js';
 import { boundYoungGeneration } from './young-generation.js';
 import { randomUUID } from '../shared/random.js';
@@ -100,6 +100,9 @@ export interface ServiceRequest extends RequestOptions {
    */
   followRedirects?: boolean;
 }
+
+/** An HTML document's start (its doctype, or an html, head, body or title element): a web page, not an API's answer. */
+const HTML_DOCUMENT = /<(!doctype\s+html|html[\s>]|head[\s>]|body[\s>]|title[\s>])/i;
 
 /** A response to `request()`, its body not yet read: read it with `readBody()`, or close its attempt. */
 export interface ServiceResponse {
@@ -355,7 +358,7 @@ export class PlantStoreClient {
    * name another plant, or all of them.
    */
   async deletePlant(id: string, options: RequestOptions = {}): Promise<DeleteResponse> {
-    const { attempt, attempts, text } = await this.request({
+    const { attempt, attempts, text, label } = await this.request({
       method: 'DELETE',
       target: this.address(['plants', id]),
       addressedPlant: true,
@@ -363,13 +366,40 @@ export class PlantStoreClient {
       followRedirects: false,
       ...options,
     });
-    // Nobody reads a DELETE's body; --debug shows its start (a 404 after a lost answer's, it has shown).
+    // Nobody reads a DELETE's body (but an HTML page's: see notThePlantStore); --debug shows its
+    // start (a 404 after a lost answer's, it has shown).
+    const type = mediaType(headerValue(attempt.headers['content-type']));
     if (text === undefined) {
-      if (this.#log.on) this.#log.body(await attempt.errorText());
-      else await attempt.discard();
+      // A 204, or a body of no bytes, holds no page: dropped unread, as a bulk delete's answers mostly are.
+      const empty = attempt.statusCode === 204 || headerValue(attempt.headers['content-length']) === '0';
+      const mayBePage = !empty && (type === '' || type === 'text/html' || type === 'application/xhtml+xml');
+      if (this.#log.on || mayBePage) {
+        const body = await attempt.errorText();
+        this.#log.body(body);
+        if (mayBePage && HTML_DOCUMENT.test(body.slice(0, 8192))) {
+          attempt.close();
+          throw this.#notThePlantStore(label, attempt.statusCode, body, attempts);
+        }
+      } else await attempt.discard();
     }
     attempt.close();
     return { status: attempt.statusCode, afterLostResponse: attempts.mayHaveActed, attempts: attempts.count };
+  }
+
+  /**
+   * A DELETE's 2xx with an HTML page (a document, not any text sent as
+   * text/html, as PHP sends every answer by default): no plant store answers so, a web site
+   * does (a front end that serves any path, a portal). Most likely the base
+   * URL is wrong and nothing was deleted, but a 2xx came: the outcome is
+   * unknown, and a bulk run stops (as at a 404 without an Error object).
+   */
+  #notThePlantStore(label: string, status: number, page: string, attempts: Attempts): NotTheServiceError {
+    const error = new NotTheServiceError(
+      `${label} → ${statusText(status)}, but with an HTML page (${htmlSummary(page, this.#redact)}), not the plant store's answer${attempts.suffix()}; check the base URL (${formatBaseUrl(this.baseUrl)})`,
+      status,
+    );
+    error.responseLost = true;
+    return error;
   }
 
   /**

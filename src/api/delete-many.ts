@@ -1,4 +1,4 @@
-import { CliError, ExitCode, HttpError, type ServiceError } from '../errors.js';
+import { CliError, ExitCode, HttpError, NotTheServiceError, type ServiceError } from '../errors.js';
 import { printable } from '../shared/text.js';
 import { newRequestId, type DeleteResponse, type PlantStoreClient } from './client.js';
 
@@ -130,8 +130,12 @@ export function tokenRefused(outcome: DeleteOutcome): boolean {
   return outcome.error?.exitCode === ExitCode.auth && outcome.error.status === 401;
 }
 
-/** A 404 that was not about the plant (no Error object came with it): the base URL is wrong. */
+/**
+ * A 404 that was not about the plant (no Error object came with it), or a
+ * 2xx with an HTML page (a web site's answer): the base URL is wrong.
+ */
 export function wrongAddress(outcome: DeleteOutcome): boolean {
+  if (outcome.error instanceof NotTheServiceError) return true;
   return outcome.error instanceof HttpError && outcome.error.status === 404 && outcome.error.code !== 'not_found';
 }
 

@@ -22,7 +22,7 @@ function kindOf(value: unknown): string {
   return `a ${typeof value}`;
 }
 
-function mediaType(contentType: string | undefined): string {
+export function mediaType(contentType: string | undefined): string {
   return (contentType ?? '').split(';')[0]!.trim().toLowerCase();
 }
 
@@ -40,7 +40,7 @@ function tryJson(text: string): { value: unknown } | undefined {
 }
 
 /** HTML error pages: their <title> says more than their markup. */
-function htmlSummary(text: string, redact: Redact): string {
+export function htmlSummary(text: string, redact: Redact): string {
   const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(text)?.[1];
   if (title?.trim()) return excerpt(title, 200, redact);
   return excerpt(text.replace(/<[^>]*>/g, ' '), 200, redact);

@@ -176,4 +176,35 @@ describe('plants delete against services that answer differently', () => {
       ),
     );
   });
+
+  it('a 2xx with an HTML page (a web site that serves every path) is not a deletion: unknown, the run stops, exit 1', async () => {
+    server = await rawServer((_req, res) =>
+      res
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+        .end('<!doctype html><html><head><title>My App</title></head><body><div id="root"></div></body></html>'),
+    );
+    const r = await plants(['delete', '5', '6', '7', '--yes', '--json', '--concurrency', '1'], {
+      PLANTS_BASE_URL: server.url,
+    });
+    expect(r.code).toBe(1);
+    const results = withoutRequestIds(JSON.parse(r.stdout) as DeleteOutcome[]);
+    expect(results.map((result) => [result.id, result.result, result.status])).toEqual([
+      ['5', 'unknown', 200],
+      ['6', 'skipped', null],
+      ['7', 'skipped', null],
+    ]);
+    expect(server.requests).toHaveLength(1);
+    const line = (JSON.parse(r.stderr.trimEnd().split('\n').at(-1)!) as JsonError).error;
+    expect(line).toMatchObject({ code: 'bad_response', status: 200 });
+    expect(line.message).toBe(
+      `DELETE ${server.url}/plants/5 → 200 OK, but with an HTML page (My App), not the plant store's answer; check the base URL (${server.url}); the plant may have been deleted; 2 plants were not attempted`,
+    );
+    // On record as unknown, not as deleted.
+    const history = await plants(['history', '--json']);
+    expect((JSON.parse(history.stdout) as { results: Record<string, number> }[])[0]?.results).toMatchObject({
+      deleted: 0,
+      unknown: 1,
+      skipped: 2,
+    });
+  });
 });

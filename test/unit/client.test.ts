@@ -2,7 +2,14 @@ import { MockAgent } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { failure, testClient } from '../helpers/client.js';
 import { PlantStoreClient, type PlantStoreClientOptions } from '../../src/api/client.js';
-import { BadResponseError, ExitCode, HttpError, NetworkError, UsageError } from '../../src/errors.js';
+import {
+  BadResponseError,
+  ExitCode,
+  HttpError,
+  NetworkError,
+  NotTheServiceError,
+  UsageError,
+} from '../../src/errors.js';
 
 const ORIGIN = 'http://plants.test';
 const TOKEN = 'unit-token-1';
@@ -259,6 +266,51 @@ describe('deletePlant', () => {
       .reply(status, status === 204 ? '' : '{"deleted":true}');
     expect(await client().deletePlant('42')).toEqual({ status, afterLostResponse: false, attempts: 1 });
   });
+
+  it.each([
+    ['text sent as text/html, as PHP sends any answer', 'text/html; charset=UTF-8', 'deleted'],
+    ['JSON sent as text/html', 'text/html', '{"deleted":true}'],
+    ['an empty text/html answer', 'text/html', ''],
+    ['a fragment of markup, no page', 'text/html', '<p>Plant 42 deleted</p>'],
+    ['HTML in a JSON answer', 'application/json', '{"note":"<html>"}'],
+  ])('a 2xx with %s is a deletion like any other', async (_what, type, body) => {
+    agent
+      .get(ORIGIN)
+      .intercept({ path: '/plants/42', method: 'DELETE' })
+      .reply(200, body, { headers: { 'content-type': type } });
+    expect(await client().deletePlant('42')).toEqual({ status: 200, afterLostResponse: false, attempts: 1 });
+  });
+
+  it.each([
+    [
+      'text/html',
+      '<!DOCTYPE html>\n<html><head><title>My Shop</title></head><body><div id="app"></div></body></html>',
+      'My Shop',
+    ],
+    [
+      'application/xhtml+xml',
+      '<?xml version="1.0"?>\n<html xmlns="http://www.w3.org/1999/xhtml"><body>Portal</body></html>',
+      'Portal',
+    ],
+    // No content type at all, but a page.
+    [undefined, '<html><title>Sign in</title></html>', 'Sign in'],
+  ])(
+    "a 2xx with an HTML page (%s) is a web site's answer, not the store's: unknown, check the base URL",
+    async (type, page, shown) => {
+      agent
+        .get(ORIGIN)
+        .intercept({ path: '/api/plants/42', method: 'DELETE' })
+        .reply(200, page, { headers: type ? { 'content-type': type } : {} });
+      const err = await failure<BadResponseError>(client(`${ORIGIN}/api`).deletePlant('42'));
+      expect(err).toBeInstanceOf(NotTheServiceError);
+      expect(err.code).toBe('bad_response');
+      expect(err.status).toBe(200);
+      expect(err.responseLost).toBe(true);
+      expect(err.message).toBe(
+        `DELETE http://plants.test/api/plants/42 → 200 OK, but with an HTML page (${shown}), not the plant store's answer; check the base URL (http://plants.test/api)`,
+      );
+    },
+  );
 
   it('sends an id with reserved characters and dots as one encoded segment', async () => {
     agent.get(ORIGIN).intercept({ path: '/plants/a%3Fb%23c', method: 'DELETE' }).reply(204, '');

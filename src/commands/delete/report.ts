@@ -180,12 +180,8 @@ export async function reportDeletions(
   const misaddressed = problems.find(wrongAddress);
   const notAttempted = `${counts.skipped} ${counts.skipped === 1 ? 'plant was' : 'plants were'} not attempted`;
   if (misaddressed) {
-    throw new ExitStatus(
-      ExitCode.failure,
-      'http_error',
-      `${ctx.redact(misaddressed.error!.message)}; ${notAttempted}`,
-      404,
-    );
+    const { code, status } = misaddressed.error!;
+    throw new ExitStatus(ExitCode.failure, code, `${ctx.redact(misaddressed.error!.message)}; ${notAttempted}`, status);
   }
   // A refused token outranks everything: the rest of the run never happened.
   const refused = problems.find(tokenRefused);
