@@ -170,7 +170,10 @@ export class Attempt {
     try {
       return await readText(this.#body, MAX_ERROR_BODY_BYTES, { truncate: true });
     } catch {
-      return this.timedOut ? `(the error body did not arrive within ${this.#seconds()} s)` : '';
+      // The connection closed before the body's end (a Content-Length it did not keep): said, not shown as empty.
+      return this.timedOut
+        ? `(the error body did not arrive within ${this.#seconds()} s)`
+        : '(the error body was cut short)';
     }
   }
 

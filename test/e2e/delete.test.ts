@@ -177,6 +177,29 @@ describe('plants delete against services that answer differently', () => {
     );
   });
 
+  it('an error whose body breaks off before its Content-Length says so, not "(empty body)"; a 2xx so cut is deleted', async () => {
+    server = await rawServer((req, res) => {
+      res.writeHead(req.url === '/plants/5' ? 500 : 200, {
+        'content-type': 'application/json',
+        'content-length': '100',
+      });
+      res.write('{"error":500,');
+      setTimeout(() => res.socket?.destroy(), 20);
+    });
+    const r = await plants(['delete', '5', '6', '--yes', '--json', '--retries', '0', '--concurrency', '1'], {
+      PLANTS_BASE_URL: server.url,
+    });
+    expect(r.code).toBe(1);
+    const results = withoutRequestIds(JSON.parse(r.stdout) as DeleteOutcome[]);
+    expect(results.map((result) => [result.id, result.result, result.status])).toEqual([
+      ['5', 'failed', 500],
+      ['6', 'deleted', 200],
+    ]);
+    expect(r.stderr).toContain(
+      `DELETE ${server.url}/plants/5 → 500 Internal Server Error: (the error body was cut short)`,
+    );
+  });
+
   it('a 2xx with an HTML page (a web site that serves every path) is not a deletion: unknown, the run stops, exit 1', async () => {
     server = await rawServer((_req, res) =>
       res

@@ -119,14 +119,14 @@ describe('the attempt deadline', () => {
     );
   });
 
-  it('an error body cut short: the status stands, the body counts as empty', async () => {
+  it('an error body cut short: the status stands, and the message says the body was cut short', async () => {
     server = await rawServer((_req, res) => {
       res.writeHead(500, { 'content-type': 'text/plain', 'content-length': '1000' });
       res.write('partial', () => res.destroy());
     });
     const err = await failure<HttpError>(client(server.url, 5_000).listPlants());
     expect(err.status).toBe(500);
-    expect(err.message).toBe(`GET ${server.url}/plants → 500 Internal Server Error: (empty body)`);
+    expect(err.message).toBe(`GET ${server.url}/plants → 500 Internal Server Error: (the error body was cut short)`);
   });
 
   it('a DELETE whose 2xx body never ends still counts as deleted once the time is up', async () => {

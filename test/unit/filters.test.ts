@@ -125,7 +125,10 @@ describe('columnValue', () => {
 
 describe('parseIdInput', () => {
   it('reads plain text one id a line', () => {
-    expect(parseIdInput(' 1\n2\r\na/b \r\n')).toEqual(['1', '2', 'a/b']);
+    expect(parseIdInput(' \n1\n2\r\na/b\r\n \r\n')).toEqual(['1', '2', 'a/b']);
+    // A space on the first or last line is no more trimmed away than on any other.
+    expect(() => parseIdInput(' 1\n2\r\n')).toThrow(/^line 1 of standard input holds a space/);
+    expect(() => parseIdInput('1\n2\r\na/b \r\n')).toThrow(/^line 3 of standard input holds a space/);
     expect(parseIdInput('')).toEqual([]);
   });
 
