@@ -173,7 +173,7 @@ describe('bulk delete', () => {
   it('reads NDJSON, ids one a line, and mixes arguments with -', async () => {
     const ndjson = (await plants(['list', '-o', 'ndjson', '--tag', 'weed'])).stdout;
     expect((await plants(['delete', '--stdin', '--yes'], { input: ndjson })).code).toBe(0);
-    expect((await plants(['delete', '1', '-', '--yes'], { input: ' 4\n\n5\r\n6 \r\n' })).code).toBe(0);
+    expect((await plants(['delete', '1', '-', '--yes'], { input: '\n4\n\n5\r\n6\r\n \n' })).code).toBe(0);
     expect(remaining()).toEqual([]);
   });
 
