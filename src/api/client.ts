@@ -366,10 +366,10 @@ export class PlantStoreClient {
       followRedirects: false,
       ...options,
     });
-    // Nobody reads a DELETE's body (but an HTML page's: see notThePlantStore); --debug shows its
+    // Nobody reads a DELETE's body, but to tell a web page (#notThePlantStore); --debug shows its
     // start (a 404 after a lost answer's, it has shown).
-    const type = mediaType(headerValue(attempt.headers['content-type']));
     if (text === undefined) {
+      const type = mediaType(headerValue(attempt.headers['content-type']));
       // A 204, or a body of no bytes, holds no page: dropped unread, as a bulk delete's answers mostly are.
       const empty = attempt.statusCode === 204 || headerValue(attempt.headers['content-length']) === '0';
       const mayBePage = !empty && (type === '' || type === 'text/html' || type === 'application/xhtml+xml');
@@ -387,11 +387,12 @@ export class PlantStoreClient {
   }
 
   /**
-   * A DELETE's 2xx with an HTML page (a document, not any text sent as
-   * text/html, as PHP sends every answer by default): no plant store answers so, a web site
-   * does (a front end that serves any path, a portal). Most likely the base
-   * URL is wrong and nothing was deleted, but a 2xx came: the outcome is
-   * unknown, and a bulk run stops (as at a 404 without an Error object).
+   * A DELETE's 2xx with an HTML page (a document: not any text sent as
+   * text/html, as PHP sends every answer by default). No plant store
+   * answers so; a web site does (a front end that serves any path, a
+   * portal). Most likely the base URL is wrong and nothing was deleted, but
+   * a 2xx came: the outcome is unknown, and a bulk run stops (as at a 404
+   * without an Error object).
    */
   #notThePlantStore(label: string, status: number, page: string, attempts: Attempts): NotTheServiceError {
     const error = new NotTheServiceError(
