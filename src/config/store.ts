@@ -179,6 +179,40 @@ function checkGuardKeys(
 }
 
 /** Spellings of the guard keys, letters only, lower case: what each was meant to be. */
+/** What plants reads at the top of the file (`base-url` and `token` from before profiles). */
+const TOP_LEVEL_KEYS = ['profile', 'profiles', 'base-url', 'token'];
+
+/**
+ * A top-level key that is a near miss of one plants reads (`Profile`,
+ * `"profile "`, `profles`) is refused: read as nothing, it would leave the
+ * profile in use, or every profile and its protections, unread. Other keys
+ * (`$schema`, a note) are left alone.
+ */
+function checkTopLevelKeys(data: Record<string, unknown>, invalid: (what: string) => ConfigError): void {
+  const letters = (key: string) => key.toLowerCase().replace(/[^a-z]/g, '');
+  for (const key of Object.keys(data)) {
+    if (TOP_LEVEL_KEYS.includes(key)) continue;
+    const ranked = TOP_LEVEL_KEYS.map((known) => ({ known, distance: editDistance(letters(key), letters(known)) }));
+    const nearest = ranked.sort((a, b) => a.distance - b.distance)[0]!;
+    if (nearest.distance <= 2) {
+      throw invalid(`it has "${key}", which plants does not read; did you mean "${nearest.known}"?`);
+    }
+  }
+}
+
+/** Levenshtein distance: the fewest insertions, deletions and substitutions from `a` to `b`. */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i += 1) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j += 1) {
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
+}
+
 const GUARD_NEAR_MISSES: Record<string, string> = {
   maxdeletes: 'max-deletes',
   maxdelete: 'max-deletes',
@@ -246,6 +280,7 @@ export class ConfigStore {
     this.#snapshot = data;
     const invalid = (what: string) =>
       new ConfigError(`config file ${conf.path} is invalid: ${what}; fix it, or remove it and configure again`);
+    checkTopLevelKeys(data, invalid);
     if (data.profile !== undefined && typeof data.profile !== 'string') throw invalid('"profile" must be a string');
     if (data.profiles !== undefined && !isObject(data.profiles)) throw invalid('"profiles" must be an object');
     // A name --profile refuses could be used through the file but never selected, renamed or deleted by plants.

@@ -548,6 +548,34 @@ describe('config list shows them', () => {
   });
 });
 
+describe('a near miss of a top-level key would leave every profile unread', () => {
+  const prod = { 'base-url': 'https://prod.test', protected: { ids: ['5'] } };
+  it.each([
+    [{ Profile: 'prod', profiles: { prod } }, '"Profile"', '"profile"'],
+    [{ 'profile ': 'prod', profiles: { prod } }, '"profile "', '"profile"'],
+    [{ profile: 'prod', profles: { prod } }, '"profles"', '"profiles"'],
+    [{ profile: 'prod', Profiles: { prod } }, '"Profiles"', '"profiles"'],
+    [{ base_url: 'https://a.test' }, '"base_url"', '"base-url"'],
+  ])('%j is refused by every command, naming the key and what was meant', async (data, key, meant) => {
+    saved(data);
+    for (const args of [
+      ['config', 'list'],
+      ['delete', '5', '--yes', '--dry-run'],
+    ]) {
+      const r = await plants(args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr()).toMatch(`is invalid: it has ${key}, which plants does not read; did you mean ${meant}?`);
+    }
+  });
+
+  it('a key unlike any plants reads ($schema, a note) is left alone', async () => {
+    saved({ $schema: 'https://example.test/plants.json', note: 'prod first', profile: 'prod', profiles: { prod } });
+    const r = await plants(['config', 'list']);
+    expect(r.code).toBe(0);
+    expect(r.stdout()).toContain('https://prod.test');
+  });
+});
+
 describe('delete and prune refuse a run that touches a protected plant', () => {
   it('an id rule: refused without looking anything up (exit 2, code refused, nothing sent)', async () => {
     withRules({ ids: ['2'] });
