@@ -636,6 +636,18 @@ describe('plants api: found in review', () => {
     }
   });
 
+  it("a DELETE over the profile's max-deletes is refused with a way on that api has (it has no --max-deletes)", async () => {
+    server = await answering(204, '');
+    const env = { PLANTS_BASE_URL: server.url, PLANTS_TOKEN: TOKEN };
+    expect((await runCli(['config', 'set', 'max-deletes', '0'], { configDir: dir.path, env })).code).toBe(0);
+    const r = await api(server.url, ['-X', 'DELETE', '/plants/21']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      'plants: 1 plant would be deleted, more than the max-deletes 0 of profile default; nothing was deleted; raise it (plants --profile default config set max-deletes <n>) or remove it (config unset max-deletes), or delete with plants delete --max-deletes <n>\n',
+    );
+    expect(server.requests).toHaveLength(0);
+  });
+
   it("refuses a DELETE of a full URL that spells the base URL's path otherwise, which a server may read as a plant's", async () => {
     server = await answering(204, '');
     const base = `${server.url}/api`;

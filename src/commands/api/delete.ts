@@ -83,7 +83,13 @@ export async function sendDelete(
   if (deleted.kind !== 'other') {
     const guard = await profileGuard(ctx);
     if (deleted.kind === 'plant') {
-      targets = await guardDeletion(targets, undefined, { includeProtected: options.includeProtected }, guard, ctx);
+      targets = await guardDeletion(
+        targets,
+        undefined,
+        { includeProtected: options.includeProtected, noMaxDeletesFlag: true },
+        guard,
+        ctx,
+      );
     } else if (!options.includeProtected && (hasRules(guard.rules) || guard.cap !== undefined)) {
       throw new RefusedError(
         `refusing DELETE ${quoted(below)}: profile ${guard.profile} has protections or a max-deletes, which cannot be checked for the whole collection; name one plant (/plants/<id>), or pass --include-protected; nothing was deleted`,

@@ -27,6 +27,8 @@ export interface GuardOptions {
   maxDeletes?: MaxDeletes;
   /** --include-protected: the profile's protections are not checked. */
   includeProtected: boolean;
+  /** The command has no --max-deletes (plants api): the refusal says how to change the profile's cap instead. */
+  noMaxDeletesFlag?: boolean;
 }
 
 /** At most this many plants are named in a refusal; the count says how many more. */
@@ -124,7 +126,9 @@ export async function guardDeletion(
         options.maxDeletes !== undefined
           ? `${what}, more than --max-deletes ${shown}; nothing was deleted`
           : `${what}, more than the max-deletes ${shown} of profile ${guard.profile}; nothing was deleted; ` +
-              'pass --max-deletes <n> to allow more for this run',
+              (options.noMaxDeletesFlag
+                ? `raise it (plants --profile ${guard.profile} config set max-deletes <n>) or remove it (config unset max-deletes), or delete with plants delete --max-deletes <n>`
+                : 'pass --max-deletes <n> to allow more for this run'),
       );
     }
   }
