@@ -280,6 +280,15 @@ describe('auth status', () => {
     expect(r.stderr()).toMatch(/^plants: no base URL configured/);
   });
 
+  it('a PLANTS_TOKEN it cannot use is said to be set, but not usable, not "not set"', async () => {
+    const r = await plants(['auth', 'status'], { env: { PLANTS_TOKEN: 'tok secret' } });
+    expect(r.code).toBe(2);
+    expect(r.stdout()).toContain('Token:    set (from PLANTS_TOKEN), but not usable (see below)\n');
+    expect(r.stderr()).toMatch(/^plants: the token from PLANTS_TOKEN contains whitespace/);
+    const j = await plants(['auth', 'status', '--json'], { env: { PLANTS_TOKEN: 'tok secret' } });
+    expect(JSON.parse(j.stdout())).toMatchObject({ token_source: 'PLANTS_TOKEN', token_store: null, accepted: false });
+  });
+
   it('never echoes an invalid base URL, which may hold credentials', async () => {
     const r = await plants(['auth', 'status'], { env: { PLANTS_BASE_URL: 'ftp://user:hunter2@x' } });
     expect(r.code).toBe(2);

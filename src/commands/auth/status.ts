@@ -50,6 +50,8 @@ async function runStatus(options: StatusOptions, ctx: Context): Promise<void> {
   const token = await ctx.token().catch(() => undefined);
   // A token kept somewhere that could not be read (a locked keyring, a failing command) is still named; the check says why.
   const kept = token ? undefined : await storedStore(ctx);
+  // Set, but refused before any request (white space, a control character): set, not "not set".
+  const unusable = !token && ctx.env.PLANTS_TOKEN?.trim() ? 'PLANTS_TOKEN' : undefined;
   // The token may be a segment of the base URL's path, this profile's or another's.
   const redact = await redactKnownTokens(ctx);
   const shown = base && redact(shownUrl(base.value));
@@ -62,7 +64,7 @@ async function runStatus(options: StatusOptions, ctx: Context): Promise<void> {
       profile_source: profile.source || null,
       base_url: shown ?? null,
       base_url_source: base?.source ?? null,
-      token_source: token ? ctx.redact(token.source) : null,
+      token_source: token ? ctx.redact(token.source) : (unusable ?? null),
       token_store: token?.store ?? kept ?? null,
       accepted: false,
     };
@@ -78,7 +80,7 @@ async function runStatus(options: StatusOptions, ctx: Context): Promise<void> {
   const lines = [
     `Profile:  ${profile.value}${profile.source ? ` (from ${profile.source})` : ''}`,
     `Base URL: ${base ? `${shown} (from ${base.source})` : 'not set'}`,
-    `Token:    ${token ? `set (from ${ctx.redact(token.source)})` : kept ? 'stored, but could not be read (see below)' : 'not set'}`,
+    `Token:    ${token ? `set (from ${ctx.redact(token.source)})` : kept ? 'stored, but could not be read (see below)' : unusable ? `set (from ${unusable}), but not usable (see below)` : 'not set'}`,
     ...(token ? [`Store:    ${token.storeLabel}`] : kept ? [`Store:    ${kept}`] : []),
   ];
   io.stdout.write(`${lines.join('\n')}\n`);
