@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import type { Writable } from 'node:stream';
 import type { Env } from '../env.js';
 import { AuthError } from '../errors.js';
+import { redactToken } from '../shared/redact.js';
 import { printable } from '../shared/text.js';
 import { parseTimeout } from '../shared/values.js';
 import { fromVariable } from './variables.js';
@@ -41,9 +42,15 @@ function timeLimitMs(env: Env): number {
   return (fromVariable(env, 'PLANTS_TOKEN_COMMAND_TIMEOUT', parseTimeout) ?? DEFAULT_TIMEOUT_SECONDS) * 1000;
 }
 
-/** The last non-blank line of a command's stderr, escaped and cut short, for a message. */
-function lastLine(stderr: string): string {
-  const line = stderr.split(/\r?\n/).findLast((text) => text.trim() !== '') ?? '';
+/**
+ * The last non-blank line of a command's stderr, escaped and cut short, for
+ * a message; each line it printed on stdout (the token, most likely, before
+ * it failed: a shell's `set -x` echoes it on stderr too) masked in it, in
+ * every form redactToken knows.
+ */
+function lastLine(stderr: string, stdout: string): string {
+  let line = stderr.split(/\r?\n/).findLast((text) => text.trim() !== '') ?? '';
+  for (const printed of stdout.split(/\r?\n/, 16)) line = redactToken(line, printed.trim());
   const shown = printable(line.trim());
   return shown.length > 200 ? `${shown.slice(0, 200)}…` : shown;
 }
@@ -114,7 +121,7 @@ export async function runTokenCommand(command: string, options: TokenCommandOpti
   if (tooLarge) throw fail(`printed more than ${MAX_OUTPUT_BYTES / 1024} KiB`);
   if (ended.code !== 0) {
     const status = ended.code === null ? `was killed by ${ended.signal}` : `exited with status ${ended.code}`;
-    const said = lastLine(stderr);
+    const said = lastLine(stderr, Buffer.concat(out).toString('utf8'));
     throw fail(`${status}${said ? `: ${said}` : ''}`);
   }
   const token = Buffer.concat(out).toString('utf8').trim();

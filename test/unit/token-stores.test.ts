@@ -367,6 +367,15 @@ describe('a token command', () => {
       "echo 'vault: permission denied' >&2; echo more >&2; exit 1",
       'plants: the token command of profile default (echo …) exited with status 1: more; no token\n',
     ],
+    // What it printed before it failed (the token, with `set -x`'s echo of it on stderr) is masked in what stderr said.
+    [
+      "echo cmd-token-0123456789; echo '+ echo cmd-token-0123456789' >&2; exit 1",
+      'plants: the token command of profile default (echo …) exited with status 1: + echo ***; no token\n',
+    ],
+    [
+      'echo cmd-token-0123456789; echo "vault: cmd-token-0123456789 expired; got $(printf cmd-token-0123456789 | base64)" >&2; exit 1',
+      'plants: the token command of profile default (echo …) exited with status 1: vault: *** expired; got ***=; no token\n',
+    ],
     ["printf ''", 'plants: the token command of profile default (printf …) printed nothing; no token\n'],
     [
       "printf 'a\\nb\\n'",
