@@ -18,7 +18,7 @@ import { CliError, ExitCode, OutputError, signalExitCode, type ErrorCode, type S
 
 const STOP_SIGNALS: readonly StopSignal[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 import { formatWriter, isOutputFormat } from './output/format-writers.js';
-import { systemIOStreams } from './output/iostreams.js';
+import { isTerminal, systemIOStreams } from './output/iostreams.js';
 import { writeToFd } from './output/write-now.js';
 import { failure } from './output/messages.js';
 import { excerpt, printable, type Redact } from './shared/text.js';
@@ -262,8 +262,9 @@ function reportError(err: unknown, ctx: Context, json: boolean, redact: Redact =
 export async function run(): Promise<void> {
   const argv = process.argv.slice(2);
   const signals = handleSignals((signal, summary = 'interrupted') => {
-    // Nothing is set up to stop gracefully, or this is the second signal: stop now.
-    let last = `\nplants: ${summary}\n`;
+    // Nothing is set up to stop gracefully, or this is the second signal: stop now. On a terminal
+    // the message starts a line of its own (after the ^C it echoed); in a log, no blank line.
+    let last = `${isTerminal(2) ? '\n' : ''}plants: ${summary}\n`;
     if (jsonRequested(argv)) {
       last += `${JSON.stringify({ error: { code: 'interrupted', status: null, message: summary, request_id: null } })}\n`;
     }

@@ -965,7 +965,7 @@ describe('plants api: found in review', () => {
         new Promise((resolve) => setTimeout(() => resolve('still running 5 s after Ctrl-C'), 5000)),
       ]);
       expect(code).toBe(130);
-      expect(run.out.stderr.trim()).toBe('plants: interrupted');
+      expect(run.out.stderr).toBe('plants: interrupted\n');
       expect(server.requests).toHaveLength(0);
     } finally {
       run.child.kill('SIGKILL');
