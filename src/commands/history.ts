@@ -112,10 +112,18 @@ async function runHistory(options: HistoryOptions, ctx: Context): Promise<void> 
     sinceDate === undefined || Number.isNaN(sinceDate.getTime())
       ? undefined
       : sinceDate.toISOString().replace(/\.\d+Z$/, 'Z');
-  const runFilters = [...named('--since', since), ...named('--profile', options.profile), ...plantFilters];
+  const runOnly = [...named('--since', since), ...named('--profile', options.profile)];
+  const runFilters = [...runOnly, ...plantFilters];
+  const runMatches = (run: RunSummary) =>
+    (options.since === undefined || Date.parse(run.time) >= options.since) &&
+    (options.profile === undefined || run.profile === options.profile);
   if (options.run !== undefined) {
-    // One run, found among all of them; the filters then pick its plants.
+    // One run, found among all of them; --since and --profile say whether it is wanted, the others pick its plants.
     const run = findRun(all, options.run);
+    if (!runMatches(run)) {
+      await writeHistory(ctx, format, PLANT_VIEW, [], `Run ${run.run} does not match ${runOnly.join(' ')}`);
+      return;
+    }
     const plants = run.plants.filter(
       (plant) =>
         (options.result === undefined || plant.result === options.result) &&
@@ -127,8 +135,7 @@ async function runHistory(options: HistoryOptions, ctx: Context): Promise<void> 
   }
   const runs = all.filter(
     (run) =>
-      (options.since === undefined || Date.parse(run.time) >= options.since) &&
-      (options.profile === undefined || run.profile === options.profile) &&
+      runMatches(run) &&
       (options.id === undefined || run.plants.some((plant) => plant.id === options.id)) &&
       (options.result === undefined || run.plants.some((plant) => plant.result === options.result)),
   );

@@ -161,7 +161,7 @@ describe('plants history', () => {
     expect(lines.slice(1, -1).map((line) => line.split(',')[0])).toEqual(['9', '10']);
   });
 
-  it('<run> finds the run whatever the filters; they then pick its plants (--result, --id)', async () => {
+  it('<run> finds the run among all; --since and --profile say whether it is wanted, --result and --id pick its plants', async () => {
     write(JOURNAL);
     const none = await history([RUN_A, '--result', 'unknown']);
     expect(none.code).toBe(0);
@@ -169,8 +169,19 @@ describe('plants history', () => {
     expect(none.stderr).toBe('No plants of this run on record match --result unknown\n');
     const one = await history([RUN_B, '--id', '9', '--json']);
     expect((JSON.parse(one.stdout) as { id: string }[]).map((plant) => plant.id)).toEqual(['9']);
-    // --since leaves the run out of the list, not out of reach.
-    expect((await history([RUN_A, '--since', '1h'])).code).toBe(0);
+    // A run the other filters leave out is found, and said not to match them: they are not ignored.
+    for (const [args, filters] of [
+      [['--since', '2026-11-21'], '--since 2026-11-21T00:00:00Z'],
+      [['--profile', 'staging'], '--profile staging'],
+    ] as const) {
+      const left = await history([RUN_A, ...args]);
+      expect(left.code, filters).toBe(0);
+      expect(left.stdout, filters).toBe('');
+      expect(left.stderr, filters).toBe(`Run ${RUN_A} does not match ${filters}\n`);
+      expect((await history([RUN_A, ...args, '--json'])).stdout, filters).toBe('[]\n');
+    }
+    const kept = await history([RUN_B, '--since', '2026-11-21', '--profile', 'default', '--json']);
+    expect((JSON.parse(kept.stdout) as unknown[]).length).toBe(3);
   });
 
   it('says which filters matched none of the runs on record, rather than that there are none', async () => {
