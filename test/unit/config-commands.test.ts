@@ -290,6 +290,16 @@ describe('config delete-profile', () => {
     expect(stored()).toEqual({ profiles: {} });
   });
 
+  it('of default: says what went, and that default stays, empty (not "using profile default")', async () => {
+    saved({ profiles: { default: { 'base-url': 'https://a.test', protected: { ids: ['7'] } } }, profile: 'default' });
+    const r = await plants(['config', 'delete-profile', 'default'], { tty: true });
+    expect(r.code).toBe(0);
+    expect(r.stderr()).toBe(
+      '✓ Deleted profile default: its base URL, token, max-deletes and protections are gone (default stays, empty)\n',
+    );
+    expect(stored()).toEqual({ profiles: {} });
+  });
+
   it('refuses a profile that is not stored, listing the stored ones', async () => {
     saved({ profiles: { staging: {} } });
     const r = await plants(['config', 'delete-profile', 'default']);

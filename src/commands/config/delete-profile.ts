@@ -30,5 +30,12 @@ async function runDeleteProfile(options: DeleteProfileOptions, ctx: Context): Pr
   // Its token goes with it, from the keyring too: no secret is left behind under a name nothing reads.
   await removeKeyringEntry(store.storedToken(name), name, store.path, ctx);
   store.deleteProfile(name);
-  success(ctx.io, `Deleted profile ${name}${wasCurrent ? '; using profile default' : ''}`);
+  // default always exists: deleting it empties it, and it stays the one in use.
+  const after =
+    name === 'default'
+      ? ': its base URL, token, max-deletes and protections are gone (default stays, empty)'
+      : wasCurrent
+        ? '; using profile default'
+        : '';
+  success(ctx.io, `Deleted profile ${name}${after}`);
 }
