@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { Plant } from '../api/responses.js';
 import type { Context } from '../context.js';
 import { warning } from '../output/messages.js';
-import { collect } from './options.js';
+import { collect, once } from './options.js';
 
 /** What `list` and `prune` share: the filter flags, and the list as it arrives. */
 
@@ -10,7 +10,11 @@ import { collect } from './options.js';
 export function addFilterOptions(command: Command): Command {
   return command
     .option('--tag <tag>', 'only plants with this tag (repeat for any of several)', collect)
-    .option('--name <glob>', 'only plants whose name matches this glob (* any text, ? one character)');
+    .option(
+      '--name <glob>',
+      'only plants whose name matches this glob (* any text, ? one character)',
+      once('--name', 'one glob matches several names (* any text, ? one character)'),
+    );
 }
 
 /**

@@ -1,5 +1,6 @@
 import { Option } from 'commander';
 import { UsageError } from '../errors.js';
+import { quoted } from '../shared/text.js';
 import { DEFAULT_FORMATS, isOutputFormat, OUTPUT_FORMATS, type OutputFormat } from '../output/format-writers.js';
 
 /** A plant id is opaque text; only the empty string is never an id. */
@@ -69,4 +70,19 @@ export function parseColumns(raw: string): string[] {
 /** Repeatable options (`--tag a --tag b`) collect into a list. */
 export function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
+}
+
+/**
+ * For an option that takes one value where a repeated one could be read
+ * two ways (`--name a* --name *`: both, or either?): a second is refused
+ * rather than silently taking the place of the first. `hint` says what to
+ * do instead.
+ */
+export function once(flag: string, hint: string): (value: string, previous: string | undefined) => string {
+  return (value, previous) => {
+    if (previous !== undefined) {
+      throw new UsageError(`${flag} given twice (${quoted(previous)} and ${quoted(value)}): give it once; ${hint}`);
+    }
+    return value;
+  };
 }

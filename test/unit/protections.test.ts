@@ -121,9 +121,26 @@ describe('the rules, exactly', () => {
     ['7', '7.json\0x', true],
     ['7', '\x007', false],
     ['7', '7\x01', false],
+    // read as a double (JavaScript's Number(), Python's float()): what rounds to the id is the id
+    ['7', '7.0000000000000001', true],
+    ['8', '7.9999999999999999', true],
+    ['7', '0.7000000000000000001e1', true],
+    ['9007199254740992', '9007199254740993', true],
+    ['9007199254740992', '9007199254740993.json', true],
+    ['7', '7.000001', false],
+    ['7', '6.9999999', false],
+    ['1', '1e400', false],
   ])('an id rule %j and the id %j: protected %s', (rule, id, protectedToo) => {
     const check = protectionMatcher({ ids: [rule], tags: [], names: [] });
     expect(check(id, []) !== undefined).toBe(protectedToo);
+  });
+
+  it('names the double an id is read as, where it is not the id as written', () => {
+    const check = protectionMatcher({ ids: ['9007199254740992'], tags: [], names: [] });
+    expect(check('9007199254740993', [])).toMatchObject({
+      rule: 'id "9007199254740992"',
+      readAs: '9007199254740992',
+    });
   });
 
   it('any of the plants listed under one id protects it', () => {

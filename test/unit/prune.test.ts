@@ -53,6 +53,19 @@ describe('plants prune', () => {
     }
   });
 
+  it('refuses --name given twice (both, or either?), before any request', async () => {
+    for (const command of ['prune', 'list']) {
+      const r = await plants([command, '--name', 'apple', '--name', '*', ...(command === 'prune' ? ['--yes'] : [])]);
+      expect(r.code, command).toBe(2);
+      expect(r.stdout()).toBe('');
+      expect(r.stderr()).toBe(
+        'plants: --name given twice ("apple" and "*"): give it once; one glob matches several names (* any text, ? one character)\n',
+      );
+    }
+    // An empty first one (an unset variable) is not hidden by a second.
+    expect((await plants(['prune', '--name', '', '--name', 'Fi*', '--yes'])).stderr()).toMatch(/--name given twice/);
+  });
+
   it('still takes a name or tag of blanks as written', async () => {
     listed([...GARDEN, { id: 5, name: ' ', tag: ' ' }, { id: 6, name: '', tag: '' }]);
     deleted(5);

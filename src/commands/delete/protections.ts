@@ -181,23 +181,43 @@ const MAX_SUFFIXES = 8;
  * Every id (by idKey) a service may read a target as, the target's own
  * first: the id without a format suffix, as Rails (and Spring before 5.3)
  * read `/plants/7.json` as plant 7 in JSON, and the id up to a NUL, where a
- * server in C reads `7\0x` as 7. Each is protected as the id itself
- * would be; text after a number is otherwise not dropped (idKey).
+ * server in C reads `7\0x` as 7; and each as a service that reads ids as
+ * doubles does (doubleReading). Each is protected as the id itself would
+ * be; text after a number is otherwise not dropped (idKey).
  */
 export function idReadings(id: string): string[] {
   const keys = new Set([idKey(id)]);
+  const add = (text: string) => {
+    keys.add(idKey(text));
+    const rounded = doubleReading(text);
+    if (rounded !== undefined) keys.add(rounded);
+  };
   const nul = id.indexOf('\0');
   for (const text of nul > 0 ? [id, id.slice(0, nul)] : [id]) {
     let stem = text;
-    keys.add(idKey(stem));
+    add(stem);
     for (let cut = 0; cut < MAX_SUFFIXES; cut += 1) {
       const suffix = FORMAT_SUFFIX.exec(stem);
       if (!suffix || suffix.index === 0) break;
       stem = stem.slice(0, suffix.index);
-      keys.add(idKey(stem));
+      add(stem);
     }
   }
   return [...keys];
+}
+
+/**
+ * The whole number a service that reads ids as doubles (JavaScript's
+ * `Number()`, Python's `float()`) makes of a decimal number it cannot hold
+ * exactly: `7.0000000000000001` is 7 there, `9007199254740993` is
+ * 9007199254740992. Undefined when the double is not whole (`7.5`), is
+ * infinite, or the text is no plain decimal number.
+ */
+function doubleReading(text: string): string | undefined {
+  const plain = withoutBlanks(text);
+  if (!DECIMAL.test(plain) || !/\d/.test(plain)) return undefined;
+  const value = Number(plain);
+  return Number.isInteger(value) ? BigInt(value).toString() : undefined;
 }
 
 /**
