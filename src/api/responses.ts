@@ -61,8 +61,8 @@ export function describeErrorBody(text: string, contentType: string | undefined,
       return { error: code, message: excerpt(body.message, 500, redact) };
     }
     // application/problem+json (RFC 9457): title and detail.
-    const detail = typeof body.detail === 'string' && body.detail.trim() ? body.detail : undefined;
-    const title = typeof body.title === 'string' && body.title.trim() ? body.title : undefined;
+    const detail = hasText(body.detail) ? body.detail : undefined;
+    const title = hasText(body.title) ? body.title : undefined;
     if (detail || title) {
       return { error: code, message: excerpt([title, detail].filter(Boolean).join(': '), 500, redact) };
     }
@@ -93,8 +93,13 @@ function integerError(value: unknown): number | null {
   return typeof number === 'number' && Number.isInteger(number) ? number : null;
 }
 
+/** A string with more than white space in it. */
+function hasText(value: unknown): value is string {
+  return typeof value === 'string' && value.trim() !== '';
+}
+
 function hasMessage(body: Record<string, unknown>): body is { message: string } {
-  return typeof body.message === 'string' && body.message.trim() !== '';
+  return hasText(body.message);
 }
 
 /**
@@ -120,8 +125,7 @@ export function notAnErrorObject(text: string, redact: Redact): string | undefin
     return `its "error" is ${shown}, not an integer`;
   }
   // As describeErrorBody reads it: a message, or a problem's title or detail.
-  const said = (value: unknown) => typeof value === 'string' && value.trim() !== '';
-  if (hasMessage(body) || said(body.detail) || said(body.title)) return undefined;
+  if (hasMessage(body) || hasText(body.detail) || hasText(body.title)) return undefined;
   if (!('message' in body)) return 'it has no "message"';
   return typeof body.message === 'string' ? 'its "message" is empty' : `its "message" is ${kindOf(body.message)}`;
 }
