@@ -39,9 +39,28 @@ function confirm(io: IOStreams, question: string): Promise<boolean> {
       finish(() => resolve(false));
     });
     rl.question(`${question} [y/N] `, (answer) => {
-      finish(() => resolve(/^y(es)?$/i.test(answer.trim())));
+      finish(() => resolve(/^y(es)?$/i.test(typed(answer).trim())));
     });
   });
+}
+
+/** Keys that erase: Backspace (DEL or BS), and Ctrl-U the whole line. */
+const ERASERS = ['\u007f', '\b', '\u0015'];
+
+/**
+ * A line as the keys that made it meant it. On a terminal readline does not
+ * know how to edit in (TERM=dumb), it hands on Backspace (DEL or BS) and
+ * Ctrl-U as characters: `yx<BS>es` would be no.
+ */
+function typed(line: string): string {
+  if (!ERASERS.some((key) => line.includes(key))) return line;
+  let kept = '';
+  for (const ch of line) {
+    if (ch === '\u007f' || ch === '\b') kept = [...kept].slice(0, -1).join('');
+    else if (ch === '\u0015') kept = '';
+    else kept += ch;
+  }
+  return kept;
 }
 
 function secret(io: IOStreams, question: string): Promise<string> {

@@ -1,9 +1,10 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createReadStream, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { NO_KEYRING, PLANTS_BIN, runCli, spawnCli, tempDir, waitFor, type JsonError } from '../helpers/cli.js';
 import { plantStore, rawServer, TOKEN, type RawServer } from '../helpers/servers.js';
+import { runCommand } from '../helpers/command.js';
 
 // `plants api <path>`: any request to the plant store with the selected
 // profile's base URL and token, the same rules as every other command.
@@ -857,7 +858,7 @@ describe('plants api: found in review', () => {
 
   it('says first that an outcome is not on record, and that the body could not be read too (exit 2)', async () => {
     const fifo = join(dir.path, 'journal.fifo');
-    execFileSync('mkfifo', [fifo]);
+    runCommand('mkfifo', [fifo]);
     // The journal's reader takes the run's start and the DELETE's intent, then goes away: the outcome's write fails.
     let gone!: () => void;
     const readerGone = new Promise<void>((resolve) => (gone = resolve));
@@ -944,7 +945,7 @@ describe('plants api: found in review', () => {
   ])('%s a pipe whose writer takes its time: Ctrl-C stops the wait at once, sending nothing', async (_, input) => {
     server = await answering(201, '{}');
     const fifo = join(dir.path, 'body.fifo');
-    execFileSync('mkfifo', [fifo]);
+    runCommand('mkfifo', [fifo]);
     // A writer that holds the pipe open and writes nothing yet (a slow command behind <(…));
     // its open returns once plants has opened the other end.
     const writer = spawn('sh', ['-c', 'exec 3>"$1"; echo opened; exec sleep 60', 'sh', fifo], {
@@ -976,7 +977,7 @@ describe('plants api: found in review', () => {
   it('reads --input from a pipe to its end, and refuses a device, which has none', async () => {
     server = await answering(201, '{}');
     const fifo = join(dir.path, 'body.fifo');
-    execFileSync('mkfifo', [fifo]);
+    runCommand('mkfifo', [fifo]);
     const writer = spawn('sh', ['-c', 'printf \'{"name":"Piped"}\' > "$1"', 'sh', fifo], { stdio: 'ignore' });
     const piped = await api(server.url, ['-X', 'POST', '/plants', '--input', fifo]);
     writer.kill();

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { AssertionError } from 'node:assert';
 import { maxHeaderSize, IncomingMessage, STATUS_CODES } from 'node:http';
@@ -18,6 +17,7 @@ import { RESPONSE_HEADER_LIMIT } from '../../src/api/network.js';
 import { ROOT } from '../helpers/cli.js';
 import { againstStore } from '../helpers/against-store.js';
 import { TOKEN } from '../helpers/servers.js';
+import { runCommand } from '../helpers/command.js';
 
 // What the build does to start fast (see build/start-up.ts and src/code-cache.ts).
 
@@ -328,7 +328,7 @@ describe('what conf calls only when asked for a schema, migrations, its own writ
       // A file of a version before the migration.
       writeFileSync(join(dir, 'migrated.json'), JSON.stringify({ __internal__: { migrations: { version: '1.0.0' } } }));
       for (const name of ['schema', 'plain', 'secret']) rmSync(join(dir, `${name}.json`), { force: true });
-      const out = execFileSync(process.execPath, ['-e', script], { env, encoding: 'utf8' });
+      const out = runCommand(process.execPath, ['-e', script], { env });
       expect(JSON.parse(out)).toEqual({
         written: { name: 'Monstera' },
         signals: [0, 0, 0],
@@ -356,7 +356,7 @@ describe("conf's exit hook", () => {
       whenExit(() => console.log('and another'));
       takeBack();
       console.log(['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT'].map((signal) => process.listenerCount(signal)).join(','));`;
-    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+    const out = runCommand(process.execPath, ['--input-type=module', '-e', script]);
     expect(out).toBe('0,0,0,0\nremoved the temporary files\nand another\n');
   });
 });

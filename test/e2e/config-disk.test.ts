@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import {
   closeSync,
   mkdirSync,
@@ -20,6 +19,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli, spawnCli, tempDir, type JsonError } from '../helpers/cli.js';
 import { rawServer, TOKEN, type RawServer } from '../helpers/servers.js';
+import { runCommand } from '../helpers/command.js';
 
 /*
  * The config file on a full disk, a read-only file system, and when it is
@@ -36,8 +36,8 @@ function whyNoTmpfs(): string | undefined {
   if (process.platform !== 'linux') return 'tmpfs mounts need Linux';
   const probe = mkdtempSync(join(tmpdir(), 'plants-tmpfs-probe-'));
   try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', probe], { stdio: 'pipe' });
-    execFileSync('umount', [probe], { stdio: 'pipe' });
+    runCommand('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', probe]);
+    runCommand('umount', [probe]);
     return undefined;
   } catch (err) {
     const said = String((err as { stderr?: Buffer }).stderr ?? (err as Error).message)
@@ -55,7 +55,7 @@ const mounted: string[] = [];
 /** A fresh tmpfs of `pages` pages, unmounted after the test whatever happens. */
 function smallTmpfs(pages = 16): { path: string; page: number } {
   const path = mkdtempSync(join(tmpdir(), 'plants-tmpfs-'));
-  execFileSync('mount', ['-t', 'tmpfs', '-o', `nr_blocks=${pages},mode=0700`, 'tmpfs', path], { stdio: 'pipe' });
+  runCommand('mount', ['-t', 'tmpfs', '-o', `nr_blocks=${pages},mode=0700`, 'tmpfs', path]);
   mounted.push(path);
   return { path, page: statfsSync(path).bsize };
 }
@@ -63,9 +63,9 @@ function smallTmpfs(pages = 16): { path: string; page: number } {
 afterEach(() => {
   for (const path of mounted.splice(0)) {
     try {
-      execFileSync('umount', [path], { stdio: 'pipe' });
+      runCommand('umount', [path]);
     } catch {
-      execFileSync('umount', ['-l', path], { stdio: 'pipe' });
+      runCommand('umount', ['-l', path]);
     }
     rmdirSync(path);
   }
@@ -151,7 +151,7 @@ describe('on a small tmpfs', () => {
     expect((await plants(['config', 'set', 'base-url', 'https://plants.example.com/api'])).code).toBe(0);
     expect((await plants(['auth', 'login', '--with-token', '--no-verify'], { input: 'the-token' })).code).toBe(0);
     const before = readFileSync(file);
-    execFileSync('mount', ['-o', 'remount,ro', mount], { stdio: 'pipe' });
+    runCommand('mount', ['-o', 'remount,ro', mount]);
 
     const readOnly = `plants: cannot write the config file ${file}: cannot create its lock file ${file}.lock: read-only file system (EROFS); nothing was changed\n`;
     expect(await plants(['config', 'set', 'base-url', 'https://other.example.com'])).toMatchObject({
@@ -207,7 +207,7 @@ describe('the deletion journal on a small tmpfs: nothing is deleted that cannot 
     const existing = join(mount, 'state');
     mkdirSync(existing);
     writeFileSync(join(existing, 'deletions.jsonl'), '');
-    execFileSync('mount', ['-o', 'remount,ro', mount], { stdio: 'pipe' });
+    runCommand('mount', ['-o', 'remount,ro', mount]);
     for (const [dir, what] of [
       [existing, `cannot write the deletion journal ${join(existing, 'deletions.jsonl')}`],
       [join(mount, 'new', 'state'), `cannot make the directory of the deletion journal ${join(mount, 'new', 'state')}`],
@@ -319,7 +319,7 @@ describe('a config.json plants must not read', () => {
   });
 
   it('refuses a FIFO named config.json instead of waiting on it for ever', async () => {
-    execFileSync('mkfifo', [file()]);
+    runCommand('mkfifo', [file()]);
     const r = await plantsWithin(10_000, ['config', 'list'], dir.path);
     expect(r).toMatchObject({
       code: 2,

@@ -1,9 +1,10 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli, spawnCli, tempDir, waitFor } from '../helpers/cli.js';
 import { TOKEN } from '../helpers/servers.js';
+import { runCommand } from '../helpers/command.js';
 
 // `plants history` reads the deletion journal back (docs/commands.md,
 // "plants history"). The journals here are written as plants writes them,
@@ -291,7 +292,7 @@ describe('plants history', () => {
 
   it('--journal-file reads a pipe to its end (process substitution: <(…))', async () => {
     const fifo = join(dir.path, 'journal.fifo');
-    execFileSync('mkfifo', [fifo]);
+    runCommand('mkfifo', [fifo]);
     const artifact = join(dir.path, 'artifact.jsonl');
     writeFileSync(artifact, `${JOURNAL.join('\n')}\n`);
     const writer = spawn('sh', ['-c', 'cat "$1" > "$2"', 'sh', artifact, fifo], { stdio: 'ignore' });
@@ -303,7 +304,7 @@ describe('plants history', () => {
 
   it('--journal-file of a pipe whose writer takes its time: Ctrl-C stops the wait at once', async () => {
     const fifo = join(dir.path, 'journal.fifo');
-    execFileSync('mkfifo', [fifo]);
+    runCommand('mkfifo', [fifo]);
     // A writer that holds the pipe open and writes nothing yet (a slow download, a password prompt);
     // its open returns once history has opened the other end.
     const writer = spawn('sh', ['-c', 'exec 3>"$1"; echo opened; exec sleep 60', 'sh', fifo], {

@@ -8,13 +8,14 @@ import {
   truncateSync,
   writeFileSync,
 } from 'node:fs';
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli, spawnCli, tempDir, waitFor, type JsonError } from '../helpers/cli.js';
 import { rawServer, TOKEN, type RawServer } from '../helpers/servers.js';
 import type { JournalRecord } from '../../src/journal/read.js';
+import { runCommand } from '../helpers/command.js';
 
 // The deletion journal (docs/commands.md, "The deletion journal"): every
 // DELETE on record before it leaves and again when its outcome is known,
@@ -251,7 +252,7 @@ describe('nothing is deleted that cannot be recorded', () => {
     server = await rawServer((_req, res) => setTimeout(() => res.writeHead(204).end(), 10));
     // A --journal-file whose reader goes away after 1000 bytes: later writes fail (EPIPE).
     const fifo = join(dir.path, 'journal.fifo');
-    execFileSync('mkfifo', [fifo]);
+    runCommand('mkfifo', [fifo]);
     const reader = spawn('head', ['-c', '1000', fifo], { stdio: 'ignore' });
     const ids = Array.from({ length: 200 }, (_, i) => String(i + 1)).join('\n');
     const { exit, out } = spawnCli(
@@ -289,7 +290,7 @@ describe('nothing is deleted that cannot be recorded', () => {
   it('a --journal-file that is a FIFO nobody reads: the run waits for a reader, saying so, and SIGTERM stops it', async () => {
     server = await answering();
     const fifo = join(dir.path, 'journal.fifo');
-    execFileSync('mkfifo', [fifo]);
+    runCommand('mkfifo', [fifo]);
     const { child, out, exit } = spawnCli(['delete', '1', '--yes', '--journal-file', fifo], {
       configDir: dir.path,
       env: env(),
@@ -311,7 +312,7 @@ describe('nothing is deleted that cannot be recorded', () => {
   it('a --journal-file FIFO whose reader comes late gets every record once it does', async () => {
     server = await answering();
     const fifo = join(dir.path, 'journal.fifo');
-    execFileSync('mkfifo', [fifo]);
+    runCommand('mkfifo', [fifo]);
     const { child, out, exit } = spawnCli(['delete', '1', '--yes', '--journal-file', fifo], {
       configDir: dir.path,
       env: env(),

@@ -1,9 +1,9 @@
 import { execFile, spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, tempDir } from '../helpers/cli.js';
+import { runCommandAsync } from '../helpers/command.js';
 import { oldNode, pathWithout, present, withoutOldNode } from '../helpers/old-node.js';
 import { plantStore, TOKEN } from '../helpers/servers.js';
 import { withoutRequestIds } from '../helpers/results.js';
@@ -11,7 +11,6 @@ import { withoutRequestIds } from '../helpers/results.js';
 // The package as a user gets it: `npm pack`, then `npm install -g` of the
 // tarball into a temporary prefix, run from outside the repository.
 
-const run = promisify(execFile);
 const npm = (args: string[], cwd: string) =>
   // --ignore-scripts: `npm test` has built dist/ already, and rebuilding it
   // under the other test files would pull it from under them. prepack
@@ -19,7 +18,7 @@ const npm = (args: string[], cwd: string) =>
   // --prefer-offline: the run-time dependency (@napi-rs/keyring) comes from npm's cache when it is
   // there; `npm ci` caches its tarballs but not the registry's metadata that resolving it needs,
   // so on a machine that has only run `npm ci`, a strict --offline install fails (ENOTCACHED).
-  run('npm', [...args, '--ignore-scripts', '--no-audit', '--no-fund', '--prefer-offline'], {
+  runCommandAsync('npm', [...args, '--ignore-scripts', '--no-audit', '--no-fund', '--prefer-offline'], {
     cwd,
     env: { ...process.env, npm_config_update_notifier: 'false' },
   });
@@ -50,7 +49,7 @@ afterAll(async () => {
 /** The installed `plants`, run from a directory outside the repository with a clean environment. */
 function installed(args: string[], env: Record<string, string> = {}) {
   const home = join(work.path, 'home');
-  return run(join(prefix, 'bin', 'plants'), args, {
+  return runCommandAsync(join(prefix, 'bin', 'plants'), args, {
     cwd: work.path,
     env: {
       PATH: `${join(prefix, 'bin')}:${process.env.PATH ?? ''}`,

@@ -1,15 +1,13 @@
-import { execFile } from 'node:child_process';
 import { cpSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildId } from '../../tsup.config.js';
 import { ROOT, tempDir } from '../helpers/cli.js';
+import { runCommandAsync } from '../helpers/command.js';
 
 // Two builds of the same sources give the same bytes, wherever and whenever
 // they run: what is published can be checked against the repository.
 
-const run = promisify(execFile);
 const work = tempDir('plants-reproducible-');
 afterAll(() => work.remove());
 
@@ -50,7 +48,7 @@ describe('the build', () => {
     const elsewhere = [{}, { LC_ALL: 'lt_LT.UTF-8', TZ: 'Pacific/Kiritimati' }];
     await Promise.all(
       trees.map((cwd, i) =>
-        run('npm', ['run', 'build', '--silent'], {
+        runCommandAsync('npm', ['run', 'build', '--silent'], {
           cwd,
           env: { ...process.env, npm_config_update_notifier: 'false', ...elsewhere[i] },
         }),

@@ -1,8 +1,9 @@
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, tempDir } from '../helpers/cli.js';
+import { runCommand } from '../helpers/command.js';
 import { oldNode, pathWithout, present, withoutOldNode } from '../helpers/old-node.js';
 
 // The README's quick start as a newcomer meets it: a clean copy of the
@@ -16,16 +17,24 @@ const node = oldNode();
 const pinned = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { devDependencies: { node: string } })
   .devDependencies.node;
 
-/** The tracked files as they are now, committed or not (a clean clone, plus the work in progress). */
+/**
+ * The tracked files as they are now, committed or not (a clean clone, plus
+ * the work in progress). Read-only: `git ls-files` takes no lock, where
+ * `git stash create` refreshes the index under .git/index.lock and fails when
+ * any other git command (an editor's, a prompt's) holds it at that moment.
+ */
 function checkout(into: string): void {
-  const git = (args: string[]) => execFileSync('git', args, { cwd: ROOT, encoding: 'utf8' }).trim();
-  const tree = git(['stash', 'create']) || 'HEAD';
-  execFileSync('sh', ['-c', `git archive ${tree} | tar -x -C '${into}'`], { cwd: ROOT });
+  const tracked = runCommand('git', ['ls-files', '-z'], { cwd: ROOT }).split('\0').filter(Boolean);
+  for (const path of tracked) {
+    // A tracked file deleted in the work tree is not in a clone of the work in progress either.
+    if (!existsSync(join(ROOT, path))) continue;
+    cpSync(join(ROOT, path), join(into, path), { recursive: true, verbatimSymlinks: true });
+  }
 }
 
 /** An npm setting of this machine (npm hands them to the scripts it runs; else ask it). */
 const npmSetting = (name: string) =>
-  process.env[`npm_config_${name}`] ?? execFileSync('npm', ['config', 'get', name], { encoding: 'utf8' }).trim();
+  process.env[`npm_config_${name}`] ?? runCommand('npm', ['config', 'get', name]).trim();
 
 /**
  * The environment of a newcomer's shell on this machine: this run's, without

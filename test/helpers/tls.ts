@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { runCommand } from './command.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -12,28 +12,24 @@ export function selfSignedCertificate(
 ): { cert: Buffer; key: Buffer; certPath: string } {
   const keyPath = join(dir, 'key.pem');
   const certPath = join(dir, 'cert.pem');
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:prime256v1',
-      '-nodes',
-      '-keyout',
-      keyPath,
-      '-out',
-      certPath,
-      '-days',
-      '1',
-      '-subj',
-      `/CN=${names[0]!.slice(names[0]!.indexOf(':') + 1)}`,
-      '-addext',
-      `subjectAltName=${names.join(',')}`,
-    ],
-    { stdio: 'ignore' },
-  );
+  runCommand('openssl', [
+    'req',
+    '-x509',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:prime256v1',
+    '-nodes',
+    '-keyout',
+    keyPath,
+    '-out',
+    certPath,
+    '-days',
+    '1',
+    '-subj',
+    `/CN=${names[0]!.slice(names[0]!.indexOf(':') + 1)}`,
+    '-addext',
+    `subjectAltName=${names.join(',')}`,
+  ]);
   return { cert: readFileSync(certPath), key: readFileSync(keyPath), certPath };
 }

@@ -1,5 +1,4 @@
 import { homedir } from 'node:os';
-import { execFileSync } from 'node:child_process';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -15,6 +14,7 @@ import { openConfigStore } from '../../src/config/open.js';
 import { checkConfigFile, CHOSEN_BY_USE, configDir, noSuchProfile } from '../../src/config/store.js';
 import { AuthError, ConfigError, UsageError } from '../../src/errors.js';
 import { tempDir } from '../helpers/cli.js';
+import { runCommand } from '../helpers/command.js';
 
 let dir: ReturnType<typeof tempDir>;
 beforeEach(() => {
@@ -538,7 +538,7 @@ describe('ConfigStore: what the file holds', () => {
   });
 
   it('refuses a config.json that is not a regular file (a FIFO would block the read)', async () => {
-    execFileSync('mkfifo', [file()]);
+    runCommand('mkfifo', [file()]);
     await expect(openConfigStore(env())).rejects.toThrow(
       new ConfigError(
         `cannot read the config file ${file()}: it is not a regular file; fix it, or remove it and configure again`,

@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DeletionJournal } from '../../src/journal/journal.js';
 import { JournalError } from '../../src/errors.js';
 import { readJournal } from '../../src/journal/read.js';
+import { runCommand } from '../helpers/command.js';
 
 // The journal's combined record: a bulk delete's outcome and the next
 // request's intent in one write. Whatever is written must read as the two
@@ -121,7 +122,7 @@ describe('DeletionJournal.outcomeThenIntent', () => {
     const fifoDir = mkdtempSync(join(tmpdir(), 'plants-journal-fifo-'));
     dirs.push(fifoDir);
     const fifo = join(fifoDir, 'journal.fifo');
-    execFileSync('mkfifo', [fifo]);
+    runCommand('mkfifo', [fifo]);
     // What the start record and one intent take (every record's time is as long).
     const sample = open();
     sample.journal.intent(first, 'r1');

@@ -1,10 +1,11 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import semver from 'semver';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.js';
 import { oldNode, present, withoutOldNode } from '../helpers/old-node.js';
+import { runCommand } from '../helpers/command.js';
 
 // The project's scripts run on its own Node.js (the exact `node` dev
 // dependency, first on every npm script's PATH), whatever the system has. npm
@@ -53,7 +54,7 @@ describe("the project's own Node.js", () => {
     expect(semver.valid(pinned), 'an exact version in devDependencies').toBe(pinned);
     expect(semver.satisfies(pinned, project.engines!.node!)).toBe(true);
     const bin = join(ROOT, 'node_modules', '.bin', 'node');
-    expect(execFileSync(bin, ['--version'], { encoding: 'utf8' }).trim()).toBe(`v${pinned}`);
+    expect(runCommand(bin, ['--version']).trim()).toBe(`v${pinned}`);
   });
 
   it("meets every installed package's engine range (what npm would warn about, checked against the right Node.js)", () => {

@@ -1,9 +1,13 @@
 import { PassThrough, Writable } from 'node:stream';
 import { stripVTControlCharacters } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { InterruptedError } from '../../src/errors.js';
 import { createIOStreams } from '../../src/output/iostreams.js';
 import { terminalPrompter } from '../../src/output/prompt.js';
+
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
 
 /** What happened to the fake terminal, in order: raw mode switches and what stderr showed. */
 type Event = `raw ${'on' | 'off'}` | `stderr ${string}`;
@@ -80,11 +84,28 @@ describe('confirm: the yes/no question before a deletion', { timeout: 2000 }, ()
   });
 
   it('echoes what is typed on a terminal, editing included', async () => {
+    // readline edits in place on a terminal it knows; TERM=dumb is the next test's.
+    vi.stubEnv('TERM', 'xterm-256color');
     const kb = keyboard();
     const asked = kb.prompter.confirm('Delete plant 3?');
     kb.type('yx\u007fes\r');
     await expect(asked).resolves.toBe(true);
     expect(kb.shown()).toMatch(/^Delete plant 3\? \[y\/N\] y.*es\r\n$/s);
+  });
+
+  it('on a terminal without editing (TERM=dumb), a key that erases still erases from the answer', async () => {
+    // readline then echoes keys as they come, a backspace too, and hands them on in the line.
+    vi.stubEnv('TERM', 'dumb');
+    const kb = keyboard();
+    const asked = kb.prompter.confirm('Delete plant 3?');
+    kb.type('yx\u007fes\r');
+    await expect(asked).resolves.toBe(true);
+    const erased = kb.prompter.confirm('Delete plant 4?');
+    kb.type('y\bn\r');
+    await expect(erased).resolves.toBe(false);
+    const cleared = kb.prompter.confirm('Delete plant 5?');
+    kb.type('no\u0015yes\r');
+    await expect(cleared).resolves.toBe(true);
   });
 
   it('Ctrl-D (end of input) on a terminal is no, and moves to a new line', async () => {

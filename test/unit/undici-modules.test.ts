@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -6,6 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { LAZY_ASSERT, LAZY_BUILTINS } from '../../build/start-up.js';
 import { ConnectionWatch } from '../../src/api/connection-watch.js';
 import { ROOT } from '../helpers/cli.js';
+import { runCommand } from '../helpers/command.js';
 
 // What this CLI takes from undici beyond its public API, which an undici
 // release may move or change: the modules src/vendor/undici.ts imports
@@ -132,14 +132,14 @@ describe('what undici reads from the built-in modules the build stands in for (b
     const modules = [...standIns.map((entry) => entry.module), 'node:assert'];
     let output: string;
     try {
-      output = execFileSync(
+      output = runCommand(
         process.execPath,
         [join(ROOT, 'test', 'helpers', 'undici-builtin-reads.cjs'), ...Object.keys(PINNED)],
-        { cwd: ROOT, encoding: 'utf8', stdio: 'pipe', env: { ...process.env, PLANTS_STAND_INS: modules.join(',') } },
+        { cwd: ROOT, env: { ...process.env, PLANTS_STAND_INS: modules.join(',') } },
       );
     } catch (err) {
-      const stderr = String((err as { stderr?: unknown }).stderr).split('\n')[0];
-      throw new Error(inUndici(`the modules src/vendor/undici.ts imports did not load or send a request: ${stderr}`), {
+      const failure = (err as Error).message;
+      throw new Error(inUndici(`the modules src/vendor/undici.ts imports did not load or send a request: ${failure}`), {
         cause: err,
       });
     }
