@@ -1,4 +1,4 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -15,14 +15,7 @@ const PROGRAMS = ['dbus-daemon', 'gnome-keyring-daemon', 'secret-tool'];
 /** What is missing to start one, or undefined. */
 export function secretServiceMissing(): string | undefined {
   if (process.platform !== 'linux') return 'the Secret Service tests need Linux';
-  const missing = PROGRAMS.filter((program) => {
-    try {
-      execFileSync('sh', ['-c', `command -v ${program}`], { stdio: 'pipe' });
-      return false;
-    } catch {
-      return true;
-    }
-  });
+  const missing = PROGRAMS.filter((program) => spawnSync('sh', ['-c', `command -v ${program}`]).status !== 0);
   return missing.length > 0
     ? `${missing.join(', ')} not installed (apt-get install dbus gnome-keyring libsecret-tools)`
     : undefined;
@@ -36,12 +29,20 @@ export interface SecretService {
   close(): Promise<void>;
 }
 
+/** What a child process writes to stderr, kept for the message when it fails. */
+function stderrOf(child: ChildProcess): () => string {
+  let err = '';
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+  return () => err.trim() || '(empty)';
+}
+
 /** Wait, with a deadline, for the first line a process prints (whole, or the last before it ends). */
 function firstLine(child: ChildProcess, what: string, deadlineMs = 15_000): Promise<string> {
+  const stderr = stderrOf(child);
   return new Promise((resolve, reject) => {
     let out = '';
     const timer = setTimeout(
-      () => reject(new Error(`${what} printed nothing within ${deadlineMs} ms: ${out}`)),
+      () => reject(new Error(`${what} printed nothing within ${deadlineMs} ms: ${out}; stderr: ${stderr()}`)),
       deadlineMs,
     );
     child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
@@ -53,11 +54,14 @@ function firstLine(child: ChildProcess, what: string, deadlineMs = 15_000): Prom
       }
     });
     // 'close', not 'exit': what it printed just before it ended is read by then.
-    child.once('close', (code) => {
+    child.once('close', (code, signal) => {
       clearTimeout(timer);
       const line = out.split('\n').find((text) => text.trim() !== '');
       if (line !== undefined) resolve(line.trim());
-      else reject(new Error(`${what} exited with ${code} before printing: ${out}`));
+      else
+        reject(
+          new Error(`${what} ended (status ${code}, signal ${signal}) before printing: ${out}; stderr: ${stderr()}`),
+        );
     });
   });
 }
@@ -69,7 +73,7 @@ export async function startSecretService(dir: string): Promise<SecretService> {
     'dbus-daemon',
     ['--session', '--nofork', '--print-address=1', `--address=unix:path=${join(dir, 'bus')}`],
     {
-      stdio: ['ignore', 'pipe', 'ignore'],
+      stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
   const address = await firstLine(bus, 'dbus-daemon');
@@ -83,27 +87,26 @@ export async function startSecretService(dir: string): Promise<SecretService> {
   // --unlock starts the daemon (it forks), creates the login keyring with this password, and prints its variables when ready.
   const keyring = spawn('gnome-keyring-daemon', ['--unlock', '--components=secrets'], {
     env: daemonEnv,
-    stdio: ['pipe', 'ignore', 'ignore'],
+    stdio: ['pipe', 'ignore', 'pipe'],
   });
+  const keyringStderr = stderrOf(keyring);
   keyring.stdin.end('test-keyring-password');
   // It exits once the daemon it forked holds the unlocked keyring.
-  const code = await new Promise<number | null>((resolve) => keyring.once('close', resolve));
+  const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
+    keyring.once('close', (...ended) => resolve(ended)),
+  );
   if (code !== 0) {
     bus.kill();
-    throw new Error(`gnome-keyring-daemon --unlock exited with ${code}`);
+    throw new Error(
+      `gnome-keyring-daemon --unlock ended with status ${code}, signal ${signal}; stderr: ${keyringStderr()}`,
+    );
   }
   return {
     env,
     secretTool(args, input) {
-      try {
-        return execFileSync('secret-tool', args, {
-          env: daemonEnv,
-          input: input ?? '',
-          stdio: ['pipe', 'pipe', 'pipe'],
-        }).toString();
-      } catch {
-        return null;
-      }
+      // A lookup that finds nothing exits 1: that is null, not a failure of the helper.
+      const r = spawnSync('secret-tool', args, { env: daemonEnv, input: input ?? '', encoding: 'utf8' });
+      return r.status === 0 ? r.stdout : null;
     },
     close: () =>
       new Promise((resolve) => {
