@@ -39,12 +39,34 @@ describe('DecodedText', () => {
     expect(plain('a%20b%0D%0Ac%09d&#10;e&#x20;f&Tab;g&NewLine;h&nbsp;i')).toBe('abcdefghi');
   });
 
-  it('leaves out exactly what \\s matches', () => {
-    for (let code = 0; code <= 0xffff; code += 1) {
-      const char = String.fromCharCode(code);
+  it('leaves out exactly the ignorable characters: white space, controls, format and default-ignorable ones, U+FFFD', () => {
+    const ignorable = /^[\s\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}\uFFFD]$/u;
+    for (let point = 0; point <= 0x10ffff; point += point < 0x10000 ? 1 : 0x10) {
+      if (point >= 0xd800 && point <= 0xdfff) continue;
+      const char = String.fromCodePoint(point);
       if (char === '%' || char === '\\' || char === '&') continue;
-      expect(plain(`a${char}b`).length, code.toString(16)).toBe(/\s/.test(char) ? 2 : 3);
+      expect(plain(`a${char}b`), point.toString(16)).toBe(ignorable.test(char) ? 'ab' : `a${char}b`);
     }
+  });
+
+  it('leaves out invisible characters written as JSON escapes, HTML references or percent-encoded', () => {
+    expect(plain('a\\u200bb\\u00ADc\\uFEFFd\\udb40\\udc41e\\u2060f')).toBe('abcdef');
+    expect(plain('a&#8203;b&#x200C;c&shy;d&ZeroWidthSpace;e&zwj;f&NoBreak;g&thinsp;h&lrm;i')).toBe('abcdefghi');
+    // As browsers read them: the old names without the `;`.
+    expect(plain('a&nbspb&shyc')).toBe('abc');
+    expect(plain('a%E2%80%8Bb%C2%A0c%c2%add%EF%BB%BFe%F3%A0%81%81f')).toBe('abcdef');
+    // A surrogate pair escaped is one character; a lone half stays.
+    expect(plain('\\ud83d\\ude00 \\ud83d')).toBe('\u{1f600}\ud83d');
+  });
+
+  it('maps a character after an astral ignorable one, left out whole, to its own text', () => {
+    const decoded = new DecodedText('a\u{e0041}b\\udb40\\udc42c');
+    expect(decoded.plain).toBe('abc');
+    expect([0, 1, 2].map((i) => [decoded.start(i), decoded.end(i)])).toEqual([
+      [0, 1],
+      [3, 4],
+      [16, 17],
+    ]);
   });
 
   it('knows the span of the text each character came from', () => {
