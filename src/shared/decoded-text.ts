@@ -204,16 +204,30 @@ function decodeAt(text: string, at: number): number {
   if (code === 0x25) decoded = percentAt(text, at);
   else if (code === 0x5c) decoded = escapeAt(text, at);
   else if (code === 0x26) decoded = referenceAt(text, at);
-  else if (isHighSurrogate(code) && isIgnorable(text.codePointAt(at)!)) {
-    // An astral ignorable character (a tag character): both halves left out. Any other stays two units.
-    length = 2;
-    return SKIPPED;
-  }
+  else if (code >= 0xd800 && code <= 0xdfff) return surrogateAt(text, at);
   if (decoded === NONE) {
     length = 1;
     decoded = code;
   }
-  return isIgnorable(decoded) ? SKIPPED : decoded;
+  // A lone surrogate from an escape (`\ud83d` alone) shows as U+FFFD: ignorable too.
+  return isIgnorable(decoded) || (decoded >= 0xd800 && decoded <= 0xdfff) ? SKIPPED : decoded;
+}
+
+/**
+ * Half of a surrogate pair: an astral ignorable character (a tag character)
+ * is left out whole, as is a lone half (it shows as U+FFFD); any other pair
+ * stays two units as it is.
+ */
+function surrogateAt(text: string, at: number): number {
+  const code = text.charCodeAt(at);
+  if (isHighSurrogate(code)) {
+    const next = text.charCodeAt(at + 1);
+    if (!(next >= 0xdc00 && next <= 0xdfff)) return SKIPPED;
+    if (!isIgnorable(text.codePointAt(at)!)) return code;
+    length = 2;
+    return SKIPPED;
+  }
+  return isHighSurrogate(text.charCodeAt(at - 1)) ? code : SKIPPED;
 }
 
 function isHighSurrogate(code: number): boolean {
@@ -252,12 +266,27 @@ function percentByte(text: string, at: number): number {
   return high < 0 || low < 0 ? -1 : high * 16 + low;
 }
 
-/** A JSON escape: `\u` and four hex digits, `\"`, `\\`, `\/`, and `\n` `\r` `\t` as white space. */
+/**
+ * A JSON escape: `\u` and four hex digits, `\"`, `\\`, `\/`, and `\n` `\r`
+ * `\t` as white space; `\\u0041`, `\\n` as the escape after the backslash.
+ */
 function escapeAt(text: string, at: number): number {
   const next = text.charCodeAt(at + 1);
   length = 2;
   if (next === 0x6e || next === 0x72 || next === 0x74) return 0x20;
-  if (next === 0x22 || next === 0x5c || next === 0x2f) return next;
+  if (next === 0x5c) {
+    // An escaped backslash before `u` or a line break's letter: JSON text of a string that holds
+    // an escape (a body shown as it came, a service that encodes twice), read as that escape.
+    const after = text.charCodeAt(at + 2);
+    const nested = after === 0x75 || after === 0x6e || after === 0x72 || after === 0x74 ? escapeAt(text, at + 1) : NONE;
+    if (nested !== NONE) {
+      length += 1;
+      return nested;
+    }
+    length = 2;
+    return next;
+  }
+  if (next === 0x22 || next === 0x2f) return next;
   if (next !== 0x75) return NONE;
   const unit = escapedUnit(text, at);
   if (unit < 0) return NONE;

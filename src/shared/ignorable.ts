@@ -7,7 +7,7 @@
  * characters), the rest of Unicode's default-ignorable code points (variation
  * selectors, Hangul fillers, the combining grapheme joiner), and U+FFFD,
  * which stands where a byte could not be decoded (an NBSP in Latin-1 read as
- * UTF-8). Masking looks through runs of them (token-forms.ts, decoded-text.ts);
+ * UTF-8), as a lone surrogate shows. Masking looks through runs of them (token-forms.ts, decoded-text.ts);
  * test/unit/ignorable.test.ts holds these ranges to Unicode's properties.
  */
 const RANGES: readonly (readonly [number, number])[] = [
@@ -57,7 +57,7 @@ const unit = (code: number) => `\\u${code.toString(16).padStart(4, '0')}`;
 const span = (first: number, last: number) => (first === last ? unit(first) : `${unit(first)}-${unit(last)}`);
 
 /**
- * One ignorable character, as the source of a regular expression without
+ * One ignorable character (or lone surrogate), as the source of a regular expression without
  * the `u` flag (faster on the text every line of output is: a class of code
  * units, and the astral ones as surrogate pairs).
  */
@@ -75,7 +75,9 @@ export const IGNORABLE_SOURCE = ((): string => {
     if (highLast - highFirst > 1) astral.push(`[${span(highFirst + 1, highLast - 1)}][\\udc00-\\udfff]`);
     astral.push(`${unit(highLast)}[${span(0xdc00, lowLast)}]`);
   }
-  return `(?:[${bmp.join('')}]|${astral.join('|')})`;
+  // A lone surrogate, which shows as U+FFFD.
+  const lone = '[\\ud800-\\udbff](?![\\udc00-\\udfff])|(?<![\\ud800-\\udbff])[\\udc00-\\udfff]';
+  return `(?:[${bmp.join('')}]|${astral.join('|')}|${lone})`;
 })();
 
 function surrogates(point: number): [number, number] {

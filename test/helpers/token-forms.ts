@@ -36,7 +36,22 @@ export const ECHO_FORMS: [string, (token: string) => string][] = [
       return `${mixed.slice(0, 20)}\n${mixed.slice(20)}`;
     },
   ],
+  // Issue #40: characters a reader does not see between the token's own.
+  ['split by zero-width, format and other invisible characters', (token) => splitBy(token, INVISIBLES.slice(0, 17))],
+  [
+    'split by invisible characters JSON-escaped, as HTML references or percent-encoded',
+    (token) => splitBy(token, INVISIBLES.slice(17)),
+  ],
+  [
+    'base64 split by invisible characters',
+    (token) => splitBy(base64(`x${token}`), ['\u200b', '\u2060', '\u00ad', '\u{e0020}']),
+  ],
 ];
+
+/** `text` with `between[i]` (in turn) after each of its characters but the last. */
+function splitBy(text: string, between: string[]): string {
+  return Array.from(text, (char, i) => (i === 0 ? '' : between[(i - 1) % between.length]!) + char).join('');
+}
 
 /**
  * Characters a reader does not see between a token's own (issue #40), as

@@ -33,7 +33,8 @@ describe('ignorable characters', () => {
     }
   });
 
-  it('are taken out in runs, astral ones whole', () => {
+  it('are taken out in runs, astral ones whole, lone surrogates too (they show as U+FFFD)', () => {
     expect('a\u200b\u00a0b\u{e0041}c \n\u{1f600}'.replace(IGNORABLE_RUN, '')).toBe('abc\u{1f600}');
+    expect('a\ud83db\ude00c\udc00\ud800d\u{1f600}'.replace(IGNORABLE_RUN, '')).toBe('abcd\u{1f600}');
   });
 });

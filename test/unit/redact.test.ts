@@ -273,12 +273,17 @@ describe('redactToken, properties', () => {
   it('masks the token in each form a service echoes it in, any runs of invisible characters between its characters', () => {
     fc.assert(
       fc.property(
-        tokens,
+        // Without a backslash: one as is before an escaped invisible character (`\` `\u200b`) reads as
+        // an escaped backslash (JSON text of `\u200b`), which the token has no way to tell apart.
+        tokens.filter((token) => !token.includes('\\')),
         fc.constantFrom(...ECHO_FORMS),
         fc.array(fc.tuple(fc.nat(), invisibleRuns), { minLength: 1, maxLength: 12 }),
         (token, [name, echo], inserts) => {
-          // Between the form's characters, an escape (`%2B`, `\u002b`, `&plus;`) counted as one.
-          const units = echo(token).match(/%[\dA-Fa-f]{2}|\\u[\dA-Fa-f]{4}|&#?\w+;|[^]/g)!;
+          // Between the form's characters, an escape (`%2B`, `\u002b`, `&plus;`) counted as one, as is
+          // one character's UTF-8 bytes percent-encoded, and a surrogate pair's escapes.
+          const units = echo(token).match(
+            /%[c-fC-F][\dA-Fa-f](?:%[89abAB][\dA-Fa-f])+|%[\dA-Fa-f]{2}|\\u[dD][89abAB]..\\u[dD][c-fC-F]..|\\u[\dA-Fa-f]{4}|&#?\w+;|[^]/g,
+          )!;
           for (const [at, run] of inserts) {
             const i = 1 + (at % (units.length - 1));
             units[i] = `${run}${units[i]!}`;
