@@ -322,6 +322,32 @@ describe('redactToken, properties', () => {
     );
   });
 
+  it('leaves a token with one character changed, dropped or added, split by invisible characters, as it is', () => {
+    fc.assert(
+      fc.property(
+        tokens,
+        fc.nat(),
+        fc.constantFrom('change', 'drop', 'add'),
+        fc.array(invisibleRuns, { minLength: 60, maxLength: 60 }),
+        (token, at, how, runs) => {
+          const i = at % token.length;
+          // A character the token does not hold (`~` and `"` are outside what tokens draws: `"` only as itself).
+          const other = token.includes('~') ? '\u00e9' : '~';
+          const near =
+            how === 'change'
+              ? `${token.slice(0, i)}${other}${token.slice(i + 1)}`
+              : how === 'drop'
+                ? `${token.slice(0, i)}${token.slice(i + 1)}`
+                : `${token.slice(0, i)}${other}${token.slice(i)}`;
+          fc.pre(!near.includes(token));
+          const text = `got ${Array.from(near, (c, k) => (k === 0 ? '' : runs[k - 1]!) + c).join('')} back`;
+          expect(redactToken(text, token)).toBe(text);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
   it('leaves any text that does not hold the token unchanged', () => {
     const texts = fc.oneof(
       fc.string({ unit: 'binary', maxLength: 200 }),
@@ -329,6 +355,8 @@ describe('redactToken, properties', () => {
       fc.string({ maxLength: 100 }).map((text) => encodeURIComponent(text)),
       fc.string({ maxLength: 100 }).map((text) => `Bearer ${JSON.stringify(text)}`),
       fc.string({ maxLength: 60 }).map((text) => Array.from(text, (c) => `&#${c.charCodeAt(0)};`).join('')),
+      // The token's characters and invisible ones, in any order: the token with gaps is too unlikely to come up.
+      fc.string({ unit: fc.constantFrom(...'TOP+SECRET/abc=def', ...INVISIBLES), maxLength: 60 }),
     );
     fc.assert(
       fc.property(
