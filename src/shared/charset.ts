@@ -32,6 +32,9 @@ const ORDERED: Record<string, string> = {
   'utf-8': 'utf-8',
   utf8: 'utf-8',
   'unicode-1-1-utf-8': 'utf-8',
+  // ASCII is UTF-8 as far as it goes; a byte past it is far likelier UTF-8 mislabelled than windows-1252.
+  'us-ascii': 'utf-8',
+  ascii: 'utf-8',
   'utf-16le': 'utf-16le',
   'utf-16be': 'utf-16be',
   unicodefffe: 'utf-16be',

@@ -51,7 +51,8 @@ describe('bodyText', () => {
     const latin1 = Buffer.from('caf\u00e9\u00a0ok', 'latin1');
     expect(bodyText(latin1, 'text/html; charset=ISO-8859-1', true)).toBe('caf\u00e9\u00a0ok');
     expect(bodyText(latin1, 'text/html; charset=ISO-8859-1')).toBe('caf\ufffdok');
-    // Unknown, or one that would read as one U+FFFD: UTF-8.
+    // ASCII (text/plain's default name), unknown, or one that would read as one U+FFFD: UTF-8.
+    expect(bodyText(Buffer.from('café'), 'text/plain; charset=US-ASCII', true)).toBe('café');
     expect(bodyText(Buffer.from('café'), 'text/plain; charset=x-unknown', true)).toBe('café');
     expect(bodyText(Buffer.from('café'), 'text/plain; charset=iso-2022-kr', true)).toBe('café');
   });
