@@ -4,19 +4,28 @@ export class TooLargeError extends Error {}
 /** The whole input did not arrive within the time allowed. */
 export class ReadTimeoutError extends Error {}
 
-/**
- * Read a stream of bytes as UTF-8 text, at most `limit` bytes. With
- * `truncate`, stop quietly at the limit; otherwise throw TooLargeError.
- * Reading stops as soon as the limit is passed, so memory stays bounded.
- */
+/** Read a stream of bytes as UTF-8 text, as readBytes reads it. */
 export async function readText(
+  stream: Parameters<typeof readBytes>[0],
+  limit: number,
+  options: { truncate?: boolean } = {},
+): Promise<string> {
+  return (await readBytes(stream, limit, options)).toString('utf8');
+}
+
+/**
+ * Read a stream of bytes, at most `limit` bytes. With `truncate`, stop
+ * quietly at the limit; otherwise throw TooLargeError. Reading stops as
+ * soon as the limit is passed, so memory stays bounded.
+ */
+export async function readBytes(
   stream: AsyncIterable<Buffer | string> & {
     destroy(err?: Error): unknown;
     on(event: 'error', listener: () => void): unknown;
   },
   limit: number,
   options: { truncate?: boolean } = {},
-): Promise<string> {
+): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const piece of stream) {
@@ -32,5 +41,5 @@ export async function readText(
     }
     chunks.push(chunk);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }

@@ -1,5 +1,6 @@
 import type { Dispatcher } from 'undici';
-import { readText, ReadTimeoutError } from '../read-text.js';
+import { readBytes, ReadTimeoutError } from '../read-text.js';
+import { bodyText } from '../shared/charset.js';
 import { bodyChunks } from './body-chunks.js';
 import { ConnectionWatch } from './connection-watch.js';
 
@@ -165,10 +166,14 @@ export class Attempt {
     }
   }
 
-  /** An error response's body, as much as an excerpt needs, within the deadline. */
+  /**
+   * An error response's body, as much as an excerpt needs, within the
+   * deadline: as text, decoded as its BOM or declared charset says (charset.ts).
+   */
   async errorText(): Promise<string> {
     try {
-      return await readText(this.#body, MAX_ERROR_BODY_BYTES, { truncate: true });
+      const bytes = await readBytes(this.#body, MAX_ERROR_BODY_BYTES, { truncate: true });
+      return bodyText(bytes, headerValue(this.headers['content-type']), true);
     } catch {
       // The connection closed before the body's end (a Content-Length it did not keep): said, not shown as empty.
       return this.timedOut

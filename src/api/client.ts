@@ -1,4 +1,5 @@
 import type { Dispatcher } from 'undici';
+import { bodyText } from '../shared/charset.js';
 import { redactToken } from '../shared/redact.js';
 import { BadResponseError, CliError, NetworkError, NotTheServiceError, RefusedError } from '../errors.js';
 import type { Redact } from '../shared/text.js';
@@ -243,7 +244,8 @@ export class PlantStoreClient {
         ? `the response is ${declared} bytes, more than --max-response-size (${limit} bytes); refusing it`
         : undefined);
     if (refusal) throw new BadResponseError(refusal);
-    return boundYoungGeneration(this.#log.on ? this.#tapped(attempt.timedBody()) : attempt.timedBody());
+    const contentType = headerValue(attempt.headers['content-type']);
+    return boundYoungGeneration(this.#log.on ? this.#tapped(attempt.timedBody(), contentType) : attempt.timedBody());
   }
 
   /**
@@ -301,8 +303,11 @@ export class PlantStoreClient {
     return endpoint(this.#base, segments, query);
   }
 
-  /** The list's body passed on as it comes, its start and size shown by --debug once it has been read. */
-  async *#tapped(body: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+  /**
+   * The list's body passed on as it comes, its start and size shown by
+   * --debug once it has been read (decoded as the list is: charset.ts).
+   */
+  async *#tapped(body: AsyncIterable<Buffer>, contentType: string | undefined): AsyncGenerator<Buffer> {
     const start: Buffer[] = [];
     let kept = 0;
     let bytes = 0;
@@ -316,7 +321,7 @@ export class PlantStoreClient {
         yield chunk;
       }
     } finally {
-      this.#log.body(Buffer.concat(start).toString('utf8'), bytes);
+      this.#log.body(bodyText(Buffer.concat(start), contentType), bytes);
     }
   }
 

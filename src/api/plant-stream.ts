@@ -3,6 +3,7 @@ import { BadResponseError } from '../errors.js';
 import { JsonNumber, parseJson } from '../json.js';
 import { JsonValueBuilder } from '../shared/json-builder.js';
 import { LARGE_TEXT } from '../shared/large-values.js';
+import { asUtf8 } from '../shared/charset.js';
 import { excerpt, type PlainRows, type Redact } from '../shared/text.js';
 import { TooLargeError } from '../read-text.js';
 import { Utf8Checker } from '../shared/utf8.js';
@@ -289,6 +290,8 @@ export async function* streamPlantList(
   cap = Infinity,
   warn?: (text: string) => void,
 ): AsyncGenerator<PlantBatch> {
+  // UTF-16 or UTF-32 (by its BOM or charset) read as UTF-8, which JSON is.
+  body = asUtf8(body, contentType);
   const decoder = new StringDecoder('utf8');
   // Bytes that are not UTF-8 are shown as U+FFFD: said once, with where the first one is.
   const utf8 = warn && new Utf8Checker();

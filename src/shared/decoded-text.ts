@@ -1,9 +1,12 @@
+import { isIgnorable } from './ignorable.js';
+
 /**
  * Text as it reads once a service's encodings are undone, for finding a
  * secret in it: percent-encoding (UTF-8), JSON escapes (`\u002B`, `\"`,
  * `\\`, `\/`) and HTML character references (named, decimal, hexadecimal)
- * decoded, and white space left out, as is or encoded (`\n` in JSON,
- * `%0A`, `&#10;`). Each character of `plain` knows the span of the text it
+ * decoded, and ignorable characters (white space, zero-width and other
+ * invisible ones: ignorable.ts) left out, as is or encoded (`\n` and
+ * `\u200b` in JSON, `%E2%80%8B`, `&#8203;`, `&shy;`). Each character of `plain` knows the span of the text it
  * came from (`start`, `end`), so what is found there can be masked in the text.
  */
 export class DecodedText {
@@ -21,8 +24,8 @@ export class DecodedText {
     let run = 0;
     for (let at = 0; at < text.length;) {
       const code = text.charCodeAt(at);
-      // Most characters stand for themselves: only white space, %, \\ and & may not.
-      if ((code > 0x26 && code !== 0x5c && code < 0xa0) || (code > 0x20 && code < 0x25)) {
+      // Most characters stand for themselves: only ignorable ones, %, \\ and & may not.
+      if ((code > 0x26 && code !== 0x5c && code < 0x7f) || (code > 0x20 && code < 0x25)) {
         at += 1;
         continue;
       }
@@ -98,12 +101,43 @@ export class DecodedText {
   }
 }
 
-/** Named references to characters a token may hold (visible ASCII; `-` and `~` have none), and to white space. */
+/** Named references to characters a token may hold (visible ASCII; `-` and `~` have none), and to ignorable ones. */
 const HTML_NAMES = new Map<string, number>(
   Object.entries({
     Tab: 9,
     NewLine: 10,
     nbsp: 0xa0,
+    NonBreakingSpace: 0xa0,
+    shy: 0xad,
+    ensp: 0x2002,
+    emsp: 0x2003,
+    emsp13: 0x2004,
+    emsp14: 0x2005,
+    numsp: 0x2007,
+    puncsp: 0x2008,
+    thinsp: 0x2009,
+    ThinSpace: 0x2009,
+    hairsp: 0x200a,
+    VeryThinSpace: 0x200a,
+    ZeroWidthSpace: 0x200b,
+    NegativeVeryThinSpace: 0x200b,
+    NegativeThinSpace: 0x200b,
+    NegativeMediumSpace: 0x200b,
+    NegativeThickSpace: 0x200b,
+    zwnj: 0x200c,
+    zwj: 0x200d,
+    lrm: 0x200e,
+    rlm: 0x200f,
+    MediumSpace: 0x205f,
+    // U+205F U+200A: both ignorable, one stands for the two.
+    ThickSpace: 0x205f,
+    NoBreak: 0x2060,
+    ApplyFunction: 0x2061,
+    af: 0x2061,
+    InvisibleTimes: 0x2062,
+    it: 0x2062,
+    InvisibleComma: 0x2063,
+    ic: 0x2063,
     excl: 0x21,
     quot: 0x22,
     QUOT: 0x22,
@@ -150,9 +184,9 @@ const HTML_NAMES = new Map<string, number>(
   }),
 );
 /** Names browsers also read without the `;`. */
-const LEGACY_NAMES = ['quot', 'QUOT', 'amp', 'AMP', 'lt', 'LT', 'gt', 'GT'];
+const LEGACY_NAMES = ['quot', 'QUOT', 'amp', 'AMP', 'lt', 'LT', 'gt', 'GT', 'nbsp', 'shy'];
 
-/** What decodeAt returns for white space, which plain leaves out. */
+/** What decodeAt returns for an ignorable character, which plain leaves out. */
 const SKIPPED = -1;
 /** What the helpers of decodeAt return when the text there is no encoding after all. */
 const NONE = -2;
@@ -162,7 +196,7 @@ const NONE = -2;
  */
 let length = 0;
 
-/** The code point at `at` (SKIPPED for white space), setting `length`. */
+/** The code point at `at` (SKIPPED for an ignorable one), setting `length`. */
 function decodeAt(text: string, at: number): number {
   const code = text.charCodeAt(at);
   length = 1;
@@ -170,11 +204,34 @@ function decodeAt(text: string, at: number): number {
   if (code === 0x25) decoded = percentAt(text, at);
   else if (code === 0x5c) decoded = escapeAt(text, at);
   else if (code === 0x26) decoded = referenceAt(text, at);
+  else if (code >= 0xd800 && code <= 0xdfff) return surrogateAt(text, at);
   if (decoded === NONE) {
     length = 1;
     decoded = code;
   }
-  return isSpace(decoded) ? SKIPPED : decoded;
+  // A lone surrogate from an escape (`\ud83d` alone) shows as U+FFFD: ignorable too.
+  return isIgnorable(decoded) || (decoded >= 0xd800 && decoded <= 0xdfff) ? SKIPPED : decoded;
+}
+
+/**
+ * Half of a surrogate pair: an astral ignorable character (a tag character)
+ * is left out whole, as is a lone half (it shows as U+FFFD); any other pair
+ * stays two units as it is.
+ */
+function surrogateAt(text: string, at: number): number {
+  const code = text.charCodeAt(at);
+  if (isHighSurrogate(code)) {
+    const next = text.charCodeAt(at + 1);
+    if (!(next >= 0xdc00 && next <= 0xdfff)) return SKIPPED;
+    if (!isIgnorable(text.codePointAt(at)!)) return code;
+    length = 2;
+    return SKIPPED;
+  }
+  return isHighSurrogate(text.charCodeAt(at - 1)) ? code : SKIPPED;
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
 }
 
 /** `%XX`, or the `%XX` bytes of one UTF-8 character. */
@@ -209,20 +266,47 @@ function percentByte(text: string, at: number): number {
   return high < 0 || low < 0 ? -1 : high * 16 + low;
 }
 
-/** A JSON escape: `\u` and four hex digits, `\"`, `\\`, `\/`, and `\n` `\r` `\t` as white space. */
+/**
+ * A JSON escape: `\u` and four hex digits, `\"`, `\\`, `\/`, and `\n` `\r`
+ * `\t` as white space; `\\u0041`, `\\n` as the escape after the backslash.
+ */
 function escapeAt(text: string, at: number): number {
   const next = text.charCodeAt(at + 1);
   length = 2;
   if (next === 0x6e || next === 0x72 || next === 0x74) return 0x20;
-  if (next === 0x22 || next === 0x5c || next === 0x2f) return next;
+  if (next === 0x5c) {
+    // An escaped backslash before `u` or a line break's letter: JSON text of a string that holds
+    // an escape (a body shown as it came, a service that encodes twice), read as that escape.
+    const after = text.charCodeAt(at + 2);
+    const nested = after === 0x75 || after === 0x6e || after === 0x72 || after === 0x74 ? escapeAt(text, at + 1) : NONE;
+    if (nested !== NONE) {
+      length += 1;
+      return nested;
+    }
+    length = 2;
+    return next;
+  }
+  if (next === 0x22 || next === 0x2f) return next;
   if (next !== 0x75) return NONE;
+  const unit = escapedUnit(text, at);
+  if (unit < 0) return NONE;
+  length = 6;
+  // A surrogate pair, as JSON escapes a character beyond the BMP: one code point (an ignorable one is left out whole).
+  const low = isHighSurrogate(unit) && text.charCodeAt(at + 6) === 0x5c ? escapedUnit(text, at + 6) : -1;
+  if (low < 0xdc00 || low > 0xdfff) return unit;
+  length = 12;
+  return 0x10000 + ((unit - 0xd800) << 10) + (low - 0xdc00);
+}
+
+/** The unit of the `\uXXXX` at `at`, or -1. */
+function escapedUnit(text: string, at: number): number {
+  if (text.charCodeAt(at + 1) !== 0x75) return -1;
   let unit = 0;
   for (let i = 2; i < 6; i += 1) {
     const digit = hexValue(text.charCodeAt(at + i));
-    if (digit < 0) return NONE;
+    if (digit < 0) return -1;
     unit = unit * 16 + digit;
   }
-  length = 6;
   return unit;
 }
 
@@ -272,21 +356,4 @@ function decimalValue(code: number): number {
 function isLetter(code: number): boolean {
   const lower = code | 0x20;
   return lower >= 0x61 && lower <= 0x7a;
-}
-
-/** What `\s` matches in a regular expression. */
-function isSpace(code: number): boolean {
-  if (code <= 0x20) return code === 0x20 || (code >= 0x09 && code <= 0x0d);
-  if (code < 0xa0) return false;
-  return (
-    code === 0xa0 ||
-    code === 0x1680 ||
-    (code >= 0x2000 && code <= 0x200a) ||
-    code === 0x2028 ||
-    code === 0x2029 ||
-    code === 0x202f ||
-    code === 0x205f ||
-    code === 0x3000 ||
-    code === 0xfeff
-  );
 }

@@ -1,4 +1,5 @@
 import { DecodedText } from './decoded-text.js';
+import { IGNORABLE_RUN, IGNORABLE_SOURCE, ROUGHLY_IGNORABLE_SOURCE } from './ignorable.js';
 
 /**
  * What a token looks like in decoded text (decoded-text.ts), worked out once
@@ -23,9 +24,11 @@ export interface TokenForms {
   /** The length of the shortest match: shorter text holds none. */
   shortest: number;
   /**
-   * The start of each needle, white space allowed between its characters:
-   * text none of them matches holds no needle even with its white space
-   * taken out. Only the start, so that a long token (a JWT) makes no long
+   * The start of each needle, any run of ignorable characters (white space,
+   * zero-width and other invisible ones: ignorable.ts) allowed between its
+   * characters: text none of them matches holds no needle even with those
+   * taken out (the pattern lets a few more through, which mayHoldSpaced
+   * looks at again). Only the start, so that a long token (a JWT) makes no long
    * pattern, which V8 is slow to compile and run (and cannot run at all
    * past some thousands of characters).
    */
@@ -85,13 +88,16 @@ export function tokenForms(token: string): TokenForms {
     hexStart: new RegExp(hex.slice(0, SPACED_START), 'gi'),
     needles,
     shortest: Math.min(textLength, ...cores.map((core) => core.length)),
-    // A needle that holds white space is never in text without any (and its pattern would backtrack on long runs of it).
+    // One pattern for all the needles: one pass over the text, which is every line of output. A needle
+    // that holds an ignorable character is never in text without any (and would backtrack on long runs of them).
     spacedStarts: [
-      ...[
-        ...new Set([...texts, ...cores].filter((needle) => !/\s/.test(needle)).map((n) => n.slice(0, SPACED_START))),
-      ].map((start) => spacedPattern(start)),
+      spacedPattern([
+        ...new Set(
+          [...texts, ...cores].filter((needle) => !IGNORABLE.test(needle)).map((n) => n.slice(0, SPACED_START)),
+        ),
+      ]),
       // The hexadecimal in any case: one search of the text.
-      ...(hex === '' ? [] : [spacedPattern(hex.slice(0, SPACED_START), 'i')]),
+      ...(hex === '' ? [] : [spacedPattern([hex.slice(0, SPACED_START)], 'i')]),
     ],
   };
 }
@@ -99,21 +105,30 @@ export function tokenForms(token: string): TokenForms {
 /** How much of a needle's start spacedStarts looks for. */
 const SPACED_START = 16;
 
-/** `text` with any white space between its characters, each a `\u` escape of its four hex digits (so nothing in it is syntax). */
-function spacedPattern(text: string, flags = ''): RegExp {
-  const units = Array.from({ length: text.length }, (_, i) => `\\u${text.charCodeAt(i).toString(16).padStart(4, '0')}`);
-  return new RegExp(units.join('\\s*'), flags);
+const IGNORABLE = new RegExp(IGNORABLE_SOURCE);
+
+/**
+ * Any of `texts`, with any run of ignorable characters between their own
+ * (ROUGHLY_IGNORABLE_SOURCE: short to compile, 15 needles of 16 characters
+ * repeat it hundreds of times), each a `\u` escape of its four hex digits
+ * (so nothing in it is syntax).
+ */
+function spacedPattern(texts: string[], flags = ''): RegExp {
+  const spaced = texts.map((text) =>
+    Array.from({ length: text.length }, (_, i) => `\\u${text.charCodeAt(i).toString(16).padStart(4, '0')}`).join(
+      `${ROUGHLY_IGNORABLE_SOURCE}*`,
+    ),
+  );
+  return new RegExp(spaced.join('|'), flags);
 }
 
 /**
- * Whether text may hold a needle once its white space is taken out, found
- * without taking it out (which copies the whole text).
+ * Whether text may hold a needle once its ignorable characters are taken
+ * out, found without taking them out (which copies the whole text).
  */
 export function mayHoldSpaced(text: string, forms: TokenForms): boolean {
-  return forms.spacedStarts.some((pattern) => pattern.test(text)) && mayHold(text.replace(WHITE_SPACE, ''), forms);
+  return forms.spacedStarts.some((pattern) => pattern.test(text)) && mayHold(text.replace(IGNORABLE_RUN, ''), forms);
 }
-
-const WHITE_SPACE = /\s+/g;
 
 /** Whether decoded text may hold the token: only then is it worth finding where. */
 export function mayHold(plain: string, forms: TokenForms): boolean {

@@ -8,7 +8,8 @@ import type { JsonError } from '../helpers/cli.js';
 
 /**
  * A service that echoes the token in every form of issue #22 (percent,
- * base64 at any alignment, JSON and HTML escapes, split across lines):
+ * base64 at any alignment, JSON and HTML escapes, split across lines),
+ * and of issue #40 (split by invisible characters, raw or encoded):
  * in error bodies, plant names, headers and redirect locations. No form
  * may reach stdout, stderr (--debug and the JSON error line included), the
  * journal or `plants history`. The token has the characters every
@@ -33,8 +34,8 @@ const plants = (args: string[], env: Record<string, string | undefined> = {}, tt
 
 function respond(req: IncomingMessage, res: ServerResponse): void {
   const echoed = echo((req.headers.authorization ?? '').replace(/^Bearer /, ''));
-  // Header values hold no line breaks.
-  const inHeader = echoed.replace(/\s+/g, ' ');
+  // Header values hold no line breaks, and no character outside Latin-1 or control (percent-encoded there).
+  const inHeader = echoed.replace(/\s+/g, ' ').replace(/[^\t\x20-\x7e\x80-\xff]/gu, (char) => encodeURIComponent(char));
   const path = req.url!.slice(req.url!.indexOf('/plants'));
   const json = { 'content-type': 'application/json', 'x-echo': inHeader };
   if (req.method === 'GET' && listMoves && !req.url!.startsWith('/v2/')) {

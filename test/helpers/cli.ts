@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TOKEN } from './servers.js';
+import { withoutInvisibles } from './token-forms.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const PLANTS_BIN = join(ROOT, 'bin', 'plants.js');
@@ -73,12 +74,18 @@ export interface RunOptions {
 
 /**
  * The error to fail a run with when the token shows up in its output, or
- * undefined. The run's promise rejects with it at once, rather than an
- * `expect` thrown in an event handler, which would leave the test to time out.
+ * undefined: as it is, or split by characters a reader does not see (raw,
+ * or as a terminal shows them: `\u200b`). The run's promise rejects with it
+ * at once, rather than an `expect` thrown in an event handler, which would
+ * leave the test to time out.
  */
 export function tokenLeak(output: { stdout: string; stderr: string }): Error | undefined {
   for (const stream of ['stdout', 'stderr'] as const) {
-    if (output[stream].includes(TOKEN)) return new Error(`the token leaked to ${stream}:\n${output[stream]}`);
+    const text = output[stream];
+    if (text.includes(TOKEN)) return new Error(`the token leaked to ${stream}:\n${text}`);
+    if (withoutInvisibles(text).includes(TOKEN)) {
+      return new Error(`the token leaked to ${stream}, split by invisible characters:\n${JSON.stringify(text)}`);
+    }
   }
   return undefined;
 }

@@ -36,10 +36,89 @@ export const ECHO_FORMS: [string, (token: string) => string][] = [
       return `${mixed.slice(0, 20)}\n${mixed.slice(20)}`;
     },
   ],
+  // Issue #40: characters a reader does not see between the token's own.
+  ['split by zero-width, format and other invisible characters', (token) => splitBy(token, INVISIBLES.slice(0, 17))],
+  [
+    'split by invisible characters JSON-escaped, as HTML references or percent-encoded',
+    (token) => splitBy(token, INVISIBLES.slice(17)),
+  ],
+  [
+    'base64 split by invisible characters',
+    (token) => splitBy(base64(`x${token}`), ['\u200b', '\u2060', '\u00ad', '\u{e0020}']),
+  ],
 ];
 
-/** HTML names the check below undoes (the ones ECHO_FORMS uses, and what escaping output adds). */
-const NAMED: Record<string, string> = { plus: '+', sol: '/', equals: '=', amp: '&', quot: '"', lt: '<', gt: '>' };
+/** `text` with `between[i]` (in turn) after each of its characters but the last. */
+function splitBy(text: string, between: string[]): string {
+  return Array.from(text, (char, i) => (i === 0 ? '' : between[(i - 1) % between.length]!) + char).join('');
+}
+
+/**
+ * Characters a reader does not see between a token's own (issue #40), as
+ * they are and as a service may encode them: zero-width, format and bidi
+ * characters, a soft hyphen, a tag character, a variation selector, spaces
+ * of every width, NUL; JSON escapes, HTML references, percent-encoded UTF-8.
+ */
+export const INVISIBLES = [
+  '\u200b',
+  '\u200c',
+  '\u200d',
+  '\u2060',
+  '\u00ad',
+  '\ufeff',
+  '\u200e',
+  '\u202e',
+  '\u2066',
+  '\u180e',
+  '\u{e0041}',
+  '\ufe0f',
+  '\u00a0',
+  '\u2009',
+  '\u202f',
+  '\u3000',
+  '\u0000',
+  '\\u200b',
+  '\\u00AD',
+  '\\udb40\\udc20',
+  '&#8203;',
+  '&#x200D;',
+  '&shy;',
+  '&nbsp;',
+  '&ZeroWidthSpace;',
+  '%E2%80%8B',
+  '%C2%A0',
+  '%c2%ad',
+];
+
+/** HTML names the check below undoes (the ones ECHO_FORMS and INVISIBLES use, and what escaping output adds). */
+const NAMED: Record<string, string> = {
+  plus: '+',
+  sol: '/',
+  equals: '=',
+  amp: '&',
+  quot: '"',
+  lt: '<',
+  gt: '>',
+  shy: '\u00ad',
+  nbsp: '\u00a0',
+  ZeroWidthSpace: '\u200b',
+};
+
+/**
+ * What a reader does not see, by Unicode's properties (src/shared/ignorable.ts
+ * writes them out as ranges; this check does not lean on those).
+ */
+const INVISIBLE_RUN = /[\s\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}\uFFFD]+/gu;
+
+/** Text with every invisible character taken out, and those a terminal shows as `\u200b`. */
+export function withoutInvisibles(text: string): string {
+  return text
+    .replace(/\\u([\dA-Fa-f]{4})/g, (escape, code: string) => {
+      const char = String.fromCharCode(parseInt(code, 16));
+      return char.replace(INVISIBLE_RUN, '') === '' ? '' : escape;
+    })
+    .replace(INVISIBLE_RUN, '');
+}
 
 /**
  * Text as a reader could decode it, worked out apart from src/shared
@@ -52,20 +131,27 @@ function decodedForCheck(text: string): string {
     .replace(/\\[nrt]/g, ' ')
     .replace(/&#[xX]([0-9a-fA-F]+);?/g, (_m, code: string) => String.fromCodePoint(parseInt(code, 16)))
     .replace(/&#([0-9]+);?/g, (_m, code: string) => String.fromCodePoint(Number(code)))
-    .replace(/&([a-z]+);/g, (m, name: string) => NAMED[name] ?? m)
-    .replace(/%([0-9a-fA-F]{2})/g, (_m, code: string) => String.fromCharCode(parseInt(code, 16)))
-    .replace(/\s+/g, '');
+    .replace(/&([a-zA-Z]+);/g, (m, name: string) => NAMED[name] ?? m)
+    .replace(/(%[0-9a-fA-F]{2})+/g, (bytes) => {
+      try {
+        return decodeURIComponent(bytes);
+      } catch {
+        return bytes.replace(/%([0-9a-fA-F]{2})/g, (_m, code: string) => String.fromCharCode(parseInt(code, 16)));
+      }
+    })
+    .replace(INVISIBLE_RUN, '');
 }
 
 /**
  * Fails when `text` holds any form of `token`: no 8 characters of it in a
- * row, as is or decoded (percent, JSON, HTML, white space left out), and no
+ * row, as is or decoded (percent, JSON, HTML, white space and every
+ * invisible character left out, raw or as a terminal escapes it), and no
  * 8 characters in a row of the base64 characters that encode only the
  * token's bits, at any alignment, in either alphabet, and no 8 of its bytes
  * in a row as hexadecimal, in either case.
  */
 export function expectNoFormOf(token: string, text: string, where = 'the text'): void {
-  const plain = text.replace(/\s+/g, '');
+  const plain = withoutInvisibles(text);
   const decoded = decodedForCheck(text);
   for (let start = 0; start + 8 <= token.length; start += 1) {
     const piece = token.slice(start, start + 8);

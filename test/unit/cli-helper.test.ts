@@ -21,6 +21,17 @@ describe('the token-leak check of the CLI helpers', () => {
     expect(tokenLeak({ stdout: '', stderr: TOKEN })?.message).toMatch(/^the token leaked to stderr/);
   });
 
+  it('tokenLeak sees the token split by invisible characters, raw or escaped as a terminal shows them', () => {
+    const split = (joiner: string) => `x ${Array.from(TOKEN).join(joiner)} x`;
+    for (const joiner of ['\u200b', '\u00ad\u2060', '\u00a0', '\u{e0041}', '\\u200b', '\\u00ad\\ufeff']) {
+      expect(tokenLeak({ stdout: split(joiner), stderr: '' })?.message, joiner).toMatch(
+        /^the token leaked to stdout, split by invisible characters/,
+      );
+    }
+    // Escapes of visible characters are text: not taken out.
+    expect(tokenLeak({ stdout: split('\\u0041'), stderr: '' })).toBeUndefined();
+  });
+
   it.each(['stdout', 'stderr'])('runCli rejects at once when the token shows up on %s', async (stream) => {
     const started = Date.now();
     await expect(runCli([stream], { configDir: dir.path, bin: script, env: { LEAK: TOKEN } })).rejects.toThrow(

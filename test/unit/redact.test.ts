@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { redactToken } from '../../src/shared/redact.js';
-import { expectNoFormOf } from '../helpers/token-forms.js';
+import { ECHO_FORMS, expectNoFormOf, INVISIBLES } from '../helpers/token-forms.js';
 
 /** A token with the characters every encoding changes: `+`, `/` and `=`. */
 const TOKEN = 'TOP+SECRET/abc=def==';
@@ -114,6 +114,46 @@ describe('redactToken', () => {
     expect(redact('{"m":"TOP+SECRET\\n/abc=def=="}')).toBe('{"m":"***"}');
   });
 
+  it.each([
+    ['zero-width space', '\u200b'],
+    ['zero-width non-joiner and joiner', '\u200c\u200d'],
+    ['word joiner', '\u2060'],
+    ['soft hyphen', '\u00ad'],
+    ['BOM', '\ufeff'],
+    ['left-to-right and right-to-left marks', '\u200e\u200f'],
+    ['a bidi override and its end', '\u202e\u202c'],
+    ['Mongolian vowel separator', '\u180e'],
+    ['a tag character', '\u{e0041}'],
+    ['a variation selector', '\ufe0f'],
+    ['NBSP', '\u00a0'],
+    ['en space, thin space, hair space', '\u2002\u2009\u200a'],
+    ['narrow NBSP, medium mathematical space, ideographic space', '\u202f\u205f\u3000'],
+    ['NUL (UTF-16 read as UTF-8)', '\u0000'],
+    ['U+FFFD (a byte that was no UTF-8)', '\ufffd'],
+    ['\\u200b in JSON', '\\u200b'],
+    ['a tag character as a JSON surrogate pair', '\\udb40\\udc41'],
+    ['&#8203;', '&#8203;'],
+    ['&shy; and &nbsp;', '&shy;&nbsp;'],
+    ['&ZeroWidthSpace;', '&ZeroWidthSpace;'],
+    ['%E2%80%8B', '%E2%80%8B'],
+    ['%C2%A0', '%C2%A0'],
+  ])('masks the token split by %s, the whole span from its first character to its last', (_name, invisible) => {
+    expect(redact(`token TOP+${invisible}SECRET/abc=def${invisible}== refused`)).toBe('token *** refused');
+    expect(redact(`token ${Array.from(TOKEN).join(invisible)} refused`)).toBe('token *** refused');
+    // In the token's other forms too: percent-encoded, base64, hexadecimal.
+    const hex = Buffer.from(TOKEN).toString('hex');
+    for (const form of [encodeURIComponent(TOKEN), base64(TOKEN), hex]) {
+      const split = `${form.slice(0, 6)}${invisible}${form.slice(6, 9)}${invisible}${invisible}${form.slice(9)}`;
+      expect(redact(`got ${split}.`), form).toMatch(/^got \*\*\*=*\.$/);
+    }
+    // Invisible characters around the token are not part of it.
+    expect(redact(`a${invisible}${TOKEN}${invisible}b`)).toBe(`a${invisible}***${invisible}b`);
+    // A short token, only after Bearer, which may be split too.
+    expect(redactToken(`Bea${invisible}rer${invisible}a${invisible}b+c.`, 'ab+c')).toBe(
+      `Bea${invisible}rer${invisible}***.`,
+    );
+  });
+
   it('masks a token of any length split by white space, characters outside the BMP and regular expression syntax too', () => {
     // A JWT's length, and one long enough that a pattern of its every character would not run.
     for (const length of [1_000, 20_000]) {
@@ -164,6 +204,11 @@ const tokens = fc
   )
   .map(([chars, specials]) => `${chars}${specials.join('')}`);
 
+/** A run of 1 to 3 invisible characters, as they are or encoded. */
+const invisibleRuns = fc
+  .array(fc.constantFrom(...INVISIBLES), { minLength: 1, maxLength: 3 })
+  .map((chars) => chars.join(''));
+
 /** Each character in a form a service may use, chosen per character. */
 function encodeChar(char: string, how: number): string {
   const code = char.charCodeAt(0);
@@ -204,7 +249,10 @@ describe('redactToken, properties', () => {
       fc.property(
         tokens,
         fc.array(fc.nat(), { minLength: 50, maxLength: 50 }),
-        fc.array(fc.constantFrom('', '', '', ' ', '\n', '\r\n  ', '\\n'), { minLength: 50, maxLength: 50 }),
+        fc.array(fc.oneof(fc.constantFrom('', '', '', ' ', '\n', '\r\n  ', '\\n'), invisibleRuns), {
+          minLength: 50,
+          maxLength: 50,
+        }),
         fc.string({ unit: 'binary' }),
         fc.string({ unit: 'binary' }),
         (token, hows, splits, before, after) => {
@@ -216,6 +264,33 @@ describe('redactToken, properties', () => {
             (c, i) => encodeChar(c, hows[i]!) + (i < token.length - 1 ? splits[i]! : ''),
           ).join('');
           expect(redactToken(`${head}${form}${tail}`, token)).toBe(`${head}***${tail}`);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('masks the token in each form a service echoes it in, any runs of invisible characters between its characters', () => {
+    fc.assert(
+      fc.property(
+        // Without a backslash: one as is before an escaped invisible character (`\` `\u200b`) reads as
+        // an escaped backslash (JSON text of `\u200b`), which the token has no way to tell apart.
+        tokens.filter((token) => !token.includes('\\')),
+        fc.constantFrom(...ECHO_FORMS),
+        fc.array(fc.tuple(fc.nat(), invisibleRuns), { minLength: 1, maxLength: 12 }),
+        (token, [name, echo], inserts) => {
+          // Between the form's characters, an escape (`%2B`, `\u002b`, `&plus;`) counted as one, as is
+          // one character's UTF-8 bytes percent-encoded, and a surrogate pair's escapes.
+          const units = echo(token).match(
+            /%[c-fC-F][\dA-Fa-f](?:%[89abAB][\dA-Fa-f])+|%[\dA-Fa-f]{2}|\\u[dD][89abAB]..\\u[dD][c-fC-F]..|\\u[\dA-Fa-f]{4}|&#?\w+;|[^]/g,
+          )!;
+          for (const [at, run] of inserts) {
+            const i = 1 + (at % (units.length - 1));
+            units[i] = `${run}${units[i]!}`;
+          }
+          const shown = redactToken(`data: ${units.join('')} (end)`, token);
+          expect(shown, name).toContain('***');
+          expectNoFormOf(token, shown, name);
         },
       ),
       { numRuns: 300 },
@@ -247,6 +322,32 @@ describe('redactToken, properties', () => {
     );
   });
 
+  it('leaves a token with one character changed, dropped or added, split by invisible characters, as it is', () => {
+    fc.assert(
+      fc.property(
+        tokens,
+        fc.nat(),
+        fc.constantFrom('change', 'drop', 'add'),
+        fc.array(invisibleRuns, { minLength: 60, maxLength: 60 }),
+        (token, at, how, runs) => {
+          const i = at % token.length;
+          // A character the token does not hold (`~` and `"` are outside what tokens draws: `"` only as itself).
+          const other = token.includes('~') ? '\u00e9' : '~';
+          const near =
+            how === 'change'
+              ? `${token.slice(0, i)}${other}${token.slice(i + 1)}`
+              : how === 'drop'
+                ? `${token.slice(0, i)}${token.slice(i + 1)}`
+                : `${token.slice(0, i)}${other}${token.slice(i)}`;
+          fc.pre(!near.includes(token));
+          const text = `got ${Array.from(near, (c, k) => (k === 0 ? '' : runs[k - 1]!) + c).join('')} back`;
+          expect(redactToken(text, token)).toBe(text);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
   it('leaves any text that does not hold the token unchanged', () => {
     const texts = fc.oneof(
       fc.string({ unit: 'binary', maxLength: 200 }),
@@ -254,6 +355,8 @@ describe('redactToken, properties', () => {
       fc.string({ maxLength: 100 }).map((text) => encodeURIComponent(text)),
       fc.string({ maxLength: 100 }).map((text) => `Bearer ${JSON.stringify(text)}`),
       fc.string({ maxLength: 60 }).map((text) => Array.from(text, (c) => `&#${c.charCodeAt(0)};`).join('')),
+      // The token's characters and invisible ones, in any order: the token with gaps is too unlikely to come up.
+      fc.string({ unit: fc.constantFrom(...'TOP+SECRET/abc=def', ...INVISIBLES), maxLength: 60 }),
     );
     fc.assert(
       fc.property(
