@@ -2,13 +2,17 @@ import type { Plant } from '../../api/responses.js';
 import { PROTECTION_KINDS, type Protections } from '../../config/store.js';
 import { globMatcher } from '../../filters.js';
 import { quoted } from '../../shared/text.js';
+import { leadingNumbers } from './leading-number.js';
+import { LOOSE_STEPS, looseText, type LooseStep } from './loose-text.js';
 
 /**
  * Protection rules, as `config protect` stores them and `delete`/`prune`
- * apply them: an id rule matches the id as text, and a whole number under
- * any spelling (idKey); a tag rule the plant's tag, exactly (case counts);
- * a name rule is a glob on the whole name, as `--name` is (`*` any run of
- * characters, `?` one, case counts).
+ * apply them: an id rule matches the id as text, a whole number under any
+ * spelling (idKey), and every id a service may read as it (idReadings); a
+ * tag rule the plant's tag, and a name rule is a glob on the whole name
+ * (`*` any run of characters, `?` one), both read loosely (looseText: case,
+ * spaces, invisible characters and Unicode forms set aside). Protection is
+ * loose where selection (`--tag`, `--name`) is exact.
  */
 
 /** Singular words for messages and flags: `--id`, `id "7"`. */
@@ -65,7 +69,8 @@ const MAX_DIGITS = 1000;
  *
  * Not a leading zero as octal (`010` is 10, not C's 8), nor a number with
  * text after it (`7abc`, 7 to C's atoi and Ruby's to_i): either would make
- * ordinary ids one. A number whose exponent would add more than MAX_DIGITS
+ * ordinary ids one (a protection still reads the leading number, in
+ * idReadings). A number whose exponent would add more than MAX_DIGITS
  * zeros, or a prefixed one of more than MAX_DIGITS digits, gets no integer
  * form (undefined), so that `1e999999999` costs nothing: it is compared as
  * text, and `1e2000` is not the same id as 1 followed by 2000 zeros.
@@ -179,11 +184,14 @@ const MAX_SUFFIXES = 8;
 
 /**
  * Every id (by idKey) a service may read a target as, the target's own
- * first: the id without a format suffix, as Rails (and Spring before 5.3)
- * read `/plants/7.json` as plant 7 in JSON, and the id up to a NUL, where a
- * server in C reads `7\0x` as 7; and each as a service that reads ids as
- * doubles does (doubleReading). Each is protected as the id itself would
- * be; text after a number is otherwise not dropped (idKey).
+ * first: the number it starts with, as parseInt, Ruby's to_i (Rails) and
+ * PHP's (int) read `7-slug` or ` 7` as 7 (leadingNumbers); the id without
+ * a format suffix, as Rails (and Spring before 5.3) read `/plants/7.json`
+ * as plant 7 in JSON, and the id up to a NUL, where a server in C reads
+ * `7\0x` as 7; and each as a service that reads ids as doubles does
+ * (doubleReading). Each is protected as the id itself would be; idKey, the
+ * id's own identity, still keeps the text after a number (`7abc` is not
+ * the id 7 to select or count by).
  */
 export function idReadings(id: string): string[] {
   const keys = new Set([idKey(id)]);
@@ -192,6 +200,8 @@ export function idReadings(id: string): string[] {
     const rounded = doubleReading(text);
     if (rounded !== undefined) keys.add(rounded);
   };
+  // The number at its start, as parseInt, Ruby's to_i and PHP's (int) read it (leading-number.ts).
+  for (const number of leadingNumbers(id)) add(number);
   const nul = id.indexOf('\0');
   for (const text of nul > 0 ? [id, id.slice(0, nul)] : [id]) {
     let stem = text;
@@ -229,6 +239,8 @@ export interface Protection {
   rule: string;
   plant?: Plant;
   readAs?: string;
+  /** For a tag or name rule the plant's text matches only loosely: what had to be set aside. */
+  looseSteps?: LooseStep[];
 }
 
 /**
@@ -243,8 +255,15 @@ export function protectionMatcher(
   rules: Protections,
 ): (id: string, plants: readonly Plant[]) => Protection | undefined {
   const ids = new Map(rules.ids.map((rule) => [idKey(rule), rule]));
-  const tags = new Set(rules.tags);
-  const names = rules.names.map((glob) => ({ glob, test: globMatcher(glob) }));
+  // Tag and name rules match loosely (loose-text.ts): the first rule of each loose text speaks for it.
+  const tags = new Map<string, string>();
+  for (const tag of rules.tags) if (!tags.has(looseText(tag))) tags.set(looseText(tag), tag);
+  // A name matches as written or loosely: loosely alone, `Old ` (trimmed to `old`) would miss `Old *`.
+  const names = rules.names.map((glob) => {
+    const exact = globMatcher(glob);
+    const loose = globMatcher(looseText(glob));
+    return { glob, test: (name: string, loosened: string) => exact(name) || loose(loosened) };
+  });
   return (id, plants) => {
     const [own, ...others] = idReadings(id);
     const idRule = ids.get(own!);
@@ -254,11 +273,36 @@ export function protectionMatcher(
       if (rule !== undefined) return { rule: describeRule('ids', rule), readAs: key };
     }
     for (const plant of plants) {
-      if (typeof plant.tag === 'string' && tags.has(plant.tag)) return { rule: describeRule('tags', plant.tag), plant };
+      const tag = typeof plant.tag === 'string' ? tags.get(looseText(plant.tag)) : undefined;
+      if (tag !== undefined) {
+        const why = becauseOf(plant.tag!, tag, (text, rule) => text === rule);
+        return { rule: describeRule('tags', tag), plant, ...why };
+      }
       // The service's data is not trusted to be what the interface says.
-      const glob = typeof plant.name === 'string' ? names.find(({ test }) => test(plant.name)) : undefined;
-      if (glob) return { rule: describeRule('names', glob.glob), plant };
+      if (typeof plant.name !== 'string' || names.length === 0) continue;
+      const name = plant.name;
+      const loosened = looseText(name);
+      const glob = names.find(({ test }) => test(name, loosened));
+      if (glob) {
+        const why = becauseOf(plant.name, glob.glob, (text, rule) => globMatcher(rule)(text));
+        return { rule: describeRule('names', glob.glob), plant, ...why };
+      }
     }
     return undefined;
   };
+}
+
+/**
+ * Why a plant's `text` matched a rule it differs from as written: the
+ * loose steps the match needed (each without which it fails), or all of
+ * them where no one alone was needed. Nothing when it matches as written.
+ */
+function becauseOf(
+  text: string,
+  rule: string,
+  matches: (text: string, rule: string) => boolean,
+): Pick<Protection, 'looseSteps'> {
+  if (matches(text, rule)) return {};
+  const needed = LOOSE_STEPS.filter((step) => !matches(looseText(text, step), looseText(rule, step)));
+  return { looseSteps: needed.length > 0 ? needed : [...LOOSE_STEPS] };
 }
