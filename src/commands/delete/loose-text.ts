@@ -40,20 +40,55 @@ const DASH = /[\p{Pd}\u2212]/gu;
 /** Text that reads the same loosely once lower-cased: printable ASCII, single spaces inside. */
 const PLAIN = /^[\x21-\x7e]+(?: [\x21-\x7e]+)*$/;
 
-/** `text` as tag and name rules compare it; `skip` leaves one step out (to tell which a match needed). */
-export function looseText(text: string, skip?: LooseStep): string {
-  if (skip === undefined && PLAIN.test(text)) return text.toLowerCase();
+/** `text` as tag and name rules compare it; `steps`, only some of the ways (to tell which a match needed). */
+export function looseText(text: string, steps?: ReadonlySet<LooseStep>): string {
+  if (steps === undefined && PLAIN.test(text)) return text.toLowerCase();
+  const on = (step: LooseStep) => steps === undefined || steps.has(step);
   let loose = text;
-  if (skip !== 'invisible characters') loose = loose.replace(INVISIBLE, '');
-  if (skip !== 'Unicode forms') loose = loose.normalize('NFKC');
-  if (skip !== 'white space') loose = loose.replace(WHITE_SPACE, ' ').trim();
-  if (skip !== 'dashes') loose = loose.replace(DASH, '-');
-  if (skip !== 'letter case') {
+  if (on('invisible characters')) loose = loose.replace(INVISIBLE, '');
+  if (on('Unicode forms')) loose = loose.normalize('NFKC');
+  if (on('white space')) loose = loose.replace(WHITE_SPACE, ' ').trim();
+  if (on('dashes')) loose = loose.replace(DASH, '-');
+  if (on('letter case')) {
     // Upper case first folds ß to SS and ς to Σ; ı and İ become I and i: one letter.
     loose = loose.toUpperCase().toLowerCase().replaceAll('ς', 'σ').replaceAll('i\u0307', 'i');
-    if (skip !== 'Unicode forms') loose = loose.normalize('NFKC');
+    if (on('Unicode forms')) loose = loose.normalize('NFKC');
   }
   return loose;
+}
+
+/** The order in which looseSteps tries the ways: the likeliest first. */
+const LIKELIEST: readonly LooseStep[] = [
+  'white space',
+  'invisible characters',
+  'dashes',
+  'letter case',
+  'Unicode forms',
+];
+
+/**
+ * The ways a text matched a rule only loosely differs from it: steps are
+ * taken, likeliest first, until it matches, then each that the match does
+ * without is dropped. Undefined when it matches as written, or not at all.
+ */
+export function looseSteps(
+  text: string,
+  rule: string,
+  matches: (text: string, rule: string) => boolean,
+): LooseStep[] | undefined {
+  if (matches(text, rule)) return undefined;
+  const test = (steps: ReadonlySet<LooseStep>) => matches(looseText(text, steps), looseText(rule, steps));
+  const steps = new Set<LooseStep>();
+  for (const step of LIKELIEST) {
+    steps.add(step);
+    if (test(steps)) break;
+  }
+  if (!test(steps)) return undefined;
+  for (const step of [...steps]) {
+    steps.delete(step);
+    if (!test(steps)) steps.add(step);
+  }
+  return LOOSE_STEPS.filter((step) => steps.has(step));
 }
 
 /** What looseText drops or reads as a space unseen: invisible characters, and white space other than a space. */

@@ -3,7 +3,7 @@ import { PROTECTION_KINDS, type Protections } from '../../config/store.js';
 import { globMatcher } from '../../filters.js';
 import { quoted } from '../../shared/text.js';
 import { leadingNumbers } from './leading-number.js';
-import { LOOSE_STEPS, looseText, type LooseStep } from './loose-text.js';
+import { looseSteps, looseText, type LooseStep } from './loose-text.js';
 
 /**
  * Protection rules, as `config protect` stores them and `delete`/`prune`
@@ -292,17 +292,12 @@ export function protectionMatcher(
   };
 }
 
-/**
- * Why a plant's `text` matched a rule it differs from as written: the
- * loose steps the match needed (each without which it fails), or all of
- * them where no one alone was needed. Nothing when it matches as written.
- */
+/** Why a plant's `text` matched a rule it differs from as written (loose-text.ts): nothing when it matches as written. */
 function becauseOf(
   text: string,
   rule: string,
   matches: (text: string, rule: string) => boolean,
 ): Pick<Protection, 'looseSteps'> {
-  if (matches(text, rule)) return {};
-  const needed = LOOSE_STEPS.filter((step) => !matches(looseText(text, step), looseText(rule, step)));
-  return { looseSteps: needed.length > 0 ? needed : [...LOOSE_STEPS] };
+  const steps = looseSteps(text, rule, matches);
+  return steps ? { looseSteps: steps } : {};
 }
