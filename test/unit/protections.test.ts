@@ -463,6 +463,36 @@ describe('config protect and unprotect', () => {
     expect(stored()).toEqual({ profiles: { default: { protected: { ids: ['7', '8'] } } } });
   });
 
+  it('a tag or name rule that reads as one there (case, spaces, invisible characters) is the same rule', async () => {
+    withRules({ tags: ['mother-plant'], names: ['Heritage *'] });
+    const r = await plants([
+      'config',
+      'protect',
+      '--tag',
+      'Mother-Plant ',
+      '--name',
+      'heritage\u00a0*',
+      '--tag',
+      'fern',
+    ]);
+    expect(r.code).toBe(0);
+    expect(r.stderr()).toBe(
+      'tag "Mother-Plant " (the same tag as the rule tag "mother-plant") was already protected in profile default\n' +
+        'name "heritage\u00a0*" (the same name as the rule name "Heritage *") was already protected in profile default\n',
+    );
+    expect(stored()).toEqual({
+      profiles: { default: { protected: { tags: ['mother-plant', 'fern'], names: ['Heritage *'] } } },
+    });
+    // unprotect removes every rule that reads as the one named: one left would still protect the plants.
+    withRules({ tags: ['tree', 'Tree', ' TREE', 'trees'] });
+    const u = await plants(['config', 'unprotect', '--tag', 'tree']);
+    expect(u.code).toBe(0);
+    expect(u.stderr()).toBe(
+      'Unprotected tag "tree" (the same tag as the rules tag "tree", tag "Tree" and tag " TREE") in profile default\n',
+    );
+    expect(stored()).toEqual({ profiles: { default: { protected: { tags: ['trees'] } } } });
+  });
+
   it('unprotect removes every spelling of the id, naming them even off a terminal: none is left to protect it', async () => {
     withRules({ ids: ['7', '7.0', '8', '0x7'] });
     const r = await plants(['config', 'unprotect', '--id', '07']);
