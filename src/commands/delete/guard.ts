@@ -4,10 +4,10 @@ import type { Plant } from '../../api/responses.js';
 import { CONFIG_FILE, configDir, type Protections } from '../../config/store.js';
 import type { Context } from '../../context.js';
 import { ConfigError, RefusedError } from '../../errors.js';
-import { warning } from '../../output/messages.js';
 import { excerpt, NO_SECRETS, printable, quoted, wordList } from '../../shared/text.js';
 import { capOf, formatMaxDeletes, parseMaxDeletes, type MaxDeletes } from '../../shared/values.js';
 import { plantId } from './id-input.js';
+import { countListed, ListCounter, warnOfDuplicates, type ListedCount } from './list-count.js';
 import { unseenShown } from './loose-text.js';
 import {
   describeRules,
@@ -124,7 +124,7 @@ export async function guardDeletion(
     counted = found.counted;
     if (needPlants) byId = found.byId;
   }
-  if (counted) warnOfDuplicates(ctx, counted);
+  if (counted) warnOfDuplicates(ctx.io, counted);
   const count = counted?.distinct;
   const checked = byId ? targets.map(({ id, plant }) => ({ id, plant: plant ?? plantFor(byId, id) })) : [...targets];
   if (rules && hasRules(rules)) checkProtections(checked, byId, rules, guard.profile);
@@ -147,59 +147,6 @@ export async function guardDeletion(
     }
   }
   return checked;
-}
-
-/**
- * What a list holds, as a percentage cap counts it: `distinct` plants, by
- * idKey (a service that lists each plant ten times, or `7` beside `07`,
- * must not make a cap ten times too large); plants without a usable id are
- * not counted, as they cannot be deleted, nor padded in to raise a cap.
- */
-export interface ListedCount {
-  items: number;
-  distinct: number;
-  withoutId: number;
-}
-
-/** Counts plants as lookUp and prune's list hand them over. */
-class ListCounter {
-  readonly #keys = new Set<string>();
-  #items = 0;
-  #withoutId = 0;
-
-  add(plants: readonly Plant[]): void {
-    this.#items += plants.length;
-    for (const plant of plants) {
-      const id = plantId(plant);
-      if (id === undefined) this.#withoutId += 1;
-      else this.#keys.add(idKey(id));
-    }
-  }
-
-  get counted(): ListedCount {
-    return { items: this.#items, distinct: this.#keys.size, withoutId: this.#withoutId };
-  }
-}
-
-export function countListed(plants: readonly Plant[]): ListedCount {
-  const counter = new ListCounter();
-  counter.add(plants);
-  return counter.counted;
-}
-
-/** One line on stderr when the list holds an id twice (under any spelling) or plants without ids. */
-function warnOfDuplicates(ctx: Context, { items, distinct, withoutId }: ListedCount): void {
-  const duplicates = items - distinct - withoutId;
-  if (duplicates === 0 && withoutId === 0) return;
-  const parts: string[] = [];
-  if (duplicates > 0) {
-    parts.push(`${duplicates} duplicate id${duplicates === 1 ? '' : 's'}`);
-  }
-  if (withoutId > 0) parts.push(`${withoutId} plant${withoutId === 1 ? '' : 's'} without an id`);
-  warning(
-    ctx.io,
-    `the service listed ${parts.join(' and ')} (${distinct} distinct plant${distinct === 1 ? '' : 's'} in ${items} item${items === 1 ? '' : 's'}); a percentage cap counts the distinct plants`,
-  );
 }
 
 /** How a plant is named in a refusal: its name cut short, the service's text escaped. */
