@@ -2,7 +2,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { looseText, unseenShown } from '../../src/commands/delete/loose-text.js';
 import { protectionMatcher } from '../../src/commands/delete/protections.js';
+import type { Plant } from '../../src/api/responses.js';
 import { plantMatcher } from '../../src/filters.js';
+import { JsonNumber } from '../../src/json.js';
 
 // Tag and name rules protect loosely (docs/commands.md, plants config); selection stays exact.
 
@@ -190,6 +192,18 @@ describe('tag rules: the same text, read loosely', () => {
 
   it.each(['mother-plants', 'mother plant', 'mother', '', 'mother-*'])('%j is not', (plantTag) => {
     expect(tag(plantTag)).toBeUndefined();
+  });
+
+  it('a tag or name the service sends as a number is read as its text', () => {
+    const check = protectionMatcher({ ids: [], tags: [' 7 '], names: ['1?'] });
+    expect(check('1', [{ name: 'x', tag: 7 } as unknown as Plant])?.rule).toBe('tag " 7 "');
+    expect(check('1', [{ name: new JsonNumber('12345678901234567890') } as unknown as Plant])).toBeUndefined();
+    expect(check('1', [{ name: new JsonNumber('1e5') } as unknown as Plant])).toBeUndefined();
+    expect(check('1', [{ name: new JsonNumber('1.50') } as unknown as Plant])).toBeUndefined();
+    expect(check('1', [{ name: new JsonNumber('-0') } as unknown as Plant])).toBeUndefined();
+    expect(check('1', [{ name: 12 } as unknown as Plant])?.rule).toBe('name "1?"');
+    expect(check('1', [{ name: new JsonNumber('10') } as unknown as Plant])?.rule).toBe('name "1?"');
+    expect(check('1', [{ name: null, tag: { t: 7 } } as unknown as Plant])).toBeUndefined();
   });
 
   it('a tag rule is no glob', () => {

@@ -1,6 +1,7 @@
 import type { Plant } from '../../api/responses.js';
 import { PROTECTION_KINDS, type Protections } from '../../config/store.js';
 import { globMatcher } from '../../filters.js';
+import { JsonNumber, numberText } from '../../json.js';
 import { quoted } from '../../shared/text.js';
 import { leadingNumbers } from './leading-number.js';
 import { looseSteps, looseText, type LooseStep } from './loose-text.js';
@@ -273,23 +274,31 @@ export function protectionMatcher(
       if (rule !== undefined) return { rule: describeRule('ids', rule), readAs: key };
     }
     for (const plant of plants) {
-      const tag = typeof plant.tag === 'string' ? tags.get(looseText(plant.tag)) : undefined;
+      // The service's data is not trusted to be what the interface says: a tag or name may come as a number.
+      const plantTag = textOf(plant.tag);
+      const tag = plantTag === undefined ? undefined : tags.get(looseText(plantTag));
       if (tag !== undefined) {
-        const why = becauseOf(plant.tag!, tag, (text, rule) => text === rule);
+        const why = becauseOf(plantTag!, tag, (text, rule) => text === rule);
         return { rule: describeRule('tags', tag), plant, ...why };
       }
-      // The service's data is not trusted to be what the interface says.
-      if (typeof plant.name !== 'string' || names.length === 0) continue;
-      const name = plant.name;
+      const name = textOf(plant.name);
+      if (name === undefined || names.length === 0) continue;
       const loosened = looseText(name);
       const glob = names.find(({ test }) => test(name, loosened));
       if (glob) {
-        const why = becauseOf(plant.name, glob.glob, (text, rule) => globMatcher(rule)(text));
+        const why = becauseOf(name, glob.glob, (text, rule) => globMatcher(rule)(text));
         return { rule: describeRule('names', glob.glob), plant, ...why };
       }
     }
     return undefined;
   };
+}
+
+/** A tag or name as text: a string, or a number as the service wrote it; nothing else (null, an object). */
+function textOf(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number') return String(value);
+  return value instanceof JsonNumber ? numberText(value) : undefined;
 }
 
 /** Why a plant's `text` matched a rule it differs from as written (loose-text.ts): nothing when it matches as written. */
