@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { looseText, unseenShown } from '../../src/commands/delete/loose-text.js';
+import { LOOSE_STEPS, looseText, unseenShown } from '../../src/commands/delete/loose-text.js';
 import { protectionMatcher } from '../../src/commands/delete/protections.js';
 import type { Plant } from '../../src/api/responses.js';
 import { plantMatcher } from '../../src/filters.js';
@@ -140,6 +140,19 @@ describe('name rules match loosely', () => {
   it('other names stay unprotected: letters, digits and accents still count', () => {
     for (const name of ['Mother Ferns', 'Mother Fem', 'MotherFern', 'Mother Fërn', 'Mother Fern 2', 'Other Fern'])
       expect(motherFern(name)).toBeUndefined();
+  });
+});
+
+describe('looseText', () => {
+  it('its quick way for plain ASCII gives what every step gives, and a second reading changes nothing', () => {
+    const all = new Set(LOOSE_STEPS);
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), fc.string({ unit: 'binary' })), (text) => {
+        expect(looseText(text)).toBe(looseText(text, all));
+        expect(looseText(looseText(text))).toBe(looseText(text));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
 
