@@ -51,7 +51,9 @@ export function readBackFormats(): string {
  * - CSV with a header row that names an `id` column, as `plants list -o csv` prints: that column only;
  * - otherwise one id a line, taken whole (a line holding a space is refused).
  * Text that holds more than ids (a table, tab-separated rows, CSV without
- * an id column) is refused: its names and tags are not ids.
+ * an id column) is refused: its names and tags are not ids. So is text
+ * that names no plant (blank lines only), unlike no text at all, `[]` or a
+ * CSV header alone (an empty selection), and JSON with a key written twice.
  */
 export function parseIdInput(text: string): string[] {
   // A byte order mark (Notepad, PowerShell 5, Excel's CSV UTF-8) is no part of the first id.
