@@ -24,12 +24,15 @@ export function parseCsvLines(text: string, firstLine = 1): { records: string[][
   let line = firstLine;
   let recordLine = firstLine;
   let i = 0;
+  // A quoted empty field (`""`) is a record at the end of the text too.
+  let quoted = false;
   const endRecord = () => {
     record.push(field);
     records.push(record);
     lines.push(recordLine);
     record = [];
     field = '';
+    quoted = false;
   };
   while (i < text.length) {
     const ch = text[i]!;
@@ -43,6 +46,7 @@ export function parseCsvLines(text: string, firstLine = 1): { records: string[][
         close += 2;
       }
       field = text.slice(i + 1, close).replaceAll('""', '"');
+      quoted = true;
       line += field.match(LINE_BREAK)?.length ?? 0;
       i = close + 1;
       const after = text[i];
@@ -54,6 +58,7 @@ export function parseCsvLines(text: string, firstLine = 1): { records: string[][
     if (ch === ',') {
       record.push(field);
       field = '';
+      quoted = false;
     } else if (ch === '\n' || ch === '\r') {
       endRecord();
       if (ch === '\r' && text[i + 1] === '\n') i += 1;
@@ -62,6 +67,6 @@ export function parseCsvLines(text: string, firstLine = 1): { records: string[][
     } else field += ch;
     i += 1;
   }
-  if (field !== '' || record.length > 0) endRecord();
+  if (field !== '' || record.length > 0 || quoted) endRecord();
   return { records, lines };
 }

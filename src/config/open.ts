@@ -5,6 +5,7 @@ import { ConfigError } from '../errors.js';
 import type { WriteFs } from './atomic-write.js';
 import type { DebugLog } from './lock.js';
 import { fsReason } from '../shared/fs-reason.js';
+import { repeatedKey } from '../shared/json-keys.js';
 import { makeDirectory } from '../shared/make-directory.js';
 import { checkConfigFile, CONFIG_FILE, configDir, ConfigStore, isObject, readError, type ConfLike } from './store.js';
 
@@ -54,49 +55,12 @@ function parseConfigObject(text: string): Record<string, unknown> {
   }
   const value: unknown = JSON.parse(json);
   if (!isObject(value)) throw new Error('it is not a JSON object');
-  const twice = keyWrittenTwice(json);
+  const twice = repeatedKey(json)?.key;
   if (twice !== undefined) {
     // JSON.parse keeps the last: a second "protected" would drop the first one's rules unsaid (and the next write, from the file).
     throw new Error(`it has the key ${JSON.stringify(twice)} twice in one object, and only the last would be read`);
   }
   return value;
-}
-
-/**
- * The first key that one object of `json` (valid JSON) has twice, as
- * JSON.parse reads keys (escapes decoded), or undefined.
- */
-function keyWrittenTwice(json: string): string | undefined {
-  // Per open object: its keys so far; per array, null. The next string is a key right after `{` or a `,` in an object.
-  const open: (Set<string> | null)[] = [];
-  let keyNext = false;
-  for (let i = 0; i < json.length; i++) {
-    const code = json.charCodeAt(i);
-    if (code === 0x22) {
-      let end = i + 1;
-      while (json.charCodeAt(end) !== 0x22) end += json.charCodeAt(end) === 0x5c ? 2 : 1;
-      const keys = open.at(-1);
-      if (keyNext && keys) {
-        const raw = json.slice(i + 1, end);
-        const key = raw.includes('\\') ? (JSON.parse(`"${raw}"`) as string) : raw;
-        if (keys.has(key)) return key;
-        keys.add(key);
-      }
-      keyNext = false;
-      i = end;
-    } else if (code === 0x7b) {
-      open.push(new Set());
-      keyNext = true;
-    } else if (code === 0x5b) {
-      open.push(null);
-      keyNext = false;
-    } else if (code === 0x5d || code === 0x7d) {
-      open.pop();
-    } else if (code === 0x2c) {
-      keyNext = open.at(-1) instanceof Set;
-    }
-  }
-  return undefined;
 }
 
 /** Whether arrays and objects nest more than `limit` deep in `json` (text in strings aside). */

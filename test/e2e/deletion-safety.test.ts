@@ -34,7 +34,7 @@ afterEach(async () => {
 });
 
 describe('pipelines never turn names into ids', () => {
-  it('tsv keeps the id column when the service sends no ids, so cut -f1 gives no names', async () => {
+  it('tsv keeps the id column when the service sends no ids, so cut -f1 gives no names, and no ids is refused', async () => {
     server = await rawServer((_req, res) => {
       res
         .writeHead(200, { 'content-type': 'application/json' })
@@ -47,9 +47,47 @@ describe('pipelines never turn names into ids', () => {
       .map((line) => line.split('\t')[0])
       .join('\n');
     const r = await plants(['delete', '--stdin', '--yes'], { env: { PLANTS_BASE_URL: server.url }, input: ids });
-    expect(r.code).toBe(0);
-    expect(r.stderr).toBe('No plants to delete\n');
+    // Blank lines name no plant: not a success that deleted nothing.
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(
+      /^plants: standard input has 2 lines, all blank: it names no plant .*nothing was deleted\n$/,
+    );
     expect(server.requests.filter((q) => q.method === 'DELETE')).toEqual([]);
+  });
+
+  it('what list --json and -o csv print when nothing matches is an empty selection: nothing to delete, exit 0', async () => {
+    for (const format of [['--json'], ['-o', 'csv'], ['-o', 'ndjson']]) {
+      const list = await plants(['list', '--tag', 'none', ...format]);
+      expect(list.code).toBe(0);
+      const r = await plants(['delete', '--stdin', '--yes'], { input: list.stdout });
+      expect(r.code, format.join(' ')).toBe(0);
+      expect(r.stderr).toBe('No plants to delete\n');
+    }
+    expect(deletes()).toEqual([]);
+  });
+
+  it('reads what jq prints of plants picked from list --json, as JSON or NDJSON; refuses an id given twice in one object', async () => {
+    const listed = JSON.parse((await plants(['list', '--json'])).stdout) as { id: number; tag: string }[];
+    const weeds = listed.filter((plant) => plant.tag === 'weed');
+    // jq '[.[] | select(.tag == "weed")]': indented JSON; jq -c '.[] | select(…)': one object a line.
+    const pretty = await plants(['delete', '--stdin', '--yes', '--max-deletes', '2'], {
+      input: `${JSON.stringify(weeds.slice(0, 2), null, 2)}\n`,
+    });
+    expect(pretty.code).toBe(0);
+    const compact = await plants(['delete', '--stdin', '--yes'], {
+      input: weeds
+        .slice(2)
+        .map((plant) => `${JSON.stringify(plant)}\n`)
+        .join(''),
+    });
+    expect(compact.code).toBe(0);
+    expect(deletes()).toEqual(['/plants/2', '/plants/3', '/plants/4']);
+    const twice = await plants(['delete', '--stdin', '--yes', '--json'], { input: '{"id":"7","id":"1"}\n' });
+    expect(twice.code).toBe(2);
+    expect((JSON.parse(lastLine(twice.stderr)) as JsonError).error.message).toMatch(
+      /^line 1 of standard input has the key "id" twice in one object/,
+    );
+    expect(deletes()).toHaveLength(3);
   });
 
   it('refuses the one TSV row of a plant without an id: its name is no id', async () => {
@@ -295,6 +333,44 @@ describe('--max-deletes caps unattended runs', () => {
     expect(deletes()).toEqual([]);
   });
 
+  it('a percentage is of the distinct plants: a service listing 10 plants ten times each cannot have all ten deleted', async () => {
+    const ten = Array.from({ length: 10 }, (_, i) => ({ id: i + 1, name: `Plant ${i + 1}`, tag: 'x' }));
+    // Each plant ten times; plant 7 also as "07", one more spelling of the same id.
+    const listed = [...Array.from({ length: 10 }, () => ten).flat(), { id: '07', name: 'Plant 7', tag: 'x' }];
+    server = await rawServer((req, res) => {
+      if (req.method === 'GET') res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(listed));
+      else res.writeHead(204).end();
+    });
+    const env = { PLANTS_BASE_URL: server.url };
+    const runs: [string[], string][] = [
+      [['prune', '--all', '--yes', '--max-deletes', '10%'], '--max-deletes 10% (1 of the 10 distinct plants listed)'],
+      [['delete', '1', '2', '--yes', '--max-deletes', '10%'], '--max-deletes 10% (1 of the 10 distinct plants listed)'],
+    ];
+    for (const [args, cap] of runs) {
+      const r = await plants([...args, '--json'], { env });
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stdout).toBe('');
+      const lines = r.stderr.trimEnd().split('\n');
+      expect(lines[0]).toBe(
+        'plants: warning: the service listed 91 duplicate ids (10 distinct plants in 101 items); a percentage cap counts the distinct plants',
+      );
+      const error = (JSON.parse(lines.at(-1)!) as JsonError).error;
+      expect(error.code).toBe('refused');
+      expect(error.message).toContain(cap);
+    }
+    // The profile's max-deletes too.
+    expect((await plants(['config', 'set', 'max-deletes', '10%'])).code).toBe(0);
+    const profile = await plants(['prune', '--all', '--yes'], { env });
+    expect(profile.code).toBe(2);
+    // 11: plant 7 is sent as 7 and as 07, each counted against the cap.
+    expect(profile.stderr).toContain('11 plants would be deleted, more than the max-deletes 10% (1 of the 10 distinct');
+    expect(server.requests.filter((q) => q.method === 'DELETE')).toEqual([]);
+    // One plant is within the cap.
+    const one = await plants(['prune', '--name', 'Plant 3', '--yes'], { env });
+    expect(one.code).toBe(0);
+    expect(server.requests.filter((q) => q.method === 'DELETE').map((q) => q.path)).toEqual(['/plants/3']);
+  });
+
   it.each(['-1', 'abc', '1.5', ''])('rejects --max-deletes %j before any request', async (value) => {
     const r = await plants(['delete', '1', '--yes', '--max-deletes', value]);
     expect(r.code).toBe(2);
@@ -338,6 +414,37 @@ describe("a profile's protections and max-deletes hold against the real store", 
     }
     expect(deletes()).toEqual([]);
     expect(setup.store.store.size).toBe(5);
+  });
+
+  it('rules protect loosely: an id a service reads by its leading number, a name or tag that differs unseen', async () => {
+    expect((await plants(['config', 'protect', '--id', '1', '--name', 'ROSE', '--tag', ' Weed\u200b'])).code).toBe(0);
+    const cases: [string[], string][] = [
+      [['delete', '--yes', '--', '1-ficus'], 'plant 1-ficus "Ficus 7" (id "1", which a service may read as 1)'],
+      [['delete', '--yes', '--', ' 1'], '(id "1"'],
+      [['delete', '--yes', '--', '1.9'], '(id "1", which a service may read as 1)'],
+      [['delete', '7', '--yes'], 'plant 7 "Rose" (name "ROSE", matched by its name "Rose" with letter case set aside)'],
+      [
+        ['prune', '--tag', 'weed', '--yes'],
+        'plant 2 "Weed, common" (tag " Weed\\u200b", matched by its tag "weed" with invisible characters, white space and letter case set aside)',
+      ],
+    ];
+    for (const [[command, ...args], named] of cases) {
+      // --json before any --, after which every word is an id.
+      const r = await plants([command!, '--json', ...args]);
+      expect(r.code, args.join(' ')).toBe(2);
+      const error = (JSON.parse(lastLine(r.stderr)) as JsonError).error;
+      expect(error.code).toBe('refused');
+      expect(error.message).toContain(named);
+    }
+    expect(deletes()).toEqual([]);
+    // Selection stays exact: --name ROSE selects nothing, so prune has nothing to delete.
+    const exact = await plants(['prune', '--name', 'ROSE', '--yes']);
+    expect(exact.code).toBe(0);
+    expect(exact.stderr).toBe('No plants to delete\n');
+    // --include-protected passes them.
+    const through = await plants(['delete', '--yes', '--include-protected', '--ignore-missing', '--', '1-ficus']);
+    expect(through.code).toBe(0);
+    expect(deletes()).toEqual(['/plants/1-ficus']);
   });
 
   it('rules added by 12 runs at once are all kept (each change is made under the config lock)', async () => {

@@ -183,12 +183,15 @@ describe('bulk delete', () => {
     expect(deletes()).toHaveLength(2);
   });
 
-  it('treats empty input as a no-op that says so', async () => {
-    const r = await plants(['delete', '--stdin', '--yes'], { input: '\n  \n' });
+  it('treats empty input as a no-op that says so, and refuses blank lines, which name no plant', async () => {
+    const r = await plants(['delete', '--stdin', '--yes'], { input: '' });
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('No plants to delete\n');
-    const json = await plants(['delete', '--stdin', '--yes', '--json'], { input: '' });
+    const json = await plants(['delete', '--stdin', '--yes', '--json'], { input: '[]' });
     expect(json.stdout).toBe('[]\n');
+    const blank = await plants(['delete', '--stdin', '--yes'], { input: '\n  \n' });
+    expect(blank.code).toBe(2);
+    expect(blank.stderr).toMatch(/^plants: standard input has 2 lines, all blank: it names no plant/);
     expect(deletes()).toEqual([]);
   });
 

@@ -140,15 +140,50 @@ describe('which ids are deleted', () => {
     expect(r.stderr()).toMatch(/^plants: standard input looks like a table/);
   });
 
-  it('empty input deletes nothing and says so, exit 0; [] with --json', async () => {
-    const r = await plants(['delete', '--stdin', '--yes'], { stdin: '\n' });
+  it.each([
+    ['no input at all', ''],
+    ['an empty JSON array, as list --json prints when nothing matches', '[]\n'],
+    ['an empty JSON array after a BOM', '\uFEFF[ ]'],
+    ['the CSV header list -o csv prints alone', 'id,name,tag\r\n'],
+    ['the one-column CSV header alone', 'id\n'],
+  ])('an empty selection (%s) deletes nothing and says so, exit 0; [] with --json', async (_, stdin) => {
+    const r = await plants(['delete', '--stdin', '--yes'], { stdin });
     expect(r.code).toBe(0);
     expect(r.stdout()).toBe('');
     expect(r.stderr()).toBe('No plants to delete\n');
-    const j = await plants(['delete', '-', '--yes', '--json'], { stdin: '' });
+    const j = await plants(['delete', '-', '--yes', '--json'], { stdin });
     expect(j.code).toBe(0);
     expect(withoutRequestIds(JSON.parse(j.stdout()))).toEqual([]);
     expect(j.stderr()).toBe('No plants to delete\n');
+  });
+
+  it.each([
+    ['one blank line (echo of an unset variable)', '\n', /^standard input has 1 line, all blank: it names no plant/],
+    ['blank lines (cut -f1 of plants without ids)', '\n\n\n', /^standard input has 3 lines, all blank/],
+    ['lines of spaces, CRLF', ' \r\n\t\r\n  ', /^standard input has 3 lines, all blank/],
+    ['a BOM, then blank lines', '\uFEFF\n\n', /^standard input has 2 lines, all blank/],
+    [
+      'one-column CSV of plants without ids',
+      'id\r\n\r\n\r\n',
+      /^standard input is CSV whose 2 rows after the header are blank/,
+    ],
+    [
+      'a CSV row of an empty quoted id',
+      'id\r\n""\r\n',
+      /^standard input is CSV whose one row after the header is blank/,
+    ],
+    ['JSON items without an id', '[{"name":"Fern"}]', /^item 1 of the JSON on standard input has no usable "id"/],
+    ['NDJSON without an id', '{"name":"Fern"}\n', /^line 1 of standard input has no usable "id"/],
+  ])('input that names no plant (%s) is refused: exit 2, nothing sent', async (_, stdin, message) => {
+    const r = await plants(['delete', '--stdin', '--yes', '--json'], { stdin });
+    expect(r.code).toBe(2);
+    expect(r.stdout()).toBe('');
+    const { error } = JSON.parse(r.stderr().trimEnd().split('\n').at(-1)!) as {
+      error: { code: string; message: string };
+    };
+    expect(error.code).toBe('usage');
+    expect(error.message).toMatch(message);
+    expect(error.message).toMatch(/nothing was deleted$/);
   });
 });
 

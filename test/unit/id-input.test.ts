@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { parseIdInput } from '../../src/commands/delete/id-input.js';
 import { parseCsv } from '../../src/csv.js';
 import { UsageError } from '../../src/errors.js';
@@ -34,6 +35,9 @@ describe('parseCsv', () => {
     // two line feeds are two line ends (a blank record between), not one CRLF
     ['a\n\nb', [['a'], [''], ['b']]],
     ['a\r\rb', [['a'], [''], ['b']]],
+    // a last record of one quoted empty field is a record, with or without a line end
+    ['id\r\n""', [['id'], ['']]],
+    ['id\r\n""\r\n', [['id'], ['']]],
   ])('reads %j', (text, records) => {
     expect(parseCsv(text)).toEqual(records);
   });
@@ -246,5 +250,100 @@ describe('parseIdInput: what counts as an id', () => {
     expect(refusal('ID  NAME\n7   Fern\n')).toBe(
       'standard input looks like a table (its first line is the header ID NAME); its cells are not ids: pipe plants list --json, -o ndjson or -o csv instead; nothing was deleted',
     );
+  });
+});
+
+describe('a key written twice in one object is refused: JSON keeps only the last', () => {
+  it.each([
+    ['the id twice, NDJSON', '{"id":"7","id":"8"}\n', /^line 1 of standard input has the key "id" twice in one object/],
+    ['the id twice, after a blank line', '\n{"id":7}\n{"id":"7","name":"x","id":"8"}\n', /^line 3 of standard input/],
+    ['the id twice, a JSON object alone', '{"id":"7","id":"8"}', /^line 1 of standard input has the key "id" twice/],
+    [
+      'the id twice, an array item',
+      '[{"id":1},{"id":"7","id":"8"}]',
+      /^item 2 of the JSON on standard input has the key "id" twice/,
+    ],
+    ['the id spelt with an escape', '[{"id":"7","\\u0069d":"8"}]', /^item 1 of the JSON .* the key "id" twice/],
+    ['the id spelt with escapes both times', '{"i\\u0064":"7","\\u0069\\u0064":"8"}', /the key "id" twice/],
+    ['another key twice', '[{"id":"7","name":"a","name":"b"}]', /^item 1 of the JSON .* the key "name" twice/],
+    [
+      'a key twice deeper in an item',
+      '[{"id":1},{"id":2},{"id":3,"extra":{"a":1,"a":2}}]',
+      /^item 3 .* the key "a" twice/,
+    ],
+    [
+      'a key twice in an NDJSON line',
+      '{"id":1}\r\n{"extra":{"x":[{"k":1,"k":1}]},"id":2}',
+      /^line 2 .* the key "k" twice/,
+    ],
+  ])('%s', (_what, text, error) => {
+    expect(() => parseIdInput(text)).toThrow(UsageError);
+    expect(() => parseIdInput(text)).toThrow(error);
+    expect(() => parseIdInput(text)).toThrow(/which value is meant cannot be told; nothing was deleted$/);
+  });
+
+  it.each([
+    ['keys alike in different objects', '[{"id":"7"},{"id":"8"}]', ['7', '8']],
+    ['a key that is in a string', '[{"id":"7","name":"\\"id\\":\\"id\\""}]', ['7']],
+    ['keys that differ in case', '{"id":"7","ID":"8","Id":"9"}', ['7']],
+    ['a key and a value alike', '{"id":"id"}', ['id']],
+    ['an escaped quote before a key', '[{"name":"a\\\\","id":"7"}]', ['7']],
+  ])('%s are no repeat', (_what, text, ids) => {
+    expect(parseIdInput(text)).toEqual(ids);
+  });
+
+  it('whatever two values a key holds, a second spelling of it is refused', () => {
+    const spelling = fc.constantFrom('id', '\\u0069d', 'i\\u0064', '\\u0069\\u0064');
+    fc.assert(
+      fc.property(spelling, spelling, fc.string(), fc.string(), (a, b, first, second) => {
+        const line = `{"${a}":${JSON.stringify(first)},"name":"x","${b}":${JSON.stringify(second)}}`;
+        expect(() => parseIdInput(`${line}\n`)).toThrow(/the key "id" twice/);
+        expect(() => parseIdInput(`[${line}]`)).toThrow(/the key "id" twice/);
+      }),
+    );
+  });
+});
+
+describe('input that names no plant is no empty selection', () => {
+  it.each([
+    ['nothing at all', ''],
+    ['a byte order mark alone', '\uFEFF'],
+    ['an empty JSON array', '[]'],
+    ['an empty JSON array and a line end', '[]\n'],
+    ['the CSV header alone', 'id,name,tag\r\n'],
+    ['the one-column CSV header alone', 'id\r\n'],
+    ['a header without a line end', 'id'],
+  ])('%s is an empty selection', (_what, text) => {
+    expect(parseIdInput(text)).toEqual([]);
+  });
+
+  it.each([
+    ['a line end', '\n', /^standard input has 1 line, all blank: it names no plant/],
+    ['spaces', '   ', /^standard input has 1 line, all blank/],
+    ['blank lines', '\n\n\n', /^standard input has 3 lines, all blank/],
+    ['CRLF blank lines', '\r\n\r\n', /^standard input has 2 lines, all blank/],
+    ['CR blank lines and tabs', '\t\r\r', /^standard input has 2 lines, all blank/],
+    ['a BOM and blank lines', '\uFEFF\n \n', /^standard input has 2 lines, all blank/],
+    [
+      'CSV of blank rows',
+      'id\n\n',
+      /^standard input is CSV whose one row after the header is blank: it names no plant/,
+    ],
+    ['CSV of blank rows, CRLF', 'id\r\n\r\n\r\n\r\n', /^standard input is CSV whose 3 rows after the header are blank/],
+    ['CSV of a row of spaces', 'id\r\n  \r\n', /^standard input is CSV whose one row after the header is blank/],
+    ['CSV of a quoted empty id', 'id\r\n""\r\n', /^standard input is CSV whose one row after the header is blank/],
+    ['CSV whose rows have no id', 'id,name\r\n,Fern\r\n', /^line 2 of standard input has no id/],
+    ['JSON items without ids', '[{"name":"Fern"},{"name":"Ivy"}]', /^item 1 .* has no usable "id"/],
+    ['JSON null items', '[null]', /^item 1 .* has no usable "id"/],
+    ['NDJSON without ids', '{"name":"Fern"}\n{"name":"Ivy"}\n', /^line 1 .* has no usable "id"/],
+  ])('%s is refused, saying what was read', (_what, text, error) => {
+    expect(() => parseIdInput(text)).toThrow(UsageError);
+    expect(() => parseIdInput(text)).toThrow(error);
+    expect(() => parseIdInput(text)).toThrow(/nothing was deleted$/);
+  });
+
+  it('blank lines among ids are still skipped', () => {
+    expect(parseIdInput('\n7\n\n8\n\n')).toEqual(['7', '8']);
+    expect(parseIdInput('id\r\n7\r\n\r\n8\r\n\r\n')).toEqual(['7', '8']);
   });
 });

@@ -53,17 +53,19 @@ describe('the rules, exactly', () => {
     ['0', undefined, 'id "00"'],
     ['00', undefined, 'id "00"'],
     ['7 ', undefined, 'id "7"'],
-    ['7a', undefined, undefined],
-    // tag rules: exactly, case counts; no tag never matches
+    ['7a', undefined, 'id "7"'],
+    ['8a', undefined, undefined],
+    // tag rules: the same text read loosely (case, spaces, invisible characters aside); no tag never matches
     ['1', { name: 'x', tag: 'tree' }, 'tag "tree"'],
-    ['1', { name: 'x', tag: 'Tree' }, undefined],
+    ['1', { name: 'x', tag: 'Tree' }, 'tag "tree"'],
     ['1', { name: 'x', tag: 'trees' }, undefined],
     ['1', { name: 'x', tag: null }, undefined],
     ['1', { name: 'x' }, undefined],
-    // name rules: a glob on the whole name; * any run (none too), ? exactly one; case counts
+    // name rules: a glob on the whole name, as written or read loosely; * any run (none too), ? exactly one
     ['1', { name: 'Old Oak' }, 'name "Old *"'],
     ['1', { name: 'Old ' }, 'name "Old *"'],
-    ['1', { name: 'old Oak' }, undefined],
+    ['1', { name: 'old Oak' }, 'name "Old *"'],
+    ['1', { name: 'Old' }, undefined],
     ['1', { name: 'An Old Oak' }, undefined],
     ['1', { name: 'Aloe' }, 'name "A?oe"'],
     ['1', { name: 'Aoe' }, undefined],
@@ -92,9 +94,11 @@ describe('the rules, exactly', () => {
     ['9007199254740993', '9007199254740992', false],
     ['-7', '-07', true],
     ['7', '-7', false],
-    ['7', '7.5', false],
+    ['7', '7.5', true],
+    ['7', '8.5', false],
     ['7', '70e-2', false],
-    ['7', '7x', false],
+    ['7', '7x', true],
+    ['7', 'x7', false],
     ['7', '0x7', true],
     ['7', '\uFF17', true],
     ['7', '7e00000', true],
@@ -109,9 +113,10 @@ describe('the rules, exactly', () => {
     ['7', '07.xml', true],
     ['7', '7.tar.gz', true],
     ['7', '7.v2', true],
-    ['7', '7.5.json', false],
-    ['7', '7.json.5', false],
-    ['7', '7-json', false],
+    ['7', '7.5.json', true],
+    ['7', '7.json.5', true],
+    ['7', '7-json', true],
+    ['7', '8.5.json', false],
     ['7', 'x7.json', false],
     ['7', '.json', false],
     ['rose', 'rose.json', true],
@@ -120,16 +125,18 @@ describe('the rules, exactly', () => {
     ['7', '7\0abc', true],
     ['7', '7.json\0x', true],
     ['7', '\x007', false],
-    ['7', '7\x01', false],
+    ['7', '7\x01', true],
+    ['7', '\x017', false],
     // read as a double (JavaScript's Number(), Python's float()): what rounds to the id is the id
     ['7', '7.0000000000000001', true],
     ['8', '7.9999999999999999', true],
     ['7', '0.7000000000000000001e1', true],
     ['9007199254740992', '9007199254740993', true],
     ['9007199254740992', '9007199254740993.json', true],
-    ['7', '7.000001', false],
+    ['7', '7.000001', true],
     ['7', '6.9999999', false],
-    ['1', '1e400', false],
+    ['1', '1e400', true],
+    ['2', '1e400', false],
   ])('an id rule %j and the id %j: protected %s', (rule, id, protectedToo) => {
     const check = protectionMatcher({ ids: [rule], tags: [], names: [] });
     expect(check(id, []) !== undefined).toBe(protectedToo);
@@ -456,6 +463,36 @@ describe('config protect and unprotect', () => {
     expect(stored()).toEqual({ profiles: { default: { protected: { ids: ['7', '8'] } } } });
   });
 
+  it('a tag or name rule that reads as one there (case, spaces, invisible characters) is the same rule', async () => {
+    withRules({ tags: ['mother-plant'], names: ['Heritage *'] });
+    const r = await plants([
+      'config',
+      'protect',
+      '--tag',
+      'Mother-Plant ',
+      '--name',
+      'heritage\u00a0*',
+      '--tag',
+      'fern',
+    ]);
+    expect(r.code).toBe(0);
+    expect(r.stderr()).toBe(
+      'tag "Mother-Plant " (the same tag as the rule tag "mother-plant") was already protected in profile default\n' +
+        'name "heritage\u00a0*" (the same name as the rule name "Heritage *") was already protected in profile default\n',
+    );
+    expect(stored()).toEqual({
+      profiles: { default: { protected: { tags: ['mother-plant', 'fern'], names: ['Heritage *'] } } },
+    });
+    // unprotect removes every rule that reads as the one named: one left would still protect the plants.
+    withRules({ tags: ['tree', 'Tree', ' TREE', 'trees'] });
+    const u = await plants(['config', 'unprotect', '--tag', 'tree']);
+    expect(u.code).toBe(0);
+    expect(u.stderr()).toBe(
+      'Unprotected tag "tree" (the same tag as the rules tag "tree", tag "Tree" and tag " TREE") in profile default\n',
+    );
+    expect(stored()).toEqual({ profiles: { default: { protected: { tags: ['trees'] } } } });
+  });
+
   it('unprotect removes every spelling of the id, naming them even off a terminal: none is left to protect it', async () => {
     withRules({ ids: ['7', '7.0', '8', '0x7'] });
     const r = await plants(['config', 'unprotect', '--id', '07']);
@@ -473,10 +510,10 @@ describe('config protect and unprotect', () => {
 
   it('unprotect of a rule that is not there changes nothing: exit 2, naming the rules there are', async () => {
     withRules({ tags: ['tree'] });
-    const r = await plants(['config', 'unprotect', '--tag', 'tree', '--tag', 'Tree', '--name', 'x']);
+    const r = await plants(['config', 'unprotect', '--tag', 'tree', '--tag', 'Trees', '--name', 'x']);
     expect(r.code).toBe(2);
     expect(r.stderr()).toBe(
-      'plants: tag "Tree", name "x" are not protected in profile default (its rules: tag "tree"); nothing was changed\n',
+      'plants: tag "Trees", name "x" are not protected in profile default (its rules: tag "tree"); nothing was changed\n',
     );
     expect(stored()).toEqual({ profiles: { default: { protected: { tags: ['tree'] } } } });
   });
@@ -615,7 +652,8 @@ describe('delete and prune refuse a run that touches a protected plant', () => {
     const r = await plants(['delete', '1', '2', '3', '4', '--yes']);
     expect(r.code).toBe(2);
     expect(r.stderr()).toBe(
-      'plants: 2 plants are protected in profile default: plant 2 "Old Oak" (tag "tree"), plant 4 "Ficus" (name "Fi*"); ' +
+      'plants: 3 plants are protected in profile default: plant 2 "Old Oak" (tag "tree"), ' +
+        'plant 3 "Old oak" (tag "tree", matched by its tag "Tree" with letter case set aside), plant 4 "Ficus" (name "Fi*"); ' +
         "nothing was deleted; leave them out, or pass --include-protected to delete without checking any rule (rules: 'plants config list')\n",
     );
   });
@@ -643,7 +681,7 @@ describe('delete and prune refuse a run that touches a protected plant', () => {
     const pruned = await plants(['prune', '--tag', 'seedling', '--yes']);
     expect(pruned.code).toBe(2);
     expect(pruned.stderr()).toMatch(
-      /^plants: 2 plants are protected in profile default: plant 7 "Keep" \(tag "mother-plant"\), plant 8 "Heritage X" \(name "Heritage \*"\); nothing was deleted/,
+      /^plants: warning: the service listed 2 duplicate ids \(2 distinct plants in 4 items\); a percentage cap counts the distinct plants\nplants: 2 plants are protected in profile default: plant 7 "Keep" \(tag "mother-plant"\), plant 8 "Heritage X" \(name "Heritage \*"\); nothing was deleted/,
     );
     lists(twice);
     expect((await plants(['delete', '07', '8', '--yes'])).code).toBe(2);
@@ -659,12 +697,14 @@ describe('delete and prune refuse a run that touches a protected plant', () => {
     const deleted = await plants(['delete', '7', '--yes']);
     expect(deleted.code).toBe(2);
     expect(deleted.stderr()).toMatch(
-      /^plants: 1 plant is protected in profile default: plant 7 "Keep" \(tag "mother-plant"\); nothing was deleted/,
+      /^plants: warning: the service listed 1 duplicate id[^\n]*\nplants: 1 plant is protected in profile default: plant 7 "Keep" \(tag "mother-plant"\); nothing was deleted/,
     );
     lists(spelled);
     const pruned = await plants(['prune', '--tag', 'seedling', '--yes']);
     expect(pruned.code).toBe(2);
-    expect(pruned.stderr()).toMatch(/^plants: 1 plant is protected in profile default: plant 7 "Keep"/);
+    expect(pruned.stderr()).toMatch(
+      /^plants: warning: the service listed 1 duplicate id \(1 distinct plant in 2 items\)[^\n]*\nplants: 1 plant is protected in profile default: plant 7 "Keep"/,
+    );
   });
 
   it('prune records the plant it matched, not another one the list holds under the same id', async () => {
@@ -762,11 +802,11 @@ describe('delete and prune refuse a run that touches a protected plant', () => {
     withRules({ tags: ['tree'] });
     lists();
     deletes('1');
-    deletes('3');
-    const r = await plants(['delete', '1', '3', '--yes', '--json', '--concurrency', '1']);
+    deletes('4');
+    const r = await plants(['delete', '1', '4', '--yes', '--json', '--concurrency', '1']);
     expect(r.code).toBe(0);
     const journal = readFileSync(join(configDir(), 'state', 'deletions.jsonl'), 'utf8');
-    expect(journal).toContain('"id":"3","name":"Old oak","tag":"Tree"');
+    expect(journal).toContain('"id":"4","name":"Ficus"');
   });
 
   it('prune: refused when a match is protected, with the names it listed', async () => {
@@ -852,16 +892,17 @@ describe("lookUp: the service's list read once, batch by batch as it arrives", (
 
   it('keeps every plant under a wanted id (idKey), to the end of the list, and counts them all', async () => {
     const { ctx, read } = listing(batches);
-    const { count, byId } = await lookUp(ctx, new Set(['7']));
-    expect(count).toBe(5);
+    const { counted, byId } = await lookUp(ctx, new Set(['7']));
+    // 7 and 07 are one plant to a cap; one without an id is not counted.
+    expect(counted).toEqual({ items: 5, distinct: 3, withoutId: 1 });
     expect(read()).toBe(2);
     expect([...byId.keys()]).toEqual(['7']);
     expect(byId.get('7')!.map((plant) => plant.name)).toEqual(['A', 'Keep']);
   });
 
   it('countOnly keeps no plant', async () => {
-    const { count, byId } = await lookUp(listing(batches).ctx, new Set(['7']), { countOnly: true });
-    expect(count).toBe(5);
+    const { counted, byId } = await lookUp(listing(batches).ctx, new Set(['7']), { countOnly: true });
+    expect(counted).toEqual({ items: 5, distinct: 3, withoutId: 1 });
     expect(byId.size).toBe(0);
   });
 
@@ -869,7 +910,7 @@ describe("lookUp: the service's list read once, batch by batch as it arrives", (
     const first = listing(batches);
     const found = await lookUp(first.ctx, new Set(['7', '8']), { firstOnly: true });
     expect(first.read()).toBe(1);
-    expect(found.count).toBe(3);
+    expect(found.counted.items).toBe(3);
     const all = listing(batches);
     await lookUp(all.ctx, new Set(['7', '9']), { firstOnly: true });
     expect(all.read()).toBe(2);

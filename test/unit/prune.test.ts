@@ -163,6 +163,55 @@ describe('plants prune', () => {
     expect(three.stderr()).toMatch(/"code":"refused"/);
   });
 
+  it('--max-deletes 10% of a list that holds 10 plants ten times each: 1 may go, not all ten', async () => {
+    const ten = Array.from({ length: 10 }, (_, i) => ({ id: i + 1, name: `Plant ${i + 1}` }));
+    const hundred = Array.from({ length: 10 }, () => ten).flat();
+    listed(hundred);
+    const all = await plants(['prune', '--all', '--yes', '--max-deletes', '10%', '--json']);
+    expect(all.code).toBe(2);
+    expect(all.stdout()).toBe('');
+    const lines = all.stderr().trimEnd().split('\n');
+    const [warned, refused] = [lines[0], lines.at(-1)];
+    expect(warned).toBe(
+      'plants: warning: the service listed 90 duplicate ids (10 distinct plants in 100 items); a percentage cap counts the distinct plants',
+    );
+    expect(JSON.parse(refused!)).toMatchObject({
+      error: {
+        code: 'refused',
+        message:
+          '10 plants would be deleted, more than --max-deletes 10% (1 of the 10 distinct plants listed); nothing was deleted',
+      },
+    });
+    // Spellings of one id (7, 07, 7.0) are one plant; plants without an id are not counted.
+    listed([
+      ...ten,
+      { id: '07', name: 'Plant 7' },
+      { id: '7.0', name: 'Plant 7' },
+      { name: 'no id' },
+      { name: 'none' },
+    ]);
+    const spelled = await plants(['prune', '--name', 'Plant 1*', '--yes', '--max-deletes', '10%']);
+    expect(spelled.code).toBe(2);
+    expect(spelled.stderr()).toBe(
+      'plants: warning: the service listed 2 duplicate ids and 2 plants without an id (10 distinct plants in 14 items); a percentage cap counts the distinct plants\n' +
+        'plants: 2 plants would be deleted, more than --max-deletes 10% (1 of the 10 distinct plants listed); nothing was deleted\n',
+    );
+    listed(hundred);
+    deleted(3);
+    const one = await plants(['prune', '--name', 'Plant 3', '--yes', '--max-deletes', '10%', '--json']);
+    expect(one.code).toBe(0);
+    expect(withoutRequestIds(JSON.parse(one.stdout()))).toEqual([{ id: '3', result: 'deleted', status: 204 }]);
+  });
+
+  it('a list without duplicates is counted and named as before, with no warning', async () => {
+    listed();
+    const r = await plants(['prune', '--all', '--yes', '--max-deletes', '25%']);
+    expect(r.code).toBe(2);
+    expect(r.stderr()).toBe(
+      'plants: 4 plants would be deleted, more than --max-deletes 25% (1 of the 4 plants listed); nothing was deleted\n',
+    );
+  });
+
   it('needs --yes when not on a terminal, before listing', async () => {
     const r = await plants(['prune', '--tag', 'weed']);
     expect(r.code).toBe(2);

@@ -4,6 +4,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { info, success } from '../../output/messages.js';
 import { collect, examples } from '../options.js';
+import { looseText } from '../delete/loose-text.js';
 import { describeRule, describeRules, hasRules, idKey, RULE_WORD } from '../delete/protections.js';
 import { profileToWrite, selectedProfile } from './shared.js';
 
@@ -43,13 +44,17 @@ function ruleCommand(
     .description(about.description)
     .option(
       '--id <id>',
-      `${about.verb} the plant with this id; a whole number under any spelling (07, 7.0, 0x7) (repeatable)`,
+      `${about.verb} the plant with this id; a whole number under any spelling (07, 7.0, 0x7) or at an id's start (7-slug) (repeatable)`,
       collect,
     )
-    .option('--tag <tag>', `${about.verb} every plant with this tag, exactly; case counts (repeatable)`, collect)
+    .option(
+      '--tag <tag>',
+      `${about.verb} every plant with this tag; case, spaces and invisible characters aside (repeatable)`,
+      collect,
+    )
     .option(
       '--name <glob>',
-      `${about.verb} every plant whose whole name matches this glob, as --name of list (repeatable)`,
+      `${about.verb} every plant whose whole name matches this glob (* and ?); case, spaces and invisible characters aside (repeatable)`,
       collect,
     )
     .addHelpText('after', examples(...about.examples))
@@ -94,28 +99,29 @@ export function unprotectCommand(ctx: Context, run: ProtectRunner = runUnprotect
 interface RuleOutcome {
   kind: keyof Protections;
   value: string;
-  /** For protect: the rule already there (this one, or another spelling of its id); for unprotect: those removed. */
+  /** For protect: the rule already there (this one, or another spelling of it); for unprotect: those removed. */
   same: string[];
 }
 
 /**
- * The stored rules a rule stands for: the same text, or for an id, the same
- * id under another spelling (idKey: `07`, `7.0` and `0x7` are the id 7), as
- * delete and prune compare them.
+ * The stored rules a rule stands for, as delete and prune compare them: for
+ * an id, the same id under another spelling (idKey: `07`, `7.0` and `0x7`
+ * are the id 7); for a tag or name, the same text read loosely (looseText:
+ * `Mother-Plant` is the tag `mother-plant`).
  */
 function sameRules(kind: keyof Protections, stored: readonly string[], value: string): string[] {
-  if (kind !== 'ids') return stored.filter((rule) => rule === value);
-  const key = idKey(value);
-  return stored.filter((rule) => idKey(rule) === key);
+  const key = kind === 'ids' ? idKey : looseText;
+  const wanted = key(value);
+  return stored.filter((rule) => key(rule) === wanted);
 }
 
-/** `id "07"`, or `id "07" (the same id as the rule id "7")` when it stands for rules spelt otherwise. */
+/** `id "07"`, or `id "07" (the same id as the rule id "7")` when it stands for rules spelt otherwise (`tag`, `name` too). */
 function named({ kind, value, same }: RuleOutcome): string {
   const rule = describeRule(kind, value);
   if (same.length === 0 || (same.length === 1 && same[0] === value)) return rule;
   const rules = same.map((stored) => describeRule(kind, stored));
   const listed = rules.length === 1 ? rules[0] : `${rules.slice(0, -1).join(', ')} and ${rules.at(-1)}`;
-  return `${rule} (the same id as ${rules.length === 1 ? 'the rule' : 'the rules'} ${listed})`;
+  return `${rule} (the same ${RULE_WORD[kind]} as ${rules.length === 1 ? 'the rule' : 'the rules'} ${listed})`;
 }
 
 async function runProtect(options: ProtectOptions, ctx: Context): Promise<void> {

@@ -4,10 +4,20 @@ import type { Plant } from '../../api/responses.js';
 import { CONFIG_FILE, configDir, type Protections } from '../../config/store.js';
 import type { Context } from '../../context.js';
 import { ConfigError, RefusedError } from '../../errors.js';
-import { excerpt, NO_SECRETS, printable, quoted } from '../../shared/text.js';
+import { excerpt, NO_SECRETS, printable, quoted, wordList } from '../../shared/text.js';
 import { capOf, formatMaxDeletes, parseMaxDeletes, type MaxDeletes } from '../../shared/values.js';
 import { plantId } from './id-input.js';
-import { describeRules, hasRules, idKey, idReadings, needsPlant, protectionMatcher } from './protections.js';
+import { countListed, ListCounter, warnOfDuplicates, type ListedCount } from './list-count.js';
+import { unseenShown } from './loose-text.js';
+import {
+  describeRules,
+  hasRules,
+  idKey,
+  idReadings,
+  needsPlant,
+  protectionMatcher,
+  type Protection,
+} from './protections.js';
 
 /**
  * The checks a delete or prune passes before anything is shown or sent:
@@ -102,25 +112,29 @@ export async function guardDeletion(
   const max = options.maxDeletes ?? guard.cap;
   const rules = options.includeProtected ? undefined : guard.rules;
   const needPlants = rules !== undefined && needsPlant(rules);
-  let count = listed?.length;
+  let counted = listed && countListed(listed);
   let byId: PlantsById | undefined;
   if (needPlants && listed) {
     byId = new Map();
     for (const plant of listed) addPlant(byId, plant);
-  } else if (needPlants || (max !== undefined && typeof max !== 'number' && count === undefined)) {
+  } else if (needPlants || (max !== undefined && typeof max !== 'number' && counted === undefined)) {
     const found = await lookUp(ctx, new Set(targets.flatMap((target) => idReadings(target.id))), {
       countOnly: !needPlants,
     });
-    count = found.count;
+    counted = found.counted;
     if (needPlants) byId = found.byId;
   }
+  if (counted) warnOfDuplicates(ctx.io, counted);
+  const count = counted?.distinct;
   const checked = byId ? targets.map(({ id, plant }) => ({ id, plant: plant ?? plantFor(byId, id) })) : [...targets];
   if (rules && hasRules(rules)) checkProtections(checked, byId, rules, guard.profile);
   if (max !== undefined) {
     const cap = capOf(max, count ?? 0);
     if (checked.length > cap) {
       const shown =
-        typeof max === 'number' ? `${max}` : `${formatMaxDeletes(max)} (${cap} of the ${count} plants listed)`;
+        typeof max === 'number'
+          ? `${max}`
+          : `${formatMaxDeletes(max)} (${cap} of the ${count}${counted!.items === count ? '' : ' distinct'} plants listed)`;
       const what = `${checked.length} plant${checked.length === 1 ? '' : 's'} would be deleted`;
       throw new RefusedError(
         options.maxDeletes !== undefined
@@ -162,7 +176,7 @@ function checkProtections(
       const shownId = found.plant && plantId(found.plant);
       const readAs = found.readAs ?? (shownId !== undefined && idKey(shownId) !== idKey(id) ? shownId : undefined);
       const as = readAs === undefined ? '' : `, which a service may read as ${printable(readAs)}`;
-      hits.push(`plant ${printable(id)}${name} (${found.rule}${as})`);
+      hits.push(`plant ${printable(id)}${name} (${found.rule}${as}${looseWhy(found)})`);
     } else if (known.length === 0 && needsPlant(rules)) {
       unchecked.push(printable(id));
     }
@@ -187,6 +201,19 @@ function checkProtections(
   );
 }
 
+/** Why a tag or name rule matched text it differs from as written: `, matched with letter case set aside`. */
+function looseWhy({ rule, plant, looseSteps }: Protection): string {
+  if (looseSteps === undefined) return '';
+  const field = rule.startsWith('tag ') ? 'tag' : 'name';
+  const text = plant?.[field];
+  // Cut short, then what does not show escaped: the difference is what is shown.
+  const by =
+    typeof text === 'string'
+      ? ` by its ${field} "${unseenShown(text.length > NAME_IN_REFUSAL ? `${text.slice(0, NAME_IN_REFUSAL)}…` : text)}"`
+      : '';
+  return `, matched${by} with ${wordList(looseSteps, 'and')} set aside`;
+}
+
 /** Every plant listed under an id a service may read `id` as (idReadings), each once; undefined for none. */
 function knownAs(byId: PlantsById, id: string): Plant[] | undefined {
   const plants = new Set(idReadings(id).flatMap((key) => byId.get(key) ?? []));
@@ -199,7 +226,7 @@ function named(items: readonly string[]): string {
 }
 
 /**
- * Read the service's list once: how many plants it holds, and every plant
+ * Read the service's list once: how many plants it holds (countListed), and every plant
  * whose id (idKey) is wanted. With `countOnly`, no plant is kept; with
  * `firstOnly`, reading stops once each wanted id has a plant (the count is
  * then partial), and each id of `exact` a plant listed under exactly that
@@ -214,12 +241,12 @@ export async function lookUp(
     firstOnly = false,
     exact,
   }: { countOnly?: boolean; firstOnly?: boolean; exact?: ReadonlySet<string> } = {},
-): Promise<{ count: number; byId: PlantsById }> {
+): Promise<{ counted: ListedCount; byId: PlantsById }> {
   const byId: PlantsById = new Map();
   const exactFound = new Set<string>();
-  let count = 0;
+  const counter = new ListCounter();
   for await (const batch of (await ctx.client()).streamPlants({ forDeletion: true })) {
-    count += batch.length;
+    counter.add(batch);
     if (countOnly) continue;
     for (const plant of batch) {
       const id = plantId(plant);
@@ -229,5 +256,5 @@ export async function lookUp(
     }
     if (firstOnly && byId.size === wanted.size && exactFound.size === (exact?.size ?? 0)) break;
   }
-  return { count, byId };
+  return { counted: counter.counted, byId };
 }

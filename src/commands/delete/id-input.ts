@@ -1,7 +1,8 @@
 import { UsageError } from '../../errors.js';
 import { JsonNumber, numberText, parseJson } from '../../json.js';
 import { formatsWhere } from '../../output/format-writers.js';
-import { printable, wordList } from '../../shared/text.js';
+import { repeatedKey } from '../../shared/json-keys.js';
+import { printable, quoted, wordList } from '../../shared/text.js';
 import { idsFromText, leadingLineBreaks, trimAsciiSpace, trimBlankLines } from './id-text.js';
 
 /**
@@ -50,13 +51,19 @@ export function readBackFormats(): string {
  * - CSV with a header row that names an `id` column, as `plants list -o csv` prints: that column only;
  * - otherwise one id a line, taken whole (a line holding a space is refused).
  * Text that holds more than ids (a table, tab-separated rows, CSV without
- * an id column) is refused: its names and tags are not ids.
+ * an id column) is refused: its names and tags are not ids. So is text
+ * that names no plant (blank lines only), unlike no text at all, `[]` or a
+ * CSV header alone (an empty selection), and JSON with a key written twice.
  */
 export function parseIdInput(text: string): string[] {
   // A byte order mark (Notepad, PowerShell 5, Excel's CSV UTF-8) is no part of the first id.
   const unmarked = text.replace(/^\uFEFF/, '');
   const trimmed = trimAsciiSpace(unmarked);
-  if (trimmed === '') return [];
+  // Nothing at all is an empty selection; blank lines are what cut -f1 prints of plants without ids.
+  if (trimmed === '') {
+    if (unmarked === '') return [];
+    throw blankOnly(unmarked);
+  }
   // Messages number lines as an editor does: blank lines trimmed off the start count too.
   const startLine = 1 + leadingLineBreaks(unmarked);
   if (trimmed.startsWith('[')) {
@@ -70,6 +77,7 @@ export function parseIdInput(text: string): string[] {
       );
     }
     if (!Array.isArray(items)) throw new UsageError('standard input is JSON but not an array');
+    refuseRepeatedKey(trimmed, (item) => `item ${item! + 1} of the JSON on standard input`);
     return items.map((item: unknown, index) => idFromItem(item, `item ${index + 1} of the JSON on standard input`));
   }
   if (trimmed.startsWith('{')) {
@@ -84,9 +92,33 @@ export function parseIdInput(text: string): string[] {
         } catch {
           throw new UsageError(`line ${number} of standard input is not a JSON object (NDJSON expected there)`);
         }
+        refuseRepeatedKey(line, () => `line ${number} of standard input`);
         return idFromItem(item, `line ${number} of standard input`);
       });
   }
   // Only whole blank lines come off: a space at the end of the last id is as much part of it as anywhere else.
   return idsFromText(trimBlankLines(unmarked), startLine, unmarked);
+}
+
+/**
+ * A key one object holds twice (`{"id":"7","id":"8"}`, or `"\u0069d"` for
+ * the second) is refused wherever it is: JSON.parse keeps the last, and
+ * which was meant cannot be told.
+ */
+function refuseRepeatedKey(json: string, where: (item: number | undefined) => string): void {
+  const repeated = repeatedKey(json);
+  if (repeated === undefined) return;
+  throw new UsageError(
+    `${where(repeated.item)} has the key ${quoted(repeated.key)} twice in one object, so which value is meant cannot be told; nothing was deleted`,
+  );
+}
+
+/** Input of blank lines only: it names no plant, and is no empty selection (that is `[]`, or nothing at all). */
+function blankOnly(text: string): UsageError {
+  const lines = text.split(/\r\n|\r|\n/);
+  const count = lines.length - (lines.at(-1) === '' ? 1 : 0);
+  return new UsageError(
+    `standard input has ${count === 1 ? '1 line' : `${count} lines`}, all blank: it names no plant ` +
+      '(cut -f1 prints such lines for plants without ids; an empty selection is no input at all, or [] from plants list --json); nothing was deleted',
+  );
 }

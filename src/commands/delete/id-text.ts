@@ -78,12 +78,12 @@ export function idsFromText(text: string, startLine = 1, untrimmed = text): stri
   const lone = /^"([^",]*)"$/.exec(firstLine);
   if (lone && lone[1]!.toLowerCase() !== 'id') throw quotedId(firstLine);
   if (firstLine.includes('\t')) throw tabSeparated();
-  if (firstLine.includes(',') || firstLine.startsWith('"')) return idsFromCsv(text, startLine);
+  if (firstLine.includes(',') || firstLine.startsWith('"')) return idsFromCsv(text, startLine, untrimmed);
   const words = firstLine.replace(SGR, '').split(SEPARATOR);
   if (words.length === 1) {
     const word = words[0]!;
     // `-o csv --columns id` or a table of ids only: a header, then one id a line.
-    if (word.toLowerCase() === 'id') return idsFromCsv(text, startLine);
+    if (word.toLowerCase() === 'id') return idsFromCsv(text, startLine, untrimmed);
     // The header of a one-column table or CSV of something else: names, not ids.
     const endsInCrlf = text.startsWith(`${firstLine}\r\n`);
     if (
@@ -163,7 +163,7 @@ function quotedId(id: string): UsageError {
  * whose field count differs from the header's (a stray comma would shift
  * the columns) and a record without an id are refused.
  */
-function idsFromCsv(text: string, startLine: number): string[] {
+function idsFromCsv(text: string, startLine: number, untrimmed: string): string[] {
   let records: string[][];
   let lines: number[];
   try {
@@ -180,11 +180,15 @@ function idsFromCsv(text: string, startLine: number): string[] {
   }
   // More columns named id (`--columns id,name,id` writes the same twice): they must agree.
   const others = header.flatMap((name, index) => (index > column && name.toLowerCase() === 'id' ? [index] : []));
-  return records.slice(1).flatMap((record, index) => {
+  let blank = blankLinesAfter(text, untrimmed);
+  const ids = records.slice(1).flatMap((record, index) => {
     // Where the record starts, as an editor numbers the input's lines.
     const line = lines[index + 1]!;
     // A blank line is no record.
-    if (record.length === 1 && trimAsciiSpace(record[0]!) === '') return [];
+    if (record.length === 1 && trimAsciiSpace(record[0]!) === '') {
+      blank += 1;
+      return [];
+    }
     if (record.length !== header.length) {
       throw new UsageError(
         `line ${line} of standard input has ${record.length} fields, but the CSV header has ${header.length}; ${NOTHING}`,
@@ -203,4 +207,19 @@ function idsFromCsv(text: string, startLine: number): string[] {
     }
     return [id];
   });
+  // Rows, but blank ones only: `-o csv --columns id` writes a plant without an id so. Only a header is an empty selection.
+  if (ids.length === 0 && blank > 0) {
+    throw new UsageError(
+      `standard input is CSV whose ${blank === 1 ? 'one row' : `${blank} rows`} after the header ${blank === 1 ? 'is' : 'are'} blank: ` +
+        `it names no plant (a plant without an id is written so); ${NOTHING}`,
+    );
+  }
+  return ids;
+}
+
+/** Blank lines in `untrimmed` after `text` (which trimBlankLines cut from it): past the line end of text's last line. */
+function blankLinesAfter(text: string, untrimmed: string): number {
+  const rest = untrimmed.slice(untrimmed.indexOf(text) + text.length).split(LINE_BREAK);
+  // The first piece ends text's last line; a last empty piece follows the final line break.
+  return Math.max(0, rest.length - 1 - (rest.at(-1) === '' ? 1 : 0));
 }

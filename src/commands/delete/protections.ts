@@ -1,14 +1,19 @@
 import type { Plant } from '../../api/responses.js';
 import { PROTECTION_KINDS, type Protections } from '../../config/store.js';
 import { globMatcher } from '../../filters.js';
+import { JsonNumber, numberText } from '../../json.js';
 import { quoted } from '../../shared/text.js';
+import { leadingNumbers } from './leading-number.js';
+import { looseSteps, looseText, type LooseStep } from './loose-text.js';
 
 /**
  * Protection rules, as `config protect` stores them and `delete`/`prune`
- * apply them: an id rule matches the id as text, and a whole number under
- * any spelling (idKey); a tag rule the plant's tag, exactly (case counts);
- * a name rule is a glob on the whole name, as `--name` is (`*` any run of
- * characters, `?` one, case counts).
+ * apply them: an id rule matches the id as text, a whole number under any
+ * spelling (idKey), and every id a service may read as it (idReadings); a
+ * tag rule the plant's tag, and a name rule is a glob on the whole name
+ * (`*` any run of characters, `?` one), both read loosely (looseText: case,
+ * spaces, invisible characters and Unicode forms set aside). Protection is
+ * loose where selection (`--tag`, `--name`) is exact.
  */
 
 /** Singular words for messages and flags: `--id`, `id "7"`. */
@@ -65,7 +70,8 @@ const MAX_DIGITS = 1000;
  *
  * Not a leading zero as octal (`010` is 10, not C's 8), nor a number with
  * text after it (`7abc`, 7 to C's atoi and Ruby's to_i): either would make
- * ordinary ids one. A number whose exponent would add more than MAX_DIGITS
+ * ordinary ids one (a protection still reads the leading number, in
+ * idReadings). A number whose exponent would add more than MAX_DIGITS
  * zeros, or a prefixed one of more than MAX_DIGITS digits, gets no integer
  * form (undefined), so that `1e999999999` costs nothing: it is compared as
  * text, and `1e2000` is not the same id as 1 followed by 2000 zeros.
@@ -179,11 +185,14 @@ const MAX_SUFFIXES = 8;
 
 /**
  * Every id (by idKey) a service may read a target as, the target's own
- * first: the id without a format suffix, as Rails (and Spring before 5.3)
- * read `/plants/7.json` as plant 7 in JSON, and the id up to a NUL, where a
- * server in C reads `7\0x` as 7; and each as a service that reads ids as
- * doubles does (doubleReading). Each is protected as the id itself would
- * be; text after a number is otherwise not dropped (idKey).
+ * first: the number it starts with, as parseInt, Ruby's to_i (Rails) and
+ * PHP's (int) read `7-slug` or ` 7` as 7 (leadingNumbers); the id without
+ * a format suffix, as Rails (and Spring before 5.3) read `/plants/7.json`
+ * as plant 7 in JSON, and the id up to a NUL, where a server in C reads
+ * `7\0x` as 7; and each as a service that reads ids as doubles does
+ * (doubleReading). Each is protected as the id itself would be; idKey, the
+ * id's own identity, still keeps the text after a number (`7abc` is not
+ * the id 7 to select or count by).
  */
 export function idReadings(id: string): string[] {
   const keys = new Set([idKey(id)]);
@@ -192,6 +201,8 @@ export function idReadings(id: string): string[] {
     const rounded = doubleReading(text);
     if (rounded !== undefined) keys.add(rounded);
   };
+  // The number at its start, as parseInt, Ruby's to_i and PHP's (int) read it (leading-number.ts).
+  for (const number of leadingNumbers(id)) add(number);
   const nul = id.indexOf('\0');
   for (const text of nul > 0 ? [id, id.slice(0, nul)] : [id]) {
     let stem = text;
@@ -229,6 +240,8 @@ export interface Protection {
   rule: string;
   plant?: Plant;
   readAs?: string;
+  /** For a tag or name rule the plant's text matches only loosely: what had to be set aside. */
+  looseSteps?: LooseStep[];
 }
 
 /**
@@ -243,8 +256,15 @@ export function protectionMatcher(
   rules: Protections,
 ): (id: string, plants: readonly Plant[]) => Protection | undefined {
   const ids = new Map(rules.ids.map((rule) => [idKey(rule), rule]));
-  const tags = new Set(rules.tags);
-  const names = rules.names.map((glob) => ({ glob, test: globMatcher(glob) }));
+  // Tag and name rules match loosely (loose-text.ts): the first rule of each loose text speaks for it.
+  const tags = new Map<string, string>();
+  for (const tag of rules.tags) if (!tags.has(looseText(tag))) tags.set(looseText(tag), tag);
+  // A name matches as written or loosely: loosely alone, `Old ` (trimmed to `old`) would miss `Old *`.
+  const names = rules.names.map((glob) => {
+    const exact = globMatcher(glob);
+    const loose = globMatcher(looseText(glob));
+    return { glob, test: (name: string, loosened: string) => exact(name) || loose(loosened) };
+  });
   return (id, plants) => {
     const [own, ...others] = idReadings(id);
     const idRule = ids.get(own!);
@@ -254,11 +274,39 @@ export function protectionMatcher(
       if (rule !== undefined) return { rule: describeRule('ids', rule), readAs: key };
     }
     for (const plant of plants) {
-      if (typeof plant.tag === 'string' && tags.has(plant.tag)) return { rule: describeRule('tags', plant.tag), plant };
-      // The service's data is not trusted to be what the interface says.
-      const glob = typeof plant.name === 'string' ? names.find(({ test }) => test(plant.name)) : undefined;
-      if (glob) return { rule: describeRule('names', glob.glob), plant };
+      // The service's data is not trusted to be what the interface says: a tag or name may come as a number.
+      const plantTag = textOf(plant.tag);
+      const tag = plantTag === undefined ? undefined : tags.get(looseText(plantTag));
+      if (tag !== undefined) {
+        const why = becauseOf(plantTag!, tag, (text, rule) => text === rule);
+        return { rule: describeRule('tags', tag), plant, ...why };
+      }
+      const name = textOf(plant.name);
+      if (name === undefined || names.length === 0) continue;
+      const loosened = looseText(name);
+      const glob = names.find(({ test }) => test(name, loosened));
+      if (glob) {
+        const why = becauseOf(name, glob.glob, (text, rule) => globMatcher(rule)(text));
+        return { rule: describeRule('names', glob.glob), plant, ...why };
+      }
     }
     return undefined;
   };
+}
+
+/** A tag or name as text: a string, or a number as the service wrote it; nothing else (null, an object). */
+function textOf(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number') return String(value);
+  return value instanceof JsonNumber ? numberText(value) : undefined;
+}
+
+/** Why a plant's `text` matched a rule it differs from as written (loose-text.ts): nothing when it matches as written. */
+function becauseOf(
+  text: string,
+  rule: string,
+  matches: (text: string, rule: string) => boolean,
+): Pick<Protection, 'looseSteps'> {
+  const steps = looseSteps(text, rule, matches);
+  return steps ? { looseSteps: steps } : {};
 }
