@@ -9,6 +9,7 @@ export default defineConfig({
   define: { __PLANTS_VERSION__: JSON.stringify(pkg.version) },
   test: {
     include: ['test/**/*.test.ts'],
+    setupFiles: ['test/setup/fast-check.ts'],
     environment: 'node',
     testTimeout: 20_000,
     hookTimeout: 20_000,

@@ -325,7 +325,8 @@ describe('redactToken, properties', () => {
   it('leaves a token with one character changed, dropped or added, split by invisible characters, as it is', () => {
     fc.assert(
       fc.property(
-        tokens,
+        // Not a token with a backslash: `\/` dropping its `\` is still the token, read as the JSON escape it is.
+        tokens.filter((token) => !token.includes('\\')),
         fc.nat(),
         fc.constantFrom('change', 'drop', 'add'),
         fc.array(invisibleRuns, { minLength: 60, maxLength: 60 }),
@@ -340,7 +341,8 @@ describe('redactToken, properties', () => {
                 ? `${token.slice(0, i)}${token.slice(i + 1)}`
                 : `${token.slice(0, i)}${other}${token.slice(i)}`;
           fc.pre(!near.includes(token));
-          const text = `got ${Array.from(near, (c, k) => (k === 0 ? '' : runs[k - 1]!) + c).join('')} back`;
+          // Framed by a character the token does not hold: a word around it (`got`) could end in the token's first character.
+          const text = `${other} ${Array.from(near, (c, k) => (k === 0 ? '' : runs[k - 1]!) + c).join('')} ${other}`;
           expect(redactToken(text, token)).toBe(text);
         },
       ),
