@@ -28,15 +28,6 @@ const otherOrigin = (source: string) =>
 describe('a token in the config file', () => {
   const bound = () => saved({ profiles: { default: { 'base-url': ORIGIN, token: TOKEN, 'token-origin': ORIGIN } } });
 
-  it('goes to its own origin, whatever spelling of it the base URL has', async () => {
-    bound();
-    service()
-      .intercept({ path: '/api/plants', method: 'GET', headers: { authorization: `Bearer ${TOKEN}` } })
-      .reply(200, [], json);
-    const r = await plants(['list'], { env: { ...noToken, PLANTS_BASE_URL: 'HTTPS://Plants.test:443/api' } });
-    expect(r.code).toBe(0);
-  });
-
   it.each([
     ['--base-url', [`--base-url`, OTHER], {}],
     ['PLANTS_BASE_URL', [], { PLANTS_BASE_URL: OTHER }],
@@ -47,21 +38,25 @@ describe('a token in the config file', () => {
       const r = await plants([...flags, 'list'], { env: { ...noToken, PLANTS_BASE_URL: undefined, ...env } });
       expect(r.code).toBe(4);
       expect(r.stderr()).toBe(otherOrigin(source));
+      // PLANTS_TOKEN, given explicitly, is the one way to send a token there.
+      agent()
+        .get(OTHER)
+        .intercept({ path: '/plants', method: 'GET', headers: { authorization: 'Bearer explicit-token' } })
+        .reply(200, [], json);
+      const explicit = await plants([...flags, 'list'], {
+        env: { PLANTS_BASE_URL: undefined, ...env, PLANTS_TOKEN: 'explicit-token' },
+      });
+      expect(explicit.code).toBe(0);
     },
   );
 
-  it('PLANTS_TOKEN given explicitly is sent to any origin', async () => {
+  it('another port, scheme or a trailing dot is another origin; a spelling of its own is not', async () => {
     bound();
-    agent()
-      .get(OTHER)
-      .intercept({ path: '/plants', method: 'GET', headers: { authorization: 'Bearer explicit-token' } })
+    service()
+      .intercept({ path: '/api/plants', method: 'GET', headers: { authorization: `Bearer ${TOKEN}` } })
       .reply(200, [], json);
-    const r = await plants(['--base-url', OTHER, 'list'], { env: { PLANTS_TOKEN: 'explicit-token' } });
-    expect(r.code).toBe(0);
-  });
-
-  it('another port or scheme is another origin', async () => {
-    bound();
+    const own = await plants(['list'], { env: { ...noToken, PLANTS_BASE_URL: 'HTTPS://Plants.test:443/api' } });
+    expect(own.code).toBe(0);
     for (const url of ['https://plants.test:8443', 'http://plants.test', 'https://plants.test.']) {
       const r = await plants(['--base-url', url, 'list'], { env: noToken });
       expect(r.code, url).toBe(4);
@@ -199,6 +194,24 @@ describe('PLANTS_KEYRING=on: the keyring or nothing', () => {
         'nothing was stored; make the keyring reachable, or unset PLANTS_KEYRING to keep the token in the config file\n',
     );
     expect(existsSync(configFile())).toBe(false);
+    // With a keyring, it keeps the token there.
+    const entries = new Map<string, string>();
+    const keyring: Keyring = {
+      name: 'Test Keyring',
+      get: (account) => Promise.resolve(entries.get(account) ?? null),
+      set: (account, token) => Promise.resolve(void entries.set(account, token)),
+      delete: (account) => Promise.resolve(entries.delete(account)),
+    };
+    service()
+      .intercept({ path: '/plants', method: 'GET', query: { limit: '1' } })
+      .reply(200, [], json);
+    const kept = await plants(['auth', 'login', '--with-token'], {
+      stdin: TOKEN,
+      env: on,
+      keyring: () => Promise.resolve(keyring),
+    });
+    expect(kept.code).toBe(0);
+    expect(stored()).toEqual({ profiles: { default: { 'token-keyring': ORIGIN } } });
   });
 
   it('--insecure-storage contradicts it: exit 2, nothing asked', async () => {
@@ -224,26 +237,6 @@ describe('PLANTS_KEYRING=on: the keyring or nothing', () => {
           "run 'plants auth login' to keep it in the keyring, or unset PLANTS_KEYRING\n",
       );
     }
-  });
-
-  it('with a keyring, auth login keeps the token there', async () => {
-    const entries = new Map<string, string>();
-    const keyring: Keyring = {
-      name: 'Test Keyring',
-      get: (account) => Promise.resolve(entries.get(account) ?? null),
-      set: (account, token) => Promise.resolve(void entries.set(account, token)),
-      delete: (account) => Promise.resolve(entries.delete(account)),
-    };
-    service()
-      .intercept({ path: '/plants', method: 'GET', query: { limit: '1' } })
-      .reply(200, [], json);
-    const r = await plants(['auth', 'login', '--with-token'], {
-      stdin: TOKEN,
-      env: on,
-      keyring: () => Promise.resolve(keyring),
-    });
-    expect(r.code).toBe(0);
-    expect(stored()).toEqual({ profiles: { default: { 'token-keyring': ORIGIN } } });
   });
 
   it('unset, the file is the fallback, with its warning', async () => {
