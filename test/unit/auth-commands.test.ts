@@ -177,7 +177,10 @@ describe('auth logout', () => {
     expect(r.stdout()).toBe('');
     expect(r.stderr()).toBe(`✓ Removed the token of profile staging from ${configFile()}\n`);
     expect(stored()).toEqual({
-      profiles: { default: { token: 'a', 'token-origin': 'https://a.test' }, staging: { 'base-url': 'https://b.test' } },
+      profiles: {
+        default: { token: 'a', 'token-origin': 'https://a.test' },
+        staging: { 'base-url': 'https://b.test' },
+      },
     });
   });
 

@@ -470,14 +470,20 @@ describe('what a token command prints must be a token', () => {
   });
 
   it('more than 64 KiB of output is refused', async () => {
-    saved({ profiles: { default: { 'token-command': 'head -c 70000 /dev/zero | tr "\\0" a', 'token-origin': ORIGIN } } });
+    saved({
+      profiles: { default: { 'token-command': 'head -c 70000 /dev/zero | tr "\\0" a', 'token-origin': ORIGIN } },
+    });
     const r = await plants(['list'], { env });
     expect(r.code).toBe(4);
     expect(r.stderr()).toMatch(/printed more than 64 KiB; no token/);
   });
 
   it("runs through the user's shell", async () => {
-    saved({ profiles: { default: { 'token-command': 'echo "$0" | grep -q bash && echo shell-token', 'token-origin': ORIGIN } } });
+    saved({
+      profiles: {
+        default: { 'token-command': 'echo "$0" | grep -q bash && echo shell-token', 'token-origin': ORIGIN },
+      },
+    });
     check(200, 'shell-token');
     const r = await plants(['auth', 'status'], { env: { ...env, SHELL: '/bin/bash' } });
     expect(r.code).toBe(0);
