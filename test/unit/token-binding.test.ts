@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { KeyringUnavailable, type Keyring } from '../../src/config/keyring.js';
 import { openConfigStore } from '../../src/config/open.js';
 import { inProcess, ORIGIN } from '../helpers/in-process.js';
+import { scriptedPrompter } from '../helpers/io.js';
 
 // A stored token goes only to the origin it was stored for, whatever its
 // store (test/e2e/config-auth.test.ts checks it on the servers' side), and
@@ -183,12 +184,11 @@ describe('PLANTS_KEYRING=on: the keyring or nothing', () => {
   const on = { ...noToken, PLANTS_KEYRING: 'on' };
   const unreachable = () => Promise.reject(new KeyringUnavailable('no Secret Service on the session bus'));
 
-  it('auth login with no keyring reachable refuses (exit 4), and keeps nothing in the file', async () => {
-    service()
-      .intercept({ path: '/plants', method: 'GET', query: { limit: '1' } })
-      .reply(200, [], json);
-    const r = await plants(['auth', 'login', '--with-token'], { stdin: TOKEN, env: on, keyring: unreachable });
+  it('auth login with no keyring reachable refuses (exit 4) before asking, and keeps nothing in the file', async () => {
+    const prompter = scriptedPrompter();
+    const r = await plants(['auth', 'login'], { tty: true, prompter, env: on, keyring: unreachable });
     expect(r.code).toBe(4);
+    expect(prompter.questions).toEqual([]);
     expect(r.stderr()).toBe(
       'plants: PLANTS_KEYRING=on keeps the token in the OS keyring or nowhere, and no OS keyring can be used (no Secret Service on the session bus); ' +
         'nothing was stored; make the keyring reachable, or unset PLANTS_KEYRING to keep the token in the config file\n',

@@ -86,6 +86,8 @@ async function runLogin(options: LoginOptions, ctx: Context): Promise<void> {
     ctx,
     (name) => `profile ${name} is new: it is created once the token is stored`,
   );
+  // The keyring or nothing: found out before the token is asked for.
+  if (keyringOnly && options.tokenCommand === undefined) await keyringReachable(profile, baseUrl.origin, ctx);
   const token = await newToken(options, profile, ctx);
   if (options.verify) await verify(token, baseUrl, ctx);
 
@@ -221,12 +223,7 @@ async function keepToken(
       );
     }
     if (!(err instanceof KeyringUnavailable)) throw err;
-    if (keyringRequired(ctx.env)) {
-      throw new AuthError(
-        `PLANTS_KEYRING=on keeps the token in the OS keyring or nowhere, and no OS keyring can be used (${err.message}); nothing was stored; ` +
-          'make the keyring reachable, or unset PLANTS_KEYRING to keep the token in the config file',
-      );
-    }
+    if (keyringRequired(ctx.env)) throw keyringOnlyRefusal(err);
     // PLANTS_KEYRING=off is the user's own choice: nothing to say.
     if (!err.turnedOff) {
       warning(
@@ -235,6 +232,29 @@ async function keepToken(
       );
     }
     return inFile;
+  }
+}
+
+/** PLANTS_KEYRING=on, and no keyring to keep the token in. */
+function keyringOnlyRefusal(err: KeyringUnavailable): AuthError {
+  return new AuthError(
+    `PLANTS_KEYRING=on keeps the token in the OS keyring or nowhere, and no OS keyring can be used (${err.message}); nothing was stored; ` +
+      'make the keyring reachable, or unset PLANTS_KEYRING to keep the token in the config file',
+  );
+}
+
+/**
+ * With PLANTS_KEYRING=on, refuse before the token is asked for when no
+ * keyring can be used (a look-up of the entry it would write says so). A
+ * keyring that is there but fails the look-up (locked) is left to the write,
+ * which may unlock it.
+ */
+async function keyringReachable(profile: string, origin: string, ctx: Context): Promise<void> {
+  try {
+    await (await ctx.tokenReaders.keyring()).get(keyringAccount(profile, origin));
+  } catch (err) {
+    if (err instanceof KeyringUnavailable) throw keyringOnlyRefusal(err);
+    if (!(err instanceof KeyringFailure)) throw err;
   }
 }
 
