@@ -4,7 +4,7 @@ import type { Env } from '../env.js';
 import { AuthError, ConfigError, UsageError } from '../errors.js';
 import { parseRetries, parseTimeout } from '../shared/values.js';
 import { keyringAccount, KeyringFailure, keyringRequired, KeyringUnavailable, type Keyring } from './keyring.js';
-import { checkTokenOrigin } from './token-origin.js';
+import { boundOrigin, checkTokenOrigin } from './token-origin.js';
 import { fromVariable } from './variables.js';
 import {
   CHOSEN_BY_USE,
@@ -138,8 +138,13 @@ export async function lookupToken(
   if (stored === undefined) return undefined;
   // Before anything is read or run: a token for another origin is never at hand.
   const base = await readers.baseUrl();
-  checkTokenOrigin(stored, name, base);
   const origin = base.value.origin;
+  // Named when this profile's token is refused: the profiles that do hold one for this origin.
+  const holders = config.profileNames().filter((other) => {
+    const theirs = other === name ? undefined : config.storedToken(other);
+    return theirs !== undefined && boundOrigin(theirs) === origin;
+  });
+  checkTokenOrigin(stored, name, base, holders);
   const relogin = `run 'plants ${profileFlag(name)}auth login'`;
   if (stored.store === 'file') {
     if (keyringRequired(env)) {
@@ -185,7 +190,9 @@ export async function lookupToken(
     if (!(err instanceof KeyringUnavailable || err instanceof KeyringFailure)) throw err;
     throw new AuthError(
       `the token of profile ${name} is kept in the OS keyring, which cannot be read: ${err.message}; ` +
-        `set PLANTS_TOKEN, or run 'plants ${profileFlag(name)}auth login --insecure-storage' to keep it in the config file`,
+        (keyringRequired(env)
+          ? 'set PLANTS_TOKEN, or make the keyring reachable (PLANTS_KEYRING=on keeps tokens nowhere else)'
+          : `set PLANTS_TOKEN, or run 'plants ${profileFlag(name)}auth login --insecure-storage' to keep it in the config file`),
     );
   }
   if (value === null) {

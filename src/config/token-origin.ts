@@ -59,7 +59,13 @@ interface BaseUrlInEffect {
  * command is not even run. The message names both origins and how to get a
  * token for the one in effect.
  */
-export function checkTokenOrigin(stored: StoredToken, profile: string, base: BaseUrlInEffect): void {
+export function checkTokenOrigin(
+  stored: StoredToken,
+  profile: string,
+  base: BaseUrlInEffect,
+  /** The other profiles whose token is bound to the origin in effect: the message names them. */
+  holders: readonly string[] = [],
+): void {
   const bound = boundOrigin(stored);
   const origin = base.value.origin;
   if (bound === origin) return;
@@ -71,12 +77,16 @@ export function checkTokenOrigin(stored: StoredToken, profile: string, base: Bas
     );
   }
   const fromProfile = base.profile !== undefined;
+  const held =
+    holders.length === 0
+      ? ''
+      : `, use ${holders.map((name) => `--profile ${name}`).join(' or ')} (which ${holders.length === 1 ? 'has a token' : 'have tokens'} for it)`;
   const login = fromProfile
     ? `run 'plants ${flag}auth login' to store a token for ${origin}`
     : `to log in for ${origin}, give it a profile of its own ('plants --profile <name> config set base-url ${maskUrl(formatBaseUrl(base.value))}', then 'plants --profile <name> auth login')`;
   throw new AuthError(
     `the token of profile ${profile} (${keptIn(stored)}) is for ${bound}, not for ${origin}, ` +
       `the origin of the base URL in effect (${fromProfile ? "the profile's" : `from ${base.source}`}); ` +
-      `a token is never sent to another origin: ${login}, or set PLANTS_TOKEN to a token for it`,
+      `a token is never sent to another origin: ${login}${held}, or set PLANTS_TOKEN to a token for it`,
   );
 }

@@ -66,6 +66,21 @@ describe('a token in the config file', () => {
       );
     }
   });
+  it('names the profiles that do hold a token for the origin in effect', async () => {
+    saved({
+      profiles: {
+        default: { token: TOKEN, 'token-origin': ORIGIN },
+        b1: { 'token-keyring': OTHER },
+        b2: { 'token-command': 'echo x', 'token-origin': `${OTHER}:443` },
+        c: { token: 'c-token', 'token-origin': 'https://c.test' },
+      },
+    });
+    const r = await plants(['--base-url', OTHER, 'list'], { env: noToken });
+    expect(r.code).toBe(4);
+    expect(r.stderr()).toMatch(
+      /\), use --profile b1 or --profile b2 \(which have tokens for it\), or set PLANTS_TOKEN to a token for it\n$/,
+    );
+  });
 });
 
 describe('a token command', () => {
@@ -212,6 +227,16 @@ describe('PLANTS_KEYRING=on: the keyring or nothing', () => {
     });
     expect(kept.code).toBe(0);
     expect(stored()).toEqual({ profiles: { default: { 'token-keyring': ORIGIN } } });
+  });
+
+  it('a token kept in an OS keyring that cannot be reached: exit 4, no way round it through the file', async () => {
+    saved({ profiles: { default: { 'token-keyring': ORIGIN } } });
+    const r = await plants(['list'], { env: on, keyring: unreachable });
+    expect(r.code).toBe(4);
+    expect(r.stderr()).toBe(
+      'plants: the token of profile default is kept in the OS keyring, which cannot be read: no Secret Service on the session bus; ' +
+        'set PLANTS_TOKEN, or make the keyring reachable (PLANTS_KEYRING=on keeps tokens nowhere else)\n',
+    );
   });
 
   it('--insecure-storage contradicts it: exit 2, nothing asked', async () => {

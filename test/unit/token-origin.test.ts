@@ -90,6 +90,12 @@ describe('checkTokenOrigin', () => {
     );
   });
 
+  it('names another profile that holds a token for the origin in effect', () => {
+    expect(() =>
+      checkTokenOrigin(file('https://a.test'), 'default', inEffect('https://b.test', '--base-url'), ['staging']),
+    ).toThrow(/\), use --profile staging \(which has a token for it\), or set PLANTS_TOKEN to a token for it$/);
+  });
+
   it('a trailing dot is another origin: refused', () => {
     expect(() => checkTokenOrigin(file('https://a.test'), 'default', inEffect('https://a.test.'))).toThrow(AuthError);
   });
