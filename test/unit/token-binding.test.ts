@@ -83,6 +83,21 @@ describe('a token in the config file', () => {
   });
 });
 
+describe('auth login', () => {
+  it("for another origin than the profile's base URL: stored for it, with a warning that the profile's base URL gets no token", async () => {
+    saved({ profiles: { default: { 'base-url': OTHER } } });
+    service()
+      .intercept({ path: '/plants', method: 'GET', query: { limit: '1' } })
+      .reply(200, [], json);
+    const r = await plants(['--base-url', ORIGIN, 'auth', 'login', '--with-token'], { stdin: TOKEN, env: noToken });
+    expect(r.code).toBe(0);
+    expect(r.stderr()).toBe(
+      `plants: warning: the base URL of profile default is on ${OTHER}, which this token is not sent to; set it with 'plants config set base-url <url>'\n`,
+    );
+    expect(stored()).toEqual({ profiles: { default: { 'base-url': OTHER, token: TOKEN, 'token-origin': ORIGIN } } });
+  });
+});
+
 describe('a token command', () => {
   it('is not run for another origin', async () => {
     const ran = join(configDir(), 'ran');

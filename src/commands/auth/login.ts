@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import { keyringAccount, KeyringFailure, keyringRequired, KeyringUnavailable } from '../../config/keyring.js';
 import { checkToken, lookupBaseUrl, resolveBaseUrl, shownCommand, type ResolvedToken } from '../../config/settings.js';
 import { DEFAULT_PROFILE, type ConfigStore, type StoredToken } from '../../config/store.js';
+import { originOf } from '../../config/token-origin.js';
 import type { Context } from '../../context.js';
 import { AuthError, CliError, ConfigError, UsageError } from '../../errors.js';
 import { success, warning } from '../../output/messages.js';
@@ -104,6 +105,14 @@ async function runLogin(options: LoginOptions, ctx: Context): Promise<void> {
   const previous = store.setToken(profile, kept);
   await forgetKeyringEntry(previous, kept, profile, ctx);
   success(io, `Token stored for profile ${profile} ${where}`);
+  // Logged in with --base-url or PLANTS_BASE_URL elsewhere: the profile's own base URL gets no token now.
+  const own = originOf(store.get(profile, 'base-url'));
+  if (own !== undefined && own !== origin) {
+    warning(
+      io,
+      `the base URL of profile ${profile} is on ${own}, which this token is not sent to; set it with 'plants ${profile === DEFAULT_PROFILE ? '' : `--profile ${profile} `}config set base-url <url>'`,
+    );
+  }
   if (ctx.env.PLANTS_TOKEN) {
     warning(io, 'PLANTS_TOKEN is set in the environment and takes precedence over the stored token');
   }
