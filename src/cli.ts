@@ -59,7 +59,8 @@ Environment:
   PLANTS_TIMEOUT       seconds per attempt (default 30)
   PLANTS_RETRIES       retries of a failed request (default 2)
   PLANTS_DEBUG         1 to log requests and responses to stderr
-  PLANTS_KEYRING       off to keep tokens out of the OS keyring (auth login uses the file)
+  PLANTS_KEYRING       off to keep tokens out of the OS keyring (auth login uses the file),
+                       on for the keyring or nothing (no fallback to the file)
   PLANTS_TOKEN_COMMAND_TIMEOUT, PLANTS_KEYRING_TIMEOUT
                        seconds a token command, a keyring call may take (default 60)
   TRACEPARENT          W3C trace context, sent on as traceparent

@@ -175,7 +175,7 @@ export function createContext(options: ContextOptions): Context {
     ? {
         keyring: () => notAtHand('the OS keyring'),
         command: () => notAtHand('a token command'),
-        origin: async () => (await baseUrl()).value.origin,
+        baseUrl,
       }
     : {
         keyring,
@@ -188,7 +188,7 @@ export function createContext(options: ContextOptions): Context {
             what,
           });
         },
-        origin: async () => (await baseUrl()).value.origin,
+        baseUrl,
       };
   const token = once(async () => {
     await namedProfile();

@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import type { Env } from '../env.js';
 import { parseTimeout } from '../shared/values.js';
-import { fromVariable, switchedOff } from './variables.js';
+import { fromVariable, switchedOff, switchSetting } from './variables.js';
 
 /**
  * The OS keyring, through @napi-rs/keyring (docs/choices.md, "Where the
@@ -201,6 +201,15 @@ async function answer(env: Env, op: 'get' | 'set' | 'delete', account: string, i
 /** PLANTS_KEYRING=off: the user keeps tokens out of the OS keyring. A value other than on or off is a ConfigError. */
 export function keyringOff(env: Env): boolean {
   return switchedOff(env, 'PLANTS_KEYRING');
+}
+
+/**
+ * PLANTS_KEYRING=on: the keyring or nothing. `auth login` refuses when no
+ * keyring can be used instead of keeping the token in the config file, and
+ * a token found in the file is not read. Unset, the file is the fallback.
+ */
+export function keyringRequired(env: Env): boolean {
+  return switchSetting(env, 'PLANTS_KEYRING') === 'on';
 }
 
 /**

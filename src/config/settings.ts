@@ -3,7 +3,8 @@ import { printable } from '../shared/text.js';
 import type { Env } from '../env.js';
 import { AuthError, ConfigError, UsageError } from '../errors.js';
 import { parseRetries, parseTimeout } from '../shared/values.js';
-import { keyringAccount, KeyringFailure, KeyringUnavailable, type Keyring } from './keyring.js';
+import { keyringAccount, KeyringFailure, keyringRequired, KeyringUnavailable, type Keyring } from './keyring.js';
+import { boundOrigin, checkTokenOrigin } from './token-origin.js';
 import { fromVariable } from './variables.js';
 import {
   CHOSEN_BY_USE,
@@ -37,8 +38,8 @@ export interface TokenReaders {
   keyring(this: void): Promise<Keyring>;
   /** Run a token command (runTokenCommand with the run's terminal). */
   command(this: void, command: string, what: string): Promise<string>;
-  /** The origin of the base URL in effect: a keyring token is read only for the origin it was stored for. */
-  origin(this: void): Promise<string>;
+  /** The base URL in effect: a stored token is read only for the origin it was stored for (checkTokenOrigin). */
+  baseUrl(this: void): Promise<Resolved<URL>>;
 }
 
 type StoreOpener = () => Promise<ConfigStore>;
@@ -135,8 +136,23 @@ export async function lookupToken(
   const [config, name] = [await store(), await profile()];
   const stored = config.storedToken(name);
   if (stored === undefined) return undefined;
+  // Before anything is read or run: a token for another origin is never at hand.
+  const base = await readers.baseUrl();
+  const origin = base.value.origin;
+  // Named when this profile's token is refused: the profiles that do hold one for this origin.
+  const holders = config.profileNames().filter((other) => {
+    const theirs = other === name ? undefined : config.storedToken(other);
+    return theirs !== undefined && boundOrigin(theirs) === origin;
+  });
+  checkTokenOrigin(stored, name, base, holders);
   const relogin = `run 'plants ${profileFlag(name)}auth login'`;
   if (stored.store === 'file') {
+    if (keyringRequired(env)) {
+      throw new AuthError(
+        `PLANTS_KEYRING=on reads tokens from the OS keyring only, and the token of profile ${name} is kept in the config file; ` +
+          `${relogin} to keep it in the keyring, or unset PLANTS_KEYRING`,
+      );
+    }
     return {
       value: stored.token,
       source: storedSource(config, name),
@@ -165,23 +181,18 @@ export async function lookupToken(
       storeLabel: label,
     };
   }
-  const origin = await readers.origin();
-  if (origin !== stored.origin) {
-    throw new AuthError(
-      `the token of profile ${name} is kept in the OS keyring for ${stored.origin}, not for ${origin} (the base URL in effect); ` +
-        `it is never sent elsewhere: ${relogin} with this base URL`,
-    );
-  }
   let keyring: Keyring;
   let value: string | null;
   try {
     keyring = await readers.keyring();
-    value = await keyring.get(keyringAccount(name, origin));
+    value = await keyring.get(keyringAccount(name, stored.origin));
   } catch (err) {
     if (!(err instanceof KeyringUnavailable || err instanceof KeyringFailure)) throw err;
     throw new AuthError(
       `the token of profile ${name} is kept in the OS keyring, which cannot be read: ${err.message}; ` +
-        `set PLANTS_TOKEN, or run 'plants ${profileFlag(name)}auth login --insecure-storage' to keep it in the config file`,
+        (keyringRequired(env)
+          ? 'set PLANTS_TOKEN, or make the keyring reachable (PLANTS_KEYRING=on keeps tokens nowhere else)'
+          : `set PLANTS_TOKEN, or run 'plants ${profileFlag(name)}auth login --insecure-storage' to keep it in the config file`),
     );
   }
   if (value === null) {

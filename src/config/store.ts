@@ -5,6 +5,7 @@ import { ConfigError, UsageError } from '../errors.js';
 import { abandonedTemporaries, removeAbandonedTemporaries, writeFileAtomically, type WriteFs } from './atomic-write.js';
 import { errorCode, fsReason } from '../shared/fs-reason.js';
 import { withLock, type DebugLog } from './lock.js';
+import { NO_ORIGIN, originOf } from './token-origin.js';
 
 /**
  * Plants a delete or prune of the profile refuses to touch (unless
@@ -29,6 +30,8 @@ interface ProfileSettings {
   'token-keyring'?: string;
   /** A command that prints the token (`auth login --token-command`). Default: unset. */
   'token-command'?: string;
+  /** The origin `token` or `token-command` is for (`auth login`); `none`: for no origin, never sent. Default: unset. */
+  'token-origin'?: string;
   /** The default cap on one run's deletes: `50` or `10%` (as --max-deletes). Default: unset, no cap. */
   'max-deletes'?: string;
   /** Written only by `plants config protect/unprotect`. Default: none. */
@@ -36,14 +39,26 @@ interface ProfileSettings {
 }
 
 /** The settings that are one string. */
-type ProfileKey = 'base-url' | 'token' | 'token-keyring' | 'token-command' | 'max-deletes';
-const STRING_KEYS: readonly ProfileKey[] = ['base-url', 'token', 'token-keyring', 'token-command', 'max-deletes'];
+type ProfileKey = 'base-url' | 'token' | 'token-keyring' | 'token-command' | 'token-origin' | 'max-deletes';
+const STRING_KEYS: readonly ProfileKey[] = [
+  'base-url',
+  'token',
+  'token-keyring',
+  'token-command',
+  'token-origin',
+  'max-deletes',
+];
 
-/** Where a profile's token is kept: one place at a time. */
+/**
+ * Where a profile's token is kept: one place at a time, and the origin it
+ * is bound to (token-origin.ts); undefined: bound to none, never sent.
+ */
 export type StoredToken =
-  { store: 'file'; token: string } | { store: 'keyring'; origin: string } | { store: 'command'; command: string };
+  | { store: 'file'; token: string; origin: string | undefined }
+  | { store: 'keyring'; origin: string }
+  | { store: 'command'; command: string; origin: string | undefined };
 
-const TOKEN_KEYS = ['token', 'token-keyring', 'token-command'] as const;
+const TOKEN_KEYS = ['token', 'token-keyring', 'token-command', 'token-origin'] as const;
 
 export const DEFAULT_PROFILE = 'default';
 
@@ -241,14 +256,32 @@ function stringSetting(settings: ProfileSettings | undefined, key: ProfileKey): 
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
+/**
+ * The origin a token in the file or a token command is bound to. One stored
+ * before tokens were bound has no `token-origin`: it is bound to the
+ * origin of the profile's base URL, or to none without one (ConfigStore
+ * writes that down when it opens the file: #bindTokens).
+ */
+function tokenOriginOf(settings: ProfileSettings | undefined): string | undefined {
+  const recorded = stringSetting(settings, 'token-origin');
+  if (recorded === undefined) return originOf(stringSetting(settings, 'base-url'));
+  return recorded === NO_ORIGIN ? undefined : originOf(recorded);
+}
+
 /** Where a profile's settings keep its token (see ConfigStore.storedToken). */
 function storedTokenOf(settings: ProfileSettings | undefined): StoredToken | undefined {
   const command = stringSetting(settings, 'token-command');
-  if (command !== undefined) return { store: 'command', command };
+  if (command !== undefined) return { store: 'command', command, origin: tokenOriginOf(settings) };
   const origin = stringSetting(settings, 'token-keyring');
   if (origin !== undefined) return { store: 'keyring', origin };
   const token = stringSetting(settings, 'token');
-  return token === undefined ? undefined : { store: 'file', token };
+  return token === undefined ? undefined : { store: 'file', token, origin: tokenOriginOf(settings) };
+}
+
+/** A token in the file or a token command with no `token-origin`: stored before tokens were bound to one. */
+function unbound(settings: ProfileSettings | undefined): boolean {
+  const stored = storedTokenOf(settings);
+  return stored !== undefined && stored.store !== 'keyring' && stringSetting(settings, 'token-origin') === undefined;
 }
 
 /**
@@ -305,6 +338,32 @@ export class ConfigStore {
       if (data[key] !== undefined && typeof data[key] !== 'string') throw invalid(`"${key}" must be a string`);
     }
     this.#migrate(data);
+    this.#bindTokens();
+  }
+
+  /**
+   * A token stored before tokens were bound to an origin is bound, when the
+   * file is first read, to its profile's base URL origin (or to none), in
+   * one atomic write. When the file cannot be written, the token is read as
+   * bound all the same (storedTokenOf), and the write is tried next run.
+   */
+  #bindTokens(): void {
+    if (!Object.values(this.#profiles()).some(unbound)) return;
+    try {
+      this.#updateProfiles((profiles) =>
+        Object.fromEntries(
+          Object.entries(profiles).map(([name, settings]) => [
+            name,
+            unbound(settings) ? { ...settings, 'token-origin': tokenOriginOf(settings) ?? NO_ORIGIN } : settings,
+          ]),
+        ),
+      );
+    } catch (err) {
+      if (!(err instanceof ConfigError)) throw err;
+      this.#debug?.(`the token origins of ${this.#conf.path} are not written down: ${err.message}`);
+    }
+    // A run still answers every question from one read of the file.
+    this.#snapshot = this.#read();
   }
 
   /** Top-level settings from before profiles become the default profile's; profile values win. */
@@ -421,6 +480,7 @@ export class ConfigStore {
       if (stored?.store === 'file') settings.token = stored.token;
       if (stored?.store === 'keyring') settings['token-keyring'] = stored.origin;
       if (stored?.store === 'command') settings['token-command'] = stored.command;
+      if (stored !== undefined && stored.store !== 'keyring') settings['token-origin'] = stored.origin ?? NO_ORIGIN;
       return { ...profiles, [profile]: settings };
     });
     return before;

@@ -17,13 +17,18 @@ export function fromVariable<T>(env: Env, name: string, parse: (raw: string, sou
 }
 
 /**
- * An on/off variable (PLANTS_JOURNAL, PLANTS_KEYRING): whether it says
- * `off`. `on`, blank and unset are on, in any case; anything else is a
- * ConfigError (exit 2), so that `false`, `0` or `no` never means on.
+ * An on/off variable (PLANTS_JOURNAL, PLANTS_KEYRING): what it says, in
+ * any case; undefined when blank or unset. Anything else is a ConfigError
+ * (exit 2), so that `false`, `0` or `no` never means on.
  */
-export function switchedOff(env: Env, name: string): boolean {
+export function switchSetting(env: Env, name: string): 'on' | 'off' | undefined {
   const value = (env[name] ?? '').trim().toLowerCase();
-  if (value === '' || value === 'on') return false;
-  if (value === 'off') return true;
+  if (value === '') return undefined;
+  if (value === 'on' || value === 'off') return value;
   throw new ConfigError(`invalid ${name} ${JSON.stringify(env[name])}: expected on or off`);
+}
+
+/** Whether an on/off variable says `off`; `on`, blank and unset are on. */
+export function switchedOff(env: Env, name: string): boolean {
+  return switchSetting(env, name) === 'off';
 }

@@ -20,6 +20,8 @@ afterEach(() => dir.remove());
 const plants = (args: string[], options: { env?: Record<string, string | undefined>; input?: string } = {}) =>
   runCli(args, { configDir: dir.path, ...options });
 const configFile = () => join(dir.path, 'config.json');
+/** A base URL from the environment, for a login that does not check the token (--no-verify): a token is bound to one. */
+const elsewhere = { PLANTS_BASE_URL: 'https://plants.example.com' };
 
 describe('plants config', () => {
   it('sets, gets, lists and unsets the base URL', async () => {
@@ -78,7 +80,7 @@ describe('plants config', () => {
   });
 
   it('config list never shows the token', async () => {
-    await plants(['auth', 'login', '--with-token', '--no-verify'], { input: TOKEN });
+    await plants(['auth', 'login', '--with-token', '--no-verify'], { input: TOKEN, env: elsewhere });
     const r = await plants(['config', 'list']);
     expect(r.stdout).toBe('profile=default\nbase-url=(not set)\ntoken=(set)\nmax-deletes=(not set)\n');
   });
@@ -98,7 +100,11 @@ describe('plants auth', () => {
 
   it('creates a missing config directory 0700', async () => {
     const nested = join(dir.path, 'new', 'plants');
-    const r = await runCli(['auth', 'login', '--with-token', '--no-verify'], { configDir: nested, input: TOKEN });
+    const r = await runCli(['auth', 'login', '--with-token', '--no-verify'], {
+      configDir: nested,
+      input: TOKEN,
+      env: elsewhere,
+    });
     expect(r.code).toBe(0);
     expect(statSync(nested).mode & 0o777).toBe(0o700);
     expect(statSync(join(nested, 'config.json')).mode & 0o777).toBe(0o600);
@@ -111,7 +117,7 @@ describe('plants auth', () => {
   });
 
   it('login --with-token with empty input stores nothing', async () => {
-    const r = await plants(['auth', 'login', '--with-token', '--no-verify'], { input: '\n' });
+    const r = await plants(['auth', 'login', '--with-token', '--no-verify'], { input: '\n', env: elsewhere });
     expect(r.code).toBe(2);
     expect(r.stderr).toBe('plants: no token was given; nothing was stored\n');
   });
@@ -123,7 +129,7 @@ describe('plants auth', () => {
   });
 
   it('logout removes the stored token', async () => {
-    await plants(['auth', 'login', '--with-token', '--no-verify'], { input: TOKEN });
+    await plants(['auth', 'login', '--with-token', '--no-verify'], { input: TOKEN, env: elsewhere });
     expect((await plants(['auth', 'logout'])).code).toBe(0);
     expect((JSON.parse(readFileSync(configFile(), 'utf8')) as SavedConfig).profiles.default.token).toBeUndefined();
     const again = await plants(['auth', 'logout']);
@@ -143,6 +149,7 @@ describe('plants auth', () => {
         `Base URL: ${store.url} (from config file ${configFile()}, profile default)`,
         `Token:    set (from config file ${configFile()}, profile default)`,
         'Store:    file',
+        `Bound to: ${new URL(store.url).origin}`,
         'Check:    the service accepted the token (GET /plants?limit=1)',
         '',
       ].join('\n'),

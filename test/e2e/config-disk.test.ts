@@ -116,6 +116,9 @@ describe('on a small tmpfs', () => {
       const token = `tok-${'x'.repeat(Math.ceil(page * 1.5))}`;
       expect((await plants(['config', 'set', 'base-url', 'https://plants.example.com/api'])).code).toBe(0);
       expect((await plants(['auth', 'login', '--with-token', '--no-verify'], token)).code).toBe(0);
+      expect((await plants(['--profile', 'staging', 'config', 'set', 'base-url', 'https://s.example.com'])).code).toBe(
+        0,
+      );
       expect(
         (await plants(['--profile', 'staging', 'auth', 'login', '--with-token', '--no-verify'], 'staging-token')).code,
       ).toBe(0);

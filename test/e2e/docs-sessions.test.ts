@@ -82,6 +82,8 @@ function shown(output: string): string[] {
   return (
     screen(output)
       .join('\n')
+      // The origin a token is stored for, which has no path.
+      .replaceAll(`, for ${new URL(setup.store.url).origin}\n`, `, for ${new URL(EXAMPLE_URL).origin}\n`)
       .replaceAll(setup.store.url, EXAMPLE_URL)
       // Where a delete would go, as its prompt and dry run name it.
       .replaceAll(`${new URL(setup.store.url).host} (profile`, `${EXAMPLE_TARGET} (profile`)

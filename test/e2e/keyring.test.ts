@@ -58,6 +58,23 @@ describe.skipIf((missing !== undefined && !process.env.CI) || process.platform !
       expect((await plants(['list'], { env })).code).toBe(4);
     });
 
+    it('PLANTS_KEYRING=on keeps the token there too, and a run reads it for its origin only', async () => {
+      const env = { ...keyringEnv(), PLANTS_KEYRING: 'on' };
+      const login = await plants(['auth', 'login', '--with-token'], { env, input: TOKEN });
+      expect(login).toMatchObject({ code: 0, stderr: '' });
+      expect(JSON.parse(config())).toEqual({
+        profiles: { default: { 'token-keyring': new URL(setup.store.url).origin } },
+      });
+      expect((await plants(['list'], { env })).code).toBe(0);
+      // The same host on another port is another origin: the keyring is not even asked.
+      const other = new URL(setup.store.url);
+      other.port = String(Number(other.port) === 65535 ? 1 : Number(other.port) + 1);
+      const elsewhere = await plants(['--base-url', other.href, 'list'], { env });
+      expect(elsewhere.code).toBe(4);
+      expect(elsewhere.stderr).toMatch(/^plants: the token of profile default \(kept in the OS keyring\) is for /);
+      expect((await plants(['auth', 'logout'], { env })).code).toBe(0);
+    });
+
     it('a wrong token is refused by the service and never reaches the keyring', async () => {
       const env = keyringEnv();
       const r = await plants(['auth', 'login', '--with-token'], { env, input: 'not-the-token' });

@@ -92,10 +92,16 @@ describe('profiles', () => {
 
   it('a profile without settings says which profile lacks them', async () => {
     await twoProfiles();
-    const created = await plants(['--profile', 'dev', 'auth', 'login', '--with-token', '--no-verify'], {
+    // A token is bound to the origin of a base URL: logging in to a profile without one is refused, naming it.
+    const login = await plants(['--profile', 'dev', 'auth', 'login', '--with-token', '--no-verify'], {
       input: TOKEN,
     });
-    expect(created.stderr).toBe('plants: profile dev is new: it is created once the token is stored\n');
+    expect(login.code).toBe(2);
+    expect(login.stderr).toMatch(
+      /^plants: no base URL configured for profile dev: .*run 'plants --profile dev config set base-url <url>' first/,
+    );
+    const created = await plants(['--profile', 'dev', 'config', 'set', 'max-deletes', '5']);
+    expect(created.stderr).toBe('plants: creating profile dev\n');
     const r = await plants(['--profile', 'dev', 'list']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(
@@ -144,7 +150,11 @@ describe('profiles', () => {
     await plants(['--profile', 'staging', 'config', 'unset', 'base-url']);
     const saved = JSON.parse(readFileSync(configFile(), 'utf8')) as SavedConfig;
     expect(saved.profiles.staging).toEqual({});
-    expect(saved.profiles.default).toEqual({ 'base-url': prod.url, token: TOKEN });
+    expect(saved.profiles.default).toEqual({
+      'base-url': prod.url,
+      token: TOKEN,
+      'token-origin': new URL(prod.url).origin,
+    });
   });
 
   it('a config file from before profiles keeps working, migrated in place', async () => {
@@ -152,8 +162,9 @@ describe('profiles', () => {
     const r = await plants(['list']);
     expect(r.code).toBe(0);
     expect(count(r.stdout)).toBe(3);
+    // The token, from before tokens were bound to an origin, is bound to its base URL's.
     expect(JSON.parse(readFileSync(configFile(), 'utf8'))).toEqual({
-      profiles: { default: { 'base-url': prod.url, token: TOKEN } },
+      profiles: { default: { 'base-url': prod.url, token: TOKEN, 'token-origin': new URL(prod.url).origin } },
     });
   });
 });

@@ -98,7 +98,8 @@ describe('the config file', () => {
     const open = join(setup.dir.path, 'open');
     mkdirSync(open, { mode: 0o755 });
     chmodSync(open, 0o755);
-    const config = { profiles: { default: { 'base-url': setup.store.url, token: TOKEN } } };
+    const origin = new URL(setup.store.url).origin;
+    const config = { profiles: { default: { 'base-url': setup.store.url, token: TOKEN, 'token-origin': origin } } };
     writeFileSync(join(open, 'config.json'), JSON.stringify(config), { mode: 0o644 });
     chmodSync(join(open, 'config.json'), 0o644);
     const r = await runCli(['list', '--limit', '1'], { configDir: open });
@@ -119,7 +120,8 @@ describe('the config file', () => {
               ? ['config', 'set', 'base-url', `http://127.0.0.1:${1000 + i}`]
               : ['auth', 'login', '--with-token', '--no-verify', '--insecure-storage'];
           const child = spawn(process.execPath, [PLANTS_BIN, ...args], {
-            env: { PATH: process.env.PATH, PLANTS_CONFIG_DIR: setup.dir.path },
+            // A login binds the token to a base URL's origin: one from the environment, whatever the file holds then.
+            env: { PATH: process.env.PATH, PLANTS_CONFIG_DIR: setup.dir.path, PLANTS_BASE_URL: 'http://127.0.0.1:999' },
           });
           child.stdin.end(`token-${i}`);
           child.on('close', resolve);

@@ -35,8 +35,8 @@ describe('auth login', () => {
     expect(r.code).toBe(0);
     expect(prompter.questions).toEqual(['Paste your token: ']);
     expect(r.stdout()).toBe('');
-    expect(r.stderr()).toBe(`✓ Token stored for profile staging in ${configFile()}\n`);
-    expect(stored()).toEqual({ profiles: { staging: { token: 'typed-token' } } });
+    expect(r.stderr()).toBe(`✓ Token stored for profile staging in ${configFile()}, for ${ORIGIN}\n`);
+    expect(stored()).toEqual({ profiles: { staging: { token: 'typed-token', 'token-origin': ORIGIN } } });
   });
 
   it('a new profile: said before the token is asked for, and created only once the token is stored', async () => {
@@ -59,7 +59,7 @@ describe('auth login', () => {
     const r = await plants(['--profile', 'staging', 'auth', 'login', '--with-token'], { stdin: 'good', env: noToken });
     expect(r.code).toBe(0);
     expect(r.stderr()).toBe(notice);
-    expect(stored()).toEqual({ profiles: { default: {}, staging: { token: 'good' } } });
+    expect(stored()).toEqual({ profiles: { default: {}, staging: { token: 'good', 'token-origin': ORIGIN } } });
   });
 
   it('--with-token reads stdin, trimmed, and stores it silently when piped', async () => {
@@ -67,7 +67,7 @@ describe('auth login', () => {
     const r = await plants(['auth', 'login', '--with-token'], { stdin: '\n  piped-token\r\n', env: noToken });
     expect(r.code).toBe(0);
     expect(r.stdout() + r.stderr()).toBe('');
-    expect(stored()).toEqual({ profiles: { default: { token: 'piped-token' } } });
+    expect(stored()).toEqual({ profiles: { default: { token: 'piped-token', 'token-origin': ORIGIN } } });
   });
 
   it('--with-token refuses a terminal, where the token would be echoed, and asks nothing', async () => {
@@ -118,7 +118,7 @@ describe('auth login', () => {
     accepts();
     const edge = await plants(['auth', 'login', '--with-token'], { stdin: 'y'.repeat(64 * 1024), env: noToken });
     expect(edge.code).toBe(0);
-    expect(stored()).toEqual({ profiles: { default: { token: 'y'.repeat(64 * 1024) } } });
+    expect(stored()).toEqual({ profiles: { default: { token: 'y'.repeat(64 * 1024), 'token-origin': ORIGIN } } });
   });
 
   it('--with-token: a failure to read stdin is reported as such (exit 1), not as a token too large', async () => {
@@ -158,7 +158,7 @@ describe('auth login', () => {
     const r = await plants(['auth', 'login'], { tty: true, prompter, env: { PLANTS_TOKEN: 'other' } });
     expect(r.code).toBe(0);
     expect(r.stderr()).toBe(
-      `✓ Token stored for profile default in ${configFile()}\n` +
+      `✓ Token stored for profile default in ${configFile()}, for ${ORIGIN}\n` +
         'plants: warning: PLANTS_TOKEN is set in the environment and takes precedence over the stored token\n',
     );
   });
@@ -166,12 +166,22 @@ describe('auth login', () => {
 
 describe('auth logout', () => {
   it('removes the stored token of the selected profile only, saying so on a terminal', async () => {
-    saved({ profiles: { default: { token: 'a' }, staging: { 'base-url': 'https://b.test', token: 'b' } } });
+    saved({
+      profiles: {
+        default: { token: 'a', 'token-origin': 'https://a.test' },
+        staging: { 'base-url': 'https://b.test', token: 'b', 'token-origin': 'https://b.test' },
+      },
+    });
     const r = await plants(['--profile', 'staging', 'auth', 'logout'], { tty: true, env: noEnv });
     expect(r.code).toBe(0);
     expect(r.stdout()).toBe('');
     expect(r.stderr()).toBe(`✓ Removed the token of profile staging from ${configFile()}\n`);
-    expect(stored()).toEqual({ profiles: { default: { token: 'a' }, staging: { 'base-url': 'https://b.test' } } });
+    expect(stored()).toEqual({
+      profiles: {
+        default: { token: 'a', 'token-origin': 'https://a.test' },
+        staging: { 'base-url': 'https://b.test' },
+      },
+    });
   });
 
   it('is silent when piped', async () => {
@@ -247,6 +257,7 @@ describe('auth status', () => {
         `Base URL: ${ORIGIN} (from config file ${configFile()}, profile staging)`,
         `Token:    set (from config file ${configFile()}, profile staging)`,
         'Store:    file',
+        `Bound to: ${ORIGIN}`,
         'Check:    the service accepted the token (GET /plants?limit=1)',
         '',
       ].join('\n'),

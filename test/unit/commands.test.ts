@@ -410,7 +410,10 @@ describe('a refused token (401, 403)', () => {
     writeFileSync(join(configDir(), 'config.json'), JSON.stringify({ profiles }), { mode: 0o600 });
 
   it('401: names the profile whose token it was and how to log in to it', async () => {
-    stored({ default: { token: TOKEN }, staging: { token: TOKEN } });
+    stored({
+      default: { token: TOKEN, 'token-origin': ORIGIN },
+      staging: { token: TOKEN, 'token-origin': ORIGIN },
+    });
     refuse(401);
     const r = await plants(['--profile', 'staging', 'list'], { env: { PLANTS_TOKEN: '' } });
     expect(r.code).toBe(4);
@@ -421,7 +424,10 @@ describe('a refused token (401, 403)', () => {
   });
 
   it('403: a permission refused, not a bad token: no login hint', async () => {
-    stored({ default: { token: TOKEN }, staging: { token: TOKEN } });
+    stored({
+      default: { token: TOKEN, 'token-origin': ORIGIN },
+      staging: { token: TOKEN, 'token-origin': ORIGIN },
+    });
     refuse(403);
     const r = await plants(['--profile', 'staging', 'list'], { env: { PLANTS_TOKEN: '' } });
     expect(r.code).toBe(4);
@@ -430,7 +436,7 @@ describe('a refused token (401, 403)', () => {
   });
 
   it('the default profile: the login command needs no --profile', async () => {
-    stored({ default: { token: TOKEN } });
+    stored({ default: { token: TOKEN, 'token-origin': ORIGIN } });
     refuse(401);
     const r = await plants(['list'], { env: { PLANTS_TOKEN: '' } });
     expect(r.stderr()).toMatch(/; the service refused the token of profile default; run 'plants auth login'\n$/);
@@ -616,7 +622,7 @@ describe('a profile that does not exist', () => {
     expect(r.code).toBe(0);
     expect(r.stderr()).toBe('plants: profile staging is new: it is created once the token is stored\n');
     expect(JSON.parse(readFileSync(join(configDir(), 'config.json'), 'utf8'))).toEqual({
-      profiles: { staging: { token: 'abc' } },
+      profiles: { staging: { token: 'abc', 'token-origin': ORIGIN } },
     });
   });
 });

@@ -84,6 +84,26 @@ describe('plants __complete', () => {
     expect(fromFlag.stdout()).toBe('f1\tFlagged\n');
   });
 
+  it("offers no ids for a base URL of another origin than the profile's token is for: the token is not sent", async () => {
+    saved({
+      profiles: {
+        staging: { 'base-url': 'https://staging.test', token: TOKEN, 'token-origin': 'https://staging.test' },
+      },
+    });
+    listed([{ id: 'o1', name: 'Other' }], 'https://other.test');
+    for (const env of [{ PLANTS_BASE_URL: 'https://other.test' }, { PLANTS_BASE_URL: undefined }]) {
+      const args = env.PLANTS_BASE_URL ? [] : ['--base-url', 'https://other.test'];
+      const r = await plants(['__complete', '--', '--profile', 'staging', ...args, 'delete', ''], {
+        env: { ...env, PLANTS_TOKEN: undefined },
+      });
+      expect(r.code).toBe(0);
+      expect(r.stdout() + r.stderr()).toBe('');
+    }
+    // No request was sent: the answer is still waiting. Take it, so the test ends clean.
+    expect(agent().pendingInterceptors()).toHaveLength(1);
+    await (await request('https://other.test/plants', { dispatcher: agent() })).body.dump();
+  });
+
   it('says nothing and exits 0 when the list cannot be had', async () => {
     service().intercept({ path: '/plants', method: 'GET' }).reply(500, 'boom');
     const r = await complete('delete', '');

@@ -158,7 +158,13 @@ describe('config unset', () => {
     const r = await plants(['config', 'unset', 'base-url'], { tty: true });
     expect(r.code).toBe(0);
     expect(r.stderr()).toBe('✓ Unset base-url of profile default\n');
-    expect(stored()).toEqual({ profiles: { default: { token: TOKEN }, staging: { 'base-url': 'https://b.test' } } });
+    // The token, stored before tokens were bound, was bound to the base URL's origin when the file was read; it stays so.
+    expect(stored()).toEqual({
+      profiles: {
+        default: { token: TOKEN, 'token-origin': 'https://a.test' },
+        staging: { 'base-url': 'https://b.test' },
+      },
+    });
     const get = await plants(['config', 'get', 'base-url'], fileOnly);
     expect(get.code).toBe(1);
   });
@@ -170,11 +176,11 @@ describe('config unset', () => {
   });
 
   it('refuses the token with a pointer to auth logout', async () => {
-    saved({ profiles: { default: { token: TOKEN } } });
+    saved({ profiles: { default: { token: TOKEN, 'token-origin': 'https://a.test' } } });
     const r = await plants(['config', 'unset', 'token']);
     expect(r.code).toBe(2);
     expect(r.stderr()).toMatch(/remove it with 'plants auth logout'/);
-    expect(stored()).toEqual({ profiles: { default: { token: TOKEN } } });
+    expect(stored()).toEqual({ profiles: { default: { token: TOKEN, 'token-origin': 'https://a.test' } } });
   });
 });
 

@@ -51,7 +51,9 @@ async function configWithTokens(): Promise<Buffer> {
   const store = await openConfigStore(env());
   store.set('default', 'base-url', 'https://plants.example.com/api');
   store.set('default', 'token', 'default-token');
+  store.set('default', 'token-origin', 'https://plants.example.com');
   store.set('staging', 'token', 'staging-token');
+  store.set('staging', 'token-origin', 'https://staging.example.com');
   return readFileSync(file);
 }
 
@@ -135,8 +137,12 @@ describe('a config write that succeeds', () => {
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({
       profiles: {
-        default: { 'base-url': 'https://other.example.com', token: 'default-token' },
-        staging: { token: 'staging-token' },
+        default: {
+          'base-url': 'https://other.example.com',
+          token: 'default-token',
+          'token-origin': 'https://plants.example.com',
+        },
+        staging: { token: 'staging-token', 'token-origin': 'https://staging.example.com' },
       },
     });
   });
@@ -269,7 +275,7 @@ describe('the 1 MiB limit', () => {
     const store = await openConfigStore(env());
     expect(() => store.set('default', 'token', 'x'.repeat(1024 * 1024))).toThrow(
       new ConfigError(
-        `cannot write the config file ${file}: it would be 1048728 bytes, more than the 1 MiB (1048576 bytes) a config file may hold; nothing was changed`,
+        `cannot write the config file ${file}: it would be 1048827 bytes, more than the 1 MiB (1048576 bytes) a config file may hold; nothing was changed`,
       ),
     );
     expect(readFileSync(file).equals(before)).toBe(true);
@@ -400,15 +406,19 @@ describe('reads of the config file', () => {
   it('setToken says where the token was kept as the write found the file, not as this run opened it', async () => {
     await configWithTokens();
     const store = await openConfigStore(env());
-    expect(store.storedToken('default')).toEqual({ store: 'file', token: 'default-token' });
+    expect(store.storedToken('default')).toEqual({
+      store: 'file',
+      token: 'default-token',
+      origin: 'https://plants.example.com',
+    });
     // Another run (a login finishing while this one waits at its prompt) moves the token to the keyring.
     const other = await openConfigStore(env());
     other.setToken('default', { store: 'keyring', origin: 'https://plants.example.com' });
-    expect(store.setToken('default', { store: 'file', token: 'new-token' })).toEqual({
+    expect(store.setToken('default', { store: 'file', token: 'new-token', origin: 'https://a.example' })).toEqual({
       store: 'keyring',
       origin: 'https://plants.example.com',
     });
-    expect(store.storedToken('default')).toEqual({ store: 'file', token: 'new-token' });
+    expect(store.storedToken('default')).toEqual({ store: 'file', token: 'new-token', origin: 'https://a.example' });
   });
 
   it('a run reads it once, however many questions it asks; a write makes the next question read it again', async () => {

@@ -22,11 +22,11 @@ beforeEach(() => {
 });
 afterEach(() => dir.remove());
 
-/** Tokens here are in the environment or the file: the keyring and token commands must not be asked. */
+/** Tokens here are in the environment or the file (for http://config.test): the keyring and token commands must not be asked. */
 const readers: TokenReaders = {
   keyring: () => Promise.reject(new Error('the keyring was asked')),
   command: () => Promise.reject(new Error('a token command was run')),
-  origin: () => Promise.reject(new Error('the origin was asked')),
+  baseUrl: () => Promise.resolve({ value: new URL('http://config.test'), source: 'test', profile: 'default' }),
 };
 
 describe('configDir', () => {
@@ -88,8 +88,9 @@ describe('ConfigStore', () => {
     const store = await openConfigStore({ PLANTS_CONFIG_DIR: dir.path });
     expect(store.get('default', 'base-url')).toBe('http://old');
     expect(store.get('default', 'token')).toBe('old-token');
+    // ...and its token, bound to no origin before, is bound to the base URL's.
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({
-      profiles: { default: { 'base-url': 'http://old', token: 'old-token' } },
+      profiles: { default: { 'base-url': 'http://old', token: 'old-token', 'token-origin': 'http://old' } },
     });
   });
 
@@ -248,7 +249,7 @@ describe('precedence: flag > environment > config file', () => {
   });
 
   it('says how to fix an invalid token, by where it came from', async () => {
-    const store = await storeWith({ token: 'two words' });
+    const store = await storeWith({ 'base-url': 'http://config.test', token: 'two words' });
     await expect(resolveToken({ PLANTS_TOKEN: 'a b' }, store, profile, readers)).rejects.toThrow(
       /PLANTS_TOKEN .*correct the PLANTS_TOKEN variable/,
     );
@@ -413,6 +414,7 @@ describe('messages for a profile other than the default', () => {
 
   it('a bad stored token says to log in again to that profile', async () => {
     const store = await openConfigStore({ PLANTS_CONFIG_DIR: dir.path });
+    store.set('staging', 'base-url', 'http://config.test');
     store.set('staging', 'token', 'bad token');
     await expect(resolveToken({}, () => Promise.resolve(store), staging, readers)).rejects.toThrow(
       /; store it again with 'plants --profile staging auth login'$/,
@@ -475,13 +477,16 @@ describe('ConfigStore: what the file holds', () => {
     });
     const store = await openConfigStore(env());
     expect(read()).toEqual({
-      profiles: { default: { 'base-url': 'http://old', token: 'new' }, staging: { token: 's' } },
+      profiles: {
+        default: { 'base-url': 'http://old', token: 'new', 'token-origin': 'http://old' },
+        staging: { token: 's', 'token-origin': 'none' },
+      },
     });
     expect(store.get('default', 'base-url')).toBe('http://old');
   });
 
   it.each([
-    [{ token: 'only-token' }, { token: 'only-token' }],
+    [{ token: 'only-token' }, { token: 'only-token', 'token-origin': 'none' }],
     [{ 'base-url': 'http://only' }, { 'base-url': 'http://only' }],
   ])('moves a lone old setting too: %j', async (data, settings) => {
     write(data);

@@ -32,7 +32,7 @@ describe('openConfigStore: where the token lives', () => {
     const file = join(config, 'config.json');
     mkdirSync(config);
     chmodSync(config, 0o755);
-    writeFileSync(file, '{"profiles":{"default":{"token":"t0ken"}}}');
+    writeFileSync(file, '{"profiles":{"default":{"token":"t0ken","token-origin":"https://plants.test"}}}');
     chmodSync(file, 0o604);
     const warnings: string[] = [];
     const store = await open(config, (text) => warnings.push(text));

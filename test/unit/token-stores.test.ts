@@ -106,8 +106,10 @@ describe('auth login keeps the token in the OS keyring by default', () => {
     const r = await plants(['list'], { env, keyring: keyring.open });
     expect(r.code).toBe(4);
     expect(r.stderr()).toBe(
-      `plants: the token of profile default is kept in the OS keyring for https://elsewhere.test, not for ${ORIGIN} (the base URL in effect); ` +
-        "it is never sent elsewhere: run 'plants auth login' with this base URL\n",
+      `plants: the token of profile default (kept in the OS keyring) is for https://elsewhere.test, not for ${ORIGIN}, ` +
+        'the origin of the base URL in effect (from PLANTS_BASE_URL); a token is never sent to another origin: ' +
+        `to log in for ${ORIGIN}, give it a profile of its own ('plants --profile <name> config set base-url ${ORIGIN}', ` +
+        "then 'plants --profile <name> auth login'), or set PLANTS_TOKEN to a token for it\n",
     );
   });
 
@@ -127,7 +129,7 @@ describe('auth login keeps the token in the OS keyring by default', () => {
     expect(r.stderr()).toBe(
       `plants: warning: no OS keyring can be used (no Secret Service on the session bus); the token is kept in the config file ${configFile()} (mode 0600) instead\n`,
     );
-    expect(stored()).toEqual({ profiles: { default: { token: 'f-token' } } });
+    expect(stored()).toEqual({ profiles: { default: { token: 'f-token', 'token-origin': ORIGIN } } });
   });
 
   it('--insecure-storage keeps it in the config file, without trying the keyring', async () => {
@@ -139,7 +141,7 @@ describe('auth login keeps the token in the OS keyring by default', () => {
     });
     expect(r.code).toBe(0);
     expect(r.stderr()).toBe('');
-    expect(stored()).toEqual({ profiles: { default: { token: 'f-token' } } });
+    expect(stored()).toEqual({ profiles: { default: { token: 'f-token', 'token-origin': ORIGIN } } });
   });
 
   it('logging in again moves an old token out of the file, and one out of the keyring', async () => {
@@ -154,7 +156,7 @@ describe('auth login keeps the token in the OS keyring by default', () => {
       env,
       keyring: keyring.open,
     });
-    expect(stored()).toEqual({ profiles: { default: { token: 'newer' } } });
+    expect(stored()).toEqual({ profiles: { default: { token: 'newer', 'token-origin': ORIGIN } } });
     expect(keyring.entries.size).toBe(0);
   });
 
@@ -272,14 +274,20 @@ describe('auth login keeps the token in the OS keyring by default', () => {
     );
   });
 
-  it('without a base URL and --insecure-storage, nothing is asked: the keyring needs an origin', async () => {
-    const r = await plants(['auth', 'login', '--with-token', '--no-verify'], {
-      stdin: 't',
-      env: { ...env, PLANTS_BASE_URL: undefined },
-      keyring: () => Promise.reject(new Error('the keyring was asked')),
-    });
-    expect(r.code).toBe(2);
-    expect(r.stderr()).toMatch(/^plants: the OS keyring keeps a token for one base URL, and none is set/);
+  it('without a base URL, nothing is asked, whatever the store: a token is bound to an origin', async () => {
+    for (const flags of [['--with-token'], ['--with-token', '--insecure-storage'], ['--token-command', 'echo t']]) {
+      const r = await plants(['auth', 'login', '--no-verify', ...flags], {
+        stdin: 't',
+        env: { ...env, PLANTS_BASE_URL: undefined },
+        keyring: () => Promise.reject(new Error('the keyring was asked')),
+        prompter: scriptedPrompter(),
+      });
+      expect(r.code, flags.join(' ')).toBe(2);
+      expect(r.stderr()).toBe(
+        "plants: no base URL configured: a token is stored for the origin of one base URL, and sent only there; run 'plants config set base-url <url>' first, set PLANTS_BASE_URL, or pass --base-url\n",
+      );
+    }
+    expect(existsSync(configFile())).toBe(false);
   });
 
   it('a run with PLANTS_TOKEN never opens the keyring', async () => {
@@ -312,7 +320,7 @@ describe('auth login checks the token with the service first', () => {
       env,
     });
     expect(r.code).toBe(0);
-    expect(stored()).toEqual({ profiles: { default: { token: 'unchecked' } } });
+    expect(stored()).toEqual({ profiles: { default: { token: 'unchecked', 'token-origin': ORIGIN } } });
   });
 
   it('a service that cannot be asked: one line, and the token is stored', async () => {
@@ -324,29 +332,17 @@ describe('auth login checks the token with the service first', () => {
     expect(r.stderr()).toMatch(
       /^plants: warning: could not check the token with the service: .*503.*; storing it anyway\n$/,
     );
-    expect(stored()).toEqual({ profiles: { default: { token: 'kept' } } });
+    expect(stored()).toEqual({ profiles: { default: { token: 'kept', 'token-origin': ORIGIN } } });
   });
 
-  it('without a base URL: says how to set one, or --no-verify (then not in the keyring)', async () => {
+  it('without a base URL: says how to set one; the token is asked for only once there is one', async () => {
     const noBase = { ...env, PLANTS_BASE_URL: undefined };
-    const r = await plants(['auth', 'login', '--with-token'], { stdin: 't', env: noBase });
+    const r = await plants(['--profile', 'staging', 'auth', 'login', '--with-token'], { stdin: 't', env: noBase });
     expect(r.code).toBe(2);
     expect(r.stderr()).toBe(
-      "plants: no base URL configured, to check the token with; run 'plants config set base-url <url>' first, set PLANTS_BASE_URL, or pass --no-verify\n",
+      "plants: no base URL configured for profile staging: a token is stored for the origin of one base URL, and sent only there; run 'plants --profile staging config set base-url <url>' first, set PLANTS_BASE_URL, or pass --base-url\n",
     );
-    const keyring = memoryKeyring();
-    const toKeyring = await plants(['auth', 'login', '--with-token', '--no-verify'], {
-      stdin: 't',
-      env: noBase,
-      keyring: keyring.open,
-    });
-    expect(toKeyring.code).toBe(2);
-    expect(toKeyring.stderr()).toMatch(/the OS keyring keeps a token for one base URL, and none is set/);
-    const toFile = await plants(['auth', 'login', '--with-token', '--no-verify', '--insecure-storage'], {
-      stdin: 't',
-      env: noBase,
-    });
-    expect(toFile.code).toBe(0);
+    expect(existsSync(configFile())).toBe(false);
   });
 });
 
@@ -355,7 +351,9 @@ describe('a token command', () => {
     check(200, 'cmd-token');
     const login = await plants(['auth', 'login', '--token-command', "printf '  cmd-token\\n'"], { env });
     expect(login.code).toBe(0);
-    expect(stored()).toEqual({ profiles: { default: { 'token-command': "printf '  cmd-token\\n'" } } });
+    expect(stored()).toEqual({
+      profiles: { default: { 'token-command': "printf '  cmd-token\\n'", 'token-origin': ORIGIN } },
+    });
     check(200, 'cmd-token');
     const status = await plants(['auth', 'status'], { env });
     expect(status.stdout()).toContain('Store:    command (printf …)\n');
@@ -382,14 +380,14 @@ describe('a token command', () => {
       'plants: the token command of profile default (printf …) printed 2 lines; it must print the token alone, on one line; no token\n',
     ],
   ])('%j fails the run: exit 4, one line naming what went wrong, never what it printed', async (command, message) => {
-    saved({ profiles: { default: { 'token-command': command } } });
+    saved({ profiles: { default: { 'token-command': command, 'token-origin': ORIGIN } } });
     const r = await plants(['list'], { env });
     expect(r.code).toBe(4);
     expect(r.stderr()).toBe(message);
   });
 
   it('one that does not finish in time is stopped', async () => {
-    saved({ profiles: { default: { 'token-command': 'sleep 30' } } });
+    saved({ profiles: { default: { 'token-command': 'sleep 30', 'token-origin': ORIGIN } } });
     const r = await plants(['list'], { env: { ...env, PLANTS_TOKEN_COMMAND_TIMEOUT: '0.3' } });
     expect(r.code).toBe(4);
     expect(r.stderr()).toBe(
@@ -398,7 +396,7 @@ describe('a token command', () => {
   });
 
   it('has no stdin without a terminal', async () => {
-    saved({ profiles: { default: { 'token-command': 'read -r line && echo "$line"' } } });
+    saved({ profiles: { default: { 'token-command': 'read -r line && echo "$line"', 'token-origin': ORIGIN } } });
     const r = await plants(['list'], { env, stdin: 'from-the-pipe\n' });
     expect(r.code).toBe(4);
     expect(r.stderr()).toMatch(/exited with status 1; no token\n$/);
@@ -456,7 +454,7 @@ describe('how a token command is named: never what may be a secret', () => {
 
 describe('what a token command prints must be a token', () => {
   it('whitespace, control or non-ASCII characters inside it: exit 4, never the output', async () => {
-    saved({ profiles: { default: { 'token-command': "printf 'a b'" } } });
+    saved({ profiles: { default: { 'token-command': "printf 'a b'", 'token-origin': ORIGIN } } });
     const r = await plants(['list'], { env });
     expect(r.code).toBe(4);
     expect(r.stderr()).toBe(
@@ -465,21 +463,27 @@ describe('what a token command prints must be a token', () => {
   });
 
   it('a command that leaves something running that holds its output open is not waited on', async () => {
-    saved({ profiles: { default: { 'token-command': '(sleep 30 &) ; echo cmd-token' } } });
+    saved({ profiles: { default: { 'token-command': '(sleep 30 &) ; echo cmd-token', 'token-origin': ORIGIN } } });
     check(200, 'cmd-token');
     const r = await plants(['auth', 'status'], { env });
     expect(r.code).toBe(0);
   });
 
   it('more than 64 KiB of output is refused', async () => {
-    saved({ profiles: { default: { 'token-command': 'head -c 70000 /dev/zero | tr "\\0" a' } } });
+    saved({
+      profiles: { default: { 'token-command': 'head -c 70000 /dev/zero | tr "\\0" a', 'token-origin': ORIGIN } },
+    });
     const r = await plants(['list'], { env });
     expect(r.code).toBe(4);
     expect(r.stderr()).toMatch(/printed more than 64 KiB; no token/);
   });
 
   it("runs through the user's shell", async () => {
-    saved({ profiles: { default: { 'token-command': 'echo "$0" | grep -q bash && echo shell-token' } } });
+    saved({
+      profiles: {
+        default: { 'token-command': 'echo "$0" | grep -q bash && echo shell-token', 'token-origin': ORIGIN },
+      },
+    });
     check(200, 'shell-token');
     const r = await plants(['auth', 'status'], { env: { ...env, SHELL: '/bin/bash' } });
     expect(r.code).toBe(0);

@@ -1,8 +1,9 @@
 import type { Readable } from 'node:stream';
 import { Command } from 'commander';
-import { keyringAccount, KeyringFailure, keyringOff, KeyringUnavailable } from '../../config/keyring.js';
+import { keyringAccount, KeyringFailure, keyringRequired, KeyringUnavailable } from '../../config/keyring.js';
 import { checkToken, lookupBaseUrl, resolveBaseUrl, shownCommand, type ResolvedToken } from '../../config/settings.js';
 import { DEFAULT_PROFILE, type ConfigStore, type StoredToken } from '../../config/store.js';
+import { originOf } from '../../config/token-origin.js';
 import type { Context } from '../../context.js';
 import { AuthError, CliError, ConfigError, UsageError } from '../../errors.js';
 import { success, warning } from '../../output/messages.js';
@@ -73,55 +74,64 @@ async function runLogin(options: LoginOptions, ctx: Context): Promise<void> {
   const { io } = ctx;
   checkInput(options, ctx);
   // Before the token is asked for: PLANTS_KEYRING=false is refused, not taken to mean the keyring.
-  const keyringTurnedOff = keyringOff(ctx.env);
-  // The base URL before the token is asked for: the token is checked against it, and a keyring entry is kept for its origin.
-  const baseUrl = await loginBaseUrl(options, ctx);
-  if (baseUrl === undefined && options.tokenCommand === undefined && !options.insecureStorage && !keyringTurnedOff) {
+  const keyringOnly = keyringRequired(ctx.env);
+  if (options.insecureStorage && keyringOnly) {
     throw new UsageError(
-      "the OS keyring keeps a token for one base URL, and none is set; run 'plants config set base-url <url>' first, or pass --insecure-storage",
+      '--insecure-storage keeps the token in the config file, and PLANTS_KEYRING=on allows the OS keyring only: leave out one of them',
     );
   }
+  // The base URL before the token is asked for: the token is checked against it, and bound to its origin.
+  const baseUrl = await loginBaseUrl(ctx);
   // Said before the token is asked for, so a mistyped name shows at once; a login that then fails creates nothing.
   const [store, profile] = await profileToWrite(
     ctx,
     (name) => `profile ${name} is new: it is created once the token is stored`,
   );
+  // The keyring or nothing: found out before the token is asked for.
+  if (keyringOnly && options.tokenCommand === undefined) await keyringReachable(profile, baseUrl.origin, ctx);
   const token = await newToken(options, profile, ctx);
-  if (options.verify && baseUrl) await verify(token, baseUrl, ctx);
+  if (options.verify) await verify(token, baseUrl, ctx);
 
+  const origin = baseUrl.origin;
   let kept: StoredToken;
   let where: string;
   if (options.tokenCommand !== undefined) {
-    kept = { store: 'command', command: options.tokenCommand };
-    where = `as a token command (${shownCommand(options.tokenCommand)})`;
+    kept = { store: 'command', command: options.tokenCommand, origin };
+    where = `as a token command (${shownCommand(options.tokenCommand)}), for ${origin}`;
   } else {
-    [kept, where] = await keepToken(token.value, baseUrl?.origin, options, store, profile, ctx);
+    [kept, where] = await keepToken(token.value, origin, options, store, profile, ctx);
   }
   // Where the token was kept as the write found the file: another login may have stored one while this one waited.
   const previous = store.setToken(profile, kept);
   await forgetKeyringEntry(previous, kept, profile, ctx);
   success(io, `Token stored for profile ${profile} ${where}`);
+  // Logged in with --base-url or PLANTS_BASE_URL elsewhere: the profile's own base URL gets no token now.
+  const own = originOf(store.get(profile, 'base-url'));
+  if (own !== undefined && own !== origin) {
+    warning(
+      io,
+      `the base URL of profile ${profile} is on ${own}, which this token is not sent to; set it with 'plants ${profile === DEFAULT_PROFILE ? '' : `--profile ${profile} `}config set base-url <url>'`,
+    );
+  }
   if (ctx.env.PLANTS_TOKEN) {
     warning(io, 'PLANTS_TOKEN is set in the environment and takes precedence over the stored token');
   }
 }
 
 /**
- * The base URL in effect, which a check needs; without a check
- * (--no-verify) a token may be stored before the base URL is set, but
- * not in the keyring, which keeps it for one origin (keepToken).
+ * The base URL in effect: the token is checked against it, and bound to its
+ * origin, whatever the store (even with --no-verify): it is sent nowhere else.
  */
-async function loginBaseUrl(options: LoginOptions, ctx: Context): Promise<URL | undefined> {
+async function loginBaseUrl(ctx: Context): Promise<URL> {
   // The profile need not exist yet: login creates it.
   const profileName = async () => (await ctx.profile()).value;
   const found = await lookupBaseUrl(ctx.flags.baseUrl, ctx.env, ctx.config, profileName);
-  if (found === undefined && !options.verify) return undefined;
   if (found === undefined) {
     const profile = await profileName();
     throw new ConfigError(
-      `no base URL configured${profile === DEFAULT_PROFILE ? '' : ` for profile ${profile}`}, to check the token with; ` +
+      `no base URL configured${profile === DEFAULT_PROFILE ? '' : ` for profile ${profile}`}: a token is stored for the origin of one base URL, and sent only there; ` +
         `run 'plants ${profile === DEFAULT_PROFILE ? '' : `--profile ${profile} `}config set base-url <url>' first, ` +
-        'set PLANTS_BASE_URL, or pass --no-verify',
+        'set PLANTS_BASE_URL, or pass --base-url',
     );
   }
   return (await resolveBaseUrl(ctx.flags.baseUrl, ctx.env, ctx.config, profileName)).value;
@@ -197,25 +207,21 @@ async function verify(token: ResolvedToken, baseUrl: URL, ctx: Context): Promise
 /**
  * Keep the token in the OS keyring, or in the config file when asked
  * (--insecure-storage) or when no keyring can be used, which is said in one
- * line with the reason. Returns what the config file records, and where it went.
+ * line with the reason (PLANTS_KEYRING=on: refused instead). Either way it
+ * is bound to `origin`. Returns what the config file records, and where it went.
  */
 async function keepToken(
   token: string,
-  origin: string | undefined,
+  origin: string,
   options: LoginOptions,
   store: ConfigStore,
   profile: string,
   ctx: Context,
 ): Promise<[StoredToken, string]> {
-  const inFile: [StoredToken, string] = [{ store: 'file', token }, `in ${store.path}`];
+  const inFile: [StoredToken, string] = [{ store: 'file', token, origin }, `in ${store.path}, for ${origin}`];
   if (options.insecureStorage) return inFile;
   try {
     const keyring = await ctx.tokenReaders.keyring();
-    if (origin === undefined) {
-      throw new UsageError(
-        "the OS keyring keeps a token for one base URL, and none is set; run 'plants config set base-url <url>' first, or pass --insecure-storage",
-      );
-    }
     await keyring.set(keyringAccount(profile, origin), token);
     return [{ store: 'keyring', origin }, `in the OS keyring (${keyring.name}), for ${origin}`];
   } catch (err) {
@@ -226,6 +232,7 @@ async function keepToken(
       );
     }
     if (!(err instanceof KeyringUnavailable)) throw err;
+    if (keyringRequired(ctx.env)) throw keyringOnlyRefusal(err);
     // PLANTS_KEYRING=off is the user's own choice: nothing to say.
     if (!err.turnedOff) {
       warning(
@@ -234,6 +241,29 @@ async function keepToken(
       );
     }
     return inFile;
+  }
+}
+
+/** PLANTS_KEYRING=on, and no keyring to keep the token in. */
+function keyringOnlyRefusal(err: KeyringUnavailable): AuthError {
+  return new AuthError(
+    `PLANTS_KEYRING=on keeps the token in the OS keyring or nowhere, and no OS keyring can be used (${err.message}); nothing was stored; ` +
+      'make the keyring reachable, or unset PLANTS_KEYRING to keep the token in the config file',
+  );
+}
+
+/**
+ * With PLANTS_KEYRING=on, refuse before the token is asked for when no
+ * keyring can be used (a look-up of the entry it would write says so). A
+ * keyring that is there but fails the look-up (locked) is left to the write,
+ * which may unlock it.
+ */
+async function keyringReachable(profile: string, origin: string, ctx: Context): Promise<void> {
+  try {
+    await (await ctx.tokenReaders.keyring()).get(keyringAccount(profile, origin));
+  } catch (err) {
+    if (err instanceof KeyringUnavailable) throw keyringOnlyRefusal(err);
+    if (!(err instanceof KeyringFailure)) throw err;
   }
 }
 

@@ -1,6 +1,8 @@
 import { Command } from 'commander';
 import { formatBaseUrl, maskUrl, parseBaseUrl } from '../../shared/url.js';
 import { lookupBaseUrl } from '../../config/settings.js';
+import type { StoredToken } from '../../config/store.js';
+import { boundOrigin, originOf } from '../../config/token-origin.js';
 import type { Context } from '../../context.js';
 import { formatJson } from '../../output/formats.js';
 import { writeOut } from '../../output/iostreams.js';
@@ -20,7 +22,7 @@ export function statusCommand(ctx: Context, run: StatusRunner = runStatus): Comm
     )
     .option(
       '--json',
-      'print them as one JSON object: {"profile", "profile_source", "base_url", "base_url_source", "token_source", "token_store", "accepted"}',
+      'print them as one JSON object: {"profile", "profile_source", "base_url", "base_url_source", "token_source", "token_store", "token_origin", "accepted"}',
     )
     .addHelpText(
       'after',
@@ -48,8 +50,13 @@ async function runStatus(options: StatusOptions, ctx: Context): Promise<void> {
   const base = await lookupBaseUrl(ctx.flags.baseUrl, ctx.env, ctx.config, ctx.usedProfile);
   // Looked up once (a token command runs once); a missing or unusable token fails the check below.
   const token = await ctx.token().catch(() => undefined);
-  // A token kept somewhere that could not be read (a locked keyring, a failing command) is still named; the check says why.
-  const kept = token ? undefined : await storedStore(ctx);
+  // The profile's token, unread: where it is kept, and the origin it is bound to (PLANTS_TOKEN is bound to none).
+  const stored = await storedToken(ctx);
+  // A token kept somewhere that could not be read (a locked keyring, a failing command, another origin) is still named; the check says why.
+  const kept = token ? undefined : stored?.store;
+  const bound = stored && boundOrigin(stored);
+  const inEffect = originOf(base?.value);
+  const otherOrigin = bound !== undefined && inEffect !== undefined && bound !== inEffect;
   // Set, but refused before any request (white space, a control character): set, not "not set".
   const unusable = !token && ctx.env.PLANTS_TOKEN?.trim() ? 'PLANTS_TOKEN' : undefined;
   // The token may be a segment of the base URL's path, this profile's or another's.
@@ -66,6 +73,7 @@ async function runStatus(options: StatusOptions, ctx: Context): Promise<void> {
       base_url_source: base?.source ?? null,
       token_source: token ? ctx.redact(token.source) : (unusable ?? null),
       token_store: token?.store ?? kept ?? null,
+      token_origin: bound ?? null,
       accepted: false,
     };
     try {
@@ -82,6 +90,11 @@ async function runStatus(options: StatusOptions, ctx: Context): Promise<void> {
     `Base URL: ${base ? `${shown} (from ${base.source})` : 'not set'}`,
     `Token:    ${token ? `set (from ${ctx.redact(token.source)})` : kept ? 'stored, but could not be read (see below)' : unusable ? `set (from ${unusable}), but not usable (see below)` : 'not set'}`,
     ...(token ? [`Store:    ${token.storeLabel}`] : kept ? [`Store:    ${kept}`] : []),
+    ...(stored
+      ? [
+          `Bound to: ${bound ?? 'no origin: the token is never sent'}${otherOrigin ? `, not ${inEffect}, the origin of the base URL: the token is not sent there (see below)` : ''}`,
+        ]
+      : []),
   ];
   io.stdout.write(`${lines.join('\n')}\n`);
   await check();
@@ -89,10 +102,10 @@ async function runStatus(options: StatusOptions, ctx: Context): Promise<void> {
 }
 
 /** Where the selected profile keeps its token, when PLANTS_TOKEN does not override it; undefined on any doubt. */
-async function storedStore(ctx: Context): Promise<string | undefined> {
+async function storedToken(ctx: Context): Promise<StoredToken | undefined> {
   if (ctx.env.PLANTS_TOKEN?.trim()) return undefined;
   try {
-    return (await ctx.config()).storedToken((await ctx.profile()).value)?.store;
+    return (await ctx.config()).storedToken((await ctx.profile()).value);
   } catch {
     return undefined;
   }

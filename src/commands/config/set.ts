@@ -1,4 +1,6 @@
 import { Command } from 'commander';
+import { DEFAULT_PROFILE, type StoredToken } from '../../config/store.js';
+import { boundOrigin, originOf } from '../../config/token-origin.js';
 import type { Context } from '../../context.js';
 import { success, warning } from '../../output/messages.js';
 import { redactKnownTokens } from '../known-tokens.js';
@@ -36,6 +38,7 @@ export function setCommand(ctx: Context, run: SetRunner = runSet): Command {
 
 async function runSet(options: SetOptions, ctx: Context): Promise<void> {
   const [store, profile] = await profileToWrite(ctx);
+  const token = store.storedToken(profile);
   store.set(profile, options.key, options.value);
   const shown = shownValue(options.key, options.value, await redactKnownTokens(ctx));
   success(ctx.io, `Set ${options.key} of profile ${profile} to ${shown}`);
@@ -43,4 +46,19 @@ async function runSet(options: SetOptions, ctx: Context): Promise<void> {
   if (options.key === 'base-url' && ctx.env.PLANTS_BASE_URL?.trim()) {
     warning(ctx.io, 'PLANTS_BASE_URL is set in the environment and takes precedence over the stored base-url');
   }
+  if (options.key === 'base-url' && token) warnOtherOrigin(token, profile, options.value, ctx);
+}
+
+/** The profile's token stays bound to its origin: a base URL elsewhere gets no token until a new login. */
+function warnOtherOrigin(token: StoredToken, profile: string, baseUrl: string, ctx: Context): void {
+  const bound = boundOrigin(token);
+  const origin = originOf(baseUrl);
+  if (bound === origin) return;
+  const login = `run 'plants ${profile === DEFAULT_PROFILE ? '' : `--profile ${profile} `}auth login' to store one for ${origin}`;
+  warning(
+    ctx.io,
+    bound === undefined
+      ? `the token of profile ${profile} is bound to no origin and never sent; ${login}`
+      : `the token of profile ${profile} is for ${bound}, and is not sent to ${origin}; ${login}`,
+  );
 }
