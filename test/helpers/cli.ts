@@ -135,6 +135,10 @@ export function runCli(args: string[], options: RunOptions): Promise<CliResult> 
     });
     stderrPipe.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     child.on('error', reject);
+    // A run that ends before reading all its input (a refusal) closes the pipe: what it left unread is no failure of the test.
+    stdin.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EPIPE') reject(err);
+    });
     child.on('close', (code, signal) => {
       const leak = tokenLeak({ stdout, stderr });
       if (leak) reject(leak);
