@@ -82,6 +82,10 @@ export class DeletionJournal {
   readonly #redact: Redact;
   /** Intents written whose outcome is not (yet) on record, by request id. */
   readonly #open = new Set<string>();
+  /** The files a write failed on: they take no more records (the run stops sending). */
+  readonly #failed = new Set<JournalFile>();
+  /** Ids whose intent failed part-way: the files that took it have their `skipped` outcome already. */
+  readonly #skippedAlready = new Set<string>();
 
   private constructor(files: JournalFile[], run: JournalRun, redact: Redact) {
     this.#files = files;
@@ -245,6 +249,7 @@ export class DeletionJournal {
       } catch {
         // Then it reads as unknown there: on the safe side.
       }
+      this.#skippedAlready.add(plant.id);
       throw err;
     }
     if (together) recorded();
@@ -256,6 +261,42 @@ export class DeletionJournal {
       'outcome',
       `${this.#plant(plant)},"request_id":${JSON.stringify(result.request_id ?? null)},"result":${JSON.stringify(result.result)},"status":${JSON.stringify(result.status ?? null)},"attempts":${JSON.stringify(attempts)}`,
     );
+  }
+
+  /**
+   * The plants the run meant to delete but never sent (a stop, a refused
+   * token, a service asking for fewer requests): an `outcome` of `skipped`
+   * each, so that `plants history <run> --result skipped` lists what is left.
+   * Whole lines, a pipe's worth per write. Throws a JournalError saying how
+   * many are on record when a write fails.
+   */
+  skipped(plants: readonly JournalPlant[]): void {
+    // The files a write failed on are left as they are: what is on record there is what the failure said.
+    const files = this.#files.filter((file) => !this.#failed.has(file));
+    let batch = '';
+    let bytes = 0;
+    let inBatch = 0;
+    let recorded = 0;
+    const flush = () => {
+      this.#write(batch, () => `${recorded} of the ${plants.length} never sent are on record as skipped`, [], files);
+      recorded += inBatch;
+      batch = '';
+      bytes = 0;
+      inBatch = 0;
+    };
+    for (const plant of plants) {
+      if (this.#skippedAlready.has(plant.id)) continue;
+      const line = this.#line(
+        'outcome',
+        `${this.#plant(plant)},"request_id":null,"result":"skipped","status":null,"attempts":null`,
+      );
+      const size = Buffer.byteLength(line);
+      if (batch !== '' && bytes + size > PIPE_BUF) flush();
+      batch += line;
+      bytes += size;
+      inBatch += 1;
+    }
+    if (batch !== '') flush();
   }
 
   /** The run's id, which its records share: `plants history <run>` lists them. */
@@ -273,8 +314,18 @@ export class DeletionJournal {
     return this.#files.map((file) => file.path);
   }
 
+  /** The files no write has failed on: where records still go. */
+  get healthyPaths(): string[] {
+    return this.#files.filter((file) => !this.#failed.has(file)).map((file) => file.path);
+  }
+
+  /** Set once closed: the files stay listed, for the messages that follow. */
+  #closed = false;
+
   close(): void {
-    for (const { fd } of this.#files.splice(0)) {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const { fd } of this.#files) {
       try {
         closeSync(fd);
       } catch {
@@ -323,6 +374,7 @@ export class DeletionJournal {
           throw new Error(`only ${written} of ${bytes} bytes could be written (is the disk full?)`);
         }
       } catch (err) {
+        this.#failed.add(file);
         throw new JournalError(`cannot write the deletion journal ${file.path}: ${fsReason(err)}; ${then(file.wayOn)}`);
       }
       took.push(file);

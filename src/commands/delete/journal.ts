@@ -100,11 +100,47 @@ export function recorderFor(
   };
 }
 
+/**
+ * Record the targets a run never sent (stopped, or an answer every later
+ * request would get too) as `skipped`, so the journal holds every plant the
+ * run meant to delete. Returns what to tell the person when that could not
+ * be written, naming what is on record; undefined when all of it is.
+ */
+export function recordSkipped(
+  journal: DeletionJournal,
+  targets: readonly { id: string; plant?: Plant }[],
+  outcomes: readonly DeleteOutcome[],
+): string | undefined {
+  const skipped: JournalPlant[] = [];
+  outcomes.forEach((outcome, index) => {
+    if (outcome.result.result !== 'skipped' || outcome.result.request_id !== null) return;
+    const { id, plant } = targets[index]!;
+    skipped.push({ id, name: plant?.name, tag: plant?.tag });
+  });
+  if (skipped.length === 0) return undefined;
+  try {
+    journal.skipped(skipped);
+    return undefined;
+  } catch (err) {
+    if (!(err instanceof JournalError)) throw err;
+    return `${err.message}: plants history ${journal.run} --result skipped lists only those`;
+  }
+}
+
+/** Where the plants a run stopped by its journal never sent are on record as skipped: in the files that did not fail. */
+function skippedOnRecord(journal: DeletionJournal, unrecorded: string | undefined): string {
+  const healthy = journal.healthyPaths;
+  if (healthy.length > 0 && unrecorded === undefined) return `on record as skipped in ${healthy.join(', ')} only`;
+  return `not on record as skipped: plants history ${journal.run} lists only those sent`;
+}
+
 /** The error a run stopped by a journal that could no longer be written ends with: what was and was not recorded. */
 export function journalStopped(
   failure: unknown,
   outcomes: readonly DeleteOutcome[],
   journal: DeletionJournal,
+  /** What recordSkipped said went wrong, if it did. */
+  skippedUnrecorded: string | undefined,
 ): unknown {
   if (!(failure instanceof JournalError)) return failure;
   const sent = outcomes.filter((o) => o.result.request_id !== null);
@@ -115,7 +151,7 @@ export function journalStopped(
   const parts = [
     `${deleted} deleted`,
     ...(others > 0 ? [`${others} not deleted or unknown (see the results)`] : []),
-    `${notSent} not sent`,
+    `${notSent} not sent${notSent > 0 ? ` (${skippedOnRecord(journal, skippedUnrecorded)})` : ''}`,
     ...(unrecorded > 0 ? [`the outcome of ${unrecorded} not recorded (their intent is: they read as unknown)`] : []),
   ];
   return new JournalError(`${failure.message}; no further DELETE was sent: ${parts.join(', ')}`);
