@@ -20,6 +20,7 @@ import { errorCode, fsReason } from '../shared/fs-reason.js';
 import { makeDirectory } from '../shared/make-directory.js';
 import type { Redact } from '../shared/text.js';
 import { JOURNAL_FILE } from './location.js';
+import { fileKey, filesBeingWritten, markWriter, writerMarkPath, type WriterMark } from './writers.js';
 
 /** The journal rolls over when a run starts and finds it this large... */
 export const ROLL_OVER_BYTES = 16 * 1024 * 1024;
@@ -50,6 +51,8 @@ interface JournalFile {
   path: string;
   fd: number;
   wayOn: string;
+  /** The state directory's journal: this run's mark as its writer, which keeps a rollover from removing it. */
+  mark?: WriterMark;
 }
 
 const WAY_ON = 'run with --no-journal (or PLANTS_JOURNAL=off) to delete without a record';
@@ -111,6 +114,8 @@ export class DeletionJournal {
     plants: number;
     /** More fields for the start record (e.g. `include_protected`). */
     start?: Record<string, unknown>;
+    /** Where the state directory's journal rolls over (tests make it small); default ROLL_OVER_BYTES. */
+    rollOverBytes?: number;
   }): DeletionJournal {
     const files: JournalFile[] = [];
     const opened = (path: string, wayOn: string, own: boolean) => {
@@ -136,8 +141,22 @@ export class DeletionJournal {
         } catch (err) {
           throw cannotMake(options.dir, err);
         }
-        rollOver(options.dir);
+        rollOver(options.dir, options.rollOverBytes ?? ROLL_OVER_BYTES);
         opened(join(options.dir, JOURNAL_FILE), WAY_ON, true);
+        const file = files.at(-1)!;
+        try {
+          file.mark = markWriter(options.dir, file.fd);
+        } catch (err) {
+          throw cannotWrite(writerMarkPath(options.dir), err, WAY_ON);
+        }
+        // A rollover that removed it between the open and the mark (four rollovers in a moment): opened again.
+        if (fstatSync(file.fd).nlink === 0) {
+          files.pop();
+          file.mark.remove();
+          closeSync(file.fd);
+          opened(join(options.dir, JOURNAL_FILE), WAY_ON, true);
+          files.at(-1)!.mark = markWriter(options.dir, files.at(-1)!.fd);
+        }
       }
       if (options.extraFile !== undefined) opened(options.extraFile, OTHER_FILE, false);
       const journal = new DeletionJournal(files, options.run, options.redact);
@@ -147,7 +166,10 @@ export class DeletionJournal {
       );
       return journal;
     } catch (err) {
-      for (const { fd } of files) closeSync(fd);
+      for (const { fd, mark } of files) {
+        mark?.remove();
+        closeSync(fd);
+      }
       throw err;
     }
   }
@@ -325,7 +347,8 @@ export class DeletionJournal {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
-    for (const { fd } of this.#files) {
+    for (const { fd, mark } of this.#files) {
+      mark?.remove();
       try {
         closeSync(fd);
       } catch {
@@ -437,14 +460,15 @@ function cut(text: string): string {
 export const OLD_JOURNAL = /^deletions\.\d{8}T\d{6}Z\.\d+\.jsonl$/;
 
 /**
- * Keep the journal bounded: when it has reached ROLL_OVER_BYTES, rename it
+ * Keep the journal bounded: when it has reached `atBytes`, rename it
  * (an atomic step another run cannot half-see) and remove all but the
- * KEEP_OLD_FILES newest old ones. Runs racing to do it lose nothing.
+ * KEEP_OLD_FILES newest old ones, save those a running run still writes
+ * (writers.ts). Runs racing to do it lose nothing.
  */
-function rollOver(dir: string): void {
+function rollOver(dir: string, atBytes: number): void {
   const path = join(dir, JOURNAL_FILE);
   try {
-    if (statSync(path).size < ROLL_OVER_BYTES) return;
+    if (statSync(path).size < atBytes) return;
     const stamp = new Date()
       .toISOString()
       .replace(/[-:]/g, '')
@@ -457,11 +481,13 @@ function rollOver(dir: string): void {
       `cannot roll over the deletion journal ${path}: ${fsReason(err)}; nothing was deleted; ${WAY_ON}`,
     );
   }
-  const old = readdirSync(dir)
-    .filter((name) => OLD_JOURNAL.test(name))
-    .sort();
+  const names = readdirSync(dir);
+  const old = names.filter((name) => OLD_JOURNAL.test(name)).sort();
+  const beingWritten = filesBeingWritten(dir, names);
   for (const name of old.slice(0, Math.max(0, old.length - KEEP_OLD_FILES))) {
     try {
+      // A file a running run still writes is kept: removed, it would take that run's later records with it.
+      if (beingWritten.has(fileKey(statSync(join(dir, name))))) continue;
       unlinkSync(join(dir, name));
     } catch {
       // Another run removed it first.

@@ -25,6 +25,17 @@ export function journalOnByEnv(env: Env): boolean {
   return !switchedOff(env, 'PLANTS_JOURNAL');
 }
 
+/**
+ * PLANTS_TEST_JOURNAL_ROLL_OVER_BYTES: a test's small rollover size, so that
+ * many rollovers happen in a moment (docs/testing.md); anything but a
+ * positive integer leaves the default.
+ */
+function testRollOverBytes(env: Env): number | undefined {
+  const raw = env.PLANTS_TEST_JOURNAL_ROLL_OVER_BYTES;
+  const bytes = raw !== undefined && /^\d+$/.test(raw) ? Number(raw) : 0;
+  return Number.isSafeInteger(bytes) && bytes > 0 ? bytes : undefined;
+}
+
 /** The state directory's journal, when the run keeps one. */
 function journalDir(choice: JournalChoice, env: Env): string | undefined {
   return choice.journal && journalOnByEnv(env) ? stateDir(env) : undefined;
@@ -71,6 +82,7 @@ export async function openDeletionJournal(
       plants,
       redact: ctx.redact,
       start: choice.includeProtected ? { include_protected: true } : undefined,
+      rollOverBytes: testRollOverBytes(ctx.env),
       run: {
         run: randomUUID(),
         command,
