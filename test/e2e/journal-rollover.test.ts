@@ -74,7 +74,7 @@ describe('rolling over while other runs write', () => {
     server = await rawServer((_req, res) => res.writeHead(204).end());
     mkdirSync(state);
     // A process that has ended: its pid names no run.
-    const ended = spawnSync(process.execPath, ['-e', '0']).pid!;
+    const ended = spawnSync(process.execPath, ['-e', '0']).pid;
     const names = [1, 2, 3, 4, 5].map((day) => `2026010${day}T000000Z.1`);
     for (const name of names) writeFileSync(join(state, `deletions.${name}.jsonl`), 'x\n');
     const oldest = statSync(join(state, `deletions.${names[0]}.jsonl`));
