@@ -3,8 +3,8 @@ import {
   closeSync,
   constants,
   existsSync,
-  fchmodSync,
   fstatSync,
+  lstatSync,
   openSync,
   readdirSync,
   readSync,
@@ -20,6 +20,7 @@ import { errorCode, fsReason } from '../shared/fs-reason.js';
 import { makeDirectory } from '../shared/make-directory.js';
 import type { Redact } from '../shared/text.js';
 import { JOURNAL_FILE } from './location.js';
+import { checkJournalFile, openJournalFile } from './open-file.js';
 import { fileKey, filesBeingWritten, markWriter, writerMarkPath, type WriterMark } from './writers.js';
 
 /** The journal rolls over when a run starts and finds it this large... */
@@ -120,20 +121,16 @@ export class DeletionJournal {
     const files: JournalFile[] = [];
     const opened = (path: string, wayOn: string, own: boolean) => {
       try {
-        const fd = openSync(path, 'a', 0o600);
+        const fd = openJournalFile(path, own);
         files.push({ path, fd, wayOn });
         endPieceLeft(fd, path);
-        if (!own) return;
-        try {
-          // The state directory's journal is kept private, an older one too; a --journal-file is the user's to set.
-          fchmodSync(fd, 0o600);
-        } catch {
-          // Not ours to change: left as it is.
-        }
       } catch (err) {
+        if (err instanceof JournalError) throw err;
         throw cannotWrite(path, err, wayOn);
       }
     };
+    // A --journal-file that is not a journal is refused before the state directory's is touched.
+    if (options.extraFile !== undefined) checkJournalFile(options.extraFile, false);
     try {
       if (options.dir !== undefined) {
         try {
@@ -193,6 +190,8 @@ export class DeletionJournal {
     }
     if (options.extraFile !== undefined) files.push([options.extraFile, OTHER_FILE]);
     for (const [path, wayOn] of files) {
+      // The state directory's journal is the one with WAY_ON as its way on.
+      checkJournalFile(path, wayOn === WAY_ON);
       try {
         couldAppend(path);
       } catch (err) {
@@ -468,7 +467,9 @@ export const OLD_JOURNAL = /^deletions\.\d{8}T\d{6}Z\.\d+\.jsonl$/;
 function rollOver(dir: string, atBytes: number): void {
   const path = join(dir, JOURNAL_FILE);
   try {
-    if (statSync(path).size < atBytes) return;
+    // A link or anything but a regular file is not rolled over: the open that follows refuses a link.
+    const stats = lstatSync(path);
+    if (!stats.isFile() || stats.size < atBytes) return;
     const stamp = new Date()
       .toISOString()
       .replace(/[-:]/g, '')

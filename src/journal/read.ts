@@ -1,30 +1,13 @@
 import { lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { DeleteResultKind } from '../api/delete-many.js';
 import { JournalError } from '../errors.js';
 import { errorCode, fsReason } from '../shared/fs-reason.js';
 import { readPipe } from '../shared/read-pipe.js';
 import { JOURNAL_FILE } from './location.js';
 import { OLD_JOURNAL } from './journal.js';
+import { parseRecord, type JournalRecord } from './record.js';
 
-/** One line of the journal, as written by DeletionJournal (journal.ts). */
-export interface JournalRecord {
-  event: 'start' | 'intent' | 'outcome';
-  run: string;
-  time: string;
-  command: string;
-  profile: string;
-  base_url: string;
-  id?: string;
-  name?: string;
-  tag?: string;
-  request_id?: string | null;
-  result?: DeleteResultKind;
-  status?: number | null;
-  attempts?: number | null;
-  /** On a start record: how many plants the run was about to delete. */
-  plants?: number;
-}
+export type { JournalRecord };
 
 /** A line that is not a record (a run killed mid-write, a hand edit): skipped, and said once. */
 export interface DamagedLine {
@@ -140,22 +123,4 @@ function linkLeft(file: string): boolean {
   } catch {
     return false;
   }
-}
-
-const EVENTS = new Set(['start', 'intent', 'outcome']);
-
-function parseRecord(text: string): JournalRecord | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
-  const record = value as Record<string, unknown>;
-  const strings = ['run', 'time', 'command', 'profile', 'base_url'];
-  if (!EVENTS.has(record.event as string) || strings.some((key) => typeof record[key] !== 'string')) return undefined;
-  if (record.event !== 'start' && typeof record.id !== 'string') return undefined;
-  if (record.event === 'outcome' && typeof record.result !== 'string') return undefined;
-  return record as unknown as JournalRecord;
 }

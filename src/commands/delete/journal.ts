@@ -7,8 +7,9 @@ import { switchedOff } from '../../config/variables.js';
 import { JournalError } from '../../errors.js';
 import { DeletionJournal, type JournalPlant } from '../../journal/journal.js';
 import { JOURNAL_FILE, stateDir } from '../../journal/location.js';
+import { stateDirProblem } from '../../journal/open-file.js';
 import { waitForPipeReader } from '../../journal/pipe-reader.js';
-import { info } from '../../output/messages.js';
+import { info, warning } from '../../output/messages.js';
 import { formatBaseUrl, maskUrl } from '../../shared/url.js';
 import { randomUUID } from '../../shared/random.js';
 
@@ -69,6 +70,10 @@ export async function openDeletionJournal(
   const files = [dir === undefined ? undefined : join(dir, JOURNAL_FILE), choice.journalFile].filter(
     (file) => file !== undefined,
   );
+  if (dir !== undefined) {
+    const problem = stateDirProblem(dir);
+    if (problem !== undefined) warning(ctx.io, problem);
+  }
   const readersFound: (() => void)[] = [];
   try {
     for (const file of files) {
