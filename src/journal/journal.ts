@@ -18,8 +18,9 @@ import type { DeleteResult } from '../api/delete-many.js';
 import { JournalError } from '../errors.js';
 import { errorCode, fsReason } from '../shared/fs-reason.js';
 import { makeDirectory } from '../shared/make-directory.js';
-import type { Redact } from '../shared/text.js';
+import { printable, type Redact } from '../shared/text.js';
 import { JOURNAL_FILE } from './location.js';
+import { PIPE_BUF, PipeStalled, writeLines } from './pipe-write.js';
 import { checkJournalFile, openJournalFile } from './open-file.js';
 import { fileKey, filesBeingWritten, markWriter, writerMarkPath, type WriterMark } from './writers.js';
 
@@ -54,16 +55,15 @@ interface JournalFile {
   wayOn: string;
   /** The state directory's journal: this run's mark as its writer, which keeps a rollover from removing it. */
   mark?: WriterMark;
+  /** A pipe (FIFO): written a whole record at most PIPE_BUF bytes at a time, never blocking. */
+  pipe: boolean;
+  /** A regular file (not a pipe, socket or terminal, whose writes may have to wait). */
+  regular: boolean;
+  /** A pipe whose reader stopped taking records: it takes no more. */
+  stalled?: boolean;
 }
 
 const WAY_ON = 'run with --no-journal (or PLANTS_JOURNAL=off) to delete without a record';
-/**
- * The most a write to a pipe (a --journal-file may be one) may take and
- * still never interleave with another writer's (PIPE_BUF: POSIX's least,
- * Linux's size). Two records of plants with long names full of escaped
- * characters can be more together.
- */
-const PIPE_BUF = 4096;
 /** What a failed outcome record means for its DELETE. */
 const OUTCOME_NOT_RECORDED = 'its intent is on record, so it reads as unknown';
 /** The way on for a --journal-file, which was asked for by name. */
@@ -117,12 +117,15 @@ export class DeletionJournal {
     start?: Record<string, unknown>;
     /** Where the state directory's journal rolls over (tests make it small); default ROLL_OVER_BYTES. */
     rollOverBytes?: number;
+    /** The plants the run will send for, when known: on a pipe, each one's records must fit in one whole write. */
+    targets?: readonly JournalPlant[];
   }): DeletionJournal {
     const files: JournalFile[] = [];
     const opened = (path: string, wayOn: string, own: boolean) => {
       try {
         const fd = openJournalFile(path, own);
-        files.push({ path, fd, wayOn });
+        const stats = fstatSync(fd);
+        files.push({ path, fd, wayOn, pipe: stats.isFIFO(), regular: stats.isFile() });
         endPieceLeft(fd, path);
       } catch (err) {
         if (err instanceof JournalError) throw err;
@@ -157,6 +160,8 @@ export class DeletionJournal {
       }
       if (options.extraFile !== undefined) opened(options.extraFile, OTHER_FILE, false);
       const journal = new DeletionJournal(files, options.run, options.redact);
+      const pipe = files.find((file) => file.pipe);
+      if (pipe && options.targets) journal.#fitPipe(pipe.path, options.targets);
       journal.#write(
         journal.#line('start', JSON.stringify({ plants: options.plants, ...options.start }).slice(1, -1)),
         (wayOn) => `nothing was deleted; ${wayOn}`,
@@ -277,6 +282,24 @@ export class DeletionJournal {
     this.#open.add(requestId);
   }
 
+  /**
+   * Refuse, before anything is sent, a run one of whose records would be
+   * more than a pipe takes whole (a 3.8 KB id): concurrent runs writing the
+   * same pipe could tear it. An outcome is a record's longest form.
+   */
+  #fitPipe(path: string, targets: readonly JournalPlant[]): void {
+    const longest = { request_id: '00000000-0000-4000-8000-000000000000', status: 404 } as const;
+    for (const plant of targets) {
+      const line = this.#outcomeLine(plant, { id: plant.id, result: 'not_found', ...longest }, 999);
+      const bytes = Buffer.byteLength(line);
+      if (bytes <= PIPE_BUF) continue;
+      const id = plant.id.length > 40 ? `${plant.id.slice(0, 39)}…` : plant.id;
+      throw new JournalError(
+        `cannot write the deletion journal ${path}: the records of plant ${printable(this.#redact(id))} would be ${bytes} bytes, more than a pipe takes whole (${PIPE_BUF}), so another run's records could tear them; nothing was deleted; name a regular --journal-file, or leave that plant out`,
+      );
+    }
+  }
+
   #outcomeLine(plant: JournalPlant, result: DeleteResult, attempts: number | null): string {
     return this.#line(
       'outcome',
@@ -388,7 +411,8 @@ export class DeletionJournal {
     const bytes = Buffer.byteLength(lines);
     for (const file of files) {
       try {
-        const written = writeSync(file.fd, lines);
+        if (file.stalled) throw new PipeStalled();
+        const written = writeLines(file.fd, lines, bytes, file);
         // A regular file takes a whole write at once; anything less means it is full.
         if (written !== bytes) {
           // End the piece (best effort; else the next run's open ends it), so the next line is not glued to it.
@@ -397,6 +421,7 @@ export class DeletionJournal {
         }
       } catch (err) {
         this.#failed.add(file);
+        if (err instanceof PipeStalled) file.stalled = true;
         throw new JournalError(`cannot write the deletion journal ${file.path}: ${fsReason(err)}; ${then(file.wayOn)}`);
       }
       took.push(file);

@@ -24,10 +24,12 @@ const LINK_WAY_ON =
  */
 export function openJournalFile(path: string, own: boolean): number {
   if (!own) refuseNotJournal(path);
-  const { O_WRONLY, O_APPEND, O_CREAT, O_NOFOLLOW } = constants;
+  const { O_WRONLY, O_APPEND, O_CREAT, O_NOFOLLOW, O_NONBLOCK } = constants;
+  // Non-blocking: a pipe whose reader stops must not hold the run where no signal reaches it (pipe-write.ts).
+  const flags = O_WRONLY | O_APPEND | O_CREAT | (O_NONBLOCK ?? 0) | (own ? (O_NOFOLLOW ?? 0) : 0);
   let fd: number;
   try {
-    fd = openSync(path, O_WRONLY | O_APPEND | O_CREAT | (own ? (O_NOFOLLOW ?? 0) : 0), 0o600);
+    fd = openSync(path, flags, 0o600);
   } catch (err) {
     if (own && errorCode(err) === 'ELOOP' && isLink(path)) throw linkRefused(path);
     throw err;

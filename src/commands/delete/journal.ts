@@ -61,6 +61,8 @@ export async function openDeletionJournal(
   // --include-protected goes on the start record: a deletion the protections would have refused is attributable.
   choice: JournalChoice & { includeProtected?: boolean },
   ctx: Context,
+  /** The plants it will send for, when known: a pipe refuses a run whose records it cannot take whole. */
+  targets?: readonly { id: string; plant?: Plant }[],
 ): Promise<DeletionJournal | undefined> {
   const dir = journalDir(choice, ctx.env);
   if (dir === undefined && choice.journalFile === undefined) return undefined;
@@ -88,6 +90,7 @@ export async function openDeletionJournal(
       redact: ctx.redact,
       start: choice.includeProtected ? { include_protected: true } : undefined,
       rollOverBytes: testRollOverBytes(ctx.env),
+      targets: targets?.map(({ id, plant }) => ({ id, name: plant?.name, tag: plant?.tag })),
       run: {
         run: randomUUID(),
         command,

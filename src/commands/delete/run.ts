@@ -112,7 +112,7 @@ export async function deletePlants(
   }
 
   // Nothing is deleted that cannot be recorded: the journal is opened, and the run's start written, first.
-  const journal = await openDeletionJournal(command, ids.length, options, ctx);
+  const journal = await openDeletionJournal(command, ids.length, options, ctx, targets);
   let progress: Progress | undefined =
     io.interactive() && ids.length > PROGRESS_ABOVE ? progressBar(io, 'Deleting', ids.length) : undefined;
   const stop = new AbortController();
