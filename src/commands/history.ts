@@ -2,9 +2,9 @@ import { Command, Option } from 'commander';
 import type { DeleteResultKind } from '../api/delete-many.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
-import { readJournal, readJournalFiles, type JournalRecord } from '../journal/read.js';
+import { streamJournal, streamJournalFiles, type JournalRecord, type JournalSink } from '../journal/read.js';
 import { stateDir } from '../journal/location.js';
-import { countResults, RECORDED_RESULTS, summarizeRuns, type PlantOutcome, type RunSummary } from '../journal/runs.js';
+import { RECORDED_RESULTS, RunCollector, type PlantOutcome, type RunSummary } from '../journal/runs.js';
 import { chosenFormat, formatWriter, type OutputFormat, type RowView } from '../output/format-writers.js';
 import { info, warning } from '../output/messages.js';
 import { writeRows } from '../output/rows.js';
@@ -93,17 +93,39 @@ export function historyCommand(ctx: Context, run: HistoryRunner = runHistory): C
     });
 }
 
+/** How many damaged lines are named one by one; the rest are counted. */
+const DAMAGED_NAMED = 20;
+
 async function runHistory(options: HistoryOptions, ctx: Context): Promise<void> {
   const { io } = ctx;
   const files = options.journalFiles;
   // Where the records come from, as the messages name it.
   const source = files ? files.join(', ') : stateDir(ctx.env);
-  const { records, damaged } = files ? await readJournalFiles(files) : readJournal(source);
-  for (const { file, line } of damaged) warning(io, `skipped a damaged line of the journal: ${file} line ${line}`);
   // plants writes no token into the journal, but a journal edited by hand, or written under
   // another token's name, might hold one: every token plants knows of is masked in what is shown.
   const redact = await redactKnownTokens(ctx);
-  const all = summarizeRuns(records.map((record) => masked(record, redact)));
+  // Read as a stream: a run's plants are kept only for `history <run>`, the runs it may name.
+  const prefix = options.run?.toLowerCase();
+  const collector = new RunCollector({
+    id: options.id,
+    keepPlants: (run) => prefix !== undefined && prefix.length >= 4 && (run.startsWith(prefix) || run === options.run),
+  });
+  let damaged = 0;
+  const sink: JournalSink = {
+    record: (record) => collector.add(masked(record, redact)),
+    damaged: ({ file, line }) => {
+      damaged += 1;
+      if (damaged <= DAMAGED_NAMED) warning(io, `skipped a damaged line of the journal: ${file} line ${line}`);
+    },
+    large: (file, bytes) =>
+      warning(io, `the journal ${file} is ${(bytes / 1024 ** 3).toFixed(1)} GiB: reading it takes a while`),
+  };
+  if (files) await streamJournalFiles(files, sink);
+  else streamJournal(source, sink);
+  if (damaged > DAMAGED_NAMED) {
+    warning(io, `skipped ${damaged - DAMAGED_NAMED} more damaged lines of the journal (${damaged} in all)`);
+  }
+  const all = collector.runs();
   const format = chosenFormat(options.output, io.stdoutIsTTY);
   // The filters asked for, as a message names them: --id and --result pick plants, all four pick runs.
   // Masked as the records are: a value typed by mistake may be a token.
@@ -129,14 +151,14 @@ async function runHistory(options: HistoryOptions, ctx: Context): Promise<void> 
       await writeHistory(ctx, format, PLANT_VIEW, [], `Run ${run.run} does not match ${runOnly.join(' ')}`);
       return;
     }
-    const plants = run.plants.filter(
+    const plants = (run.plants ?? []).filter(
       (plant) =>
         (wanted === undefined || wanted.has(plant.result)) && (options.id === undefined || plant.id === options.id),
     );
     const none = `No plants of this run on record${plantFilters.length > 0 ? ` match ${plantFilters.join(' ')}` : ''}`;
     await writeHistory(ctx, format, PLANT_VIEW, plants, none);
     // Skipped plants counted by the start record but not on record by id cannot be listed: said, not left out silently.
-    const unlisted = run.planned - run.plants.length;
+    const unlisted = run.planned - run.recorded;
     if (unlisted > 0 && (wanted === undefined || wanted.has('skipped')) && options.id === undefined) {
       warning(
         io,
@@ -148,10 +170,9 @@ async function runHistory(options: HistoryOptions, ctx: Context): Promise<void> 
   const runs = all.filter(
     (run) =>
       runMatches(run) &&
-      (options.id === undefined || run.plants.some((plant) => plant.id === options.id)) &&
+      (options.id === undefined || run.hasId) &&
       // By the counts: a run recorded before its skipped plants were has them only as a number.
-      (wanted === undefined ||
-        Object.entries(countResults(run.plants, run.planned)).some(([result, n]) => n > 0 && wanted.has(result))),
+      (wanted === undefined || Object.entries(run.counts).some(([result, n]) => n > 0 && wanted.has(result))),
   );
   // With runs on record, none of which the filters pick: say so, not that there are none.
   const none =
@@ -214,7 +235,7 @@ const RUN_VIEW: RowView<RunSummary> = {
   data: {
     columns: ['run', 'time', 'profile', 'base_url', 'command', 'plants', ...RECORDED_RESULTS],
     values: (run) => {
-      const counts = countResults(run.plants, run.planned);
+      const counts = run.counts;
       return [
         run.run,
         run.time,
@@ -233,7 +254,7 @@ const RUN_VIEW: RowView<RunSummary> = {
     base_url: run.base_url,
     command: run.command,
     plants: run.planned,
-    results: countResults(run.plants, run.planned),
+    results: run.counts,
   }),
 };
 
@@ -289,7 +310,7 @@ function host(baseUrl: string): string {
 
 /** `2 deleted, 1 not_found`: the results a run had, in the usual order. */
 function results(run: RunSummary): string {
-  const counts = countResults(run.plants, run.planned);
+  const counts = run.counts;
   const parts = RECORDED_RESULTS.filter((result) => counts[result] > 0).map((result) => `${counts[result]} ${result}`);
   return parts.length > 0 ? parts.join(', ') : 'nothing sent';
 }
