@@ -64,6 +64,12 @@ interface JournalFile {
 }
 
 const WAY_ON = 'run with --no-journal (or PLANTS_JOURNAL=off) to delete without a record';
+/** What a failed write says of the DELETE it was for: `whole`, how many of its lines are on record all the same. */
+type Then = (wayOn: string, whole: number) => string;
+/** Said of an intent a file took all but its line break of, which it was given after. */
+const INTENT_WHOLE = 'its intent is on record there in full, so it reads as unknown';
+/** What a failed intent means for its DELETE. */
+const notSent: Then = (_, whole) => (whole > 0 ? `it was not sent, though ${INTENT_WHOLE}` : 'it was not sent');
 /** What a failed outcome record means for its DELETE. */
 const OUTCOME_NOT_RECORDED = 'its intent is on record, so it reads as unknown';
 /** The way on for a --journal-file, which was asked for by name. */
@@ -207,12 +213,20 @@ export class DeletionJournal {
 
   /** Before the DELETE of `plant` leaves. Throws a JournalError when it cannot be recorded: then it must not be sent. */
   intent(plant: JournalPlant, requestId: string): void {
-    this.#intent('', plant, requestId, () => 'it was not sent');
+    this.#intent('', plant, requestId, notSent);
   }
 
   /** When the outcome of a DELETE is known. */
   outcome(plant: JournalPlant, result: DeleteResult, attempts: number | null): void {
-    this.#write(this.#outcomeLine(plant, result, attempts), () => OUTCOME_NOT_RECORDED);
+    try {
+      this.#write(this.#outcomeLine(plant, result, attempts), (_, whole) =>
+        whole > 0 ? 'its outcome is on record all the same' : OUTCOME_NOT_RECORDED,
+      );
+    } catch (err) {
+      // Cut short of its line break alone: on record whole.
+      if (this.#lastWhole > 0 && result.request_id !== null) this.#open.delete(result.request_id);
+      throw err;
+    }
     if (result.request_id !== null) this.#open.delete(result.request_id);
   }
 
@@ -233,7 +247,10 @@ export class DeletionJournal {
       this.#outcomeLine(plant, result, attempts),
       next,
       requestId,
-      () => OUTCOME_NOT_RECORDED,
+      (_, whole) =>
+        whole === 0
+          ? OUTCOME_NOT_RECORDED
+          : `its outcome is on record; the next DELETE was not sent${whole > 1 ? `, though ${INTENT_WHOLE}` : ''}`,
       () => {
         if (result.request_id !== null) this.#open.delete(result.request_id);
       },
@@ -244,13 +261,7 @@ export class DeletionJournal {
    * `before` (whole lines, or nothing), then the intent of the DELETE of
    * `plant`, in one write to each file; `recorded` once `before` is on record.
    */
-  #intent(
-    before: string,
-    plant: JournalPlant,
-    requestId: string,
-    then: (wayOn: string) => string,
-    recorded: () => void = () => {},
-  ): void {
+  #intent(before: string, plant: JournalPlant, requestId: string, then: Then, recorded: () => void = () => {}): void {
     const fields = `${this.#plant(plant)},"request_id":${JSON.stringify(requestId)}`;
     const intent = this.#line('intent', fields);
     // Long lines (long ids, names full of escapes) go in one write each, so that a pipe takes each whole.
@@ -262,8 +273,10 @@ export class DeletionJournal {
     }
     const took: JournalFile[] = [];
     try {
-      this.#write(together ? both : intent, together ? then : () => 'it was not sent', took);
+      this.#write(together ? both : intent, together ? then : notSent, took);
     } catch (err) {
+      // The outcome before it made it whole (only the intent was cut): it is on record.
+      if (together && this.#lastWhole > 0) recorded();
       // The files that took the intent learn that the DELETE was not sent after all (best effort).
       try {
         this.#write(
@@ -322,7 +335,12 @@ export class DeletionJournal {
     let inBatch = 0;
     let recorded = 0;
     const flush = () => {
-      this.#write(batch, () => `${recorded} of the ${plants.length} never sent are on record as skipped`, [], files);
+      this.#write(
+        batch,
+        (_, whole) => `${recorded + whole} of the ${plants.length} never sent are on record as skipped there`,
+        [],
+        files,
+      );
       recorded += inBatch;
       batch = '';
       bytes = 0;
@@ -363,6 +381,8 @@ export class DeletionJournal {
     return this.#files.filter((file) => !this.#failed.has(file)).map((file) => file.path);
   }
 
+  /** How many lines of the last write that failed are on record whole in the file it failed on. */
+  #lastWhole = 0;
   /** Set once closed: the files stay listed, for the messages that follow. */
   #closed = false;
 
@@ -401,28 +421,28 @@ export class DeletionJournal {
   }
 
   /** Whole lines, in one write per file: all of them, or a JournalError saying `then` of the DELETE they were for. */
-  #write(
-    lines: string,
-    then: (wayOn: string) => string,
-    took: JournalFile[] = [],
-    files: readonly JournalFile[] = this.#files,
-  ): void {
+  #write(lines: string, then: Then, took: JournalFile[] = [], files: readonly JournalFile[] = this.#files): void {
     // Written as text: node encodes it on its way to the file, with no Buffer made for it.
     const bytes = Buffer.byteLength(lines);
     for (const file of files) {
+      let written = 0;
+      let ended = false;
       try {
         if (file.stalled) throw new PipeStalled();
-        const written = writeLines(file.fd, lines, bytes, file);
+        written = writeLines(file.fd, lines, bytes, file);
         // A regular file takes a whole write at once; anything less means it is full.
         if (written !== bytes) {
           // End the piece (best effort; else the next run's open ends it), so the next line is not glued to it.
-          if (written > 0) tryWrite(file.fd, '\n');
+          if (written > 0) ended = tryWrite(file.fd, '\n');
           throw new Error(`only ${written} of ${bytes} bytes could be written (is the disk full?)`);
         }
       } catch (err) {
         this.#failed.add(file);
         if (err instanceof PipeStalled) file.stalled = true;
-        throw new JournalError(`cannot write the deletion journal ${file.path}: ${fsReason(err)}; ${then(file.wayOn)}`);
+        this.#lastWhole = wholeLines(lines, written, ended);
+        throw new JournalError(
+          `cannot write the deletion journal ${file.path}: ${fsReason(err)}; ${then(file.wayOn, this.#lastWhole)}`,
+        );
       }
       took.push(file);
     }
@@ -468,12 +488,31 @@ function endPieceLeft(fd: number, path: string): void {
   if (last[0] !== 0x0a) writeSync(fd, '\n');
 }
 
-function tryWrite(fd: number, text: string): void {
+/** Whether `text` could be written (whole: a line break). */
+function tryWrite(fd: number, text: string): boolean {
   try {
-    writeSync(fd, text);
+    return writeSync(fd, text) === Buffer.byteLength(text);
   } catch {
     // Still full: the piece stays a damaged line, which history skips with a warning.
+    return false;
   }
+}
+
+/**
+ * How many of a write's lines are on record whole after the file took only
+ * `written` bytes of it: those it took with their line break, and the one
+ * it took all but the line break of when that was written after (`ended`).
+ */
+function wholeLines(text: string, written: number, ended: boolean): number {
+  let whole = 0;
+  let offset = 0;
+  for (const line of text.split('\n').slice(0, -1)) {
+    const end = offset + Buffer.byteLength(line);
+    if (end + 1 <= written || (ended && end === written)) whole += 1;
+    if (end + 1 > written) break;
+    offset = end + 1;
+  }
+  return whole;
 }
 
 function cut(text: string): string {
