@@ -22,7 +22,7 @@ import { printable, type Redact } from '../shared/text.js';
 import { JOURNAL_FILE } from './location.js';
 import { PIPE_BUF, PipeStalled, writeLines } from './pipe-write.js';
 import { checkJournalFile, openJournalFile } from './open-file.js';
-import { fileKey, filesBeingWritten, markWriter, writerMarkPath, type WriterMark } from './writers.js';
+import { fileKey, filesBeingWritten, markWriter, type WriterMark } from './writers.js';
 
 /** The journal rolls over when a run starts and finds it this large... */
 export const ROLL_OVER_BYTES = 16 * 1024 * 1024;
@@ -153,7 +153,9 @@ export class DeletionJournal {
         try {
           file.mark = markWriter(options.dir, file.fd);
         } catch (err) {
-          throw cannotWrite(writerMarkPath(options.dir), err, WAY_ON);
+          throw new JournalError(
+            `cannot mark this run as a writer of the deletion journal in ${options.dir}: ${fsReason(err)}; nothing was deleted; ${WAY_ON}`,
+          );
         }
         // A rollover that removed it between the open and the mark (four rollovers in a moment): opened again.
         if (fstatSync(file.fd).nlink === 0) {

@@ -1,16 +1,18 @@
-import { closeSync, fstatSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { errorCode } from '../shared/fs-reason.js';
 import { randomUUID } from '../shared/random.js';
 
 /**
- * The runs writing the state directory's journal: a small file each beside
- * it (`deletions.writer.<pid>.<uuid>`, holding the `dev:ino` of the file the
- * run holds open). A rollover removes an old journal only when no running
- * run writes it: a file removed while a run still held it would take every
- * record that run wrote after with it, with nothing to say so.
+ * The runs writing the state directory's journal: an empty file each beside
+ * it, `deletions.writer.<pid>.<dev>-<ino>.<uuid>`, naming the file the run
+ * holds open (empty: a disk too full for a byte more still takes it, and
+ * the run's own records say what it could not write). A rollover removes
+ * an old journal only when no running run writes it: a file removed while
+ * a run still held it would take every record that run wrote after with
+ * it, with nothing to say so.
  */
-const WRITER = /^deletions\.writer\.(\d+)\.[\w-]+$/;
+const WRITER = /^deletions\.writer\.(\d+)\.(\d+)-(\d+)\.[\w-]+$/;
 
 /** A run's registration: removed when it closes its journal (a run killed leaves it, and a later rollover clears it). */
 export interface WriterMark {
@@ -22,24 +24,15 @@ function fileKey(stats: { dev: number; ino: number }): string {
   return `${stats.dev}:${stats.ino}`;
 }
 
-/** Where this run would mark itself as a writer of `dir`'s journal: for messages. */
-export function writerMarkPath(dir: string): string {
-  return join(dir, `deletions.writer.${process.pid}.<id>`);
-}
-
 /**
  * Mark this run as writing the file `fd` holds, in `dir`. Throws what the
  * file system says when it cannot: a run that cannot say it writes the
  * journal could lose its records to a rollover, so it does not send.
  */
 export function markWriter(dir: string, fd: number): WriterMark {
-  const path = join(dir, `deletions.writer.${process.pid}.${randomUUID()}`);
-  const mark = openSync(path, 'wx', 0o600);
-  try {
-    writeSync(mark, `${fileKey(fstatSync(fd))}\n`);
-  } finally {
-    closeSync(mark);
-  }
+  const { dev, ino } = fstatSync(fd);
+  const path = join(dir, `deletions.writer.${process.pid}.${dev}-${ino}.${randomUUID()}`);
+  closeSync(openSync(path, 'wx', 0o600));
   return {
     remove: () => {
       try {
@@ -60,21 +53,16 @@ export function markWriter(dir: string, fd: number): WriterMark {
 export function filesBeingWritten(dir: string, names: readonly string[]): Set<string> {
   const files = new Set<string>();
   for (const name of names) {
-    const pid = WRITER.exec(name)?.[1];
+    const [, pid, dev, ino] = WRITER.exec(name) ?? [];
     if (pid === undefined) continue;
-    const path = join(dir, name);
-    if (hasEnded(Number(pid))) {
-      try {
-        unlinkSync(path);
-      } catch {
-        // Another run cleared it first.
-      }
+    if (!hasEnded(Number(pid))) {
+      files.add(`${dev}:${ino}`);
       continue;
     }
     try {
-      files.add(readFileSync(path, 'utf8').trim());
+      unlinkSync(join(dir, name));
     } catch {
-      // Removed as its run ended: it writes nothing now.
+      // Another run cleared it first.
     }
   }
   return files;

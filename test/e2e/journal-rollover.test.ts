@@ -78,13 +78,13 @@ describe('rolling over while other runs write', () => {
     const names = [1, 2, 3, 4, 5].map((day) => `2026010${day}T000000Z.1`);
     for (const name of names) writeFileSync(join(state, `deletions.${name}.jsonl`), 'x\n');
     const oldest = statSync(join(state, `deletions.${names[0]}.jsonl`));
-    const mark = `deletions.writer.${ended}.0f8e0c9a-0000-4000-8000-000000000000`;
-    writeFileSync(join(state, mark), `${oldest.dev}:${oldest.ino}\n`);
+    const mark = `deletions.writer.${ended}.${oldest.dev}-${oldest.ino}.0f8e0c9a-0000-4000-8000-000000000000`;
+    writeFileSync(join(state, mark), '');
     // Six old files once the journal rolls over: the two oldest would go. A live run's mark (this
     // test's own process) keeps the second oldest.
     const second = statSync(join(state, `deletions.${names[1]}.jsonl`));
-    const live = `deletions.writer.${process.pid}.0f8e0c9a-0000-4000-8000-000000000001`;
-    writeFileSync(join(state, live), `${second.dev}:${second.ino}\n`);
+    const live = `deletions.writer.${process.pid}.${second.dev}-${second.ino}.0f8e0c9a-0000-4000-8000-000000000001`;
+    writeFileSync(join(state, live), '');
     writeFileSync(join(state, 'deletions.jsonl'), 'x\n');
     expect((await runCli(['delete', '1', '--yes'], { configDir: dir.path, env: env() })).code).toBe(0);
     const left = readdirSync(state);
