@@ -19,8 +19,8 @@ export interface WriterMark {
   remove(): void;
 }
 
-/** `dev:ino`: which file a descriptor or a path is, whatever its name now. */
-function fileKey(stats: { dev: number; ino: number }): string {
+/** `dev:ino`: which file a descriptor or a path is, whatever its name now (compared with filesBeingWritten()). */
+export function fileKey(stats: { dev: number; ino: number }): string {
   return `${stats.dev}:${stats.ino}`;
 }
 
@@ -67,9 +67,6 @@ export function filesBeingWritten(dir: string, names: readonly string[]): Set<st
   }
   return files;
 }
-
-/** The key of the file at a path, for comparing with filesBeingWritten(). */
-export { fileKey };
 
 /** Whether process `pid` is known to have ended (signal 0 sends nothing; EPERM: it runs as another user). */
 function hasEnded(pid: number): boolean {

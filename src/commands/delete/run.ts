@@ -136,7 +136,7 @@ export async function deletePlants(
     () => {
       const now = run.snapshot();
       const unrecorded = journal && recordSkipped(journal, targets, now);
-      if (unrecorded) io.writeNow('stderr', `plants: ${unrecorded}\n`);
+      if (unrecorded) io.writeNow('stderr', `plants: ${printable(unrecorded)}\n`);
       return quitReport(now, options, ctx, journal?.run);
     },
   );
