@@ -148,22 +148,26 @@ export class DeletionJournal {
           throw cannotMake(options.dir, err);
         }
         rollOver(options.dir, options.rollOverBytes ?? ROLL_OVER_BYTES);
-        opened(join(options.dir, JOURNAL_FILE), WAY_ON, true);
-        const file = files.at(-1)!;
-        try {
-          file.mark = markWriter(options.dir, file.fd);
-        } catch (err) {
-          throw new JournalError(
-            `cannot mark this run as a writer of the deletion journal in ${options.dir}: ${fsReason(err)}; nothing was deleted; ${WAY_ON}`,
-          );
-        }
+        const dir = options.dir;
+        const openedAndMarked = () => {
+          opened(join(dir, JOURNAL_FILE), WAY_ON, true);
+          const file = files.at(-1)!;
+          try {
+            file.mark = markWriter(dir, file.fd);
+          } catch (err) {
+            throw new JournalError(
+              `cannot mark this run as a writer of the deletion journal in ${dir}: ${fsReason(err)}; nothing was deleted; ${WAY_ON}`,
+            );
+          }
+          return file;
+        };
+        const file = openedAndMarked();
         // A rollover that removed it between the open and the mark (four rollovers in a moment): opened again.
         if (fstatSync(file.fd).nlink === 0) {
           files.pop();
-          file.mark.remove();
+          file.mark!.remove();
           closeSync(file.fd);
-          opened(join(options.dir, JOURNAL_FILE), WAY_ON, true);
-          files.at(-1)!.mark = markWriter(options.dir, files.at(-1)!.fd);
+          openedAndMarked();
         }
       }
       if (options.extraFile !== undefined) opened(options.extraFile, OTHER_FILE, false);
