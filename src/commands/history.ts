@@ -2,9 +2,9 @@ import { Command, Option } from 'commander';
 import type { DeleteResultKind } from '../api/delete-many.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
-import { readJournal, readJournalFiles, type JournalRecord } from '../journal/read.js';
+import { streamJournal, streamJournalFiles, type JournalRecord, type JournalSink } from '../journal/read.js';
 import { stateDir } from '../journal/location.js';
-import { countResults, RECORDED_RESULTS, summarizeRuns, type PlantOutcome, type RunSummary } from '../journal/runs.js';
+import { RECORDED_RESULTS, RunCollector, type PlantOutcome, type RunSummary } from '../journal/runs.js';
 import { chosenFormat, formatWriter, type OutputFormat, type RowView } from '../output/format-writers.js';
 import { info, warning } from '../output/messages.js';
 import { writeRows } from '../output/rows.js';
@@ -21,8 +21,8 @@ export interface HistoryOptions {
   profile?: string;
   /** Runs that deleted, or tried to delete, this plant. */
   id?: string;
-  /** Runs with a plant of this result; in one run, its plants of this result. */
-  result?: DeleteResultKind;
+  /** Runs with a plant of any of these results; in one run, its plants of these results. */
+  result?: DeleteResultKind[];
   /** Undefined: table on a terminal, tsv when piped. */
   output?: OutputFormat;
   /** Journal files to read (what --journal-file wrote) instead of the state directory's journal. */
@@ -34,7 +34,7 @@ type HistoryRunner = (options: HistoryOptions, ctx: Context) => Promise<void>;
 interface HistoryFlags {
   since?: number;
   id?: string;
-  result?: DeleteResultKind;
+  result?: DeleteResultKind[];
   output?: OutputFormat;
   json?: boolean;
   journalFile?: string[];
@@ -50,9 +50,12 @@ export function historyCommand(ctx: Context, run: HistoryRunner = runHistory): C
     .option('--id <plant-id>', 'only runs that deleted, or tried to delete, this plant')
     .addOption(
       new Option(
-        '--result <result>',
-        'only runs with a plant of this result (and, for one run, only those plants)',
-      ).choices(RECORDED_RESULTS),
+        '--result <results>',
+        'only runs with a plant of one of these results, comma-separated (and, for one run, only those plants)',
+      )
+        // The choices are listed in help and offered by completion; the parser takes a list of them.
+        .choices(RECORDED_RESULTS)
+        .argParser(parseResults),
     )
     .addOption(outputOption())
     .option('--json', 'same as -o json')
@@ -69,6 +72,7 @@ export function historyCommand(ctx: Context, run: HistoryRunner = runHistory): C
         'plants history --id 42',
         'plants history 3f2a9c1e',
         'plants history 3f2a9c1e --result unknown --json',
+        'plants history 3f2a9c1e --result skipped,unknown --json | plants delete --stdin --yes    # resume a run',
         'plants history --journal-file prune-journal.jsonl',
       ),
     )
@@ -89,23 +93,46 @@ export function historyCommand(ctx: Context, run: HistoryRunner = runHistory): C
     });
 }
 
+/** How many damaged lines are named one by one; the rest are counted. */
+const DAMAGED_NAMED = 20;
+
 async function runHistory(options: HistoryOptions, ctx: Context): Promise<void> {
   const { io } = ctx;
   const files = options.journalFiles;
   // Where the records come from, as the messages name it.
   const source = files ? files.join(', ') : stateDir(ctx.env);
-  const { records, damaged } = files ? await readJournalFiles(files) : readJournal(source);
-  for (const { file, line } of damaged) warning(io, `skipped a damaged line of the journal: ${file} line ${line}`);
   // plants writes no token into the journal, but a journal edited by hand, or written under
   // another token's name, might hold one: every token plants knows of is masked in what is shown.
   const redact = await redactKnownTokens(ctx);
-  const all = summarizeRuns(records.map((record) => masked(record, redact)));
+  // Read as a stream: a run's plants are kept only for `history <run>`, the runs it may name.
+  const prefix = options.run?.toLowerCase();
+  const collector = new RunCollector({
+    id: options.id,
+    keepPlants: (run) => prefix !== undefined && prefix.length >= 4 && (run.startsWith(prefix) || run === options.run),
+  });
+  let damaged = 0;
+  const sink: JournalSink = {
+    record: (record) => collector.add(masked(record, redact)),
+    damaged: ({ file, line }) => {
+      damaged += 1;
+      if (damaged <= DAMAGED_NAMED) warning(io, `skipped a damaged line of the journal: ${file} line ${line}`);
+    },
+    large: (file, bytes) =>
+      warning(io, `the journal ${file} is ${(bytes / 1024 ** 3).toFixed(1)} GiB: reading it takes a while`),
+  };
+  if (files) await streamJournalFiles(files, sink);
+  else streamJournal(source, sink);
+  if (damaged > DAMAGED_NAMED) {
+    warning(io, `skipped ${damaged - DAMAGED_NAMED} more damaged lines of the journal (${damaged} in all)`);
+  }
+  const all = collector.runs();
   const format = chosenFormat(options.output, io.stdoutIsTTY);
   // The filters asked for, as a message names them: --id and --result pick plants, all four pick runs.
   // Masked as the records are: a value typed by mistake may be a token.
   const named = (flag: string, value: string | undefined) =>
     value === undefined ? [] : [`${flag} ${redact(/^[\w.:@+-]+$/.test(value) ? value : quoted(value))}`];
-  const plantFilters = [...named('--id', options.id), ...named('--result', options.result)];
+  const plantFilters = [...named('--id', options.id), ...named('--result', options.result?.join(','))];
+  const wanted = options.result === undefined ? undefined : new Set<string>(options.result);
   // A duration that reaches back past any date a Date holds leaves out nothing: it is not named.
   const sinceDate = options.since === undefined ? undefined : new Date(options.since);
   const since =
@@ -124,20 +151,28 @@ async function runHistory(options: HistoryOptions, ctx: Context): Promise<void> 
       await writeHistory(ctx, format, PLANT_VIEW, [], `Run ${run.run} does not match ${runOnly.join(' ')}`);
       return;
     }
-    const plants = run.plants.filter(
+    const plants = (run.plants ?? []).filter(
       (plant) =>
-        (options.result === undefined || plant.result === options.result) &&
-        (options.id === undefined || plant.id === options.id),
+        (wanted === undefined || wanted.has(plant.result)) && (options.id === undefined || plant.id === options.id),
     );
     const none = `No plants of this run on record${plantFilters.length > 0 ? ` match ${plantFilters.join(' ')}` : ''}`;
     await writeHistory(ctx, format, PLANT_VIEW, plants, none);
+    // Skipped plants counted by the start record but not on record by id cannot be listed: said, not left out silently.
+    const unlisted = run.planned - run.recorded;
+    if (unlisted > 0 && (wanted === undefined || wanted.has('skipped')) && options.id === undefined) {
+      warning(
+        io,
+        `${unlisted} more plant${unlisted === 1 ? '' : 's'} of this run ${unlisted === 1 ? 'was' : 'were'} never sent, and ${unlisted === 1 ? 'its id is' : 'their ids are'} not on record (its journal could not be written, or it was recorded by an older plants)`,
+      );
+    }
     return;
   }
   const runs = all.filter(
     (run) =>
       runMatches(run) &&
-      (options.id === undefined || run.plants.some((plant) => plant.id === options.id)) &&
-      (options.result === undefined || run.plants.some((plant) => plant.result === options.result)),
+      (options.id === undefined || run.hasId) &&
+      // By the counts: a run recorded before its skipped plants were has them only as a number.
+      (wanted === undefined || Object.entries(run.counts).some(([result, n]) => n > 0 && wanted.has(result))),
   );
   // With runs on record, none of which the filters pick: say so, not that there are none.
   const none =
@@ -147,6 +182,19 @@ async function runHistory(options: HistoryOptions, ctx: Context): Promise<void> 
         ? `The one run on record in ${source} does not match ${runFilters.join(' ')}`
         : `None of the ${all.length} runs on record in ${source} match ${runFilters.join(' ')}`;
   await writeHistory(ctx, format, RUN_VIEW, runs, none);
+}
+
+/** `--result skipped,unknown`: one or more of the results a run records, each named once. */
+export function parseResults(raw: string): DeleteResultKind[] {
+  const words = raw.split(',').map((word) => word.trim().toLowerCase());
+  const known = new Set<string>(RECORDED_RESULTS);
+  const wrong = words.find((word) => !known.has(word));
+  if (wrong !== undefined) {
+    throw new UsageError(
+      `invalid --result ${JSON.stringify(raw)}: ${wrong === '' ? 'an empty result' : `${JSON.stringify(wrong)} is not a result`}; expected one or more of ${RECORDED_RESULTS.join(', ')}, comma-separated`,
+    );
+  }
+  return [...new Set(words)] as DeleteResultKind[];
 }
 
 function masked(record: JournalRecord, redact: (text: string) => string): JournalRecord {
@@ -187,7 +235,7 @@ const RUN_VIEW: RowView<RunSummary> = {
   data: {
     columns: ['run', 'time', 'profile', 'base_url', 'command', 'plants', ...RECORDED_RESULTS],
     values: (run) => {
-      const counts = countResults(run.plants, run.planned);
+      const counts = run.counts;
       return [
         run.run,
         run.time,
@@ -206,7 +254,7 @@ const RUN_VIEW: RowView<RunSummary> = {
     base_url: run.base_url,
     command: run.command,
     plants: run.planned,
-    results: countResults(run.plants, run.planned),
+    results: run.counts,
   }),
 };
 
@@ -262,7 +310,7 @@ function host(baseUrl: string): string {
 
 /** `2 deleted, 1 not_found`: the results a run had, in the usual order. */
 function results(run: RunSummary): string {
-  const counts = countResults(run.plants, run.planned);
+  const counts = run.counts;
   const parts = RECORDED_RESULTS.filter((result) => counts[result] > 0).map((result) => `${counts[result]} ${result}`);
   return parts.length > 0 ? parts.join(', ') : 'nothing sent';
 }

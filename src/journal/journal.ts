@@ -3,8 +3,8 @@ import {
   closeSync,
   constants,
   existsSync,
-  fchmodSync,
   fstatSync,
+  lstatSync,
   openSync,
   readdirSync,
   readSync,
@@ -18,8 +18,11 @@ import type { DeleteResult } from '../api/delete-many.js';
 import { JournalError } from '../errors.js';
 import { errorCode, fsReason } from '../shared/fs-reason.js';
 import { makeDirectory } from '../shared/make-directory.js';
-import type { Redact } from '../shared/text.js';
+import { printable, type Redact } from '../shared/text.js';
 import { JOURNAL_FILE } from './location.js';
+import { PIPE_BUF, PipeStalled, writeLines } from './pipe-write.js';
+import { checkJournalFile, openJournalFile } from './open-file.js';
+import { fileKey, filesBeingWritten, markWriter, type WriterMark } from './writers.js';
 
 /** The journal rolls over when a run starts and finds it this large... */
 export const ROLL_OVER_BYTES = 16 * 1024 * 1024;
@@ -50,16 +53,23 @@ interface JournalFile {
   path: string;
   fd: number;
   wayOn: string;
+  /** The state directory's journal: this run's mark as its writer, which keeps a rollover from removing it. */
+  mark?: WriterMark;
+  /** A pipe (FIFO): written a whole record at most PIPE_BUF bytes at a time, never blocking. */
+  pipe: boolean;
+  /** A regular file (not a pipe, socket or terminal, whose writes may have to wait). */
+  regular: boolean;
+  /** A pipe whose reader stopped taking records: it takes no more. */
+  stalled?: boolean;
 }
 
 const WAY_ON = 'run with --no-journal (or PLANTS_JOURNAL=off) to delete without a record';
-/**
- * The most a write to a pipe (a --journal-file may be one) may take and
- * still never interleave with another writer's (PIPE_BUF: POSIX's least,
- * Linux's size). Two records of plants with long names full of escaped
- * characters can be more together.
- */
-const PIPE_BUF = 4096;
+/** What a failed write says of the DELETE it was for: `whole`, how many of its lines are on record all the same. */
+type Then = (wayOn: string, whole: number) => string;
+/** Said of an intent a file took all but its line break of, which it was given after. */
+const INTENT_WHOLE = 'its intent is on record there in full, so it reads as unknown';
+/** What a failed intent means for its DELETE. */
+const notSent: Then = (_, whole) => (whole > 0 ? `it was not sent, though ${INTENT_WHOLE}` : 'it was not sent');
 /** What a failed outcome record means for its DELETE. */
 const OUTCOME_NOT_RECORDED = 'its intent is on record, so it reads as unknown';
 /** The way on for a --journal-file, which was asked for by name. */
@@ -82,6 +92,10 @@ export class DeletionJournal {
   readonly #redact: Redact;
   /** Intents written whose outcome is not (yet) on record, by request id. */
   readonly #open = new Set<string>();
+  /** The files a write failed on: they take no more records (the run stops sending). */
+  readonly #failed = new Set<JournalFile>();
+  /** Ids whose intent failed part-way: the files that took it have their `skipped` outcome already. */
+  readonly #skippedAlready = new Set<string>();
 
   private constructor(files: JournalFile[], run: JournalRun, redact: Redact) {
     this.#files = files;
@@ -107,24 +121,25 @@ export class DeletionJournal {
     plants: number;
     /** More fields for the start record (e.g. `include_protected`). */
     start?: Record<string, unknown>;
+    /** Where the state directory's journal rolls over (tests make it small); default ROLL_OVER_BYTES. */
+    rollOverBytes?: number;
+    /** The plants the run will send for, when known: on a pipe, each one's records must fit in one whole write. */
+    targets?: readonly JournalPlant[];
   }): DeletionJournal {
     const files: JournalFile[] = [];
     const opened = (path: string, wayOn: string, own: boolean) => {
       try {
-        const fd = openSync(path, 'a', 0o600);
-        files.push({ path, fd, wayOn });
+        const fd = openJournalFile(path, own);
+        const stats = fstatSync(fd);
+        files.push({ path, fd, wayOn, pipe: stats.isFIFO(), regular: stats.isFile() });
         endPieceLeft(fd, path);
-        if (!own) return;
-        try {
-          // The state directory's journal is kept private, an older one too; a --journal-file is the user's to set.
-          fchmodSync(fd, 0o600);
-        } catch {
-          // Not ours to change: left as it is.
-        }
       } catch (err) {
+        if (err instanceof JournalError) throw err;
         throw cannotWrite(path, err, wayOn);
       }
     };
+    // A --journal-file that is not a journal is refused before the state directory's is touched.
+    if (options.extraFile !== undefined) checkJournalFile(options.extraFile, false);
     try {
       if (options.dir !== undefined) {
         try {
@@ -132,18 +147,43 @@ export class DeletionJournal {
         } catch (err) {
           throw cannotMake(options.dir, err);
         }
-        rollOver(options.dir);
-        opened(join(options.dir, JOURNAL_FILE), WAY_ON, true);
+        rollOver(options.dir, options.rollOverBytes ?? ROLL_OVER_BYTES);
+        const dir = options.dir;
+        const openedAndMarked = () => {
+          opened(join(dir, JOURNAL_FILE), WAY_ON, true);
+          const file = files.at(-1)!;
+          try {
+            file.mark = markWriter(dir, file.fd);
+          } catch (err) {
+            throw new JournalError(
+              `cannot mark this run as a writer of the deletion journal in ${dir}: ${fsReason(err)}; nothing was deleted; ${WAY_ON}`,
+            );
+          }
+          return file;
+        };
+        const file = openedAndMarked();
+        // A rollover that removed it between the open and the mark (four rollovers in a moment): opened again.
+        if (fstatSync(file.fd).nlink === 0) {
+          files.pop();
+          file.mark!.remove();
+          closeSync(file.fd);
+          openedAndMarked();
+        }
       }
       if (options.extraFile !== undefined) opened(options.extraFile, OTHER_FILE, false);
       const journal = new DeletionJournal(files, options.run, options.redact);
+      const pipe = files.find((file) => file.pipe);
+      if (pipe && options.targets) journal.#fitPipe(pipe.path, options.targets);
       journal.#write(
         journal.#line('start', JSON.stringify({ plants: options.plants, ...options.start }).slice(1, -1)),
         (wayOn) => `nothing was deleted; ${wayOn}`,
       );
       return journal;
     } catch (err) {
-      for (const { fd } of files) closeSync(fd);
+      for (const { fd, mark } of files) {
+        mark?.remove();
+        closeSync(fd);
+      }
       throw err;
     }
   }
@@ -167,6 +207,8 @@ export class DeletionJournal {
     }
     if (options.extraFile !== undefined) files.push([options.extraFile, OTHER_FILE]);
     for (const [path, wayOn] of files) {
+      // The state directory's journal is the one with WAY_ON as its way on.
+      checkJournalFile(path, wayOn === WAY_ON);
       try {
         couldAppend(path);
       } catch (err) {
@@ -177,12 +219,20 @@ export class DeletionJournal {
 
   /** Before the DELETE of `plant` leaves. Throws a JournalError when it cannot be recorded: then it must not be sent. */
   intent(plant: JournalPlant, requestId: string): void {
-    this.#intent('', plant, requestId, () => 'it was not sent');
+    this.#intent('', plant, requestId, notSent);
   }
 
   /** When the outcome of a DELETE is known. */
   outcome(plant: JournalPlant, result: DeleteResult, attempts: number | null): void {
-    this.#write(this.#outcomeLine(plant, result, attempts), () => OUTCOME_NOT_RECORDED);
+    try {
+      this.#write(this.#outcomeLine(plant, result, attempts), (_, whole) =>
+        whole > 0 ? 'its outcome is on record all the same' : OUTCOME_NOT_RECORDED,
+      );
+    } catch (err) {
+      // Cut short of its line break alone: on record whole.
+      if (this.#lastWhole > 0 && result.request_id !== null) this.#open.delete(result.request_id);
+      throw err;
+    }
     if (result.request_id !== null) this.#open.delete(result.request_id);
   }
 
@@ -203,7 +253,10 @@ export class DeletionJournal {
       this.#outcomeLine(plant, result, attempts),
       next,
       requestId,
-      () => OUTCOME_NOT_RECORDED,
+      (_, whole) =>
+        whole === 0
+          ? OUTCOME_NOT_RECORDED
+          : `its outcome is on record; the next DELETE was not sent${whole > 1 ? `, though ${INTENT_WHOLE}` : ''}`,
       () => {
         if (result.request_id !== null) this.#open.delete(result.request_id);
       },
@@ -214,13 +267,7 @@ export class DeletionJournal {
    * `before` (whole lines, or nothing), then the intent of the DELETE of
    * `plant`, in one write to each file; `recorded` once `before` is on record.
    */
-  #intent(
-    before: string,
-    plant: JournalPlant,
-    requestId: string,
-    then: (wayOn: string) => string,
-    recorded: () => void = () => {},
-  ): void {
+  #intent(before: string, plant: JournalPlant, requestId: string, then: Then, recorded: () => void = () => {}): void {
     const fields = `${this.#plant(plant)},"request_id":${JSON.stringify(requestId)}`;
     const intent = this.#line('intent', fields);
     // Long lines (long ids, names full of escapes) go in one write each, so that a pipe takes each whole.
@@ -232,8 +279,10 @@ export class DeletionJournal {
     }
     const took: JournalFile[] = [];
     try {
-      this.#write(together ? both : intent, together ? then : () => 'it was not sent', took);
+      this.#write(together ? both : intent, together ? then : notSent, took);
     } catch (err) {
+      // The outcome before it made it whole (only the intent was cut): it is on record.
+      if (together && this.#lastWhole > 0) recorded();
       // The files that took the intent learn that the DELETE was not sent after all (best effort).
       try {
         this.#write(
@@ -245,10 +294,29 @@ export class DeletionJournal {
       } catch {
         // Then it reads as unknown there: on the safe side.
       }
+      this.#skippedAlready.add(plant.id);
       throw err;
     }
     if (together) recorded();
     this.#open.add(requestId);
+  }
+
+  /**
+   * Refuse, before anything is sent, a run one of whose records would be
+   * more than a pipe takes whole (a 3.8 KB id): concurrent runs writing the
+   * same pipe could tear it. An outcome is a record's longest form.
+   */
+  #fitPipe(path: string, targets: readonly JournalPlant[]): void {
+    const longest = { request_id: '00000000-0000-4000-8000-000000000000', status: 404 } as const;
+    for (const plant of targets) {
+      const line = this.#outcomeLine(plant, { id: plant.id, result: 'not_found', ...longest }, 999);
+      const bytes = Buffer.byteLength(line);
+      if (bytes <= PIPE_BUF) continue;
+      const id = plant.id.length > 40 ? `${plant.id.slice(0, 39)}…` : plant.id;
+      throw new JournalError(
+        `cannot write the deletion journal ${path}: the records of plant ${printable(this.#redact(id))} would be ${bytes} bytes, more than a pipe takes whole (${PIPE_BUF}), so another run's records could tear them; nothing was deleted; name a regular --journal-file, or leave that plant out`,
+      );
+    }
   }
 
   #outcomeLine(plant: JournalPlant, result: DeleteResult, attempts: number | null): string {
@@ -256,6 +324,47 @@ export class DeletionJournal {
       'outcome',
       `${this.#plant(plant)},"request_id":${JSON.stringify(result.request_id ?? null)},"result":${JSON.stringify(result.result)},"status":${JSON.stringify(result.status ?? null)},"attempts":${JSON.stringify(attempts)}`,
     );
+  }
+
+  /**
+   * The plants the run meant to delete but never sent (a stop, a refused
+   * token, a service asking for fewer requests): an `outcome` of `skipped`
+   * each, so that `plants history <run> --result skipped` lists what is left.
+   * Whole lines, a pipe's worth per write. Throws a JournalError saying how
+   * many are on record when a write fails.
+   */
+  skipped(plants: readonly JournalPlant[]): void {
+    // The files a write failed on are left as they are: what is on record there is what the failure said.
+    const files = this.#files.filter((file) => !this.#failed.has(file));
+    let batch = '';
+    let bytes = 0;
+    let inBatch = 0;
+    let recorded = 0;
+    const flush = () => {
+      this.#write(
+        batch,
+        (_, whole) => `${recorded + whole} of the ${plants.length} never sent are on record as skipped there`,
+        [],
+        files,
+      );
+      recorded += inBatch;
+      batch = '';
+      bytes = 0;
+      inBatch = 0;
+    };
+    for (const plant of plants) {
+      if (this.#skippedAlready.has(plant.id)) continue;
+      const line = this.#line(
+        'outcome',
+        `${this.#plant(plant)},"request_id":null,"result":"skipped","status":null,"attempts":null`,
+      );
+      const size = Buffer.byteLength(line);
+      if (batch !== '' && bytes + size > PIPE_BUF) flush();
+      batch += line;
+      bytes += size;
+      inBatch += 1;
+    }
+    if (batch !== '') flush();
   }
 
   /** The run's id, which its records share: `plants history <run>` lists them. */
@@ -273,8 +382,21 @@ export class DeletionJournal {
     return this.#files.map((file) => file.path);
   }
 
+  /** The files no write has failed on: where records still go. */
+  get healthyPaths(): string[] {
+    return this.#files.filter((file) => !this.#failed.has(file)).map((file) => file.path);
+  }
+
+  /** How many lines of the last write that failed are on record whole in the file it failed on. */
+  #lastWhole = 0;
+  /** Set once closed: the files stay listed, for the messages that follow. */
+  #closed = false;
+
   close(): void {
-    for (const { fd } of this.#files.splice(0)) {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const { fd, mark } of this.#files) {
+      mark?.remove();
       try {
         closeSync(fd);
       } catch {
@@ -305,25 +427,28 @@ export class DeletionJournal {
   }
 
   /** Whole lines, in one write per file: all of them, or a JournalError saying `then` of the DELETE they were for. */
-  #write(
-    lines: string,
-    then: (wayOn: string) => string,
-    took: JournalFile[] = [],
-    files: readonly JournalFile[] = this.#files,
-  ): void {
+  #write(lines: string, then: Then, took: JournalFile[] = [], files: readonly JournalFile[] = this.#files): void {
     // Written as text: node encodes it on its way to the file, with no Buffer made for it.
     const bytes = Buffer.byteLength(lines);
     for (const file of files) {
+      let written = 0;
+      let ended = false;
       try {
-        const written = writeSync(file.fd, lines);
+        if (file.stalled) throw new PipeStalled();
+        written = writeLines(file.fd, lines, bytes, file);
         // A regular file takes a whole write at once; anything less means it is full.
         if (written !== bytes) {
           // End the piece (best effort; else the next run's open ends it), so the next line is not glued to it.
-          if (written > 0) tryWrite(file.fd, '\n');
+          if (written > 0) ended = tryWrite(file.fd, '\n');
           throw new Error(`only ${written} of ${bytes} bytes could be written (is the disk full?)`);
         }
       } catch (err) {
-        throw new JournalError(`cannot write the deletion journal ${file.path}: ${fsReason(err)}; ${then(file.wayOn)}`);
+        this.#failed.add(file);
+        if (err instanceof PipeStalled) file.stalled = true;
+        this.#lastWhole = wholeLines(lines, written, ended);
+        throw new JournalError(
+          `cannot write the deletion journal ${file.path}: ${fsReason(err)}; ${then(file.wayOn, this.#lastWhole)}`,
+        );
       }
       took.push(file);
     }
@@ -369,12 +494,31 @@ function endPieceLeft(fd: number, path: string): void {
   if (last[0] !== 0x0a) writeSync(fd, '\n');
 }
 
-function tryWrite(fd: number, text: string): void {
+/** Whether `text` could be written (whole: a line break). */
+function tryWrite(fd: number, text: string): boolean {
   try {
-    writeSync(fd, text);
+    return writeSync(fd, text) === Buffer.byteLength(text);
   } catch {
     // Still full: the piece stays a damaged line, which history skips with a warning.
+    return false;
   }
+}
+
+/**
+ * How many of a write's lines are on record whole after the file took only
+ * `written` bytes of it: those it took with their line break, and the one
+ * it took all but the line break of when that was written after (`ended`).
+ */
+function wholeLines(text: string, written: number, ended: boolean): number {
+  let whole = 0;
+  let offset = 0;
+  for (const line of text.split('\n').slice(0, -1)) {
+    const end = offset + Buffer.byteLength(line);
+    if (end + 1 <= written || (ended && end === written)) whole += 1;
+    if (end + 1 > written) break;
+    offset = end + 1;
+  }
+  return whole;
 }
 
 function cut(text: string): string {
@@ -385,14 +529,17 @@ function cut(text: string): string {
 export const OLD_JOURNAL = /^deletions\.\d{8}T\d{6}Z\.\d+\.jsonl$/;
 
 /**
- * Keep the journal bounded: when it has reached ROLL_OVER_BYTES, rename it
+ * Keep the journal bounded: when it has reached `atBytes`, rename it
  * (an atomic step another run cannot half-see) and remove all but the
- * KEEP_OLD_FILES newest old ones. Runs racing to do it lose nothing.
+ * KEEP_OLD_FILES newest old ones, save those a running run still writes
+ * (writers.ts). Runs racing to do it lose nothing.
  */
-function rollOver(dir: string): void {
+function rollOver(dir: string, atBytes: number): void {
   const path = join(dir, JOURNAL_FILE);
   try {
-    if (statSync(path).size < ROLL_OVER_BYTES) return;
+    // A link or anything but a regular file is not rolled over: the open that follows refuses a link.
+    const stats = lstatSync(path);
+    if (!stats.isFile() || stats.size < atBytes) return;
     const stamp = new Date()
       .toISOString()
       .replace(/[-:]/g, '')
@@ -405,11 +552,13 @@ function rollOver(dir: string): void {
       `cannot roll over the deletion journal ${path}: ${fsReason(err)}; nothing was deleted; ${WAY_ON}`,
     );
   }
-  const old = readdirSync(dir)
-    .filter((name) => OLD_JOURNAL.test(name))
-    .sort();
+  const names = readdirSync(dir);
+  const old = names.filter((name) => OLD_JOURNAL.test(name)).sort();
+  const beingWritten = filesBeingWritten(dir, names);
   for (const name of old.slice(0, Math.max(0, old.length - KEEP_OLD_FILES))) {
     try {
+      // A file a running run still writes is kept: removed, it would take that run's later records with it.
+      if (beingWritten.has(fileKey(statSync(join(dir, name))))) continue;
       unlinkSync(join(dir, name));
     } catch {
       // Another run removed it first.

@@ -370,7 +370,7 @@ describe('plants history', () => {
 
   it.each([
     [['--since', 'yesterday'], /invalid --since "yesterday"/],
-    [['--result', 'lost'], /argument 'lost' is invalid/],
+    [['--result', 'lost'], /invalid --result "lost": "lost" is not a result/],
     [['--json', '-o', 'csv'], /--json conflicts with --output csv/],
     [[''], /^plants: invalid run "": give a run's id \(at least its first 4 characters\), or none to list the runs\n$/],
     [['--journal-file', ''], /^plants: invalid --journal-file "": give the path of a file/],

@@ -1,14 +1,15 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DeletionJournal } from '../../src/journal/journal.js';
 
 // The journal's writes one by one: node:fs's writeSync, seen (and, when a
 // test says so, failed or cut short) on its way to the real one.
 const fs = vi.hoisted(() => ({
   writes: [] as string[],
-  fault: undefined as ((text: string) => 'fail' | 'short' | undefined) | undefined,
+  /** 'short': all but the last byte; a number: that many characters (of ASCII text: bytes). */
+  fault: undefined as ((text: string) => 'fail' | 'short' | number | undefined) | undefined,
 }));
 vi.mock('node:fs', async (importOriginal) => {
   const real = await importOriginal<typeof import('node:fs')>();
@@ -18,6 +19,7 @@ vi.mock('node:fs', async (importOriginal) => {
       fs.writes.push(text);
       const fault = fs.fault?.(text);
       if (fault === 'fail') throw Object.assign(new Error('resource temporarily unavailable'), { code: 'EAGAIN' });
+      if (typeof fault === 'number') return real.writeSync(fd, text.slice(0, fault));
       return real.writeSync(fd, fault === 'short' ? text.slice(0, -1) : text);
     },
   };
@@ -44,7 +46,8 @@ function open(options: { extraFile?: boolean } = {}) {
   const events = (path: string) =>
     readFileSync(path, 'utf8')
       .split('\n')
-      .filter((line) => line !== '')
+      // A piece a write cut short is no record.
+      .filter((line) => line !== '' && line.endsWith('}'))
       .map((line) => {
         const record = JSON.parse(line) as { event: string; request_id?: string; result?: string };
         return [record.event, record.request_id, record.result];
@@ -156,7 +159,10 @@ it('a write cut short is ended with a line break, so the next record starts a li
   const [path] = journal.paths;
   let cut = false;
   fs.fault = (text) => (text.includes('"event":"intent"') && !cut && (cut = true) ? 'short' : undefined);
-  expect(() => journal.intent(first, 'r1')).toThrow(/only \d+ of \d+ bytes could be written/);
+  // Only its line break was cut, and written after: the intent is whole, and the message says so.
+  expect(() => journal.intent(first, 'r1')).toThrow(
+    /only \d+ of \d+ bytes could be written \(is the disk full\?\); it was not sent, though its intent is on record there in full, so it reads as unknown$/,
+  );
   journal.intent(first, 'r2');
   journal.close();
   const lines = readFileSync(path!, 'utf8').split('\n');
@@ -165,4 +171,54 @@ it('a write cut short is ended with a line break, so the next record starts a li
   expect(lines[1]).toMatch(/^\{"v":1,"event":"intent",.*"request_id":"r1"\}$/);
   expect(JSON.parse(lines[2]!)).toMatchObject({ event: 'intent', request_id: 'r2' });
   expect(lines[3]).toBe('');
+});
+
+describe('a write cut short: the message says what is on record', () => {
+  it('an outcome and the next intent cut inside the intent: the outcome is on record, the next was not sent', () => {
+    const { journal, main } = open();
+    journal.intent(first, 'r1');
+    fs.fault = (text) => (text.includes('"request_id":"r2"') ? text.indexOf('\n') + 11 : undefined);
+    expect(() => journal.outcomeThenIntent(first, deleted, 1, { id: '2' }, 'r2')).toThrow(
+      /only \d+ of \d+ bytes could be written \(is the disk full\?\); its outcome is on record; the next DELETE was not sent$/,
+    );
+    fs.fault = undefined;
+    journal.close();
+    expect(journal.unrecordedOutcomes).toBe(0);
+    expect(main().at(-1)).toEqual(['outcome', 'r1', 'deleted']);
+  });
+
+  it('cut of its last line break alone: both are on record, and it says so', () => {
+    const { journal } = open();
+    journal.intent(first, 'r1');
+    fs.fault = (text) => (text.includes('"request_id":"r2"') ? 'short' : undefined);
+    expect(() => journal.outcomeThenIntent(first, deleted, 1, { id: '2' }, 'r2')).toThrow(
+      /its outcome is on record; the next DELETE was not sent, though its intent is on record there in full, so it reads as unknown$/,
+    );
+    fs.fault = undefined;
+    journal.close();
+    expect(journal.unrecordedOutcomes).toBe(0);
+  });
+
+  it('an outcome cut inside it: its intent is on record, so it reads as unknown', () => {
+    const { journal } = open();
+    journal.intent(first, 'r1');
+    fs.fault = () => 30;
+    expect(() => journal.outcomeThenIntent(first, deleted, 1, { id: '2' }, 'r2')).toThrow(
+      /; its intent is on record, so it reads as unknown$/,
+    );
+    fs.fault = undefined;
+    journal.close();
+    expect(journal.unrecordedOutcomes).toBe(1);
+  });
+
+  it('skipped plants cut short: the message counts those whole on record', () => {
+    const { journal, main } = open();
+    fs.fault = (text) => (text.includes('"result":"skipped"') ? text.indexOf('\n') + 5 : undefined);
+    expect(() => journal.skipped([{ id: '1' }, { id: '2' }, { id: '3' }])).toThrow(
+      /; 1 of the 3 never sent are on record as skipped there$/,
+    );
+    fs.fault = undefined;
+    journal.close();
+    expect(main().filter(([, , result]) => result === 'skipped')).toHaveLength(1);
+  });
 });

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DeletionJournal } from '../../src/journal/journal.js';
 import { JournalError } from '../../src/errors.js';
 import { readJournal } from '../../src/journal/read.js';
+import { waitForPipeReader } from '../../src/journal/pipe-reader.js';
 import { runCommand } from '../helpers/command.js';
 
 // The journal's combined record: a bulk delete's outcome and the next
@@ -131,7 +132,10 @@ describe('DeletionJournal.outcomeThenIntent', () => {
     // A --journal-file whose reader takes that much and goes away: later writes fail (EPIPE).
     const reader = spawn('head', ['-c', String(bytes), fifo], { stdio: 'ignore' });
     const exited = once(reader, 'exit');
+    // A pipe is opened once it has a reader, as openDeletionJournal waits for one (a non-blocking open needs it).
+    const release = await waitForPipeReader(fifo, () => {});
     const { journal, records } = open(fifo);
+    release();
     journal.intent(first, 'r1');
     await exited;
     let thrown: unknown;

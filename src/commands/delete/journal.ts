@@ -7,8 +7,9 @@ import { switchedOff } from '../../config/variables.js';
 import { JournalError } from '../../errors.js';
 import { DeletionJournal, type JournalPlant } from '../../journal/journal.js';
 import { JOURNAL_FILE, stateDir } from '../../journal/location.js';
+import { stateDirProblem } from '../../journal/open-file.js';
 import { waitForPipeReader } from '../../journal/pipe-reader.js';
-import { info } from '../../output/messages.js';
+import { info, warning } from '../../output/messages.js';
 import { formatBaseUrl, maskUrl } from '../../shared/url.js';
 import { randomUUID } from '../../shared/random.js';
 
@@ -23,6 +24,17 @@ export interface JournalChoice {
 /** PLANTS_JOURNAL: `on` (or unset), or `off`; anything else is refused before anything is sent. */
 export function journalOnByEnv(env: Env): boolean {
   return !switchedOff(env, 'PLANTS_JOURNAL');
+}
+
+/**
+ * PLANTS_TEST_JOURNAL_ROLL_OVER_BYTES: a test's small rollover size, so that
+ * many rollovers happen in a moment (docs/testing.md); anything but a
+ * positive integer leaves the default.
+ */
+function testRollOverBytes(env: Env): number | undefined {
+  const raw = env.PLANTS_TEST_JOURNAL_ROLL_OVER_BYTES;
+  const bytes = raw !== undefined && /^\d+$/.test(raw) ? Number(raw) : 0;
+  return Number.isSafeInteger(bytes) && bytes > 0 ? bytes : undefined;
 }
 
 /** The state directory's journal, when the run keeps one. */
@@ -49,6 +61,8 @@ export async function openDeletionJournal(
   // --include-protected goes on the start record: a deletion the protections would have refused is attributable.
   choice: JournalChoice & { includeProtected?: boolean },
   ctx: Context,
+  /** The plants it will send for, when known: a pipe refuses a run whose records it cannot take whole. */
+  targets?: readonly { id: string; plant?: Plant }[],
 ): Promise<DeletionJournal | undefined> {
   const dir = journalDir(choice, ctx.env);
   if (dir === undefined && choice.journalFile === undefined) return undefined;
@@ -58,6 +72,10 @@ export async function openDeletionJournal(
   const files = [dir === undefined ? undefined : join(dir, JOURNAL_FILE), choice.journalFile].filter(
     (file) => file !== undefined,
   );
+  if (dir !== undefined) {
+    const problem = stateDirProblem(dir);
+    if (problem !== undefined) warning(ctx.io, problem);
+  }
   const readersFound: (() => void)[] = [];
   try {
     for (const file of files) {
@@ -71,6 +89,8 @@ export async function openDeletionJournal(
       plants,
       redact: ctx.redact,
       start: choice.includeProtected ? { include_protected: true } : undefined,
+      rollOverBytes: testRollOverBytes(ctx.env),
+      targets: targets?.map(({ id, plant }) => ({ id, name: plant?.name, tag: plant?.tag })),
       run: {
         run: randomUUID(),
         command,
@@ -100,11 +120,47 @@ export function recorderFor(
   };
 }
 
+/**
+ * Record the targets a run never sent (stopped, or an answer every later
+ * request would get too) as `skipped`, so the journal holds every plant the
+ * run meant to delete. Returns what to tell the person when that could not
+ * be written, naming what is on record; undefined when all of it is.
+ */
+export function recordSkipped(
+  journal: DeletionJournal,
+  targets: readonly { id: string; plant?: Plant }[],
+  outcomes: readonly DeleteOutcome[],
+): string | undefined {
+  const skipped: JournalPlant[] = [];
+  outcomes.forEach((outcome, index) => {
+    if (outcome.result.result !== 'skipped' || outcome.result.request_id !== null) return;
+    const { id, plant } = targets[index]!;
+    skipped.push({ id, name: plant?.name, tag: plant?.tag });
+  });
+  if (skipped.length === 0) return undefined;
+  try {
+    journal.skipped(skipped);
+    return undefined;
+  } catch (err) {
+    if (!(err instanceof JournalError)) throw err;
+    return `${err.message}: plants history ${journal.run} --result skipped lists only those`;
+  }
+}
+
+/** Where the plants a run stopped by its journal never sent are on record as skipped: in the files that did not fail. */
+function skippedOnRecord(journal: DeletionJournal, unrecorded: string | undefined): string {
+  const healthy = journal.healthyPaths;
+  if (healthy.length > 0 && unrecorded === undefined) return `on record as skipped in ${healthy.join(', ')} only`;
+  return `not on record as skipped: plants history ${journal.run} lists only those sent`;
+}
+
 /** The error a run stopped by a journal that could no longer be written ends with: what was and was not recorded. */
 export function journalStopped(
   failure: unknown,
   outcomes: readonly DeleteOutcome[],
   journal: DeletionJournal,
+  /** What recordSkipped said went wrong, if it did. */
+  skippedUnrecorded: string | undefined,
 ): unknown {
   if (!(failure instanceof JournalError)) return failure;
   const sent = outcomes.filter((o) => o.result.request_id !== null);
@@ -115,7 +171,7 @@ export function journalStopped(
   const parts = [
     `${deleted} deleted`,
     ...(others > 0 ? [`${others} not deleted or unknown (see the results)`] : []),
-    `${notSent} not sent`,
+    `${notSent} not sent${notSent > 0 ? ` (${skippedOnRecord(journal, skippedUnrecorded)})` : ''}`,
     ...(unrecorded > 0 ? [`the outcome of ${unrecorded} not recorded (their intent is: they read as unknown)`] : []),
   ];
   return new JournalError(`${failure.message}; no further DELETE was sent: ${parts.join(', ')}`);

@@ -5,13 +5,20 @@ import type { Context } from '../../context.js';
 import { CancelledError, HttpError, UsageError, type StopSignal } from '../../errors.js';
 import { formatJson } from '../../output/formats.js';
 import { writeOut } from '../../output/iostreams.js';
-import { info, warning } from '../../output/messages.js';
+import { failure as failureLine, info, warning } from '../../output/messages.js';
 import { PREVIEW_ROWS, renderPreview, type PreviewRow } from '../../output/preview.js';
 import { progressBar, type Progress } from '../../output/progress.js';
 import { printable } from '../../shared/text.js';
 import type { DeletionOptions } from './flags.js';
 import { plantId } from './id-input.js';
-import { checkDeletionJournal, journalOnByEnv, journalStopped, openDeletionJournal, recorderFor } from './journal.js';
+import {
+  checkDeletionJournal,
+  journalOnByEnv,
+  journalStopped,
+  openDeletionJournal,
+  recordSkipped,
+  recorderFor,
+} from './journal.js';
 import { quitReport, reportDeletions } from './report.js';
 import { idKey } from './protections.js';
 import { guardDeletion, lookUp, plantFor, profileGuard, type DeletionTarget } from './guard.js';
@@ -105,7 +112,7 @@ export async function deletePlants(
   }
 
   // Nothing is deleted that cannot be recorded: the journal is opened, and the run's start written, first.
-  const journal = await openDeletionJournal(command, ids.length, options, ctx);
+  const journal = await openDeletionJournal(command, ids.length, options, ctx, targets);
   let progress: Progress | undefined =
     io.interactive() && ids.length > PROGRESS_ABOVE ? progressBar(io, 'Deleting', ids.length) : undefined;
   const stop = new AbortController();
@@ -125,17 +132,26 @@ export async function deletePlants(
       const again = signal === 'SIGINT' ? 'Ctrl-C' : signal;
       info(io, `Stopping: finishing the requests in flight (${again} again to quit now)`);
     },
-    // Quit now: what the service confirmed is still reported, in-flight ids as unknown.
-    () => quitReport(run.snapshot(), options, ctx, journal?.run),
+    // Quit now: what the service confirmed is still reported, in-flight ids as unknown, the rest on record as skipped.
+    () => {
+      const now = run.snapshot();
+      const unrecorded = journal && recordSkipped(journal, targets, now);
+      if (unrecorded) io.writeNow('stderr', `plants: ${printable(unrecorded)}\n`);
+      return quitReport(now, options, ctx, journal?.run);
+    },
   );
   let outcomes: DeleteOutcome[];
+  let unrecorded: string | undefined;
   try {
     outcomes = await run.done;
+    // Every target is on record: those never sent as skipped (in the files a failure has not stopped).
+    if (journal) unrecorded = recordSkipped(journal, targets, outcomes);
   } finally {
     progress?.end();
     release();
     journal?.close();
   }
+  if (unrecorded) failureLine(io, unrecorded);
   const failure = run.recordingFailure();
   if (failure !== undefined && journal) {
     try {
@@ -143,7 +159,7 @@ export async function deletePlants(
     } catch {
       // The results are out; the run ends with what stopped it.
     }
-    throw journalStopped(failure, outcomes, journal);
+    throw journalStopped(failure, outcomes, journal, unrecorded);
   }
   await reportDeletions(outcomes, options, ctx, stoppedBy, undefined, journal?.run);
 }

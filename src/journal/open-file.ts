@@ -1,0 +1,142 @@
+import { closeSync, constants, fchmodSync, fstatSync, lstatSync, openSync, readSync, statSync } from 'node:fs';
+import { JournalError } from '../errors.js';
+import { errorCode } from '../shared/fs-reason.js';
+import { parseRecord } from './record.js';
+
+/** How much of an existing --journal-file is read to find its first line: a start record is far shorter. */
+const FIRST_LINE_BYTES = 64 * 1024;
+
+/** How every record plants writes begins. */
+const RECORD_START = '{"v":1,"event":"';
+
+/** The ways on from a state journal plants will not write: a symbolic link in its place. */
+const LINK_WAY_ON =
+  'run with --no-journal (or PLANTS_JOURNAL=off) to delete without a record, or --no-journal --journal-file <path> to keep the journal elsewhere';
+
+/**
+ * Open a journal file for appending (created 0600). `own`: the state
+ * directory's journal, which is opened without following a symbolic link
+ * (one there could point anywhere, /dev/null or another user's file) and
+ * set to 0600 only when it is a regular file this user owns. A
+ * --journal-file is the user's: followed, and its mode left as it is, but
+ * refused when it is not a journal (`-`, or a file whose first line is not a record).
+ * Throws a JournalError for what plants refuses; the system's error otherwise.
+ */
+export function openJournalFile(path: string, own: boolean): number {
+  if (!own) refuseNotJournal(path);
+  const { O_WRONLY, O_APPEND, O_CREAT, O_NOFOLLOW, O_NONBLOCK } = constants;
+  // Non-blocking: a pipe whose reader stops must not hold the run where no signal reaches it (pipe-write.ts).
+  const flags = O_WRONLY | O_APPEND | O_CREAT | (O_NONBLOCK ?? 0) | (own ? (O_NOFOLLOW ?? 0) : 0);
+  let fd: number;
+  try {
+    fd = openSync(path, flags, 0o600);
+  } catch (err) {
+    if (own && errorCode(err) === 'ELOOP' && isLink(path)) throw linkRefused(path);
+    throw err;
+  }
+  try {
+    const stats = fstatSync(fd);
+    if (own && stats.isFile() && (process.getuid === undefined || stats.uid === process.getuid())) {
+      // Kept private, an older one too.
+      fchmodSync(fd, 0o600);
+    }
+    if (!own && stats.isFile() && stats.size > 0) refuseUnlessJournal(path);
+  } catch (err) {
+    closeSync(fd);
+    throw err;
+  }
+  return fd;
+}
+
+/** What openJournalFile would refuse, found without opening or making anything (a dry run). */
+export function checkJournalFile(path: string, own: boolean): void {
+  if (own) {
+    if (isLink(path)) throw linkRefused(path);
+    return;
+  }
+  refuseNotJournal(path);
+  try {
+    const stats = statSync(path);
+    if (stats.isFile() && stats.size > 0) refuseUnlessJournal(path);
+  } catch (err) {
+    if (err instanceof JournalError) throw err;
+    // Missing or unreadable: what opening it would say is found by the caller.
+  }
+}
+
+function isLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
+function linkRefused(path: string): JournalError {
+  return new JournalError(
+    `the deletion journal ${path} is a symbolic link, which plants does not follow there; nothing was deleted; ${LINK_WAY_ON}`,
+  );
+}
+
+/** `--journal-file -`: plants writes its results to stdout, never the journal. */
+function refuseNotJournal(path: string): void {
+  if (path === '-') {
+    throw new JournalError(
+      "--journal-file - is not supported: stdout has the run's results, not its journal; nothing was deleted; give a file's path (--journal-file run.jsonl), or a pipe: --journal-file >(gzip > run.jsonl.gz)",
+    );
+  }
+}
+
+/**
+ * An existing, non-empty --journal-file must be a journal: its first line a
+ * record. Appending to anything else (plants' own config.json) would break
+ * what reads it. A file that cannot be read (write-only) is taken as it is.
+ */
+function refuseUnlessJournal(path: string): void {
+  let text: string;
+  try {
+    const fd = openSync(path, 'r');
+    try {
+      const buffer = Buffer.alloc(FIRST_LINE_BYTES);
+      const read = readSync(fd, buffer, 0, buffer.length, 0);
+      text = buffer.subarray(0, read).toString('utf8');
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return;
+  }
+  const end = text.indexOf('\n');
+  const first = end === -1 ? text : text.slice(0, end);
+  // A record's beginning is a journal too: a first write that a full disk cut short.
+  if (parseRecord(first) === undefined && !first.startsWith(RECORD_START)) {
+    throw new JournalError(
+      `--journal-file ${path} is not a deletion journal: its first line is not a journal record; nothing was deleted; name a new file, or one that --journal-file wrote`,
+    );
+  }
+}
+
+/**
+ * What is wrong with the state directory as a home for the journal, as a
+ * one-line warning (the config file's directory gets the same): one that
+ * others may write to, or that another user owns, lets them replace the
+ * journal. Undefined when it is the user's alone, missing, or on Windows.
+ */
+export function stateDirProblem(dir: string): string | undefined {
+  if (process.platform === 'win32') return undefined;
+  let stats;
+  try {
+    stats = statSync(dir);
+  } catch {
+    return undefined;
+  }
+  const uid = process.getuid?.();
+  if (uid !== undefined && stats.uid !== uid) {
+    return `the directory of the deletion journal ${dir} is owned by another user (uid ${stats.uid}), who can replace the journal; set PLANTS_STATE_DIR to a directory of your own`;
+  }
+  const mode = stats.mode & 0o777;
+  if ((mode & 0o022) !== 0) {
+    return `the directory of the deletion journal ${dir} has mode ${mode.toString(8).padStart(4, '0')}: others can replace the journal; run chmod 700 ${dir}`;
+  }
+  return undefined;
+}

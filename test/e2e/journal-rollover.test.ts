@@ -1,0 +1,97 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runCli, spawnCli, tempDir, waitFor } from '../helpers/cli.js';
+import { rawServer, TOKEN, type RawServer } from '../helpers/servers.js';
+
+// A rollover never takes a file that a running run still writes
+// (docs/commands.md, "The deletion journal"): with a rollover size of one
+// byte (PLANTS_TEST_JOURNAL_ROLL_OVER_BYTES, docs/testing.md), every run rolls over.
+
+let dir: ReturnType<typeof tempDir>;
+let server: RawServer;
+let state: string;
+beforeEach(() => {
+  dir = tempDir();
+  state = join(dir.path, 'state');
+});
+afterEach(async () => {
+  await server?.close();
+  dir.remove();
+});
+
+const env = () => ({
+  PLANTS_BASE_URL: server.url,
+  PLANTS_TOKEN: TOKEN,
+  PLANTS_STATE_DIR: state,
+  PLANTS_TEST_JOURNAL_ROLL_OVER_BYTES: '1',
+});
+const oldFiles = () => readdirSync(state).filter((name) => /^deletions\.\d{8}T\d{6}Z\.\d+\.jsonl$/.test(name));
+
+describe('rolling over while other runs write', () => {
+  it('a run that deletes 40 plants while others roll the journal over again and again keeps every record', async () => {
+    let hold = true;
+    const held: (() => void)[] = [];
+    server = await rawServer((req, res) => {
+      const answer = () => res.writeHead(204).end();
+      // The long run's DELETEs wait until the short runs have rolled its file far back.
+      if (hold && req.url?.startsWith('/plants/long-')) held.push(answer);
+      else answer();
+    });
+    const long = spawnCli(['delete', '--stdin', '--yes', '--concurrency', '1'], {
+      configDir: dir.path,
+      env: env(),
+      input: Array.from({ length: 40 }, (_, i) => `long-${i + 1}`).join('\n'),
+    });
+    await waitFor(() => held.length === 1, 'the long run to send its first DELETE');
+    // Seven waves of two runs at once: at least seven rollovers, past the four old files kept.
+    for (let wave = 0; wave < 7; wave += 1) {
+      const runs = [0, 1].map((run) =>
+        runCli(['delete', `short-${wave}-${run}`, '--yes'], { configDir: dir.path, env: env() }),
+      );
+      expect((await Promise.all(runs)).map((r) => r.code)).toEqual([0, 0]);
+    }
+    expect(oldFiles().length).toBeGreaterThan(4);
+    hold = false;
+    held.splice(0).forEach((answer) => answer());
+    expect(await long.exit).toBe(0);
+
+    const runs = JSON.parse((await runCli(['history', '--json'], { configDir: dir.path, env: env() })).stdout) as {
+      command: string;
+      plants: number;
+      results: { deleted: number };
+    }[];
+    const longRun = runs.find((run) => run.plants === 40);
+    expect(longRun?.results.deleted).toBe(40);
+    // Once no run writes it, the next rollover takes the long run's file too: bounded as before.
+    await runCli(['delete', 'last', '--yes'], { configDir: dir.path, env: env() });
+    expect(oldFiles()).toHaveLength(4);
+    expect(readdirSync(state).filter((name) => name.includes('writer'))).toEqual([]);
+  });
+
+  it('the mark of a run that was killed is cleared by the next rollover, and its file is not kept for it', async () => {
+    server = await rawServer((_req, res) => res.writeHead(204).end());
+    mkdirSync(state);
+    // A process that has ended: its pid names no run.
+    const ended = spawnSync(process.execPath, ['-e', '0']).pid;
+    const names = [1, 2, 3, 4, 5].map((day) => `2026010${day}T000000Z.1`);
+    for (const name of names) writeFileSync(join(state, `deletions.${name}.jsonl`), 'x\n');
+    const oldest = statSync(join(state, `deletions.${names[0]}.jsonl`));
+    const mark = `deletions.writer.${ended}.${oldest.dev}-${oldest.ino}.0f8e0c9a-0000-4000-8000-000000000000`;
+    writeFileSync(join(state, mark), '');
+    // Six old files once the journal rolls over: the two oldest would go. A live run's mark (this
+    // test's own process) keeps the second oldest.
+    const second = statSync(join(state, `deletions.${names[1]}.jsonl`));
+    const live = `deletions.writer.${process.pid}.${second.dev}-${second.ino}.0f8e0c9a-0000-4000-8000-000000000001`;
+    writeFileSync(join(state, live), '');
+    writeFileSync(join(state, 'deletions.jsonl'), 'x\n');
+    expect((await runCli(['delete', '1', '--yes'], { configDir: dir.path, env: env() })).code).toBe(0);
+    const left = readdirSync(state);
+    expect(left).not.toContain(mark);
+    expect(left).toContain(live);
+    expect(left).not.toContain(`deletions.${names[0]}.jsonl`);
+    expect(left).toContain(`deletions.${names[1]}.jsonl`);
+    expect(oldFiles()).toHaveLength(5);
+  });
+});
