@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { createReadStream, readFileSync, writeFileSync } from 'node:fs';
+import { createReadStream, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { NO_KEYRING, PLANTS_BIN, runCli, spawnCli, tempDir, waitFor, type JsonError } from '../helpers/cli.js';
@@ -648,28 +648,38 @@ describe('plants api: found in review', () => {
     expect(server.requests).toHaveLength(0);
   });
 
-  it("refuses a DELETE of a full URL that spells the base URL's path otherwise, which a server may read as a plant's", async () => {
+  it("guards a DELETE of a URL under any path, the base URL's spelt otherwise or another, as one of the plant", async () => {
     server = await answering(204, '');
-    const base = `${server.url}/api`;
+    const base = `${server.url}/v1`;
     const env = { PLANTS_BASE_URL: base, PLANTS_TOKEN: TOKEN };
     expect((await runCli(['config', 'protect', '--id', '7'], { configDir: dir.path, env })).code).toBe(0);
     for (const url of [
-      `${server.url}/%61pi/plants/7`,
-      `${server.url}/API/plants/7`,
-      `${server.url}/Api/%70lants/7`,
-      // Folded as Java's equalsIgnoreCase folds them: ı is i; ａ (fullwidth) is a once normalised.
-      `${server.url}/ap%C4%B1/plants/7`,
-      `${server.url}/%EF%BD%81pi/plants/7`,
+      `${server.url}/v2/plants/7`,
+      `${server.url}/other/plants/7/`,
+      `${server.url}/%76%31/plants/7`,
+      `${server.url}/V1/Plants/%37`,
+      `${server.url}/v1//plants/./7`,
+      // Folded as Java's equalsIgnoreCase folds them: ſ is s; ｐ (fullwidth) is p once normalised.
+      `${server.url}/v1/plant%C5%BF/7`,
+      `${server.url}/v1/%EF%BD%90lants/7`,
+      '/../v2/plants/7',
+      '/Plants/7',
     ]) {
       const r = await api(base, ['-X', 'DELETE', url]);
       expect(r.code, url).toBe(2);
-      expect(r.stderr, url).toMatch(/refusing DELETE .*another spelling of plants or of the base URL's path/);
+      expect(r.stderr, url).toMatch(/protected/);
     }
     expect(server.requests).toHaveLength(0);
-    // A GET goes as written; the plain spelling is guarded as /plants/7.
-    expect((await api(base, [`${server.url}/API/plants/7`])).code).toBe(0);
-    expect((await api(base, ['-X', 'DELETE', `${server.url}/api/plants/7`])).stderr).toMatch(/protected/);
-    expect(server.requests.map((request) => request.path)).toEqual(['/API/plants/7']);
+    // A GET goes as written; a DELETE of an unprotected plant at another prefix is sent, and on record as that plant's.
+    expect((await api(base, [`${server.url}/v2/plants/7`])).code).toBe(0);
+    expect((await api(base, ['-X', 'DELETE', `${server.url}/v2/plants/8`])).code).toBe(0);
+    expect(server.requests.map((request) => `${request.method} ${request.path}`)).toEqual([
+      'GET /v2/plants/7',
+      'DELETE /v2/plants/8',
+    ]);
+    const journal = readFileSync(join(dir.path, 'state', 'deletions.jsonl'), 'utf8');
+    expect(journal).toMatch(/"id":"8"/);
+    expect(journal).not.toMatch(/"id":"7"/);
   });
 
   /** A file in the test's directory holding `text`, for --input. */
@@ -683,89 +693,121 @@ describe('plants api: found in review', () => {
     '--XyZ\r\nContent-Disposition: form-data; name="_method"\r\n\r\nDELETE\r\n--XyZ--\r\n';
   const MULTIPART_TYPE = 'Content-Type: multipart/form-data; boundary=XyZ';
 
-  it.each<[string, () => string[], RegExp]>([
-    [
-      'X-HTTP-Method-Override',
-      () => ['-X', 'POST', '-H', 'X-HTTP-Method-Override: DELETE', '/plants/7'],
-      /header "x-http-method-override" naming DELETE with -X POST/,
-    ],
+  it.each<[string, (id: string) => string[]]>([
+    ['X-HTTP-Method-Override', (id) => ['-X', 'POST', '-H', 'X-HTTP-Method-Override: DELETE', `/plants/${id}`]],
     [
       'X_HTTP_Method_Override, as PHP reads X-HTTP-Method-Override',
-      () => ['-X', 'POST', '-H', 'X_HTTP_Method_Override: DELETE', '/plants/7'],
-      /header "x_http_method_override" naming DELETE with -X POST/,
+      (id) => ['-X', 'POST', '-H', 'X_HTTP_Method_Override: DELETE', `/plants/${id}`],
     ],
-    [
-      'X-HTTP-Method, lower case',
-      () => ['-X', 'POST', '-H', 'X-HTTP-Method: delete', '/plants/7'],
-      /header "x-http-method" naming DELETE/,
-    ],
+    ['X-HTTP-Method, lower case', (id) => ['-X', 'POST', '-H', 'X-HTTP-Method: delete', `/plants/${id}`]],
     [
       'X-Method-Override, among others',
-      () => ['-X', 'PUT', '-H', 'X-Method-Override: PATCH, DELETE', '/plants/7'],
-      /header "x-method-override" naming DELETE with -X PUT/,
+      (id) => ['-X', 'PUT', '-H', 'X-Method-Override: PATCH, DELETE', `/plants/${id}`],
     ],
-    [
-      '_method in the query',
-      () => ['-X', 'POST', '/plants/7?a=1&_method=DELETE'],
-      /_method=DELETE in the query with -X POST/,
-    ],
-    ['_method encoded, in any case', () => ['-X', 'POST', '/plants/7?%5Fmethod=Delete'], /_method=DELETE in the query/],
-    // PHP drops a name's leading spaces.
-    ['_method after a space', () => ['-X', 'POST', '/plants/7?%20_method=DELETE'], /_method=DELETE in the query/],
+    ['_method in the query', (id) => ['-X', 'POST', `/plants/${id}?a=1&_method=DELETE`]],
+    ['_method encoded, in any case', (id) => ['-X', 'POST', `/plants/${id}?%5Fmethod=Delete`]],
+    // PHP drops a name's leading spaces, and reads `.` and a space as `_`.
+    ['_method after a space', (id) => ['-X', 'POST', `/plants/${id}?%20_method=DELETE`]],
+    ['.method in the query', (id) => ['-X', 'GET', `/plants/${id}?.method=DELETE`]],
+    ['+method in the query', (id) => ['-X', 'PATCH', `/plants/${id}?+method=%20delete%20`]],
+    ['%20method in the query', (id) => ['-X', 'POST', `/plants/${id}?%20method=DELETE`]],
     [
       'a -F field that goes to the query',
-      () => ['-X', 'POST', '--input', file('body.json', '{}'), '-F', '_method=DELETE', '/plants/7'],
-      /_method=DELETE in the query/,
+      (id) => ['-X', 'POST', '--input', file('body.json', '{}'), '-F', '_method=DELETE', `/plants/${id}`],
     ],
-    [
-      'a -f field in the JSON body',
-      () => ['-X', 'POST', '-f', '_method=DELETE', '/plants/7'],
-      /"_method": "DELETE" in the JSON body/,
-    ],
+    ['a -F field that goes to the query of a GET', (id) => ['-X', 'GET', '-F', '_method=DELETE', `/plants/${id}`]],
+    ['a -f field in the JSON body', (id) => ['-X', 'POST', '-f', '_method=DELETE', `/plants/${id}`]],
     [
       '_method in a JSON body',
-      () => ['-X', 'POST', '--input', file('body.json', '{"_method":"DELETE"}'), '/plants/7'],
-      /"_method": "DELETE" in the JSON body/,
+      (id) => ['-X', 'POST', '--input', file('body.json', '{"_method":"DELETE"}'), `/plants/${id}`],
     ],
-    // JSON body parsers drop a byte order mark.
+    // JSON body parsers drop a byte order mark and white space.
     [
       '_method in a JSON body after a BOM',
-      () => ['-X', 'POST', '--input', file('bom.json', '\uFEFF{"name":"x","_method":"DELETE"}'), '/plants/7'],
-      /"_method": "DELETE" in the JSON body/,
+      (id) => ['-X', 'POST', '--input', file('bom.json', '\uFEFF{"name":"x","_method":"DELETE"}'), `/plants/${id}`],
+    ],
+    [
+      '_method in a JSON body after white space, sent as text',
+      (id) => [
+        '-X',
+        'PUT',
+        '-H',
+        'Content-Type: text/plain',
+        '--input',
+        file('spaced.json', '\n  {"_method":"DELETE"}'),
+        `/plants/${id}`,
+      ],
     ],
     [
       '_method in a form body',
-      () => [
+      (id) => [
         '-X',
         'POST',
         '-H',
         'Content-Type: application/x-www-form-urlencoded',
         '--input',
         file('form.txt', 'name=x&_method=delete'),
-        '/plants/7',
+        `/plants/${id}`,
       ],
-      /_method=DELETE in the form body/,
     ],
     // Rack 2 drops a name's leading bracket.
     [
       '[_method] in a form body',
-      () => ['-X', 'POST', '--input', file('form.txt', 'name=x&[_method]=DELETE'), '/plants/7'],
-      /_method=DELETE in the form body/,
+      (id) => ['-X', 'POST', '--input', file('form.txt', 'name=x&[_method]=DELETE'), `/plants/${id}`],
+    ],
+    [
+      'a form body that starts with {',
+      (id) => ['-X', 'POST', '--input', file('form.txt', '{}&_method=DELETE'), `/plants/${id}`],
     ],
     [
       'a _method part of a multipart body',
-      () => ['-X', 'POST', '-H', MULTIPART_TYPE, '--input', file('multipart.txt', MULTIPART), '/plants/7'],
-      /a _method part naming DELETE in the multipart body/,
+      (id) => ['-X', 'POST', '-H', MULTIPART_TYPE, '--input', file('multipart.txt', MULTIPART), `/plants/${id}`],
     ],
-  ])('refuses another method asking for a DELETE by %s, sending nothing', async (_, args, message) => {
+  ])('guards and records another method asking for a DELETE by %s, as a DELETE of the plant', async (_, args) => {
     server = await answering(200, '{}');
-    const r = await api(server.url, args());
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(message);
-    expect(r.stderr).toMatch(
-      /without a record in the journal or a check of the protections; send the DELETE itself with -X DELETE\n/,
-    );
+    const env = { PLANTS_BASE_URL: server.url, PLANTS_TOKEN: TOKEN };
+    expect((await runCli(['config', 'protect', '--id', '7'], { configDir: dir.path, env })).code).toBe(0);
+    const refused = await api(server.url, args('7'));
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/protected/);
     expect(server.requests).toHaveLength(0);
+    // An unprotected plant: sent as written (its method and override), recorded as a DELETE of it.
+    const sent = await api(server.url, args('8'));
+    expect(sent.code, sent.stderr).toBe(0);
+    expect(server.requests).toHaveLength(1);
+    expect(server.requests[0]!.method).toBe(args('8')[1]);
+    const records = readFileSync(join(dir.path, 'state', 'deletions.jsonl'), 'utf8')
+      .trim()
+      .split('\n');
+    expect(records.map((line) => JSON.parse(line) as { id?: string; result?: string })).toEqual(
+      expect.arrayContaining([expect.objectContaining({ id: '8', result: 'deleted' })]),
+    );
+  });
+
+  it("guards another method asking for a DELETE with the profile's max-deletes, and skips the journal with --no-journal", async () => {
+    server = await answering(200, '{}');
+    const env = { PLANTS_BASE_URL: server.url, PLANTS_TOKEN: TOKEN };
+    expect((await runCli(['config', 'set', 'max-deletes', '0'], { configDir: dir.path, env })).code).toBe(0);
+    const capped = await api(server.url, ['-X', 'POST', '/v2/plants/5?_method=DELETE']);
+    expect(capped.code).toBe(2);
+    expect(capped.stderr).toMatch(/more than the max-deletes 0/);
+    expect(server.requests).toHaveLength(0);
+    expect((await runCli(['config', 'unset', 'max-deletes'], { configDir: dir.path, env })).code).toBe(0);
+    const unrecorded = await api(server.url, ['-X', 'POST', '/plants/5?_method=DELETE', '--no-journal']);
+    expect(unrecorded.code).toBe(0);
+    expect(existsSync(join(dir.path, 'state', 'deletions.jsonl'))).toBe(false);
+  });
+
+  it('neither refuses nor records a POST, PUT, PATCH or GET that asks for no DELETE, of a protected plant', async () => {
+    server = await answering(200, '{}');
+    const env = { PLANTS_BASE_URL: server.url, PLANTS_TOKEN: TOKEN };
+    expect((await runCli(['config', 'protect', '--id', '7'], { configDir: dir.path, env })).code).toBe(0);
+    for (const method of ['POST', 'PUT', 'PATCH', 'GET']) {
+      const r = await api(server.url, ['-X', method, '/plants/7?_method=PATCH']);
+      expect(r.code, r.stderr).toBe(0);
+    }
+    expect(server.requests).toHaveLength(4);
+    expect(existsSync(join(dir.path, 'state', 'deletions.jsonl'))).toBe(false);
   });
 
   it('sends another override, an override on a DELETE, another header naming DELETE, and a multipart part of another name as written', async () => {
