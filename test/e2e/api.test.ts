@@ -1,9 +1,10 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { createReadStream, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createReadStream, existsSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { NO_KEYRING, PLANTS_BIN, runCli, spawnCli, tempDir, waitFor, type JsonError } from '../helpers/cli.js';
-import { plantStore, rawServer, TOKEN, type RawServer } from '../helpers/servers.js';
+import { NO_KEYRING, PLANTS_BIN, ROOT, runCli, spawnCli, tempDir, waitFor, type JsonError } from '../helpers/cli.js';
+import { listenOnLoopback, plantStore, rawServer, TOKEN, type RawServer } from '../helpers/servers.js';
 
 // `plants api <path>`: any request to the plant store with the selected
 // profile's base URL and token, the same rules as every other command.
@@ -1050,5 +1051,148 @@ describe('plants api: found in review', () => {
     answer!();
     expect(await run.exit).toBe(130);
     expect(readFileSync(join(dir.path, 'state', 'deletions.jsonl'), 'utf8')).toMatch(/"result":"deleted"/);
+  });
+});
+
+describe('plants api: large bodies stream through', () => {
+  /** NODE_OPTIONS that make the run print its peak memory as stderr's last line (report-rss.cjs). */
+  const REPORT_RSS = { NODE_OPTIONS: `--require ${join(ROOT, 'test', 'helpers', 'report-rss.cjs')}` };
+  const peakMiB = (stderr: string) => Number(/maxrss=(\d+)\n$/.exec(stderr)![1]) / 1024;
+  const MiB = 1024 * 1024;
+
+  /** A server that sends `size` bytes of `piece` over and over, in writes of 64 KiB, waiting for the reader. */
+  const sending = (size: number, piece: Buffer, type = 'application/json') =>
+    rawServer((_req, res) => {
+      const chunk = Buffer.alloc(64 * 1024, piece);
+      res.writeHead(200, { 'content-type': type, 'content-length': String(size) });
+      let sent = 0;
+      const pump = () => {
+        while (sent < size) {
+          const next = chunk.subarray(0, Math.min(chunk.length, size - sent));
+          sent += next.length;
+          if (!res.write(next)) return void res.once('drain', pump);
+        }
+        res.end();
+      };
+      pump();
+    });
+
+  it('passes a response many times larger than its memory through to a pipe', async () => {
+    const size = 320 * MiB;
+    server = await sending(size, Buffer.from('{"id":1,"name":"Fern"},'));
+    const out = join(dir.path, 'out.json');
+    const r = await runCli(['--max-response-size', '1G', 'api', '/plants'], {
+      configDir: dir.path,
+      env: { PLANTS_BASE_URL: server.url, PLANTS_TOKEN: TOKEN, ...REPORT_RSS },
+      stdoutTo: out,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(statSync(out).size).toBe(size);
+    // Held whole, the body alone would take 320 MiB (and its text as much again).
+    expect(peakMiB(r.stderr)).toBeLessThan(256);
+  });
+
+  it('sends a large --input file from the disk, its Content-Length set, without holding it', async () => {
+    const size = 320 * MiB;
+    const input = join(dir.path, 'big.bin');
+    truncateSync((writeFileSync(input, 'head'), input), size);
+    let received = 0;
+    const headers: Record<string, string | string[] | undefined>[] = [];
+    const listening = await listenOnLoopback(
+      createServer((req, res) => {
+        headers.push(req.headers);
+        req.on('data', (chunk: Buffer) => (received += chunk.length));
+        req.on('end', () => res.writeHead(201, { 'content-type': 'application/json' }).end('{}'));
+      }),
+    );
+    try {
+      const r = await runCli(
+        ['api', '-X', 'PUT', '-H', 'Content-Type: application/octet-stream', '/uploads/1', '--input', input],
+        { configDir: dir.path, env: { PLANTS_BASE_URL: listening.url, PLANTS_TOKEN: TOKEN, ...REPORT_RSS } },
+      );
+      expect(r.code, r.stderr).toBe(0);
+      expect(received).toBe(size);
+      expect(headers[0]!['content-length']).toBe(String(size));
+      expect(peakMiB(r.stderr)).toBeLessThan(256);
+    } finally {
+      await listening.close();
+    }
+  });
+
+  it('refuses a body too large to read for a method override that holds the word, sending nothing', async () => {
+    server = await answering(200, '{}');
+    const input = join(dir.path, 'form.txt');
+    writeFileSync(input, `${'name=Fern&'.repeat(2 * MiB)}%5F%6Dethod=DELETE`);
+    const r = await api(server.url, ['-X', 'POST', '/plants/7', '--input', input]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/refusing a body of \d+ bytes that holds the word "method": it is too large/);
+    expect(server.requests).toHaveLength(0);
+    // The same body as a DELETE is one already: sent, guarded and recorded as such.
+    expect((await api(server.url, ['-X', 'DELETE', '/plants/7', '--input', input])).code).toBe(0);
+    expect(server.requests.map((request) => request.method)).toEqual(['DELETE']);
+  });
+
+  /** A text of `size` characters with the token at each of `offsets`: across writes, windows and chunks. */
+  const withTokens = (size: number, offsets: number[]) => {
+    let text = 'plant;'.repeat(Math.ceil(size / 6)).slice(0, size);
+    for (const at of offsets) text = text.slice(0, at) + TOKEN + text.slice(at + TOKEN.length);
+    return text;
+  };
+  const OFFSETS = [0, 65_530, 131_067, 1_048_570, 1_114_100, 1_114_109, 2_162_680, 3_000_001, 5_242_870];
+  const masked = (text: string) => text.replaceAll(TOKEN, '***');
+
+  it('masks the token wherever the body cuts it, in a pipe and on a terminal', async () => {
+    const text = withTokens(6 * MiB, OFFSETS);
+    server = await rawServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      // Writes of odd sizes, so that chunks end inside the token.
+      for (let at = 0; at < text.length; at += 40_009) res.write(text.slice(at, at + 40_009));
+      res.end();
+    });
+    // runCli fails the run if the token shows in what it printed.
+    const piped = await api(server.url, ['/big']);
+    expect(piped.code).toBe(0);
+    expect(piped.stdout).toBe(masked(text));
+    const shown = await api(server.url, ['/big'], { tty: true });
+    expect(shown.code).toBe(0);
+    expect(shown.stdout.replaceAll('\r\n', '\n')).toBe(`${masked(text)}\n`);
+  });
+
+  it.each<[string, string, (text: string) => Buffer]>([
+    ['UTF-16LE after its byte order mark', 'text/plain', (text) => Buffer.from(`\uFEFF${text}`, 'utf16le')],
+    ['UTF-16BE after its byte order mark', 'text/plain', (text) => Buffer.from(`\uFEFF${text}`, 'utf16le').swap16()],
+    ['declared UTF-16LE', 'text/plain; charset=utf-16le', (text) => Buffer.from(text, 'utf16le')],
+    ['declared UTF-16BE', 'application/json; charset=UTF-16BE', (text) => Buffer.from(text, 'utf16le').swap16()],
+    ['declared utf-16', 'text/plain; charset="utf-16"', (text) => Buffer.from(text, 'utf16le')],
+    ['UTF-16LE undeclared', 'application/json', (text) => Buffer.from(text, 'utf16le')],
+  ])('masks the token in a body in %s, passed on in its encoding', async (_, type, encode) => {
+    const text = withTokens(
+      3 * MiB,
+      OFFSETS.filter((at) => at < 3 * MiB),
+    );
+    const body = encode(text);
+    server = await rawServer((_req, res) => {
+      res.writeHead(200, { 'content-type': type });
+      for (let at = 0; at < body.length; at += 40_009) res.write(body.subarray(at, at + 40_009));
+      res.end();
+    });
+    const out = join(dir.path, 'out.bin');
+    const r = await runCli(['api', '/big'], {
+      configDir: dir.path,
+      env: { PLANTS_BASE_URL: server.url, PLANTS_TOKEN: TOKEN },
+      stdoutTo: out,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const written = readFileSync(out);
+    expect(written.includes(Buffer.from(TOKEN, 'utf16le'))).toBe(false);
+    expect(written.includes(Buffer.from(TOKEN, 'utf16le').swap16())).toBe(false);
+    expect(written.equals(encode(masked(text)))).toBe(true);
+  });
+
+  it('shows a UTF-16 body on a terminal as its text, the token masked', async () => {
+    server = await answering(200, Buffer.from(`\uFEFF{"echo":"Bearer ${TOKEN}"}`, 'utf16le'));
+    const r = await api(server.url, ['/echo'], { tty: true });
+    expect(r.code).toBe(0);
+    expect(r.stdout.replaceAll('\r\n', '\n')).toBe('{\n  "echo": "Bearer ***"\n}\n');
   });
 });

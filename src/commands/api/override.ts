@@ -100,9 +100,9 @@ export function deleteOverride(
 
 /**
  * `method`, with each letter also as a percent escape or a JSON `\u`
- * escape, in any case: what a body too large to parse is searched for
- * (UTF-16's NUL bytes taken out first). Anything that could name a method
- * parameter has it.
+ * escape, in any case, a NUL byte allowed between letters (UTF-16): what a
+ * body too large to parse is searched for. Anything that could name a
+ * method parameter has it.
  */
 const METHOD_WORD = new RegExp(
   [...'method']
@@ -110,7 +110,7 @@ const METHOD_WORD = new RegExp(
       const hex = letter.charCodeAt(0).toString(16);
       return `(?:${letter}|%${hex}|\\\\u00${hex})`;
     })
-    .join(''),
+    .join('\\u0000?'),
   'i',
 );
 
@@ -119,5 +119,5 @@ export const METHOD_WORD_OVERLAP = 64;
 
 /** Whether this text of a large body may name a method parameter (see METHOD_WORD). */
 export function mayNameMethod(text: string): boolean {
-  return METHOD_WORD.test(text.replaceAll('\u0000', ''));
+  return METHOD_WORD.test(text);
 }
