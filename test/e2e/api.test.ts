@@ -799,6 +799,15 @@ describe('plants api: found in review', () => {
     expect(existsSync(join(dir.path, 'state', 'deletions.jsonl'))).toBe(false);
   });
 
+  it('exits 3 for a 404 with the Error object to another method asking for a DELETE, as for a DELETE, on record as not_found', async () => {
+    server = await answering(404, '{"error":404,"message":"plant 9 not found"}');
+    const r = await api(server.url, ['-X', 'POST', '-H', 'X-HTTP-Method-Override: DELETE', '/plants/9']);
+    expect(r.code).toBe(3);
+    expect(r.stdout).toBe('{"error":404,"message":"plant 9 not found"}');
+    const journal = readFileSync(join(dir.path, 'state', 'deletions.jsonl'), 'utf8');
+    expect(journal).toMatch(/"id":"9".*"result":"not_found"/);
+  });
+
   it('neither refuses nor records a POST, PUT, PATCH or GET that asks for no DELETE, of a protected plant', async () => {
     server = await answering(200, '{}');
     const env = { PLANTS_BASE_URL: server.url, PLANTS_TOKEN: TOKEN };

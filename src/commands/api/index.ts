@@ -137,7 +137,7 @@ async function runApi(options: ApiOptions, ctx: Context): Promise<void> {
   const requestId = headers['x-request-id'];
   delete headers['x-request-id'];
   const addressedPlant =
-    ['GET', 'HEAD', 'DELETE'].includes(method) && target.below.split('/').filter(Boolean).length >= 2;
+    (deleting || ['GET', 'HEAD'].includes(method)) && target.below.split('/').filter(Boolean).length >= 2;
   const sent = sentBody(body, headers);
   const request = { method, target, headers, body: sent, addressedPlant, anyStatus: true, requestId };
 
