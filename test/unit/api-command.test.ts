@@ -189,6 +189,13 @@ describe('deleteOverride: where another method asks the service for a DELETE', (
     ['a JSON body in UTF-16LE', json, '/plants/7', utf16('{"_method":"DELETE"}', Buffer.from([0xff, 0xfe]), false)],
     ['a JSON body in UTF-16BE', json, '/plants/7', utf16('{"_method":"DELETE"}', Buffer.from([0xfe, 0xff]), true)],
     [
+      'a JSON body declared UTF-16BE, without a byte order mark',
+      { 'content-type': 'application/json; charset=utf-16be' },
+      '/plants/7',
+      utf16('{"_method":"DELETE"}', Buffer.alloc(0), true),
+    ],
+    ['a form body in UTF-16LE, undeclared', form, '/plants/7', utf16('_method=DELETE', Buffer.alloc(0), false)],
+    [
       'a multipart part',
       { 'content-type': 'multipart/form-data; boundary=XyZ' },
       '/plants/7',

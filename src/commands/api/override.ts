@@ -1,3 +1,5 @@
+import { bodyEncoding } from '../../output/masked-body.js';
+
 /**
  * Where a request of another method asks the service to take it for a
  * DELETE: a method-override header, or a method parameter in the query or
@@ -43,11 +45,18 @@ function multipartMethods(text: string): string[] {
   return values;
 }
 
-/** A body's text: UTF-16 after its byte order mark, else UTF-8, a byte order mark dropped (as body parsers drop it). */
-function bodyText(body: Buffer): string {
-  if (body[0] === 0xff && body[1] === 0xfe) return body.toString('utf16le', 2);
-  if (body[0] === 0xfe && body[1] === 0xff) return Buffer.from(body.subarray(2)).swap16().toString('utf16le');
-  return body.toString('utf8').replace(/^\uFEFF/, '');
+/**
+ * A body's text: UTF-16 when it is (its byte order mark, a declared
+ * charset, an ASCII start in UTF-16, as bodyEncoding tells), else UTF-8; a
+ * byte order mark dropped, as body parsers drop it.
+ */
+function bodyText(body: Buffer, contentType: string | undefined): string {
+  const encoding = bodyEncoding(contentType, body);
+  const text =
+    encoding === 'latin1'
+      ? body.toString('utf8')
+      : (encoding === 'utf16be' ? Buffer.from(body.subarray(0, body.length & ~1)).swap16() : body).toString('utf16le');
+  return text.replace(/^\uFEFF/, '');
 }
 
 /** Is this a JSON media type? */
@@ -75,7 +84,7 @@ export function deleteOverride(
   const query = path.indexOf('?');
   if (query !== -1 && methodParams(path.slice(query + 1)).some(namesDelete)) return '_method=DELETE in its query';
   if (body === undefined || body.length === 0) return undefined;
-  const text = bodyText(body);
+  const text = bodyText(body, headers['content-type']);
   const type = (headers['content-type'] ?? '').toLowerCase();
   if ((type.startsWith('multipart/') || text.startsWith('--')) && multipartMethods(text).some(namesDelete)) {
     return 'a _method part of its multipart body';
