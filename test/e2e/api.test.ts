@@ -1135,6 +1135,12 @@ describe('plants api: large bodies stream through', () => {
     const r = await api(server.url, ['-X', 'POST', '/plants/7', '--input', input]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/refusing a body of \d+ bytes that holds the word "method": it is too large/);
+    // From stdin too, the word in UTF-16.
+    const piped = await api(server.url, ['-X', 'PUT', '/plants/7', '--input', '-'], {
+      input: `${'name=Fern&'.repeat(2 * MiB)}m\u0000e\u0000t\u0000h\u0000o\u0000d\u0000=DELETE`,
+    });
+    expect(piped.code).toBe(2);
+    expect(piped.stderr).toMatch(/refusing a body of \d+ bytes that holds the word "method"/);
     expect(server.requests).toHaveLength(0);
     // The same body as a DELETE is one already: sent, guarded and recorded as such.
     expect((await api(server.url, ['-X', 'DELETE', '/plants/7', '--input', input])).code).toBe(0);
