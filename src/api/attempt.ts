@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { readBytes, ReadTimeoutError } from '../read-text.js';
 import { bodyText } from '../shared/charset.js';
@@ -13,6 +14,9 @@ export type Headers = Dispatcher.ResponseData['headers'];
 /** Error bodies are only shown as an excerpt; more than this is never needed. */
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
 
+/** A request body: bytes, or a stream opened anew for each attempt (a large file, never held whole). */
+export type RequestBody = Uint8Array | (() => Readable);
+
 export function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
@@ -24,7 +28,7 @@ interface AttemptRequest {
   target: Target;
   headers: Record<string, string>;
   /** The request body, sent as is (again on a retry or a 307/308 redirect). */
-  body?: Uint8Array;
+  body?: RequestBody;
   /** Bound on the whole attempt: connecting, waiting for the response, reading the body. */
   timeoutMs: number;
 }
@@ -103,7 +107,7 @@ export class Attempt {
         path: target.path,
         method,
         headers,
-        body,
+        body: typeof body === 'function' ? body() : body,
         headersTimeout: timeoutMs,
         // The attempt's deadline bounds the body (see timedBody); undici's idle
         // timer would also fire while a slow reader of the output holds it back.

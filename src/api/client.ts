@@ -4,7 +4,7 @@ import { redactToken } from '../shared/redact.js';
 import { BadResponseError, CliError, NetworkError, NotTheServiceError, RefusedError } from '../errors.js';
 import type { Redact } from '../shared/text.js';
 import { ReadTimeoutError, TooLargeError } from '../read-text.js';
-import { Attempt, headerValue, type Method, type Target } from './attempt.js';
+import { Attempt, headerValue, type Method, type RequestBody, type Target } from './attempt.js';
 import { DEBUG_BODY_CHARACTERS, DebugLog } from './debug-log.js';
 import { describeHttpError, type HttpErrorFacts } from './http-error.js';
 import { causeCode, describeNetworkFailure } from './network.js';
@@ -82,7 +82,7 @@ export interface ServiceRequest extends RequestOptions {
   target: Target;
   /** More headers, lower-case names; they win over plants' own, apart from the token's. */
   headers?: Record<string, string>;
-  body?: Uint8Array;
+  body?: RequestBody;
   /** The request names one plant: a 404 with the service's Error object says that plant is missing (exit 3), not that the address is wrong. */
   addressedPlant?: boolean;
   /**
@@ -254,27 +254,43 @@ export class PlantStoreClient {
    * says it was not shown, and its status keeps its meaning (a 401 is still a refused token).
    */
   async readBody(response: ServiceResponse): Promise<Buffer> {
-    if (response.text !== undefined) return Buffer.from(response.text);
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of this.streamBody(response)) {
+      chunks.push(chunk);
+      size += chunk.length;
+    }
+    return Buffer.concat(chunks, size);
+  }
+
+  /**
+   * A response's body as it arrives (readBody's rules), for a caller that
+   * passes it on without holding it: memory stays bounded whatever its size.
+   * The response is closed once the body ends, fails, or the caller stops.
+   */
+  async *streamBody(response: ServiceResponse): AsyncGenerator<Buffer> {
+    if (response.text !== undefined) {
+      yield Buffer.from(response.text);
+      return;
+    }
     const { statusCode, headers } = response.attempt;
     if ((statusCode < 200 || statusCode >= 300) && unaskedEncoding(headers['content-encoding'], 'error body')) {
       response.attempt.close();
-      return Buffer.alloc(0);
+      return;
     }
     const limit = this.#options.maxResponseBytes;
-    const chunks: Buffer[] = [];
     let size = 0;
     try {
       for await (const chunk of this.#body(response)) {
         size += chunk.length;
         if (size > limit) throw new TooLargeError(`larger than ${limit} bytes`);
-        chunks.push(chunk);
+        yield chunk;
       }
     } catch (err) {
       throw withRequestId(this.#bodyError(err, response), response.requestId);
     } finally {
       response.attempt.close();
     }
-    return Buffer.concat(chunks, size);
   }
 
   /**

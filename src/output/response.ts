@@ -93,11 +93,39 @@ function nextToken(text: string, from: number): number {
 /** Text for a terminal: line breaks and tabs kept, every other character a terminal would act on escaped (`\u001b`). */
 export function terminalText(text: string): string {
   if (text === '') return text;
-  const shown = text
+  const shown = terminalLines(text);
+  return shown.endsWith('\n') ? shown : `${shown}\n`;
+}
+
+function terminalLines(text: string): string {
+  return text
     .split(/(\r?\n|\t)/)
     .map((part, index) => (index % 2 === 1 ? part : printable(part)))
     .join('');
-  return shown.endsWith('\n') ? shown : `${shown}\n`;
+}
+
+/** terminalText for text that comes in pieces (a large body), shown as it comes: the same text, piece by piece. */
+export class TerminalTextStream {
+  /** A `\r` at a piece's end, which may start a `\r\n` with the next. */
+  #held = '';
+  #shown = false;
+  #endsInLineBreak = false;
+
+  push(piece: string): string {
+    let text = this.#held + piece;
+    this.#held = text.endsWith('\r') ? '\r' : '';
+    text = text.slice(0, text.length - this.#held.length);
+    if (text === '') return '';
+    this.#shown = true;
+    this.#endsInLineBreak = text.endsWith('\n');
+    return terminalLines(text);
+  }
+
+  end(): string {
+    const rest = this.#held === '' ? '' : terminalLines(this.#held);
+    if (rest !== '') this.#endsInLineBreak = false;
+    return rest + ((this.#shown || rest !== '') && !this.#endsInLineBreak ? '\n' : '');
+  }
 }
 
 /**

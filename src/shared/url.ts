@@ -175,8 +175,6 @@ export interface ApiTarget {
   href: string;
   /** The path below the base URL's path prefix (the whole path when it is not below it). */
   below: string;
-  /** The path is not below the prefix as written, but is once decoded and lower-cased (a full URL's `/API/plants/7`). */
-  respelledPrefix: boolean;
 }
 
 /** Characters a request target never holds raw (RFC 3986): sent percent-encoded. */
@@ -237,16 +235,7 @@ export function apiTarget(base: URL, raw: string, query: readonly (readonly [str
   const pathOnly = path.replace(/\?.*$/s, '');
   const plainlyBelow = pathOnly.startsWith(`${prefix}/`) || pathOnly === prefix;
   const below = plainlyBelow ? pathOnly.slice(prefix.length) || '/' : pathOnly;
-  // A full URL that spells the prefix otherwise (`/API`, `/%61pi`) may reach the same routes on a server that decodes or ignores case.
-  const respelledPrefix = !plainlyBelow && prefix !== '' && startsWithSpelling(pathOnly, prefix);
-  return { origin: base.origin, path, href: base.origin + path, below, respelledPrefix };
-}
-
-/** Whether `path` begins with the segments of `prefix`, each compared percent-decoded and in any case. */
-function startsWithSpelling(path: string, prefix: string): boolean {
-  const read = (text: string) => text.split('/').map((segment) => folded(decodedSegment(segment)));
-  const segments = read(path);
-  return read(prefix).every((segment, index) => segments[index] === segment);
+  return { origin: base.origin, path, href: base.origin + path, below };
 }
 
 /**
@@ -256,13 +245,4 @@ function startsWithSpelling(path: string, prefix: string): boolean {
  */
 export function folded(text: string): string {
   return text.normalize('NFKC').toUpperCase().toLowerCase();
-}
-
-/** A path segment percent-decoded; one that is not valid percent-encoding is taken as written. */
-export function decodedSegment(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
 }

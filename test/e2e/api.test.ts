@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
-import { createReadStream, readFileSync, writeFileSync } from 'node:fs';
+import { createReadStream, existsSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { NO_KEYRING, PLANTS_BIN, runCli, spawnCli, tempDir, waitFor, type JsonError } from '../helpers/cli.js';
-import { plantStore, rawServer, TOKEN, type RawServer } from '../helpers/servers.js';
+import { NO_KEYRING, PLANTS_BIN, ROOT, runCli, spawnCli, tempDir, waitFor, type JsonError } from '../helpers/cli.js';
+import { listenOnLoopback, plantStore, rawServer, TOKEN, type RawServer } from '../helpers/servers.js';
 import { runCommand } from '../helpers/command.js';
 
 // `plants api <path>`: any request to the plant store with the selected
@@ -649,28 +650,38 @@ describe('plants api: found in review', () => {
     expect(server.requests).toHaveLength(0);
   });
 
-  it("refuses a DELETE of a full URL that spells the base URL's path otherwise, which a server may read as a plant's", async () => {
+  it("guards a DELETE of a URL under any path, the base URL's spelt otherwise or another, as one of the plant", async () => {
     server = await answering(204, '');
-    const base = `${server.url}/api`;
+    const base = `${server.url}/v1`;
     const env = { PLANTS_BASE_URL: base, PLANTS_TOKEN: TOKEN };
     expect((await runCli(['config', 'protect', '--id', '7'], { configDir: dir.path, env })).code).toBe(0);
     for (const url of [
-      `${server.url}/%61pi/plants/7`,
-      `${server.url}/API/plants/7`,
-      `${server.url}/Api/%70lants/7`,
-      // Folded as Java's equalsIgnoreCase folds them: ı is i; ａ (fullwidth) is a once normalised.
-      `${server.url}/ap%C4%B1/plants/7`,
-      `${server.url}/%EF%BD%81pi/plants/7`,
+      `${server.url}/v2/plants/7`,
+      `${server.url}/other/plants/7/`,
+      `${server.url}/%76%31/plants/7`,
+      `${server.url}/V1/Plants/%37`,
+      `${server.url}/v1//plants/./7`,
+      // Folded as Java's equalsIgnoreCase folds them: ſ is s; ｐ (fullwidth) is p once normalised.
+      `${server.url}/v1/plant%C5%BF/7`,
+      `${server.url}/v1/%EF%BD%90lants/7`,
+      '/../v2/plants/7',
+      '/Plants/7',
     ]) {
       const r = await api(base, ['-X', 'DELETE', url]);
       expect(r.code, url).toBe(2);
-      expect(r.stderr, url).toMatch(/refusing DELETE .*another spelling of plants or of the base URL's path/);
+      expect(r.stderr, url).toMatch(/protected/);
     }
     expect(server.requests).toHaveLength(0);
-    // A GET goes as written; the plain spelling is guarded as /plants/7.
-    expect((await api(base, [`${server.url}/API/plants/7`])).code).toBe(0);
-    expect((await api(base, ['-X', 'DELETE', `${server.url}/api/plants/7`])).stderr).toMatch(/protected/);
-    expect(server.requests.map((request) => request.path)).toEqual(['/API/plants/7']);
+    // A GET goes as written; a DELETE of an unprotected plant at another prefix is sent, and on record as that plant's.
+    expect((await api(base, [`${server.url}/v2/plants/7`])).code).toBe(0);
+    expect((await api(base, ['-X', 'DELETE', `${server.url}/v2/plants/8`])).code).toBe(0);
+    expect(server.requests.map((request) => `${request.method} ${request.path}`)).toEqual([
+      'GET /v2/plants/7',
+      'DELETE /v2/plants/8',
+    ]);
+    const journal = readFileSync(join(dir.path, 'state', 'deletions.jsonl'), 'utf8');
+    expect(journal).toMatch(/"id":"8"/);
+    expect(journal).not.toMatch(/"id":"7"/);
   });
 
   /** A file in the test's directory holding `text`, for --input. */
@@ -684,89 +695,130 @@ describe('plants api: found in review', () => {
     '--XyZ\r\nContent-Disposition: form-data; name="_method"\r\n\r\nDELETE\r\n--XyZ--\r\n';
   const MULTIPART_TYPE = 'Content-Type: multipart/form-data; boundary=XyZ';
 
-  it.each<[string, () => string[], RegExp]>([
-    [
-      'X-HTTP-Method-Override',
-      () => ['-X', 'POST', '-H', 'X-HTTP-Method-Override: DELETE', '/plants/7'],
-      /header "x-http-method-override" naming DELETE with -X POST/,
-    ],
+  it.each<[string, (id: string) => string[]]>([
+    ['X-HTTP-Method-Override', (id) => ['-X', 'POST', '-H', 'X-HTTP-Method-Override: DELETE', `/plants/${id}`]],
     [
       'X_HTTP_Method_Override, as PHP reads X-HTTP-Method-Override',
-      () => ['-X', 'POST', '-H', 'X_HTTP_Method_Override: DELETE', '/plants/7'],
-      /header "x_http_method_override" naming DELETE with -X POST/,
+      (id) => ['-X', 'POST', '-H', 'X_HTTP_Method_Override: DELETE', `/plants/${id}`],
     ],
-    [
-      'X-HTTP-Method, lower case',
-      () => ['-X', 'POST', '-H', 'X-HTTP-Method: delete', '/plants/7'],
-      /header "x-http-method" naming DELETE/,
-    ],
+    ['X-HTTP-Method, lower case', (id) => ['-X', 'POST', '-H', 'X-HTTP-Method: delete', `/plants/${id}`]],
     [
       'X-Method-Override, among others',
-      () => ['-X', 'PUT', '-H', 'X-Method-Override: PATCH, DELETE', '/plants/7'],
-      /header "x-method-override" naming DELETE with -X PUT/,
+      (id) => ['-X', 'PUT', '-H', 'X-Method-Override: PATCH, DELETE', `/plants/${id}`],
     ],
-    [
-      '_method in the query',
-      () => ['-X', 'POST', '/plants/7?a=1&_method=DELETE'],
-      /_method=DELETE in the query with -X POST/,
-    ],
-    ['_method encoded, in any case', () => ['-X', 'POST', '/plants/7?%5Fmethod=Delete'], /_method=DELETE in the query/],
-    // PHP drops a name's leading spaces.
-    ['_method after a space', () => ['-X', 'POST', '/plants/7?%20_method=DELETE'], /_method=DELETE in the query/],
+    ['_method in the query', (id) => ['-X', 'POST', `/plants/${id}?a=1&_method=DELETE`]],
+    ['_method encoded, in any case', (id) => ['-X', 'POST', `/plants/${id}?%5Fmethod=Delete`]],
+    // PHP drops a name's leading spaces, and reads `.` and a space as `_`.
+    ['_method after a space', (id) => ['-X', 'POST', `/plants/${id}?%20_method=DELETE`]],
+    ['.method in the query', (id) => ['-X', 'GET', `/plants/${id}?.method=DELETE`]],
+    ['+method in the query', (id) => ['-X', 'PATCH', `/plants/${id}?+method=%20delete%20`]],
+    ['%20method in the query', (id) => ['-X', 'POST', `/plants/${id}?%20method=DELETE`]],
     [
       'a -F field that goes to the query',
-      () => ['-X', 'POST', '--input', file('body.json', '{}'), '-F', '_method=DELETE', '/plants/7'],
-      /_method=DELETE in the query/,
+      (id) => ['-X', 'POST', '--input', file('body.json', '{}'), '-F', '_method=DELETE', `/plants/${id}`],
     ],
-    [
-      'a -f field in the JSON body',
-      () => ['-X', 'POST', '-f', '_method=DELETE', '/plants/7'],
-      /"_method": "DELETE" in the JSON body/,
-    ],
+    ['a -F field that goes to the query of a GET', (id) => ['-X', 'GET', '-F', '_method=DELETE', `/plants/${id}`]],
+    ['a -f field in the JSON body', (id) => ['-X', 'POST', '-f', '_method=DELETE', `/plants/${id}`]],
     [
       '_method in a JSON body',
-      () => ['-X', 'POST', '--input', file('body.json', '{"_method":"DELETE"}'), '/plants/7'],
-      /"_method": "DELETE" in the JSON body/,
+      (id) => ['-X', 'POST', '--input', file('body.json', '{"_method":"DELETE"}'), `/plants/${id}`],
     ],
-    // JSON body parsers drop a byte order mark.
+    // JSON body parsers drop a byte order mark and white space.
     [
       '_method in a JSON body after a BOM',
-      () => ['-X', 'POST', '--input', file('bom.json', '\uFEFF{"name":"x","_method":"DELETE"}'), '/plants/7'],
-      /"_method": "DELETE" in the JSON body/,
+      (id) => ['-X', 'POST', '--input', file('bom.json', '\uFEFF{"name":"x","_method":"DELETE"}'), `/plants/${id}`],
+    ],
+    [
+      '_method in a JSON body after white space, sent as text',
+      (id) => [
+        '-X',
+        'PUT',
+        '-H',
+        'Content-Type: text/plain',
+        '--input',
+        file('spaced.json', '\n  {"_method":"DELETE"}'),
+        `/plants/${id}`,
+      ],
     ],
     [
       '_method in a form body',
-      () => [
+      (id) => [
         '-X',
         'POST',
         '-H',
         'Content-Type: application/x-www-form-urlencoded',
         '--input',
         file('form.txt', 'name=x&_method=delete'),
-        '/plants/7',
+        `/plants/${id}`,
       ],
-      /_method=DELETE in the form body/,
     ],
     // Rack 2 drops a name's leading bracket.
     [
       '[_method] in a form body',
-      () => ['-X', 'POST', '--input', file('form.txt', 'name=x&[_method]=DELETE'), '/plants/7'],
-      /_method=DELETE in the form body/,
+      (id) => ['-X', 'POST', '--input', file('form.txt', 'name=x&[_method]=DELETE'), `/plants/${id}`],
+    ],
+    [
+      'a form body that starts with {',
+      (id) => ['-X', 'POST', '--input', file('form.txt', '{}&_method=DELETE'), `/plants/${id}`],
     ],
     [
       'a _method part of a multipart body',
-      () => ['-X', 'POST', '-H', MULTIPART_TYPE, '--input', file('multipart.txt', MULTIPART), '/plants/7'],
-      /a _method part naming DELETE in the multipart body/,
+      (id) => ['-X', 'POST', '-H', MULTIPART_TYPE, '--input', file('multipart.txt', MULTIPART), `/plants/${id}`],
     ],
-  ])('refuses another method asking for a DELETE by %s, sending nothing', async (_, args, message) => {
+  ])('guards and records another method asking for a DELETE by %s, as a DELETE of the plant', async (_, args) => {
     server = await answering(200, '{}');
-    const r = await api(server.url, args());
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(message);
-    expect(r.stderr).toMatch(
-      /without a record in the journal or a check of the protections; send the DELETE itself with -X DELETE\n/,
-    );
+    const env = { PLANTS_BASE_URL: server.url, PLANTS_TOKEN: TOKEN };
+    expect((await runCli(['config', 'protect', '--id', '7'], { configDir: dir.path, env })).code).toBe(0);
+    const refused = await api(server.url, args('7'));
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/protected/);
     expect(server.requests).toHaveLength(0);
+    // An unprotected plant: sent as written (its method and override), recorded as a DELETE of it.
+    const sent = await api(server.url, args('8'));
+    expect(sent.code, sent.stderr).toBe(0);
+    expect(server.requests).toHaveLength(1);
+    expect(server.requests[0]!.method).toBe(args('8')[1]);
+    const records = readFileSync(join(dir.path, 'state', 'deletions.jsonl'), 'utf8')
+      .trim()
+      .split('\n');
+    expect(records.map((line) => JSON.parse(line) as { id?: string; result?: string })).toEqual(
+      expect.arrayContaining([expect.objectContaining({ id: '8', result: 'deleted' })]),
+    );
+  });
+
+  it("guards another method asking for a DELETE with the profile's max-deletes, and skips the journal with --no-journal", async () => {
+    server = await answering(200, '{}');
+    const env = { PLANTS_BASE_URL: server.url, PLANTS_TOKEN: TOKEN };
+    expect((await runCli(['config', 'set', 'max-deletes', '0'], { configDir: dir.path, env })).code).toBe(0);
+    const capped = await api(server.url, ['-X', 'POST', '/v2/plants/5?_method=DELETE']);
+    expect(capped.code).toBe(2);
+    expect(capped.stderr).toMatch(/more than the max-deletes 0/);
+    expect(server.requests).toHaveLength(0);
+    expect((await runCli(['config', 'unset', 'max-deletes'], { configDir: dir.path, env })).code).toBe(0);
+    const unrecorded = await api(server.url, ['-X', 'POST', '/plants/5?_method=DELETE', '--no-journal']);
+    expect(unrecorded.code).toBe(0);
+    expect(existsSync(join(dir.path, 'state', 'deletions.jsonl'))).toBe(false);
+  });
+
+  it('exits 3 for a 404 with the Error object to another method asking for a DELETE, as for a DELETE, on record as not_found', async () => {
+    server = await answering(404, '{"error":404,"message":"plant 9 not found"}');
+    const r = await api(server.url, ['-X', 'POST', '-H', 'X-HTTP-Method-Override: DELETE', '/plants/9']);
+    expect(r.code).toBe(3);
+    expect(r.stdout).toBe('{"error":404,"message":"plant 9 not found"}');
+    const journal = readFileSync(join(dir.path, 'state', 'deletions.jsonl'), 'utf8');
+    expect(journal).toMatch(/"id":"9".*"result":"not_found"/);
+  });
+
+  it('neither refuses nor records a POST, PUT, PATCH or GET that asks for no DELETE, of a protected plant', async () => {
+    server = await answering(200, '{}');
+    const env = { PLANTS_BASE_URL: server.url, PLANTS_TOKEN: TOKEN };
+    expect((await runCli(['config', 'protect', '--id', '7'], { configDir: dir.path, env })).code).toBe(0);
+    for (const method of ['POST', 'PUT', 'PATCH', 'GET']) {
+      const r = await api(server.url, ['-X', method, '/plants/7?_method=PATCH']);
+      expect(r.code, r.stderr).toBe(0);
+    }
+    expect(server.requests).toHaveLength(4);
+    expect(existsSync(join(dir.path, 'state', 'deletions.jsonl'))).toBe(false);
   });
 
   it('sends another override, an override on a DELETE, another header naming DELETE, and a multipart part of another name as written', async () => {
@@ -1009,5 +1061,149 @@ describe('plants api: found in review', () => {
     answer!();
     expect(await run.exit).toBe(130);
     expect(readFileSync(join(dir.path, 'state', 'deletions.jsonl'), 'utf8')).toMatch(/"result":"deleted"/);
+  });
+});
+
+describe('plants api: large bodies stream through', () => {
+  /** NODE_OPTIONS that make the run print its peak memory as stderr's last line (report-rss.cjs). */
+  const REPORT_RSS = { NODE_OPTIONS: `--require ${join(ROOT, 'test', 'helpers', 'report-rss.cjs')}` };
+  const peakMiB = (stderr: string) => Number(/maxrss=(\d+)\n$/.exec(stderr)![1]) / 1024;
+  const MiB = 1024 * 1024;
+
+  /** A server that sends `size` bytes of `piece` over and over, in writes of 64 KiB, waiting for the reader. */
+  const sending = (size: number, piece: Buffer, type = 'application/json') =>
+    rawServer((_req, res) => {
+      const chunk = Buffer.alloc(64 * 1024, piece);
+      res.writeHead(200, { 'content-type': type, 'content-length': String(size) });
+      let sent = 0;
+      const pump = () => {
+        while (sent < size) {
+          const next = chunk.subarray(0, Math.min(chunk.length, size - sent));
+          sent += next.length;
+          if (!res.write(next)) return void res.once('drain', pump);
+        }
+        res.end();
+      };
+      pump();
+    });
+
+  it('passes a response many times larger than its memory through to a pipe', async () => {
+    const size = 320 * MiB;
+    server = await sending(size, Buffer.from('{"id":1,"name":"Fern"},'));
+    const out = join(dir.path, 'out.json');
+    const r = await runCli(['--max-response-size', '1G', 'api', '/plants'], {
+      configDir: dir.path,
+      env: { PLANTS_BASE_URL: server.url, PLANTS_TOKEN: TOKEN, ...REPORT_RSS },
+      stdoutTo: out,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(statSync(out).size).toBe(size);
+    // Held whole, the body alone would take 320 MiB (and its text as much again).
+    expect(peakMiB(r.stderr)).toBeLessThan(256);
+  });
+
+  it('sends a large --input file from the disk, its Content-Length set, without holding it', async () => {
+    const size = 320 * MiB;
+    const input = join(dir.path, 'big.bin');
+    truncateSync((writeFileSync(input, 'head'), input), size);
+    let received = 0;
+    const headers: Record<string, string | string[] | undefined>[] = [];
+    const listening = await listenOnLoopback(
+      createServer((req, res) => {
+        headers.push(req.headers);
+        req.on('data', (chunk: Buffer) => (received += chunk.length));
+        req.on('end', () => res.writeHead(201, { 'content-type': 'application/json' }).end('{}'));
+      }),
+    );
+    try {
+      const r = await runCli(
+        ['api', '-X', 'PUT', '-H', 'Content-Type: application/octet-stream', '/uploads/1', '--input', input],
+        { configDir: dir.path, env: { PLANTS_BASE_URL: listening.url, PLANTS_TOKEN: TOKEN, ...REPORT_RSS } },
+      );
+      expect(r.code, r.stderr).toBe(0);
+      expect(received).toBe(size);
+      expect(headers[0]!['content-length']).toBe(String(size));
+      expect(peakMiB(r.stderr)).toBeLessThan(256);
+    } finally {
+      await listening.close();
+    }
+  });
+
+  it('refuses a body too large to read for a method override that holds the word, sending nothing', async () => {
+    server = await answering(200, '{}');
+    const input = join(dir.path, 'form.txt');
+    writeFileSync(input, `${'name=Fern&'.repeat(2 * MiB)}%5F%6Dethod=DELETE`);
+    const r = await api(server.url, ['-X', 'POST', '/plants/7', '--input', input]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/refusing a body of \d+ bytes that holds the word "method": it is too large/);
+    // From stdin too, the word in UTF-16.
+    const piped = await api(server.url, ['-X', 'PUT', '/plants/7', '--input', '-'], {
+      input: `${'name=Fern&'.repeat(2 * MiB)}m\u0000e\u0000t\u0000h\u0000o\u0000d\u0000=DELETE`,
+    });
+    expect(piped.code).toBe(2);
+    expect(piped.stderr).toMatch(/refusing a body of \d+ bytes that holds the word "method"/);
+    expect(server.requests).toHaveLength(0);
+    // The same body as a DELETE is one already: sent, guarded and recorded as such.
+    expect((await api(server.url, ['-X', 'DELETE', '/plants/7', '--input', input])).code).toBe(0);
+    expect(server.requests.map((request) => request.method)).toEqual(['DELETE']);
+  });
+
+  /**
+   * About `size` characters, the token every 100 or so: however the
+   * connection cuts the body into chunks, some cut a token.
+   */
+  const withTokens = (size: number) => `${'plant;'.repeat(13)}${TOKEN}`.repeat(Math.ceil(size / (78 + TOKEN.length)));
+  const masked = (text: string) => text.replaceAll(TOKEN, '***');
+
+  it('masks the token wherever the body cuts it, in a pipe and on a terminal', async () => {
+    const text = withTokens(6 * MiB);
+    server = await rawServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      // Writes of odd sizes, so that chunks end inside the token.
+      for (let at = 0; at < text.length; at += 40_009) res.write(text.slice(at, at + 40_009));
+      res.end();
+    });
+    // runCli fails the run if the token shows in what it printed.
+    const piped = await api(server.url, ['/big']);
+    expect(piped.code).toBe(0);
+    expect(piped.stdout).toBe(masked(text));
+    const shown = await api(server.url, ['/big'], { tty: true });
+    expect(shown.code).toBe(0);
+    expect(shown.stdout.replaceAll('\r\n', '\n')).toBe(`${masked(text)}\n`);
+  });
+
+  it.each<[string, string, (text: string) => Buffer]>([
+    ['UTF-16LE after its byte order mark', 'text/plain', (text) => Buffer.from(`\uFEFF${text}`, 'utf16le')],
+    ['UTF-16BE after its byte order mark', 'text/plain', (text) => Buffer.from(`\uFEFF${text}`, 'utf16le').swap16()],
+    ['declared UTF-16LE', 'text/plain; charset=utf-16le', (text) => Buffer.from(text, 'utf16le')],
+    ['declared UTF-16BE', 'application/json; charset=UTF-16BE', (text) => Buffer.from(text, 'utf16le').swap16()],
+    ['declared utf-16', 'text/plain; charset="utf-16"', (text) => Buffer.from(text, 'utf16le')],
+    ['UTF-16LE undeclared', 'application/json', (text) => Buffer.from(text, 'utf16le')],
+  ])('masks the token in a body in %s, passed on in its encoding', async (_, type, encode) => {
+    const text = withTokens(3 * MiB);
+    const body = encode(text);
+    server = await rawServer((_req, res) => {
+      res.writeHead(200, { 'content-type': type });
+      for (let at = 0; at < body.length; at += 40_009) res.write(body.subarray(at, at + 40_009));
+      res.end();
+    });
+    const out = join(dir.path, 'out.bin');
+    const r = await runCli(['api', '/big'], {
+      configDir: dir.path,
+      env: { PLANTS_BASE_URL: server.url, PLANTS_TOKEN: TOKEN },
+      stdoutTo: out,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const written = readFileSync(out);
+    expect(written.includes(Buffer.from(TOKEN, 'utf16le'))).toBe(false);
+    expect(written.includes(Buffer.from(TOKEN, 'utf16le').swap16())).toBe(false);
+    expect(written.equals(encode(masked(text)))).toBe(true);
+  });
+
+  it('shows a UTF-16 body on a terminal as its text, the token masked', async () => {
+    server = await answering(200, Buffer.from(`\uFEFF{"echo":"Bearer ${TOKEN}"}`, 'utf16le'));
+    const r = await api(server.url, ['/echo'], { tty: true });
+    expect(r.code).toBe(0);
+    expect(r.stdout.replaceAll('\r\n', '\n')).toBe('{\n  "echo": "Bearer ***"\n}\n');
   });
 });

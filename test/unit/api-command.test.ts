@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { deletedBy } from '../../src/commands/api/delete.js';
+import { deletedBy } from '../../src/commands/api/deletion-path.js';
 import { headersOf, parseHeader, parseMethod } from '../../src/commands/api/request.js';
+import { deleteOverride } from '../../src/commands/api/override.js';
 import { UsageError } from '../../src/errors.js';
 import { apiTarget } from '../../src/shared/url.js';
 
@@ -24,17 +25,6 @@ describe('apiTarget', () => {
     expect(target.path).toBe(path);
     expect(target.href).toBe(`http://127.0.0.1:8080${path}`);
     expect(target.below).toBe(below);
-  });
-
-  it.each([
-    ['http://127.0.0.1:8080/%61pi/plants/7', true],
-    ['http://127.0.0.1:8080/API/plants/7', true],
-    ['http://127.0.0.1:8080/api/plants/7', false],
-    ['http://127.0.0.1:8080/apis/plants/7', false],
-    ['http://127.0.0.1:8080/plants/7', false],
-    ['/API/plants/7', false],
-  ])('%s spells the path prefix otherwise: %s', (raw, respelled) => {
-    expect(apiTarget(base, raw).respelledPrefix).toBe(respelled);
   });
 
   it('keeps a root base URL without a doubled slash', () => {
@@ -119,44 +109,111 @@ describe('headersOf', () => {
   });
 });
 
-describe('deletedBy: what a DELETE path names, as the guard rails check it', () => {
+describe('deletedBy: what a DELETE path names, read as loosely as any server reads it', () => {
   it.each([
     ['/plants/7', { kind: 'plant', id: '7' }],
     ['/plants/7/', { kind: 'plant', id: '7' }],
+    ['/plants/7?force=1', { kind: 'plant', id: '7' }],
     ['/plants/a%20b', { kind: 'plant', id: 'a b' }],
+    ['/plants/%37', { kind: 'plant', id: '7' }],
     ['/plants/%E0%A4', { kind: 'plant', id: '%E0%A4' }],
+    // Under any prefix, not only the base URL's.
+    ['/v1/plants/7', { kind: 'plant', id: '7' }],
+    ['/v2/plants/7', { kind: 'plant', id: '7' }],
+    // Resolved as servers resolve them: `//`, dot segments (encoded too).
+    ['/plants//7', { kind: 'plant', id: '7' }],
+    ['//plants/7', { kind: 'plant', id: '7' }],
+    ['/v1//plants/7//', { kind: 'plant', id: '7' }],
+    ['/plants/./7', { kind: 'plant', id: '7' }],
+    ['/plants/7/.', { kind: 'plant', id: '7' }],
+    ['/x/../plants/7', { kind: 'plant', id: '7' }],
+    ['/plants/%2e/7', { kind: 'plant', id: '7' }],
+    ['/plants/7/photos/%2E%2E', { kind: 'plant', id: '7' }],
+    ['/plants/plants', { kind: 'plant', id: 'plants' }],
+    // `plants` in any case, as servers that ignore case (IIS) read it.
+    ['/PLANTS/7', { kind: 'plant', id: '7' }],
+    ['/Plants/7', { kind: 'plant', id: '7' }],
+    ['/%70lants/7', { kind: 'plant', id: '7' }],
+    ['/plant%C5%BF/7', { kind: 'plant', id: '7' }],
+    ['/%EF%BD%90lants/7', { kind: 'plant', id: '7' }],
     ['/plants', { kind: 'plants' }],
     ['/plants/', { kind: 'plants' }],
+    ['/Plants', { kind: 'plants' }],
+    ['/api/plants', { kind: 'plants' }],
+    ['/plants/7/..', { kind: 'plants' }],
+    ['/plants/%2e%2E', { kind: 'other' }],
     ['/', { kind: 'other' }],
     ['/other/7', { kind: 'other' }],
     ['/plants/7/photos', { kind: 'other' }],
     ['/plantsx/7', { kind: 'other' }],
-  ])('%s names %j', (below, named) => {
-    expect(deletedBy({ below, respelledPrefix: false })).toEqual(named);
+  ])('%s names %j', (path, named) => {
+    expect(deletedBy(path)).toEqual(named);
   });
 
-  it.each([
-    '/plants/./7',
-    '/plants/7/.',
-    '/plants/7/..',
-    '/plants/%2e%2E',
-    '/plants/.%2e/7',
-    '/x/../plants/7',
-    '/plants//7',
-    '//plants/7',
-    '/plants/7;x',
-    '/plants%2F7',
-    '/plants/a%5cb',
-    '/plants\\7',
-    '/PLANTS/7',
-    '/Plants',
-    '/%70lants/7',
-    '/plant%C5%BF/7',
-    '/%EF%BD%90lants/7',
-  ])('refuses %s, which a server may read as another plant or the collection', (below) => {
-    expect(() => deletedBy({ below, respelledPrefix: false })).toThrow(UsageError);
-    expect(() => deletedBy({ below, respelledPrefix: false })).toThrow(
-      /^refusing DELETE .*: it is not written plainly/,
-    );
+  it.each(['/plants/7;x', '/plants%2F7', '/plants/7%2F', '/plants/a%5cb', '/plants\\7', '/plants/a%2Fb'])(
+    'refuses %s, which servers read as different plants or paths',
+    (path) => {
+      expect(() => deletedBy(path)).toThrow(UsageError);
+      expect(() => deletedBy(path)).toThrow(/^refusing DELETE .*: servers read it as different plants or paths/);
+    },
+  );
+});
+
+describe('deleteOverride: where another method asks the service for a DELETE', () => {
+  const form = { 'content-type': 'application/x-www-form-urlencoded' };
+  const json = { 'content-type': 'application/json' };
+  const utf16 = (text: string, bom: Buffer, swap: boolean) => {
+    const bytes = Buffer.from(text, 'utf16le');
+    return Buffer.concat([bom, swap ? bytes.swap16() : bytes]);
+  };
+  it.each<[string, Record<string, string>, string, Buffer | undefined]>([
+    ['X-HTTP-Method-Override', { 'x-http-method-override': 'DELETE' }, '/plants/7', undefined],
+    ['X-Method-Override in lower case, spaced', { 'x-method-override': '  delete ' }, '/plants/7', undefined],
+    ['X-HTTP-Method among others', { 'x-http-method': 'PATCH, Delete' }, '/plants/7', undefined],
+    ['X_HTTP_Method_Override (PHP reads _ as -)', { x_http_method_override: 'DELETE' }, '/plants/7', undefined],
+    ['_method in the query', {}, '/plants/7?a=1&_method=DELETE', undefined],
+    ['_method encoded, in any case', {}, '/plants/7?%5Fmethod=dElEtE', undefined],
+    ['.method in the query (PHP reads . as _)', {}, '/plants/7?.method=DELETE', undefined],
+    ['+method in the query (a space, which PHP reads as _)', {}, '/plants/7?+method=DELETE', undefined],
+    ['%20method in the query', {}, '/plants/7?%20method=DELETE', undefined],
+    ['_METHOD in the query', {}, '/plants/7?_METHOD=DELETE', undefined],
+    ['a value with white space', {}, '/plants/7?_method=%20DELETE%20', undefined],
+    ['a form body', form, '/plants/7', Buffer.from('name=x&_method=delete')],
+    ['a form body sent as JSON', json, '/plants/7', Buffer.from('name=x&[_method]=DELETE')],
+    ['a form body starting with {', form, '/plants/7', Buffer.from('{"a":"b"}&_method=DELETE')],
+    ['a form body with .method', form, '/plants/7', Buffer.from('.method=DELETE')],
+    ['a JSON body', json, '/plants/7', Buffer.from('{"_method":"DELETE"}')],
+    ['a JSON body after white space', json, '/plants/7', Buffer.from('\r\n\t {"_method":"DELETE"}')],
+    ['a JSON body after a byte order mark', json, '/plants/7', Buffer.from('\uFEFF{"_method":"DELETE"}')],
+    ['a JSON body sent as text', { 'content-type': 'text/plain' }, '/plants/7', Buffer.from('{"_method":"DELETE"}')],
+    ['a JSON body in UTF-16LE', json, '/plants/7', utf16('{"_method":"DELETE"}', Buffer.from([0xff, 0xfe]), false)],
+    ['a JSON body in UTF-16BE', json, '/plants/7', utf16('{"_method":"DELETE"}', Buffer.from([0xfe, 0xff]), true)],
+    [
+      'a JSON body declared UTF-16BE, without a byte order mark',
+      { 'content-type': 'application/json; charset=utf-16be' },
+      '/plants/7',
+      utf16('{"_method":"DELETE"}', Buffer.alloc(0), true),
+    ],
+    ['a form body in UTF-16LE, undeclared', form, '/plants/7', utf16('_method=DELETE', Buffer.alloc(0), false)],
+    [
+      'a multipart part',
+      { 'content-type': 'multipart/form-data; boundary=XyZ' },
+      '/plants/7',
+      Buffer.from('--XyZ\r\nContent-Disposition: form-data; name="_method"\r\n\r\nDELETE\r\n--XyZ--\r\n'),
+    ],
+  ])('%s', (_, headers, path, body) => {
+    expect(deleteOverride(headers, path, body)).toBeDefined();
+  });
+
+  it.each<[string, Record<string, string>, string, Buffer | undefined]>([
+    ['no override', {}, '/plants/7?tag=x', Buffer.from('{"name":"Fern"}')],
+    ['another method', { 'x-http-method-override': 'PATCH' }, '/plants/7?_method=PUT', undefined],
+    ['another header naming DELETE', { 'x-note': 'DELETE' }, '/plants/7', undefined],
+    ['another parameter', {}, '/plants/7?method_=DELETE&x_method=DELETE', undefined],
+    ['DELETE inside a value', {}, '/plants/7?_method=UNDELETE', undefined],
+    ['a nested JSON key', json, '/plants/7', Buffer.from('{"a":{"_method":"DELETE"}}')],
+    ['a JSON string holding a form', json, '/plants/7', Buffer.from('{"note":"&_method=DELETE&"}')],
+  ])('not: %s', (_, headers, path, body) => {
+    expect(deleteOverride(headers, path, body)).toBeUndefined();
   });
 });

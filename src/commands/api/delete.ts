@@ -1,14 +1,15 @@
 import { deletionOutcome, type DeleteOutcome } from '../../api/delete-many.js';
 import type { PlantStoreClient, ServiceRequest, ServiceResponse } from '../../api/client.js';
 import type { Context } from '../../context.js';
-import { JournalError, RefusedError, UsageError, type StopSignal } from '../../errors.js';
+import { JournalError, RefusedError, type StopSignal } from '../../errors.js';
 import { info } from '../../output/messages.js';
 import { quoted } from '../../shared/text.js';
-import { decodedSegment, folded, type ApiTarget } from '../../shared/url.js';
+import type { ApiTarget } from '../../shared/url.js';
 import { guardDeletion, profileGuard } from '../delete/guard.js';
 import { journalOnByEnv, openDeletionJournal, recorderFor, type JournalChoice } from '../delete/journal.js';
 import { hasRules } from '../delete/protections.js';
 import { randomUUID } from '../../shared/random.js';
+import { deletedBy } from './deletion-path.js';
 
 /** What a DELETE sent through `plants api` came to. */
 export interface ApiDeletion {
@@ -24,41 +25,6 @@ export interface ApiDeletion {
   runId?: string;
 }
 
-/** What a DELETE's path names, as the guard rails see it. */
-type Deleted = { kind: 'plant'; id: string } | { kind: 'plants' } | { kind: 'other' };
-
-/**
- * What the path below the base URL names: one plant (`/plants/<id>`), the
- * whole collection (`/plants`), or something else. A path a server might
- * read as a plant's although it is not written as one (dot segments, `//`,
- * `;`, an encoded slash or backslash, `PLANTS`, the base URL's path prefix
- * spelt otherwise) is refused: the protections are checked against the
- * path as written.
- */
-export function deletedBy(target: Pick<ApiTarget, 'below' | 'respelledPrefix'>): Deleted {
-  const { below } = target;
-  const segments = below.split('/').slice(1);
-  const first = segments[0] ?? '';
-  const odd =
-    target.respelledPrefix ||
-    /[\\;]|%2f|%5c/i.test(below) ||
-    segments.some((segment, index) => {
-      const dots = segment.replace(/%2e/gi, '.');
-      return dots === '.' || dots === '..' || (segment === '' && index < segments.length - 1);
-    }) ||
-    (first !== 'plants' && folded(decodedSegment(first)) === 'plants');
-  if (odd) {
-    throw new UsageError(
-      `refusing DELETE ${quoted(below)}: it is not written plainly (dot segments, //, ;, an encoded slash, another spelling of plants or of the base URL's path), so the profile's protections cannot be checked; write it as /plants/<id>`,
-    );
-  }
-  const named = segments.at(-1) === '' ? segments.slice(0, -1) : segments;
-  if (named[0] !== 'plants') return { kind: 'other' };
-  if (named.length === 1) return { kind: 'plants' };
-  if (named.length === 2) return { kind: 'plant', id: decodedSegment(named[1]!) };
-  return { kind: 'other' };
-}
-
 /**
  * A DELETE, as every deletion is made: the profile's protections and
  * max-deletes checked for a plant's path (a DELETE of the whole collection,
@@ -69,7 +35,7 @@ export function deletedBy(target: Pick<ApiTarget, 'below' | 'respelledPrefix'>):
  * request that got no response throws.
  */
 export async function sendDelete(
-  target: Pick<ApiTarget, 'below' | 'respelledPrefix'>,
+  target: Pick<ApiTarget, 'path' | 'below'>,
   request: ServiceRequest,
   options: JournalChoice & { includeProtected: boolean },
   ctx: Context,
@@ -77,7 +43,7 @@ export async function sendDelete(
 ): Promise<ApiDeletion> {
   journalOnByEnv(ctx.env);
   const { below } = target;
-  const deleted = deletedBy(target);
+  const deleted = deletedBy(target.path);
   // A plant's path is recorded by its id; any other path as it is.
   let targets = [{ id: deleted.kind === 'plant' ? deleted.id : below }];
   if (deleted.kind !== 'other') {

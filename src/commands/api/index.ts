@@ -5,24 +5,18 @@ import { statusText } from '../../api/retry.js';
 import type { Context } from '../../context.js';
 import { CliError, InterruptedError, OutputError } from '../../errors.js';
 import { palette } from '../../output/color.js';
-import { writeOut } from '../../output/iostreams.js';
+import { readerGone, writeOut } from '../../output/iostreams.js';
+import { MaskedBody } from '../../output/masked-body.js';
 import { info } from '../../output/messages.js';
-import { headerBlock, indentJson, isJsonType, terminalText } from '../../output/response.js';
+import { headerBlock, indentJson, isJsonType, terminalText, TerminalTextStream } from '../../output/response.js';
 import { apiTarget } from '../../shared/url.js';
 import type { JournalChoice } from '../delete/journal.js';
 import { deletionsMade } from '../delete/report.js';
 import { wrapHelpText } from '../help.js';
 import { collect, examples, parseJournalFile } from '../options.js';
+import { deleteAskedBy, sentBody } from './asked-delete.js';
 import { sendDelete } from './delete.js';
-import {
-  headersOf,
-  parseMethod,
-  parseRawField,
-  parseTypedField,
-  refuseDeleteOverride,
-  requestParts,
-  type Field,
-} from './request.js';
+import { headersOf, parseMethod, parseRawField, parseTypedField, requestParts, type Field } from './request.js';
 
 export interface ApiOptions extends JournalChoice {
   /** Below the base URL (`/plants/7`), or an absolute URL on its origin. */
@@ -126,7 +120,8 @@ Rules:
   path     joined to the base URL, its path prefix kept; a full URL only on the base URL's origin
   exit     0 for a 2xx; otherwise the body is still printed on stdout, and the code is 4 for 401/403, 3 for a 404 with the service's Error object to a GET or DELETE of one resource (/plants/7), 1 otherwise
   retries  only for GET, HEAD, PUT, DELETE and OPTIONS: a POST or PATCH is never sent twice
-  DELETE   recorded in the deletion journal (plants history), never redirected; the profile's protections hold for /plants/<id>, and a DELETE of /plants is refused when the profile has any; another method asking for a DELETE (X-HTTP-Method-Override, _method=DELETE) is refused
+  DELETE   recorded in the deletion journal (plants history), never redirected; the profile's protections hold for a path ending in /plants/<id> (under any prefix, read as a server reads it), and a DELETE of /plants is refused when the profile has any; another method asking for a DELETE (X-HTTP-Method-Override, _method=DELETE) is checked and recorded as one
+  bodies   streamed: a response of any size, and an --input file, pass through in bounded memory; the token is masked in UTF-16 bodies too
 `;
 
 async function runApi(options: ApiOptions, ctx: Context): Promise<void> {
@@ -136,44 +131,42 @@ async function runApi(options: ApiOptions, ctx: Context): Promise<void> {
   const target = apiTarget((await ctx.baseUrl()).value, options.path, query);
   const headers = { ...options.headers };
   if (body !== undefined && headers['content-type'] === undefined) headers['content-type'] = 'application/json';
-  refuseDeleteOverride(method, headers, target.path, body);
+  // Another method that asks the service for a DELETE is one: guarded and recorded as a DELETE.
+  const deleting = method === 'DELETE' || (await deleteAskedBy(headers, target.path, body)) !== undefined;
   // An X-Request-Id given with -H is the request's id: the journal records it.
   const requestId = headers['x-request-id'];
   delete headers['x-request-id'];
   const addressedPlant =
-    ['GET', 'HEAD', 'DELETE'].includes(method) && target.below.split('/').filter(Boolean).length >= 2;
-  const request = { method, target, headers, body, addressedPlant, anyStatus: true, requestId };
+    (deleting || ['GET', 'HEAD'].includes(method)) && target.below.split('/').filter(Boolean).length >= 2;
+  const sent = sentBody(body, headers);
+  const request = { method, target, headers, body: sent, addressedPlant, anyStatus: true, requestId };
 
   const client = await ctx.client();
-  const deletion =
-    method === 'DELETE'
-      ? await sendDelete(target, { ...request, goneAfterLostAnswer: true }, options, ctx, client)
-      : undefined;
+  const deletion = deleting
+    ? await sendDelete(target, { ...request, goneAfterLostAnswer: true }, options, ctx, client)
+    : undefined;
   const response = deletion?.response ?? (await client.request(request));
-  let received: Buffer;
-  if (deletion?.body) received = deletion.body;
+  let chunks: AsyncIterable<Buffer> | Iterable<Buffer>;
+  if (deletion?.body) chunks = [deletion.body];
   else if (method === 'HEAD') {
-    received = Buffer.alloc(0);
+    chunks = [];
     response.attempt.close();
-  } else {
-    try {
-      received = await client.readBody(response);
-    } catch (err) {
-      // An outcome that could not be recorded is said first (exit 2, as after a body read): this failure with it.
-      if (deletion?.unrecorded) throw withAlso(deletion.unrecorded, 'its body could not be read', err);
-      // A DELETE answered 2xx whose body could not be read (too large, too slow) was still made: the error says so.
-      const made = deletion && deletionsMade([deletion.outcome.result], deletion.runId);
-      if (made && err instanceof CliError) err.message = `${err.message}; ${made}`;
+  } else chunks = client.streamBody(response);
+  let start: Buffer;
+  try {
+    start = await writeResponse(response, chunks, options, ctx);
+  } catch (err) {
+    if (err instanceof OutputError) {
+      if (deletion?.unrecorded) throw withAlso(deletion.unrecorded, 'the answer could not be written out', err);
+      // The response of a DELETE made could not be shown (a full disk): the error line says it was made.
+      if (deletion) throw err.after(deletionsMade([deletion.outcome.result], deletion.runId));
       throw err;
     }
-  }
-  try {
-    await writeResponse(response, received, options, ctx);
-  } catch (err) {
-    if (deletion?.unrecorded) throw withAlso(deletion.unrecorded, 'the answer could not be written out', err);
-    // The response of a DELETE made could not be shown (a full disk): the error line says it was made.
-    if (deletion && err instanceof OutputError)
-      throw err.after(deletionsMade([deletion.outcome.result], deletion.runId));
+    // An outcome that could not be recorded is said first (exit 2, as after a body read): this failure with it.
+    if (deletion?.unrecorded) throw withAlso(deletion.unrecorded, 'its body could not be read', err);
+    // A DELETE answered 2xx whose body could not be read (too large, too slow) was still made: the error says so.
+    const made = deletion && deletionsMade([deletion.outcome.result], deletion.runId);
+    if (made && err instanceof CliError) err.message = `${err.message}; ${made}`;
     throw err;
   }
   if (deletion?.outcome.result.result === 'gone') {
@@ -190,47 +183,83 @@ async function runApi(options: ApiOptions, ctx: Context): Promise<void> {
   if (status < 200 || status >= 300) {
     // A DELETE whose earlier answer was lost: its error says the plant may have been deleted, as the journal does.
     if (deletion?.outcome.result.result === 'unknown' && deletion.outcome.error) throw deletion.outcome.error;
-    throw client.errorFor(response, received.toString('utf8', 0, 64 * 1024), addressedPlant);
+    throw client.errorFor(response, start.toString('utf8'), addressedPlant);
   }
 }
 
 /** JSON larger than this is shown on a terminal as it came, not indented: indenting costs its size several times over. */
 const MAX_INDENTED_BYTES = 4 * 1024 * 1024;
+/** As much of the body as an error's excerpt needs. */
+const EXCERPT_BYTES = 64 * 1024;
 
 /**
  * The response on stdout: with -i its status line and headers first; then
- * the body. In a pipe (or with --json) the body as received, the token
- * masked; on a terminal JSON indented and coloured, other text escaped.
+ * the body, as it arrives. In a pipe (or with --json) the body as received,
+ * the token masked (in the encoding it came in: UTF-16 too); on a terminal
+ * JSON indented and coloured (up to MAX_INDENTED_BYTES), other text escaped.
+ * Returns the body's first EXCERPT_BYTES, for an error's excerpt.
  */
 async function writeResponse(
   response: ServiceResponse,
-  body: Buffer,
+  chunks: AsyncIterable<Buffer> | Iterable<Buffer>,
   options: ApiOptions,
   ctx: Context,
-): Promise<void> {
+): Promise<Buffer> {
   const { io } = ctx;
   const terminal = io.stdoutIsTTY;
   const paint = io.colorEnabled('stdout') ? await palette(true) : undefined;
   const { attempt } = response;
+  const contentType = headerValue(attempt.headers['content-type']);
   let out = '';
   if (options.include) {
     out += ctx.redact(headerBlock(statusText(attempt.statusCode), attempt.headers, terminal, paint));
   }
+  const start: Buffer[] = [];
+  let size = 0;
+  const received = (chunk: Buffer) => {
+    if (size < EXCERPT_BYTES) start.push(chunk.subarray(0, EXCERPT_BYTES - size));
+    size += chunk.length;
+  };
   if (!terminal) {
-    // Byte for byte: latin1 maps each byte to one character and back, and the token's forms are all ASCII.
     await writeOut(io.stdout, out);
-    if (body.length > 0) await writeOut(io.stdout, Buffer.from(ctx.redact(body.toString('latin1')), 'latin1'));
-    return;
+    const masked = new MaskedBody(ctx.redact, contentType, 'bytes');
+    for await (const chunk of chunks) {
+      received(chunk);
+      const shown = masked.push(chunk);
+      if (shown.length > 0) await writeOut(io.stdout, shown);
+      // Nobody reads on (`| head`): the rest is not read either.
+      if (readerGone(io.stdout)) return Buffer.concat(start);
+    }
+    const rest = masked.end();
+    if (rest.length > 0) await writeOut(io.stdout, rest);
+    return Buffer.concat(start);
   }
-  const text = ctx.redact(body.toString('utf8'));
+  const masked = new MaskedBody(ctx.redact, contentType, 'text');
+  let text = '';
+  // Past MAX_INDENTED_BYTES the text is shown as it comes.
+  let streamed: TerminalTextStream | undefined;
+  for await (const chunk of chunks) {
+    received(chunk);
+    const piece = masked.push(chunk);
+    if (streamed) {
+      if (piece !== '') await writeOut(io.stdout, streamed.push(piece));
+      if (readerGone(io.stdout)) return Buffer.concat(start);
+    } else if (size > MAX_INDENTED_BYTES) {
+      streamed = new TerminalTextStream();
+      await writeOut(io.stdout, out + streamed.push(text + piece));
+      text = '';
+    } else text += piece;
+  }
+  text += masked.end();
+  if (streamed) {
+    await writeOut(io.stdout, streamed.push(text) + streamed.end());
+    return Buffer.concat(start);
+  }
   const json =
-    options.json ||
-    body.length > MAX_INDENTED_BYTES ||
-    !(isJsonType(headerValue(attempt.headers['content-type'])) || /^\s*[[{]/.test(text))
-      ? undefined
-      : indentJson(text, paint);
+    options.json || !(isJsonType(contentType) || /^\s*[[{]/.test(text)) ? undefined : indentJson(text, paint);
   out += json ?? terminalText(text);
   await writeOut(io.stdout, out);
+  return Buffer.concat(start);
 }
 
 /** `first`, its message saying that `what` failed too, and why (a second failure is not lost behind the first). */

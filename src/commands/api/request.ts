@@ -11,6 +11,19 @@ import { quoted } from '../../shared/text.js';
  * checked here, before anything is looked up or sent.
  */
 
+/** A body of more than INSPECTED_BYTES in a file: sent from the file, opened again for each attempt. */
+export interface FileBody {
+  path: string;
+  size: number;
+}
+
+/**
+ * A body up to this size is read whole, and searched for a method override
+ * (override.ts); a larger one is only scanned for the word (mayNameMethod),
+ * and a file that large is streamed from the disk.
+ */
+export const INSPECTED_BYTES = 16 * 1024 * 1024;
+
 /** A field of the JSON body (or query): its name and its value as it goes into the body (`@file` still to read). */
 export type Field = readonly [name: string, value: unknown];
 
@@ -113,7 +126,7 @@ export async function requestParts(
   fields: readonly Field[],
   input: string | undefined,
   ctx: Context,
-): Promise<{ body?: Buffer; query: [string, string][] }> {
+): Promise<{ body?: Buffer | FileBody; query: [string, string][] }> {
   const bodiless = method === 'GET' || method === 'HEAD';
   if (input !== undefined && bodiless) {
     throw new UsageError(`--input gives a body, which a ${method} does not carry; use -X POST, PUT or PATCH`);
@@ -124,7 +137,7 @@ export async function requestParts(
   }
   const read: Field[] = [];
   for (const [name, value] of fields) {
-    read.push([name, value instanceof FieldFile ? (await readInput(value.path, ctx)).toString('utf8') : value]);
+    read.push([name, value instanceof FieldFile ? await fieldText(value.path, ctx) : value]);
   }
   // As gh api: fields go to the query when there is no JSON body for them.
   if (bodiless || input !== undefined) {
@@ -135,6 +148,14 @@ export async function requestParts(
     return { body: input === undefined ? undefined : await readInput(input, ctx), query };
   }
   return { body: read.length > 0 ? Buffer.from(stringifyJson(bodyOf(read))) : undefined, query: [] };
+}
+
+/** A `-F key=@file` value: the file's text, held whole (it goes into a JSON body or a query). */
+async function fieldText(source: string, ctx: Context): Promise<string> {
+  const read = await readInput(source, ctx);
+  if (Buffer.isBuffer(read)) return read.toString('utf8');
+  const { readFile } = process.getBuiltinModule('node:fs/promises');
+  return (await readFile(read.path)).toString('utf8');
 }
 
 /** The JSON body of the fields: an object, in the order given; a key given twice is a mistake. */
@@ -148,8 +169,8 @@ function bodyOf(fields: readonly Field[]): Record<string, unknown> {
   return body;
 }
 
-/** --input: a file's bytes, or stdin's for `-` (piped: a terminal is no body). */
-async function readInput(source: string, ctx: Context): Promise<Buffer> {
+/** --input: a file's bytes (a large file's path), or stdin's for `-` (piped: a terminal is no body). */
+async function readInput(source: string, ctx: Context): Promise<Buffer | FileBody> {
   if (source === '-') {
     if (ctx.io.canPrompt()) {
       throw new UsageError('stdin is a terminal: pipe the body in (… | plants api … --input -), or name a file');
@@ -167,90 +188,11 @@ async function readInput(source: string, ctx: Context): Promise<Buffer> {
     // A file, or a pipe (`<(…)`, a FIFO), which ends; a device such as /dev/zero would be read without end.
     const found = await stat(source);
     if (found.isCharacterDevice() || found.isBlockDevice()) throw unreadable('a device, not a file or a pipe');
-    return found.isFIFO() ? await readPipe(source) : await readFile(source);
+    if (found.isFIFO()) return await readPipe(source);
+    // A large file is sent from the disk, as it is read, never held whole.
+    return found.size > INSPECTED_BYTES ? { path: source, size: found.size } : await readFile(source);
   } catch (err) {
     if (err instanceof UsageError) throw err;
     throw unreadable(fsReason(err));
-  }
-}
-
-/** Headers by which a service may take a POST for another method (Express's method-override, Symfony, Google APIs). */
-const OVERRIDE_HEADERS = ['x-http-method-override', 'x-http-method', 'x-method-override'];
-
-/**
- * A parameter's name as the parsers that read `_method` may take it: PHP
- * drops leading spaces (` _method`), Rack 2 leading brackets (`[_method]`).
- */
-function isMethodKey(name: string): boolean {
-  return name.replace(/^[\s[]+/, '').replace(/]$/, '') === '_method';
-}
-
-/** The values of `_method` (under any name isMethodKey takes) in a query or form text. */
-function methodParams(text: string): string[] {
-  return [...new URLSearchParams(text)].filter(([name]) => isMethodKey(name)).map(([, value]) => value);
-}
-
-/** The values of the multipart parts named `_method` (as isMethodKey reads a name). */
-function multipartMethods(text: string): string[] {
-  const values: string[] = [];
-  // Each part: its headers, a blank line, then its value up to the line break before the next boundary.
-  for (const part of text.split(/\r?\n--/)) {
-    const blank = /\r?\n\r?\n/.exec(part);
-    if (!blank) continue;
-    const name = /content-disposition:[^\r\n]*;\s*name\s*=\s*(?:"([^"]*)"|([^;\s]*))/i.exec(part.slice(0, blank.index));
-    if (name && isMethodKey(name[1] ?? name[2] ?? '')) values.push(part.slice(blank.index + blank[0].length).trim());
-  }
-  return values;
-}
-
-/**
- * Where the request asks the service to take it for a DELETE when its
- * method is not one: a method-override header, or a `_method` parameter in
- * the query or in a form, multipart or JSON body (Rails, Laravel, Spring,
- * Express's method-override). A service that honours it deletes, and
- * plants would record nothing and check no protection: refused
- * (UsageError), so that a DELETE goes only as `-X DELETE`.
- */
-export function refuseDeleteOverride(
-  method: string,
-  headers: Readonly<Record<string, string>>,
-  path: string,
-  body: Buffer | undefined,
-): void {
-  if (method === 'DELETE') return;
-  const isDelete = (value: unknown) =>
-    typeof value === 'string' && value.split(',').some((part) => part.trim().toUpperCase() === 'DELETE');
-  const refuse = (where: string) =>
-    new UsageError(
-      `refusing ${where} with -X ${method}: a service that honours it deletes, without a record in the journal or a check of the protections; send the DELETE itself with -X DELETE`,
-    );
-  // PHP and other CGI-style servers read a `_` in a header's name as a `-` (both become HTTP_X_HTTP_METHOD_OVERRIDE).
-  for (const [name, value] of Object.entries(headers))
-    if (OVERRIDE_HEADERS.includes(name.replaceAll('_', '-')) && isDelete(value)) {
-      throw refuse(`header ${quoted(name)} naming DELETE`);
-    }
-  const query = path.indexOf('?');
-  if (query !== -1 && methodParams(path.slice(query + 1)).some(isDelete)) throw refuse('_method=DELETE in the query');
-  if (body === undefined || body.length === 0) return;
-  // A byte order mark is dropped by the body parsers that honour `_method`: dropped here too.
-  const text = body.toString('utf8').replace(/^\uFEFF/, '');
-  const type = (headers['content-type'] ?? '').toLowerCase();
-  if (type.startsWith('multipart/')) {
-    if (multipartMethods(text).some(isDelete)) throw refuse('a _method part naming DELETE in the multipart body');
-    return;
-  }
-  if (methodParams(text).some(isDelete) && !text.trimStart().startsWith('{')) {
-    // A form body, whatever its Content-Type says (some parsers read a form without one).
-    throw refuse('_method=DELETE in the form body');
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    return; // Not JSON: a body the service reads as its type says.
-  }
-  if (typeof parsed !== 'object' || parsed === null) return;
-  for (const [key, value] of Object.entries(parsed)) {
-    if (isMethodKey(key) && isDelete(value)) throw refuse('"_method": "DELETE" in the JSON body');
   }
 }

@@ -1,0 +1,118 @@
+import { StringDecoder } from 'node:string_decoder';
+import { MaskedStream } from '../shared/masked-stream.js';
+import type { Redact } from '../shared/text.js';
+
+/**
+ * A response body as `plants api` passes it on, the token masked, a chunk
+ * at a time (memory bounded, whatever the size): in a pipe its bytes as
+ * received, in the encoding it came in; on a terminal its text.
+ *
+ * A body in UTF-16 holds the token as two bytes a character (`t\0o\0…`),
+ * which no search of its bytes as text finds: it is read as UTF-16 (its
+ * byte order mark; else a declared charset utf-16, utf-16le or utf-16be;
+ * else a start of ASCII in UTF-16, `{\0"\0`, as RFC 4627 tells JSON's
+ * encoding), masked, and written back in UTF-16, every other code unit as
+ * it came (a lone surrogate too). Any other body is read byte for byte as
+ * Latin-1 (one character a byte and back), where the token's forms, all
+ * ASCII, are found.
+ */
+export type BodyEncoding = 'latin1' | 'utf16le' | 'utf16be';
+
+/** The encoding to read a body in, from its Content-Type and its first bytes (at least 4, unless it is shorter). */
+export function bodyEncoding(contentType: string | undefined, start: Uint8Array): BodyEncoding {
+  if (start[0] === 0xff && start[1] === 0xfe) return 'utf16le';
+  if (start[0] === 0xfe && start[1] === 0xff) return 'utf16be';
+  const charset = /;\s*charset\s*=\s*"?([^";\s]*)/i.exec(contentType ?? '')?.[1]?.toLowerCase();
+  const asciiLe = start.length >= 4 && start[0] !== 0 && start[1] === 0 && start[2] !== 0 && start[3] === 0;
+  const asciiBe = start.length >= 4 && start[0] === 0 && start[1] !== 0 && start[2] === 0 && start[3] !== 0;
+  if (charset === 'utf-16be' || charset === 'unicodefffe') return 'utf16be';
+  if (charset === 'utf-16le' || charset === 'utf-16' || charset === 'unicode' || charset === 'ucs-2') {
+    // `utf-16` without a byte order mark: little-endian, as browsers read it, unless the bytes say otherwise.
+    return charset === 'utf-16le' || !asciiBe ? 'utf16le' : 'utf16be';
+  }
+  return asciiLe ? 'utf16le' : asciiBe ? 'utf16be' : 'latin1';
+}
+
+/** Bytes a body's encoding is told from. */
+const SNIFFED = 4;
+
+export class MaskedBody<Out extends 'bytes' | 'text'> {
+  readonly #contentType: string | undefined;
+  readonly #out: Out;
+  readonly #masked: MaskedStream;
+  /** Until the encoding is known: the first bytes. */
+  #start: Buffer | undefined = Buffer.alloc(0);
+  #encoding: BodyEncoding = 'latin1';
+  /** UTF-16: a byte of a code unit whose other byte is still to come. */
+  #odd: Buffer = Buffer.alloc(0);
+  /** Text on a terminal, not UTF-16: UTF-8 decoded across chunks. */
+  #utf8: StringDecoder | undefined;
+
+  /** `out`: `bytes` for a pipe (the encoding received), `text` for a terminal. */
+  constructor(redact: Redact, contentType: string | undefined, out: Out) {
+    this.#masked = new MaskedStream(redact);
+    this.#contentType = contentType;
+    this.#out = out;
+  }
+
+  /** The encoding the body is read in (latin1 until its first bytes came). */
+  get encoding(): BodyEncoding {
+    return this.#encoding;
+  }
+
+  /** The next chunk received; returns what can be passed on (often nothing yet). */
+  push(chunk: Buffer): Out extends 'bytes' ? Buffer : string {
+    let bytes = chunk;
+    if (this.#start !== undefined) {
+      this.#start = Buffer.concat([this.#start, chunk]);
+      if (this.#start.length < SNIFFED) return this.#encoded('');
+      bytes = this.#begin();
+    }
+    return this.#encoded(this.#masked.push(this.#decoded(bytes)));
+  }
+
+  /** The body's end: the rest, masked. */
+  end(): Out extends 'bytes' ? Buffer : string {
+    let text = this.#masked.push(this.#start === undefined ? '' : this.#decoded(this.#begin()));
+    const odd = this.#odd;
+    this.#odd = Buffer.alloc(0);
+    if (this.#out === 'text') text += this.#masked.push((this.#utf8?.end() ?? '') + (odd.length > 0 ? '\ufffd' : ''));
+    text += this.#masked.end();
+    if (this.#out === 'text') return this.#encoded(text);
+    // A last odd byte of UTF-16 is no character: passed on as it came.
+    return Buffer.concat([this.#encoded(text) as Buffer, odd]) as Out extends 'bytes' ? Buffer : string;
+  }
+
+  /** The encoding told from the first bytes, which are returned to be read. */
+  #begin(): Buffer {
+    const start = this.#start!;
+    this.#start = undefined;
+    this.#encoding = bodyEncoding(this.#contentType, start);
+    if (this.#out === 'text' && this.#encoding === 'latin1') this.#utf8 = new StringDecoder('utf8');
+    // On a terminal the byte order mark says nothing (and would be shown as an escape).
+    if (this.#out === 'text' && this.#encoding !== 'latin1' && bomOf(start)) return start.subarray(2);
+    return start;
+  }
+
+  #decoded(chunk: Buffer): string {
+    if (this.#utf8) return this.#utf8.write(chunk);
+    if (this.#encoding === 'latin1') return chunk.toString('latin1');
+    let bytes = this.#odd.length > 0 ? Buffer.concat([this.#odd, chunk]) : chunk;
+    const even = bytes.length - (bytes.length % 2);
+    this.#odd = Buffer.from(bytes.subarray(even));
+    bytes = bytes.subarray(0, even);
+    return (this.#encoding === 'utf16be' ? Buffer.from(bytes).swap16() : bytes).toString('utf16le');
+  }
+
+  #encoded(text: string): Out extends 'bytes' ? Buffer : string {
+    type Result = Out extends 'bytes' ? Buffer : string;
+    if (this.#out === 'text') return text as Result;
+    if (this.#encoding === 'latin1') return Buffer.from(text, 'latin1') as Result;
+    const bytes = Buffer.from(text, 'utf16le');
+    return (this.#encoding === 'utf16be' ? bytes.swap16() : bytes) as Result;
+  }
+}
+
+function bomOf(start: Buffer): boolean {
+  return (start[0] === 0xff && start[1] === 0xfe) || (start[0] === 0xfe && start[1] === 0xff);
+}
