@@ -239,6 +239,8 @@ describe('why a plant matched', () => {
   it('shows what does not show', () => {
     expect(unseenShown('Mother\u00A0Fern\u200B ')).toBe('Mother\\u00a0Fern\\u200b ');
     expect(unseenShown('a\u001b[31mb')).toBe('a\\u001b[31mb');
+    // Past the BMP in braces: `\ue0020` would read as U+E002 followed by a 0.
+    expect(unseenShown('Rose\u{E0020}0 \u{1BCA0}')).toBe('Rose\\u{e0020}0 \\u{1bca0}');
   });
 });
 

@@ -101,5 +101,10 @@ const UNSEEN = /[\p{Cf}\p{Default_Ignorable_Code_Point}\u0000-\u001f\u007f-\u009
  * differs from the rule that matched it.
  */
 export function unseenShown(text: string): string {
-  return text.replace(UNSEEN, (ch) => (ch === ' ' ? ch : `\\u${ch.codePointAt(0)!.toString(16).padStart(4, '0')}`));
+  return text.replace(UNSEEN, (ch) => {
+    if (ch === ' ') return ch;
+    const code = ch.codePointAt(0)!;
+    // Past the BMP in braces (`\u{e0020}`): `\ue0020` would read as U+E002 and a 0.
+    return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
 }
