@@ -53,7 +53,7 @@ function multipartMethods(text: string): string[] {
 function bodyText(body: Buffer, contentType: string | undefined): string {
   const encoding = bodyEncoding(contentType, body);
   const text =
-    encoding === 'latin1'
+    encoding === 'utf8'
       ? body.toString('utf8')
       : (encoding === 'utf16be' ? Buffer.from(body.subarray(0, body.length & ~1)).swap16() : body).toString('utf16le');
   return text.replace(/^\uFEFF/, '');
