@@ -320,6 +320,24 @@ describe('plants api: exit codes, the body always printed', () => {
     expect(line.error).toMatchObject({ code: errorCode, status });
   });
 
+  it.each<[string, string, (text: string) => Buffer]>([
+    ['UTF-16LE after its byte order mark', 'application/json', (text) => Buffer.from(`\uFEFF${text}`, 'utf16le')],
+    ['declared UTF-16BE', 'application/json; charset=utf-16be', (text) => Buffer.from(text, 'utf16le').swap16()],
+    [
+      'UTF-32LE undeclared',
+      'application/json',
+      (text) => Buffer.from(Array.from(text, (c) => [c.charCodeAt(0), 0, 0, 0]).flat()),
+    ],
+  ])('reads the Error object of a body in %s as a UTF-8 one is read: its exit code', async (_, type, encode) => {
+    const body = encode('{"error":404,"message":"plant 7 not found"}');
+    server = await answering(404, body, type);
+    for (const method of ['GET', 'DELETE']) {
+      const r = await api(server.url, ['-X', method, '/plants/7', '--json', '--no-journal']);
+      expect(r.code, r.stderr).toBe(3);
+      expect(lastJsonLine(r.stderr).error).toMatchObject({ code: 'not_found', status: 404 });
+    }
+  });
+
   it('refuses a body larger than --max-response-size, printing none of it', async () => {
     server = await answering(200, `[${'1,'.repeat(2000)}1]`);
     const r = await api(server.url, ['--max-response-size', '1K', '/plants']);
