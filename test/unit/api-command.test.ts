@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { deletedBy } from '../../src/commands/api/deletion-path.js';
 import { headersOf, parseHeader, parseMethod } from '../../src/commands/api/request.js';
+import { mayNameMethod } from '../../src/commands/api/method-word.js';
 import { deleteOverride } from '../../src/commands/api/override.js';
 import { UsageError } from '../../src/errors.js';
 import { apiTarget } from '../../src/shared/url.js';
@@ -215,5 +216,57 @@ describe('deleteOverride: where another method asks the service for a DELETE', (
     ['a JSON string holding a form', json, '/plants/7', Buffer.from('{"note":"&_method=DELETE&"}')],
   ])('not: %s', (_, headers, path, body) => {
     expect(deleteOverride(headers, path, body)).toBeUndefined();
+  });
+});
+
+describe('mayNameMethod: where a large body may name a method parameter', () => {
+  const utf16 = (text: string) => Buffer.from(text, 'utf16le').toString('latin1');
+  it.each([
+    '_method=DELETE',
+    'a=1&_method=DELETE',
+    'a=1;_method=DELETE',
+    'a=1&.method=DELETE',
+    'a=1& method=DELETE',
+    'a=1&+method=DELETE',
+    'a=1&[_method]=DELETE',
+    'a=1&_method[]=DELETE',
+    'a=1&_METHOD[0]=DELETE',
+    'a=1&%5F%6Dethod=DELETE',
+    'a=1&%5fmethod%3DDELETE',
+    '{"a":1,"_method":"DELETE"}',
+    '{"a":1, "_method" : "DELETE"}',
+    '{"\\u005fmethod":"DELETE"}',
+    '{"a":"b",\n  "method": "DELETE"}',
+    'Content-Disposition: form-data; name="_method"\r\n',
+    'Content-Disposition: form-data; name=_method\r\n',
+    "Content-Disposition: form-data; name*=UTF-8''_method\r\n",
+    '_method: DELETE',
+    'the method: x',
+    utf16('{"a":1,"_method":"DELETE"}'),
+    `&${utf16('_method=DELETE')}`,
+    Buffer.from('{"_method":"DELETE"}', 'utf16le').swap16().toString('latin1'),
+    'a=1&_method',
+  ])('%j', (text) => {
+    expect(mayNameMethod(text)).toBe(true);
+  });
+
+  it.each([
+    '{"payment_method":"card"}',
+    'payment_method=card&x_method=1',
+    '{"methodology":"x","methods":1}',
+    'the method is sound',
+    'a method, or two',
+    '{"note":"a method"}',
+    'methodical',
+    utf16('{"payment_method":"card","methodology":1}'),
+    '{"payment%5Fmethod":"card"}',
+  ])('not: %j', (text) => {
+    expect(mayNameMethod(text)).toBe(false);
+  });
+
+  it('takes the start and end of the body as boundaries only when they are', () => {
+    expect(mayNameMethod('method=x', false, false)).toBe(false);
+    expect(mayNameMethod('&_method', false, false)).toBe(false);
+    expect(mayNameMethod('&_method', false, true)).toBe(true);
   });
 });

@@ -1,16 +1,17 @@
 import type { Readable } from 'node:stream';
 import type { RequestBody } from '../../api/attempt.js';
 import { UsageError } from '../../errors.js';
-import { deleteOverride, mayNameMethod, METHOD_WORD_OVERLAP } from './override.js';
+import { mayNameMethod, METHOD_WORD_OVERLAP } from './method-word.js';
+import { deleteOverride } from './override.js';
 import { INSPECTED_BYTES, type FileBody } from './request.js';
 
 /**
  * Whether a request of another method asks for a DELETE (override.ts), said
  * as where it asks, or undefined. A body up to INSPECTED_BYTES is parsed as
  * the service might (form, multipart, JSON); a larger one, which cannot be
- * parsed without holding it whole, is scanned for the word `method` in any
- * spelling, and refused (UsageError) when it holds it: it might ask for a
- * DELETE that could not be checked.
+ * parsed without holding it whole, is scanned for `method` as a parameter's
+ * name (method-word.ts), and refused (UsageError) when it may be one: it
+ * might ask for a DELETE that could not be checked.
  */
 export async function deleteAskedBy(
   headers: Readonly<Record<string, string>>,
@@ -22,21 +23,22 @@ export async function deleteAskedBy(
   if (asked !== undefined || body === undefined || inspected !== undefined) return asked;
   if (await namesMethod(body)) {
     throw new UsageError(
-      `refusing a body of ${Buffer.isBuffer(body) ? body.length : body.size} bytes that holds the word "method": it is too large (over ${INSPECTED_BYTES / 1024 / 1024} MiB) to read for a _method=DELETE, which a service would honour as a DELETE unchecked; send the DELETE itself with -X DELETE, or a body without the word`,
+      `refusing a body of ${Buffer.isBuffer(body) ? body.length : body.size} bytes that may name a method parameter (such as _method): it is too large (over ${INSPECTED_BYTES / 1024 / 1024} MiB) to read for a _method=DELETE, which a service would honour as a DELETE unchecked; send the DELETE itself with -X DELETE, or a body without such a key`,
     );
   }
   return undefined;
 }
 
-/** Whether a large body holds `method` (mayNameMethod), read a chunk at a time, each with the end of the one before. */
+/** Whether a large body may name a method parameter (mayNameMethod), read a chunk at a time, each with the end of the one before. */
 async function namesMethod(body: Buffer | FileBody): Promise<boolean> {
-  let tail = '';
+  let tail: string | undefined;
   for await (const chunk of chunksOf(body)) {
-    const text = tail + chunk.toString('latin1');
-    if (mayNameMethod(text)) return true;
+    const text = (tail ?? '') + chunk.toString('latin1');
+    // Its end is only the body's once no chunk follows: tested again below.
+    if (mayNameMethod(text, tail === undefined, false)) return true;
     tail = text.slice(-METHOD_WORD_OVERLAP);
   }
-  return false;
+  return tail !== undefined && mayNameMethod(tail, false, true);
 }
 
 const SCANNED_CHUNK = 1024 * 1024;

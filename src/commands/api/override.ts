@@ -106,27 +106,3 @@ export function deleteOverride(
   }
   return undefined;
 }
-
-/**
- * `method`, with each letter also as a percent escape or a JSON `\u`
- * escape, in any case, a NUL byte allowed between letters (UTF-16): what a
- * body too large to parse is searched for. Anything that could name a
- * method parameter has it.
- */
-const METHOD_WORD = new RegExp(
-  [...'method']
-    .map((letter) => {
-      const hex = letter.charCodeAt(0).toString(16);
-      return `(?:${letter}|%${hex}|\\\\u00${hex})`;
-    })
-    .join('\\u0000?'),
-  'i',
-);
-
-/** How much of a body's end is searched again with the next chunk: the longest spelling of `method`, and more. */
-export const METHOD_WORD_OVERLAP = 64;
-
-/** Whether this text of a large body may name a method parameter (see METHOD_WORD). */
-export function mayNameMethod(text: string): boolean {
-  return METHOD_WORD.test(text);
-}
