@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { createReadStream, existsSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { NO_KEYRING, PLANTS_BIN, ROOT, runCli, spawnCli, tempDir, waitFor, type JsonError } from '../helpers/cli.js';
 import { listenOnLoopback, plantStore, rawServer, TOKEN, type RawServer } from '../helpers/servers.js';
@@ -703,7 +704,7 @@ describe('plants api: found in review', () => {
   });
 
   /** A file in the test's directory holding `text`, for --input. */
-  const file = (name: string, text: string) => {
+  const file = (name: string, text: string | Buffer) => {
     const path = join(dir.path, name);
     writeFileSync(path, text);
     return path;
@@ -782,6 +783,44 @@ describe('plants api: found in review', () => {
     [
       'a _method part of a multipart body',
       (id) => ['-X', 'POST', '-H', MULTIPART_TYPE, '--input', file('multipart.txt', MULTIPART), `/plants/${id}`],
+    ],
+    // Found in review.
+    ['_method after ; in the query', (id) => ['-X', 'POST', `/plants/${id}?a=1;_method=DELETE`]],
+    ['_method[] in the query', (id) => ['-X', 'POST', `/plants/${id}?_method[]=DELETE`]],
+    ['a value with a NUL after it', (id) => ['-X', 'POST', `/plants/${id}?_method=DELETE%00`]],
+    [
+      'X-HTTP-Method-Override: DELETE;',
+      (id) => ['-X', 'POST', '-H', 'X-HTTP-Method-Override: DELETE;', `/plants/${id}`],
+    ],
+    [
+      '_method twice in a JSON body, DELETE first',
+      (id) => ['-X', 'POST', '--input', file('twice.json', '{"_method":"DELETE","_method":"PUT"}'), `/plants/${id}`],
+    ],
+    [
+      '_method in a gzip form body',
+      (id) => [
+        '-X',
+        'POST',
+        '-H',
+        'Content-Encoding: gzip',
+        '-H',
+        'Content-Type: application/x-www-form-urlencoded',
+        '--input',
+        file('form.gz', gzipSync('name=x&_method=DELETE')),
+        `/plants/${id}`,
+      ],
+    ],
+    [
+      'a multipart part named by name*=',
+      (id) => [
+        '-X',
+        'POST',
+        '-H',
+        MULTIPART_TYPE,
+        '--input',
+        file('ext.txt', MULTIPART.replace('name="_method"', "name*=UTF-8''%5Fmethod")),
+        `/plants/${id}`,
+      ],
     ],
   ])('guards and records another method asking for a DELETE by %s, as a DELETE of the plant', async (_, args) => {
     server = await answering(200, '{}');
