@@ -1,4 +1,4 @@
-import { firstInvalidByte, incompleteTail } from './utf8.js';
+import { incompleteTail } from './utf8.js';
 
 /**
  * Bytes that are mostly UTF-8 as text and back, every byte kept: a body
@@ -12,9 +12,6 @@ import { firstInvalidByte, incompleteTail } from './utf8.js';
  */
 
 const isUtf8 = (bytes: Uint8Array) => process.getBuiltinModule('node:buffer').isUtf8(bytes);
-
-/** A lone surrogate standing for a byte: not the second half of a pair. */
-const ESCAPED_BYTE = /(?<![\uD800-\uDBFF])[\uDC80-\uDCFF]/g;
 
 /** Decodes the pieces of a body: a sequence cut between two waits for its rest. */
 export class Utf8EscapedDecoder {
@@ -37,15 +34,49 @@ export class Utf8EscapedDecoder {
 
 function decoded(bytes: Buffer): string {
   if (isUtf8(bytes)) return bytes.toString('utf8');
-  let text = '';
-  let rest = bytes;
-  while (rest.length > 0) {
-    const bad = firstInvalidByte(rest);
-    text += rest.toString('utf8', 0, bad);
-    if (bad < rest.length) text += escaped(rest.subarray(bad, bad + 1));
-    rest = rest.subarray(bad + 1);
+  // A code unit a byte at most (a 4-byte sequence is 2): read a byte at a time, as RFC 3629 allows sequences.
+  const units = new Uint16Array(bytes.length);
+  let n = 0;
+  for (let i = 0; i < bytes.length;) {
+    const lead = bytes[i]!;
+    const length = lead < 0x80 ? 1 : validLength(bytes, i);
+    if (length === 1) units[n++] = lead;
+    else if (length === 0) units[n++] = 0xdc00 + lead;
+    else {
+      let point = lead & (length === 2 ? 0x1f : length === 3 ? 0x0f : 0x07);
+      for (let k = 1; k < length; k += 1) point = (point << 6) | (bytes[i + k]! & 0x3f);
+      if (point < 0x10000) units[n++] = point;
+      else {
+        units[n++] = 0xd800 + ((point - 0x10000) >> 10);
+        units[n++] = 0xdc00 + ((point - 0x10000) & 0x3ff);
+      }
+    }
+    i += Math.max(length, 1);
   }
-  return text;
+  return Buffer.from(units.buffer, 0, n * 2).toString('utf16le');
+}
+
+/** The length of the valid sequence a lead byte (0x80 or more) at `i` starts, or 0 when it starts none. */
+function validLength(bytes: Uint8Array, i: number): number {
+  const lead = bytes[i]!;
+  let needed: number;
+  let [low, high] = [0x80, 0xbf];
+  if (lead >= 0xc2 && lead <= 0xdf) needed = 1;
+  else if (lead >= 0xe0 && lead <= 0xef) {
+    needed = 2;
+    if (lead === 0xe0) low = 0xa0;
+    if (lead === 0xed) high = 0x9f;
+  } else if (lead >= 0xf0 && lead <= 0xf4) {
+    needed = 3;
+    if (lead === 0xf0) low = 0x90;
+    if (lead === 0xf4) high = 0x8f;
+  } else return 0;
+  for (let k = 1; k <= needed; k += 1) {
+    const next = bytes[i + k];
+    if (next === undefined || next < low || next > high) return 0;
+    [low, high] = [0x80, 0xbf];
+  }
+  return needed + 1;
 }
 
 function escaped(bytes: Uint8Array): string {
@@ -76,12 +107,31 @@ export class Utf8EscapedEncoder {
 
 function encoded(text: string): Buffer {
   if (!/[\uDC80-\uDCFF]/.test(text)) return Buffer.from(text, 'utf8');
-  const parts: Buffer[] = [];
-  let copied = 0;
-  for (const match of text.matchAll(ESCAPED_BYTE)) {
-    parts.push(Buffer.from(text.slice(copied, match.index), 'utf8'), Buffer.of(match[0].charCodeAt(0) - 0xdc00));
-    copied = match.index + 1;
+  // Written a code unit at a time: a body that is mostly not UTF-8 (binary) has an escape every other byte.
+  const bytes = Buffer.allocUnsafe(text.length * 3);
+  let at = 0;
+  for (let i = 0; i < text.length; i += 1) {
+    const unit = text.charCodeAt(i);
+    const next = text.charCodeAt(i + 1);
+    if (unit < 0x80) bytes[at++] = unit;
+    else if (unit < 0x800) {
+      bytes[at++] = 0xc0 | (unit >> 6);
+      bytes[at++] = 0x80 | (unit & 0x3f);
+    } else if (unit >= 0xd800 && unit <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+      const point = 0x10000 + ((unit - 0xd800) << 10) + (next - 0xdc00);
+      bytes[at++] = 0xf0 | (point >> 18);
+      bytes[at++] = 0x80 | ((point >> 12) & 0x3f);
+      bytes[at++] = 0x80 | ((point >> 6) & 0x3f);
+      bytes[at++] = 0x80 | (point & 0x3f);
+      i += 1;
+    } else if (unit >= 0xdc80 && unit <= 0xdcff) bytes[at++] = unit - 0xdc00;
+    else {
+      // A lone surrogate that stands for no byte (none is decoded so) is U+FFFD, as Buffer.from writes it.
+      const point = unit >= 0xd800 && unit <= 0xdfff ? 0xfffd : unit;
+      bytes[at++] = 0xe0 | (point >> 12);
+      bytes[at++] = 0x80 | ((point >> 6) & 0x3f);
+      bytes[at++] = 0x80 | (point & 0x3f);
+    }
   }
-  parts.push(Buffer.from(text.slice(copied), 'utf8'));
-  return Buffer.concat(parts);
+  return bytes.subarray(0, at);
 }
