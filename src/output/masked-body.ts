@@ -1,5 +1,6 @@
 import { StringDecoder } from 'node:string_decoder';
 import { MaskedStream } from '../shared/masked-stream.js';
+import { Utf8EscapedDecoder, Utf8EscapedEncoder } from '../shared/utf8-escaped.js';
 import type { Redact } from '../shared/text.js';
 
 /**
@@ -12,11 +13,13 @@ import type { Redact } from '../shared/text.js';
  * byte order mark; else a declared charset utf-16, utf-16le or utf-16be;
  * else a start of ASCII in UTF-16, `{\0"\0`, as RFC 4627 tells JSON's
  * encoding), masked, and written back in UTF-16, every other code unit as
- * it came (a lone surrogate too). Any other body is read byte for byte as
- * Latin-1 (one character a byte and back), where the token's forms, all
- * ASCII, are found.
+ * it came (a lone surrogate too). Any other body is read as UTF-8, each
+ * byte of what is not valid UTF-8 kept as it is (utf8-escaped.ts): an
+ * invisible character between the token's letters (U+200B) is one the
+ * masker passes over, as it is in any text, and every byte comes out as it
+ * came where nothing is masked.
  */
-export type BodyEncoding = 'latin1' | 'utf16le' | 'utf16be';
+export type BodyEncoding = 'utf8' | 'utf16le' | 'utf16be';
 
 /** The encoding to read a body in, from its Content-Type and its first bytes (at least 4, unless it is shorter). */
 export function bodyEncoding(contentType: string | undefined, start: Uint8Array): BodyEncoding {
@@ -30,7 +33,7 @@ export function bodyEncoding(contentType: string | undefined, start: Uint8Array)
     // `utf-16` without a byte order mark: little-endian, as browsers read it, unless the bytes say otherwise.
     return charset === 'utf-16le' || !asciiBe ? 'utf16le' : 'utf16be';
   }
-  return asciiLe ? 'utf16le' : asciiBe ? 'utf16be' : 'latin1';
+  return asciiLe ? 'utf16le' : asciiBe ? 'utf16be' : 'utf8';
 }
 
 /** Bytes a body's encoding is told from. */
@@ -42,11 +45,14 @@ export class MaskedBody<Out extends 'bytes' | 'text'> {
   readonly #masked: MaskedStream;
   /** Until the encoding is known: the first bytes. */
   #start: Buffer | undefined = Buffer.alloc(0);
-  #encoding: BodyEncoding = 'latin1';
+  #encoding: BodyEncoding = 'utf8';
   /** UTF-16: a byte of a code unit whose other byte is still to come. */
   #odd: Buffer = Buffer.alloc(0);
   /** Text on a terminal, not UTF-16: UTF-8 decoded across chunks. */
   #utf8: StringDecoder | undefined;
+  /** Bytes for a pipe, not UTF-16: UTF-8 decoded across chunks, bytes that are not UTF-8 kept. */
+  #bytesIn: Utf8EscapedDecoder | undefined;
+  #bytesOut: Utf8EscapedEncoder | undefined;
 
   /** `out`: `bytes` for a pipe (the encoding received), `text` for a terminal. */
   constructor(redact: Redact, contentType: string | undefined, out: Out) {
@@ -55,7 +61,7 @@ export class MaskedBody<Out extends 'bytes' | 'text'> {
     this.#out = out;
   }
 
-  /** The encoding the body is read in (latin1 until its first bytes came). */
+  /** The encoding the body is read in (utf8 until its first bytes came). */
   get encoding(): BodyEncoding {
     return this.#encoding;
   }
@@ -77,10 +83,12 @@ export class MaskedBody<Out extends 'bytes' | 'text'> {
     const odd = this.#odd;
     this.#odd = Buffer.alloc(0);
     if (this.#out === 'text') text += this.#masked.push((this.#utf8?.end() ?? '') + (odd.length > 0 ? '\ufffd' : ''));
+    else text += this.#masked.push(this.#bytesIn?.end() ?? '');
     text += this.#masked.end();
     if (this.#out === 'text') return this.#encoded(text);
     // A last odd byte of UTF-16 is no character: passed on as it came.
-    return Buffer.concat([this.#encoded(text) as Buffer, odd]) as Out extends 'bytes' ? Buffer : string;
+    const last = this.#bytesOut?.end() ?? Buffer.alloc(0);
+    return Buffer.concat([this.#encoded(text) as Buffer, last, odd]) as Out extends 'bytes' ? Buffer : string;
   }
 
   /** The encoding told from the first bytes, which are returned to be read. */
@@ -88,15 +96,19 @@ export class MaskedBody<Out extends 'bytes' | 'text'> {
     const start = this.#start!;
     this.#start = undefined;
     this.#encoding = bodyEncoding(this.#contentType, start);
-    if (this.#out === 'text' && this.#encoding === 'latin1') this.#utf8 = new StringDecoder('utf8');
+    if (this.#encoding === 'utf8' && this.#out === 'text') this.#utf8 = new StringDecoder('utf8');
+    if (this.#encoding === 'utf8' && this.#out === 'bytes') {
+      this.#bytesIn = new Utf8EscapedDecoder();
+      this.#bytesOut = new Utf8EscapedEncoder();
+    }
     // On a terminal the byte order mark says nothing (and would be shown as an escape).
-    if (this.#out === 'text' && this.#encoding !== 'latin1' && bomOf(start)) return start.subarray(2);
+    if (this.#out === 'text' && this.#encoding !== 'utf8' && bomOf(start)) return start.subarray(2);
     return start;
   }
 
   #decoded(chunk: Buffer): string {
     if (this.#utf8) return this.#utf8.write(chunk);
-    if (this.#encoding === 'latin1') return chunk.toString('latin1');
+    if (this.#bytesIn) return this.#bytesIn.write(chunk);
     let bytes = this.#odd.length > 0 ? Buffer.concat([this.#odd, chunk]) : chunk;
     const even = bytes.length - (bytes.length % 2);
     this.#odd = Buffer.from(bytes.subarray(even));
@@ -107,7 +119,9 @@ export class MaskedBody<Out extends 'bytes' | 'text'> {
   #encoded(text: string): Out extends 'bytes' ? Buffer : string {
     type Result = Out extends 'bytes' ? Buffer : string;
     if (this.#out === 'text') return text as Result;
-    if (this.#encoding === 'latin1') return Buffer.from(text, 'latin1') as Result;
+    // Before the encoding is known nothing is let out; after, bytesOut is set for UTF-8.
+    if (this.#bytesOut) return this.#bytesOut.write(text) as Result;
+    if (this.#encoding === 'utf8') return Buffer.from(text, 'utf8') as Result;
     const bytes = Buffer.from(text, 'utf16le');
     return (this.#encoding === 'utf16be' ? bytes.swap16() : bytes) as Result;
   }

@@ -49,7 +49,7 @@ export function repeatedKey(json: string): RepeatedKey | undefined {
 }
 
 /** Where the string that opens at `start` closes: the next quote not escaped. */
-function stringEnd(json: string, start: number): number {
+export function stringEnd(json: string, start: number): number {
   let end = json.indexOf('"', start + 1);
   for (;;) {
     // Not valid JSON after all: the string runs to the end.

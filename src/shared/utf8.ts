@@ -37,7 +37,7 @@ export class Utf8Checker {
 }
 
 /** Where a sequence that the piece's last bytes begin but do not finish starts; the length when there is none. */
-function incompleteTail(bytes: Uint8Array): number {
+export function incompleteTail(bytes: Uint8Array): number {
   for (let k = bytes.length - 1; k >= Math.max(0, bytes.length - 3); k -= 1) {
     const byte = bytes[k]!;
     if (byte < 0x80) break;

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { createReadStream, existsSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { NO_KEYRING, PLANTS_BIN, ROOT, runCli, spawnCli, tempDir, waitFor, type JsonError } from '../helpers/cli.js';
 import { listenOnLoopback, plantStore, rawServer, TOKEN, type RawServer } from '../helpers/servers.js';
@@ -318,6 +319,24 @@ describe('plants api: exit codes, the body always printed', () => {
     expect(r.stdout).toBe(body);
     const line = lastJsonLine(r.stderr);
     expect(line.error).toMatchObject({ code: errorCode, status });
+  });
+
+  it.each<[string, string, (text: string) => Buffer]>([
+    ['UTF-16LE after its byte order mark', 'application/json', (text) => Buffer.from(`\uFEFF${text}`, 'utf16le')],
+    ['declared UTF-16BE', 'application/json; charset=utf-16be', (text) => Buffer.from(text, 'utf16le').swap16()],
+    [
+      'UTF-32LE undeclared',
+      'application/json',
+      (text) => Buffer.from(Array.from(text, (c) => [c.charCodeAt(0), 0, 0, 0]).flat()),
+    ],
+  ])('reads the Error object of a body in %s as a UTF-8 one is read: its exit code', async (_, type, encode) => {
+    const body = encode('{"error":404,"message":"plant 7 not found"}');
+    server = await answering(404, body, type);
+    for (const method of ['GET', 'DELETE']) {
+      const r = await api(server.url, ['-X', method, '/plants/7', '--json', '--no-journal']);
+      expect(r.code, r.stderr).toBe(3);
+      expect(lastJsonLine(r.stderr).error).toMatchObject({ code: 'not_found', status: 404 });
+    }
   });
 
   it('refuses a body larger than --max-response-size, printing none of it', async () => {
@@ -685,7 +704,7 @@ describe('plants api: found in review', () => {
   });
 
   /** A file in the test's directory holding `text`, for --input. */
-  const file = (name: string, text: string) => {
+  const file = (name: string, text: string | Buffer) => {
     const path = join(dir.path, name);
     writeFileSync(path, text);
     return path;
@@ -764,6 +783,44 @@ describe('plants api: found in review', () => {
     [
       'a _method part of a multipart body',
       (id) => ['-X', 'POST', '-H', MULTIPART_TYPE, '--input', file('multipart.txt', MULTIPART), `/plants/${id}`],
+    ],
+    // Found in review.
+    ['_method after ; in the query', (id) => ['-X', 'POST', `/plants/${id}?a=1;_method=DELETE`]],
+    ['_method[] in the query', (id) => ['-X', 'POST', `/plants/${id}?_method[]=DELETE`]],
+    ['a value with a NUL after it', (id) => ['-X', 'POST', `/plants/${id}?_method=DELETE%00`]],
+    [
+      'X-HTTP-Method-Override: DELETE;',
+      (id) => ['-X', 'POST', '-H', 'X-HTTP-Method-Override: DELETE;', `/plants/${id}`],
+    ],
+    [
+      '_method twice in a JSON body, DELETE first',
+      (id) => ['-X', 'POST', '--input', file('twice.json', '{"_method":"DELETE","_method":"PUT"}'), `/plants/${id}`],
+    ],
+    [
+      '_method in a gzip form body',
+      (id) => [
+        '-X',
+        'POST',
+        '-H',
+        'Content-Encoding: gzip',
+        '-H',
+        'Content-Type: application/x-www-form-urlencoded',
+        '--input',
+        file('form.gz', gzipSync('name=x&_method=DELETE')),
+        `/plants/${id}`,
+      ],
+    ],
+    [
+      'a multipart part named by name*=',
+      (id) => [
+        '-X',
+        'POST',
+        '-H',
+        MULTIPART_TYPE,
+        '--input',
+        file('ext.txt', MULTIPART.replace('name="_method"', "name*=UTF-8''%5Fmethod")),
+        `/plants/${id}`,
+      ],
     ],
   ])('guards and records another method asking for a DELETE by %s, as a DELETE of the plant', async (_, args) => {
     server = await answering(200, '{}');
@@ -1129,19 +1186,31 @@ describe('plants api: large bodies stream through', () => {
     }
   });
 
+  it('sends a body too large to read whose "method" names no parameter (payment_method, methodology)', async () => {
+    server = await answering(200, '{}');
+    const input = join(dir.path, 'export.json');
+    const row = '{"payment_method":"card","note":"the method is sound","methodology":"x"},';
+    writeFileSync(input, `[${row.repeat(Math.ceil((17 * MiB) / row.length))}{}]`);
+    const r = await api(server.url, ['-X', 'POST', '/exports', '--input', input]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(server.requests).toHaveLength(1);
+  });
+
   it('refuses a body too large to read for a method override that holds the word, sending nothing', async () => {
     server = await answering(200, '{}');
     const input = join(dir.path, 'form.txt');
     writeFileSync(input, `${'name=Fern&'.repeat(2 * MiB)}%5F%6Dethod=DELETE`);
     const r = await api(server.url, ['-X', 'POST', '/plants/7', '--input', input]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/refusing a body of \d+ bytes that holds the word "method": it is too large/);
+    expect(r.stderr).toMatch(
+      /refusing a body of \d+ bytes that may name a method parameter \(such as _method\): it is too large/,
+    );
     // From stdin too, the word in UTF-16.
     const piped = await api(server.url, ['-X', 'PUT', '/plants/7', '--input', '-'], {
       input: `${'name=Fern&'.repeat(2 * MiB)}m\u0000e\u0000t\u0000h\u0000o\u0000d\u0000=DELETE`,
     });
     expect(piped.code).toBe(2);
-    expect(piped.stderr).toMatch(/refusing a body of \d+ bytes that holds the word "method"/);
+    expect(piped.stderr).toMatch(/refusing a body of \d+ bytes that may name a method parameter/);
     expect(server.requests).toHaveLength(0);
     // The same body as a DELETE is one already: sent, guarded and recorded as such.
     expect((await api(server.url, ['-X', 'DELETE', '/plants/7', '--input', input])).code).toBe(0);

@@ -192,3 +192,44 @@ describe('a body in UTF-16 or UTF-32', () => {
     expect(r.stdout).toBe('1\tCafé\t\n');
   });
 });
+
+describe('plants api in a pipe: a UTF-8 body, its bytes passed on as received', () => {
+  const EACH = [
+    ['ZWSP', '\u200b'],
+    ['NBSP', '\u00a0'],
+    ['soft hyphen', '\u00ad'],
+    ['BOM', '\ufeff'],
+    ['word joiner', '\u2060'],
+    ['LRM', '\u200e'],
+    ['tag characters', '\u{e0020}\u{e007f}'],
+    ['U+3000', '\u3000'],
+  ] as const;
+  const echo = (req: IncomingMessage, between: string) => JSON.stringify({ echo: `é ${split(req, [between])} 植` });
+
+  it.each(EACH.flatMap(([name, between]) => [200, 400].map((status) => [name, status, between] as const)))(
+    'masks the token split by %s in a %i body, with --json and -i too',
+    async (_name, status, between) => {
+      respond = (req, res) => res.writeHead(status, { 'content-type': 'application/json' }).end(echo(req, between));
+      for (const extra of [[], ['--json'], ['-i']]) {
+        const r = await setup.plants(['api', ...extra, '/x']);
+        expect(r.code).toBe(status === 200 ? 0 : 1);
+        expect(r.stdout).toContain('{"echo":"é *** 植"}');
+        expectNoToken(r);
+      }
+    },
+  );
+
+  it('masks the token when a chunk cuts the invisible character between its letters', async () => {
+    respond = (req, res) => {
+      const body = Buffer.from(echo(req, '\u200b'));
+      // The cut falls inside the first zero-width space (E2 80 8B): after its first byte.
+      const cut = body.indexOf(Buffer.from('\u200b')) + 1;
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write(body.subarray(0, cut), () => res.end(body.subarray(cut)));
+    };
+    const r = await setup.plants(['api', '/x']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('{"echo":"é *** 植"}');
+    expectNoToken(r);
+  });
+});

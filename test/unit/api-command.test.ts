@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { deletedBy } from '../../src/commands/api/deletion-path.js';
 import { headersOf, parseHeader, parseMethod } from '../../src/commands/api/request.js';
+import { gzipSync, deflateSync, deflateRawSync, brotliCompressSync } from 'node:zlib';
+import { deleteAskedBy } from '../../src/commands/api/asked-delete.js';
+import { mayNameMethod } from '../../src/commands/api/method-word.js';
 import { deleteOverride } from '../../src/commands/api/override.js';
 import { UsageError } from '../../src/errors.js';
 import { apiTarget } from '../../src/shared/url.js';
@@ -201,6 +204,44 @@ describe('deleteOverride: where another method asks the service for a DELETE', (
       '/plants/7',
       Buffer.from('--XyZ\r\nContent-Disposition: form-data; name="_method"\r\n\r\nDELETE\r\n--XyZ--\r\n'),
     ],
+    // Found in review: spellings a server reads as DELETE.
+    ['; between query pairs (PHP arg_separator, old Go and Python)', {}, '/plants/7?a=1;_method=DELETE', undefined],
+    ['; between form pairs', form, '/plants/7', Buffer.from('a=1;_method=DELETE')],
+    ['a JSON key twice, DELETE first', json, '/plants/7', Buffer.from('{"_method":"DELETE","_method":"PUT"}')],
+    ['a JSON key twice, spelled apart', json, '/plants/7', Buffer.from('{"_METHOD":"DELETE", "_method" : "PUT"}')],
+    ['a JSON array value', json, '/plants/7', Buffer.from('{"a":[1,{"b":"}"}],"_method":["PUT","DELETE"]}')],
+    [
+      'a multipart name*= (RFC 5987)',
+      { 'content-type': 'multipart/form-data; boundary=XyZ' },
+      '/plants/7',
+      Buffer.from("--XyZ\r\nContent-Disposition: form-data; name*=UTF-8''%5Fmethod\r\n\r\nDELETE\r\n--XyZ--\r\n"),
+    ],
+    [
+      'a multipart name= and name*=, the second naming _method',
+      { 'content-type': 'multipart/form-data; boundary=XyZ' },
+      '/plants/7',
+      Buffer.from(
+        '--XyZ\r\nContent-Disposition: form-data; name="note"; name*=utf-8\'en\'_method\r\n\r\nDELETE\r\n--XyZ--\r\n',
+      ),
+    ],
+    ['_method[] (an array, Rack and PHP)', {}, '/plants/7?_method[]=DELETE', undefined],
+    ['_method[0] and _method[x]', form, '/plants/7', Buffer.from('_method[0]=PUT&_method[x]=DELETE')],
+    ['_method%5B%5D encoded', {}, '/plants/7?_method%5B%5D=DELETE', undefined],
+    ['a value with a NUL after it', {}, '/plants/7?_method=DELETE%00', undefined],
+    ['a value with ; after it', json, '/plants/7', Buffer.from('{"_method":"DELETE;"}')],
+    [
+      'a value with NBSP and invisibles around it',
+      json,
+      '/plants/7',
+      Buffer.from('{"_method":"\u00a0DEL\u200bETE\u2060 "}'),
+    ],
+    [
+      'a value in fullwidth letters',
+      json,
+      '/plants/7',
+      Buffer.from('{"_method":"\uff24\uff25\uff2c\uff25\uff34\uff25"}'),
+    ],
+    ['X-HTTP-Method-Override: DELETE;', { 'x-http-method-override': 'DELETE;' }, '/plants/7', undefined],
   ])('%s', (_, headers, path, body) => {
     expect(deleteOverride(headers, path, body)).toBeDefined();
   });
@@ -213,7 +254,119 @@ describe('deleteOverride: where another method asks the service for a DELETE', (
     ['DELETE inside a value', {}, '/plants/7?_method=UNDELETE', undefined],
     ['a nested JSON key', json, '/plants/7', Buffer.from('{"a":{"_method":"DELETE"}}')],
     ['a JSON string holding a form', json, '/plants/7', Buffer.from('{"note":"&_method=DELETE&"}')],
+    ['DELETED', {}, '/plants/7?_method=DELETED', undefined],
+    [
+      'DELETE in another key of a JSON body with _method',
+      json,
+      '/plants/7',
+      Buffer.from('{"_method":"PUT","x":"DELETE"}'),
+    ],
+    [
+      'a key with a bracket suffix that is no _method',
+      {},
+      '/plants/7?payment_method[]=DELETE&x[_method]=DELETE',
+      undefined,
+    ],
+    ['a JSON string holding a duplicate key', json, '/plants/7', Buffer.from('{"a":"{\\"_method\\":\\"DELETE\\"}"}')],
   ])('not: %s', (_, headers, path, body) => {
     expect(deleteOverride(headers, path, body)).toBeUndefined();
+  });
+});
+
+describe('mayNameMethod: where a large body may name a method parameter', () => {
+  const utf16 = (text: string) => Buffer.from(text, 'utf16le').toString('latin1');
+  it.each([
+    '_method=DELETE',
+    'a=1&_method=DELETE',
+    'a=1;_method=DELETE',
+    'a=1&.method=DELETE',
+    'a=1& method=DELETE',
+    'a=1&+method=DELETE',
+    'a=1&[_method]=DELETE',
+    'a=1&_method[]=DELETE',
+    'a=1&_METHOD[0]=DELETE',
+    'a=1&%5F%6Dethod=DELETE',
+    'a=1&%5fmethod%3DDELETE',
+    '{"a":1,"_method":"DELETE"}',
+    '{"a":1, "_method" : "DELETE"}',
+    '{"\\u005fmethod":"DELETE"}',
+    '{"a":"b",\n  "method": "DELETE"}',
+    'Content-Disposition: form-data; name="_method"\r\n',
+    'Content-Disposition: form-data; name=_method\r\n',
+    "Content-Disposition: form-data; name*=UTF-8''_method\r\n",
+    '_method: DELETE',
+    'the method: x',
+    utf16('{"a":1,"_method":"DELETE"}'),
+    `&${utf16('_method=DELETE')}`,
+    Buffer.from('{"_method":"DELETE"}', 'utf16le').swap16().toString('latin1'),
+    'a=1&_method',
+  ])('%j', (text) => {
+    expect(mayNameMethod(text)).toBe(true);
+  });
+
+  it.each([
+    '{"payment_method":"card"}',
+    'payment_method=card&x_method=1',
+    '{"methodology":"x","methods":1}',
+    'the method is sound',
+    'a method, or two',
+    '{"note":"a method"}',
+    'methodical',
+    utf16('{"payment_method":"card","methodology":1}'),
+    '{"payment%5Fmethod":"card"}',
+  ])('not: %j', (text) => {
+    expect(mayNameMethod(text)).toBe(false);
+  });
+
+  it('takes the start and end of the body as boundaries only when they are', () => {
+    expect(mayNameMethod('method=x', false, false)).toBe(false);
+    expect(mayNameMethod('&_method', false, false)).toBe(false);
+    expect(mayNameMethod('&_method', false, true)).toBe(true);
+  });
+});
+
+describe('deleteAskedBy: a body sent with a Content-Encoding is read decompressed', () => {
+  const form = 'a=1&_method=DELETE';
+  const asked = (encoding: string, body: Buffer) =>
+    deleteAskedBy(
+      { 'content-type': 'application/x-www-form-urlencoded', 'content-encoding': encoding },
+      '/plants/7',
+      body,
+    );
+
+  it.each<[string, Buffer]>([
+    ['gzip', gzipSync(form)],
+    ['x-gzip', gzipSync(form)],
+    ['deflate', deflateSync(form)],
+    ['deflate', deflateRawSync(form)],
+    ['br', brotliCompressSync(form)],
+    ['gzip, br', brotliCompressSync(gzipSync(form))],
+    ['deflate, identity, gzip', gzipSync(deflateSync(form))],
+  ])('%s', async (encoding, body) => {
+    expect(await asked(encoding, body)).toBeDefined();
+    expect(await asked(encoding, Buffer.from(body))).toBeDefined();
+  });
+
+  it('lets a compressed body without an override pass', async () => {
+    expect(await asked('gzip', gzipSync('a=1&payment_method=card'))).toBeUndefined();
+  });
+
+  it('refuses a body it cannot decompress, or in an unknown coding, that may name a method parameter', async () => {
+    await expect(asked('gzip', Buffer.from(form))).rejects.toThrow(
+      /cannot be decompressed as its Content-Encoding says/,
+    );
+    await expect(asked('compress', Buffer.from(form))).rejects.toThrow(
+      /Content-Encoding is not one plants can decompress/,
+    );
+    expect(await asked('compress', Buffer.from('a=1&payment_method=card'))).toBeUndefined();
+    expect(await asked('gzip', Buffer.from('not gzip'))).toBeUndefined();
+  });
+
+  it('refuses a body that decompresses to more than it inspects, holding a method key', async () => {
+    const big = Buffer.alloc(17 * 1024 * 1024, 'a');
+    await expect(asked('gzip', gzipSync(Buffer.concat([big, Buffer.from('&_method=DELETE')])))).rejects.toThrow(
+      /too large/,
+    );
+    expect(await asked('gzip', gzipSync(Buffer.concat([big, Buffer.from('&payment_method=x')])))).toBeUndefined();
   });
 });

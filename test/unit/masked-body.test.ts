@@ -89,9 +89,9 @@ describe('bodyEncoding', () => {
     ['text/plain; charset=utf-16', bytes(0, 0x61, 0, 0x62), 'utf16be'],
     ['application/json', bytes(0x7b, 0, 0x22, 0), 'utf16le'],
     [undefined, bytes(0, 0x7b, 0, 0x22), 'utf16be'],
-    ['application/json', bytes(0x7b, 0x22, 0x61, 0x22), 'latin1'],
-    ['application/json', bytes(0x7b), 'latin1'],
-    ['application/octet-stream', bytes(0, 0, 0, 0), 'latin1'],
+    ['application/json', bytes(0x7b, 0x22, 0x61, 0x22), 'utf8'],
+    ['application/json', bytes(0x7b), 'utf8'],
+    ['application/octet-stream', bytes(0, 0, 0, 0), 'utf8'],
   ])('%s, %j: %s', (type, start, encoding) => {
     expect(bodyEncoding(type, start)).toBe(encoding);
   });
@@ -118,6 +118,15 @@ describe('MaskedBody', () => {
         Buffer.concat([Buffer.from([0xc3, 0x28, 0xff, 0x00, 0x80]), Buffer.from(' *** é\n')]),
       );
     }
+  });
+
+  it('reads UTF-8 as UTF-8 in a pipe: a token split by invisible characters is masked, every other byte kept', () => {
+    const split = [...TOKEN].join('\u200b').replace('S', '\u00a0S').replace('c', '\u00adc');
+    const bad = Buffer.from([0xe2, 0x80, 0x41, 0xed, 0xa0, 0x80, 0xf4, 0x90, 0x80, 0x80, 0xc0, 0xff]);
+    const body = Buffer.concat([Buffer.from(`🌿 ${split} é`), bad, Buffer.from(' 植 '), Buffer.from([0xe2, 0x80])]);
+    const expected = Buffer.concat([Buffer.from('🌿 *** é'), bad, Buffer.from(' 植 '), Buffer.from([0xe2, 0x80])]);
+    // Pieces of one byte and more: a sequence cut between two.
+    for (const most of [1, 2, 3, 5, 100]) expect(through(body, 'application/json', 'bytes', most)).toEqual(expected);
   });
 
   it('masks UTF-16 in its encoding, every other code unit kept (a lone surrogate, an odd last byte)', () => {

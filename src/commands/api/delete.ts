@@ -1,8 +1,10 @@
 import { deletionOutcome, type DeleteOutcome } from '../../api/delete-many.js';
+import { headerValue } from '../../api/attempt.js';
 import type { PlantStoreClient, ServiceRequest, ServiceResponse } from '../../api/client.js';
 import type { Context } from '../../context.js';
 import { JournalError, RefusedError, type StopSignal } from '../../errors.js';
 import { info } from '../../output/messages.js';
+import { bodyText } from '../../shared/charset.js';
 import { quoted } from '../../shared/text.js';
 import type { ApiTarget } from '../../shared/url.js';
 import { guardDeletion, profileGuard } from '../delete/guard.js';
@@ -94,7 +96,9 @@ export async function sendDelete(
           unreadable = err as Error;
           throw err;
         }
-        throw client.errorFor(response, body.toString('utf8', 0, 64 * 1024), request.addressedPlant);
+        const type = headerValue(attempt.headers['content-type']);
+        // In the body's charset: an Error object in UTF-16 is one (the status it gives read as a UTF-8 one's).
+        throw client.errorFor(response, bodyText(body.subarray(0, 64 * 1024), type, true), request.addressedPlant);
       }
       return { status, afterLostResponse: attempts.mayHaveActed, attempts: attempts.count };
     });

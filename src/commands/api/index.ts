@@ -9,6 +9,7 @@ import { readerGone, writeOut } from '../../output/iostreams.js';
 import { MaskedBody } from '../../output/masked-body.js';
 import { info } from '../../output/messages.js';
 import { headerBlock, indentJson, isJsonType, terminalText, TerminalTextStream } from '../../output/response.js';
+import { bodyText } from '../../shared/charset.js';
 import { apiTarget } from '../../shared/url.js';
 import type { JournalChoice } from '../delete/journal.js';
 import { deletionsMade } from '../delete/report.js';
@@ -183,7 +184,12 @@ async function runApi(options: ApiOptions, ctx: Context): Promise<void> {
   if (status < 200 || status >= 300) {
     // A DELETE whose earlier answer was lost: its error says the plant may have been deleted, as the journal does.
     if (deletion?.outcome.result.result === 'unknown' && deletion.outcome.error) throw deletion.outcome.error;
-    throw client.errorFor(response, start.toString('utf8'), addressedPlant);
+    // Read in the body's charset: an Error object in UTF-16 is one (its status read as a UTF-8 one's).
+    throw client.errorFor(
+      response,
+      bodyText(start, headerValue(response.attempt.headers['content-type']), true),
+      addressedPlant,
+    );
   }
 }
 

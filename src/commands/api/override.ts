@@ -1,4 +1,5 @@
-import { bodyEncoding } from '../../output/masked-body.js';
+import { looseText } from '../delete/loose-text.js';
+import { jsonMembers, multipartParts, requestBodyText } from './override-body.js';
 
 /**
  * Where a request of another method asks the service to take it for a
@@ -15,48 +16,39 @@ const OVERRIDE_HEADERS = ['x-http-method-override', 'x-http-method', 'x-method-o
  * A parameter's name as the parsers that read `_method` may take it, in
  * any case: PHP drops leading spaces and reads `.` and a space as `_`
  * (`.method`, ` method`, `+method` in a query), Rack 2 drops a leading
- * bracket (`[_method]`).
+ * bracket (`[_method]`); Rack and PHP read `_method[]`, `_method[0]`,
+ * `_method[x]` as an array of `_method`s.
  */
 export function isMethodKey(name: string): boolean {
   const bare = name.replace(/^\[+/, '').replace(/\]+$/, '');
-  return [bare, bare.trimStart()].some((key) => key.replace(/[.\s]/g, '_').toLowerCase() === '_method');
-}
-
-/** A value naming DELETE: in any case, white space around it, or one of a comma-separated list. */
-export function namesDelete(value: unknown): boolean {
-  return typeof value === 'string' && value.split(',').some((part) => part.trim().toUpperCase() === 'DELETE');
-}
-
-/** The values of `_method` (under any name isMethodKey takes) in a query or form text (`+` is a space). */
-function methodParams(text: string): string[] {
-  return [...new URLSearchParams(text)].filter(([name]) => isMethodKey(name)).map(([, value]) => value);
-}
-
-/** The values of the multipart parts named `_method` (as isMethodKey reads a name). */
-function multipartMethods(text: string): string[] {
-  const values: string[] = [];
-  // Each part: its headers, a blank line, then its value up to the line break before the next boundary.
-  for (const part of text.split(/\r?\n--/)) {
-    const blank = /\r?\n\r?\n/.exec(part);
-    if (!blank) continue;
-    const name = /content-disposition:[^\r\n]*;\s*name\s*=\s*(?:"([^"]*)"|([^;\s]*))/i.exec(part.slice(0, blank.index));
-    if (name && isMethodKey(name[1] ?? name[2] ?? '')) values.push(part.slice(blank.index + blank[0].length).trim());
-  }
-  return values;
+  const unbracketed = name.replace(/(?:\[[^[\]]*\])+$/, '');
+  return [bare, bare.trimStart(), unbracketed, unbracketed.trimStart()].some(
+    (key) => key.replace(/[.\s]/g, '_').toLowerCase() === '_method',
+  );
 }
 
 /**
- * A body's text: UTF-16 when it is (its byte order mark, a declared
- * charset, an ASCII start in UTF-16, as bodyEncoding tells), else UTF-8; a
- * byte order mark dropped, as body parsers drop it.
+ * A value naming DELETE, read as loosely as a server may read it: in any
+ * case or Unicode form (fullwidth), one of a comma-separated list, with
+ * what a server may strip around it (white space, NBSP, invisible
+ * characters, a NUL, `;` or other marks).
  */
-function bodyText(body: Buffer, contentType: string | undefined): string {
-  const encoding = bodyEncoding(contentType, body);
-  const text =
-    encoding === 'latin1'
-      ? body.toString('utf8')
-      : (encoding === 'utf16be' ? Buffer.from(body.subarray(0, body.length & ~1)).swap16() : body).toString('utf16le');
-  return text.replace(/^\uFEFF/, '');
+export function namesDelete(value: unknown): boolean {
+  return (
+    typeof value === 'string' &&
+    value.split(',').some((part) => looseText(part).replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '') === 'delete')
+  );
+}
+
+/**
+ * The values of `_method` (under any name isMethodKey takes) in a query or
+ * form text (`+` is a space), its pairs split at `&` and, as PHP's
+ * arg_separator, older Go and Python read them, at `;` too.
+ */
+function methodParams(text: string): string[] {
+  return [...new URLSearchParams(text), ...new URLSearchParams(text.replaceAll(';', '&'))]
+    .filter(([name]) => isMethodKey(name))
+    .map(([, value]) => value);
 }
 
 /** Is this a JSON media type? */
@@ -84,9 +76,10 @@ export function deleteOverride(
   const query = path.indexOf('?');
   if (query !== -1 && methodParams(path.slice(query + 1)).some(namesDelete)) return '_method=DELETE in its query';
   if (body === undefined || body.length === 0) return undefined;
-  const text = bodyText(body, headers['content-type']);
+  const text = requestBodyText(body, headers['content-type']);
   const type = (headers['content-type'] ?? '').toLowerCase();
-  if ((type.startsWith('multipart/') || text.startsWith('--')) && multipartMethods(text).some(namesDelete)) {
+  const multipart = (type.startsWith('multipart/') || text.startsWith('--')) && multipartParts(text);
+  if (multipart && multipart.some(([names, value]) => names.some(isMethodKey) && namesDelete(value))) {
     return 'a _method part of its multipart body';
   }
   let parsed: unknown;
@@ -95,9 +88,10 @@ export function deleteOverride(
   } catch {
     parsed = undefined;
   }
+  // Each member, a key written twice too: a parser that keeps the first reads what JSON.parse dropped.
   if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) {
-    for (const [key, value] of Object.entries(parsed)) {
-      if (isMethodKey(key) && namesDelete(value)) return '"_method": "DELETE" in its JSON body';
+    for (const [key, values] of jsonMembers(text)) {
+      if (isMethodKey(key) && values.some(namesDelete)) return '"_method": "DELETE" in its JSON body';
     }
   }
   // A form, whatever its Content-Type says (some parsers read a form without one); not JSON sent as JSON.
@@ -105,28 +99,4 @@ export function deleteOverride(
     return '_method=DELETE in its form body';
   }
   return undefined;
-}
-
-/**
- * `method`, with each letter also as a percent escape or a JSON `\u`
- * escape, in any case, a NUL byte allowed between letters (UTF-16): what a
- * body too large to parse is searched for. Anything that could name a
- * method parameter has it.
- */
-const METHOD_WORD = new RegExp(
-  [...'method']
-    .map((letter) => {
-      const hex = letter.charCodeAt(0).toString(16);
-      return `(?:${letter}|%${hex}|\\\\u00${hex})`;
-    })
-    .join('\\u0000?'),
-  'i',
-);
-
-/** How much of a body's end is searched again with the next chunk: the longest spelling of `method`, and more. */
-export const METHOD_WORD_OVERLAP = 64;
-
-/** Whether this text of a large body may name a method parameter (see METHOD_WORD). */
-export function mayNameMethod(text: string): boolean {
-  return METHOD_WORD.test(text);
 }
