@@ -155,9 +155,7 @@ export class DeletionJournal {
           try {
             file.mark = markWriter(dir, file.fd);
           } catch (err) {
-            throw new JournalError(
-              `cannot mark this run as a writer of the deletion journal in ${dir}: ${fsReason(err)}; nothing was deleted; ${WAY_ON}`,
-            );
+            throw cannotMark(dir, err);
           }
           return file;
         };
@@ -213,6 +211,13 @@ export class DeletionJournal {
         couldAppend(path);
       } catch (err) {
         throw cannotWrite(path, err, wayOn);
+      }
+      if (wayOn !== WAY_ON) continue;
+      // The run's writer mark is made beside it (and a rollover renames it there).
+      try {
+        accessSync(options.dir!, constants.W_OK | constants.X_OK);
+      } catch (err) {
+        throw cannotMark(options.dir!, err);
       }
     }
   }
@@ -569,6 +574,13 @@ function rollOver(dir: string, atBytes: number): void {
 /** The refusal of a run whose journal file cannot be opened (or, in a dry run, could not be). */
 function cannotWrite(path: string, err: unknown, wayOn: string): JournalError {
   return new JournalError(`cannot write the deletion journal ${path}: ${fsReason(err)}; nothing was deleted; ${wayOn}`);
+}
+
+/** The refusal of a run that cannot mark itself as a writer of the state directory's journal (writers.ts). */
+function cannotMark(dir: string, err: unknown): JournalError {
+  return new JournalError(
+    `cannot mark this run as a writer of the deletion journal in ${dir}: ${fsReason(err)}; nothing was deleted; ${WAY_ON}`,
+  );
 }
 
 /** The refusal of a run whose state directory cannot be made. */

@@ -6,7 +6,7 @@ import { info } from '../../output/messages.js';
 import { quoted } from '../../shared/text.js';
 import type { ApiTarget } from '../../shared/url.js';
 import { guardDeletion, profileGuard } from '../delete/guard.js';
-import { journalOnByEnv, openDeletionJournal, recorderFor, type JournalChoice } from '../delete/journal.js';
+import { checkDeletionJournal, journalOnByEnv, openDeletionJournal, recorderFor, type JournalChoice } from '../delete/journal.js';
 import { hasRules } from '../delete/protections.js';
 import { randomUUID } from '../../shared/random.js';
 import { deletedBy } from './deletion-path.js';
@@ -42,6 +42,8 @@ export async function sendDelete(
   client: PlantStoreClient,
 ): Promise<ApiDeletion> {
   journalOnByEnv(ctx.env);
+  // Before the guard, which may list the plants: a journal the DELETE could not be recorded in costs no request.
+  checkDeletionJournal(options, ctx);
   const { below } = target;
   const deleted = deletedBy(target.path);
   // A plant's path is recorded by its id; any other path as it is.

@@ -43,8 +43,9 @@ function journalDir(choice: JournalChoice, env: Env): string | undefined {
 }
 
 /**
- * A dry run's check that the real run could open its journal: refused as
- * openDeletionJournal would refuse it (exit 2), with nothing written.
+ * The check, before anything is read, listed, asked or sent, that the run
+ * could open its journal: refused as openDeletionJournal would refuse it
+ * (exit 2), with nothing made or written (a dry run goes no further).
  */
 export function checkDeletionJournal(choice: JournalChoice, ctx: Context): void {
   DeletionJournal.check({ dir: journalDir(choice, ctx.env), extraFile: choice.journalFile });

@@ -45,6 +45,9 @@ export async function deletePlants(
     throw new UsageError('--yes is required when not running interactively');
   }
   journalOnByEnv(ctx.env);
+  // A journal the run could not write costs nothing: refused before anything is read, listed or asked
+  // (a dry run too, in the same words); it is made and written only once the run is going to send.
+  checkDeletionJournal(options, ctx);
   const guard = await profileGuard(ctx);
   const found = await findTargets();
   const unique = uniqueTargets(Array.isArray(found) ? found : found.targets);
@@ -72,8 +75,6 @@ export async function deletePlants(
   const client = await ctx.client();
 
   if (options.dryRun) {
-    // What the real run would refuse before it deletes anything, a dry run refuses too.
-    checkDeletionJournal(options, ctx);
     if (io.stdoutIsTTY && !options.json) {
       // A dry run is there to be read: every row.
       await writeOut(
