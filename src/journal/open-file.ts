@@ -1,4 +1,14 @@
-import { closeSync, constants, fchmodSync, fstatSync, lstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fchmodSync,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readSync,
+  statSync,
+  type Stats,
+} from 'node:fs';
 import { JournalError } from '../errors.js';
 import { errorCode } from '../shared/fs-reason.js';
 import { parseRecord } from './record.js';
