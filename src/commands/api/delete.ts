@@ -6,7 +6,13 @@ import { info } from '../../output/messages.js';
 import { quoted } from '../../shared/text.js';
 import type { ApiTarget } from '../../shared/url.js';
 import { guardDeletion, profileGuard } from '../delete/guard.js';
-import { checkDeletionJournal, journalOnByEnv, openDeletionJournal, recorderFor, type JournalChoice } from '../delete/journal.js';
+import {
+  checkDeletionJournal,
+  journalOnByEnv,
+  openDeletionJournal,
+  recorderFor,
+  type JournalChoice,
+} from '../delete/journal.js';
 import { hasRules } from '../delete/protections.js';
 import { randomUUID } from '../../shared/random.js';
 import { deletedBy } from './deletion-path.js';
