@@ -530,8 +530,26 @@ function cut(text: string): string {
   return text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT - 1)}…` : text;
 }
 
-/** Old journals are named by when they were rolled over, so names sort by age. */
-export const OLD_JOURNAL = /^deletions\.\d{8}T\d{6}Z\.\d+\.jsonl$/;
+/**
+ * Old journals are named by when they were rolled over, to the millisecond,
+ * and by the process that did it: `deletions.20261129T061100.123Z.12345.jsonl`
+ * (before, to the second: `deletions.20261129T061100Z.12345.jsonl`, still read).
+ */
+const OLD_JOURNAL = /^deletions\.(\d{8}T\d{6})(?:\.(\d{3}))?Z\.(\d+)\.jsonl$/;
+
+/**
+ * Old journals' names, oldest first: by time, then by pid as a number
+ * (as text, pid 10000 would sort before 9999 and a newer file be taken for
+ * an older one); names that are not old journals are left out.
+ */
+export function oldJournalsInOrder(names: readonly string[]): string[] {
+  const keyed = names.flatMap((name) => {
+    const [, seconds, ms = '000', pid] = OLD_JOURNAL.exec(name) ?? [];
+    return seconds === undefined ? [] : [{ name, time: `${seconds}.${ms}`, pid: Number(pid) }];
+  });
+  keyed.sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : a.pid - b.pid || (a.name < b.name ? -1 : 1)));
+  return keyed.map(({ name }) => name);
+}
 
 /**
  * Keep the journal bounded: when it has reached `atBytes`, rename it
@@ -545,10 +563,8 @@ function rollOver(dir: string, atBytes: number): void {
     // A link or anything but a regular file is not rolled over: the open that follows refuses a link.
     const stats = lstatSync(path);
     if (!stats.isFile() || stats.size < atBytes) return;
-    const stamp = new Date()
-      .toISOString()
-      .replace(/[-:]/g, '')
-      .replace(/\.\d+Z$/, 'Z');
+    // 2026-11-29T06:11:00.123Z as 20261129T061100.123Z.
+    const stamp = new Date().toISOString().replace(/[-:]/g, '');
     renameSync(path, join(dir, `deletions.${stamp}.${process.pid}.jsonl`));
   } catch (err) {
     // Missing: nothing to roll over (or another run just did).
@@ -558,7 +574,7 @@ function rollOver(dir: string, atBytes: number): void {
     );
   }
   const names = readdirSync(dir);
-  const old = names.filter((name) => OLD_JOURNAL.test(name)).sort();
+  const old = oldJournalsInOrder(names);
   const beingWritten = filesBeingWritten(dir, names);
   for (const name of old.slice(0, Math.max(0, old.length - KEEP_OLD_FILES))) {
     try {
