@@ -1,10 +1,11 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { spawnCli, tempDir, waitFor } from '../helpers/cli.js';
 import { rawServer, TOKEN, type RawServer } from '../helpers/servers.js';
+import { runCommand } from '../helpers/command.js';
 
 // A --journal-file that is a pipe (docs/commands.md, "The deletion
 // journal"): a reader that stops never makes the run unkillable, and no
@@ -17,7 +18,7 @@ let reader: ChildProcess | undefined;
 beforeEach(() => {
   dir = tempDir();
   fifo = join(dir.path, 'journal.fifo');
-  execFileSync('mkfifo', [fifo]);
+  runCommand('mkfifo', [fifo]);
 });
 afterEach(async () => {
   reader?.kill('SIGKILL');
