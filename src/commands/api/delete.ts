@@ -70,10 +70,10 @@ export async function sendDelete(
       );
     }
   }
-  const journal = await openDeletionJournal('api', 1, options, ctx);
+  const stop = new AbortController();
+  const journal = await openDeletionJournal('api', 1, options, ctx, undefined, stop.signal);
   const recorder = journal && recorderFor(journal, targets);
   const requestId = request.requestId ?? randomUUID();
-  const stop = new AbortController();
   let stoppedBy: StopSignal | undefined;
   const release = ctx.onInterrupt(
     (signal) => {
@@ -85,7 +85,7 @@ export async function sendDelete(
       `stopped; the DELETE may have been sent: its outcome is unknown${journal ? ` (plants history ${journal.run})` : ''}`,
   );
   try {
-    recorder?.intent(0, requestId);
+    await recorder?.intent(0, requestId);
     let response: ServiceResponse | undefined;
     let body: Buffer | undefined;
     // A failure's body that could not be read (too large, cut short): the run ends with it, once recorded.
@@ -108,7 +108,7 @@ export async function sendDelete(
     });
     let unrecorded: JournalError | undefined;
     try {
-      recorder?.outcome(0, outcome);
+      await recorder?.outcome(0, outcome);
     } catch (err) {
       if (!(err instanceof JournalError)) throw err;
       const answered = outcome.result.status === null ? 'got no answer' : `was answered ${outcome.result.status}`;
