@@ -42,14 +42,14 @@ export interface DeleteOutcome {
  * throws, no further request is sent; the one whose intent failed is not sent at all.
  */
 export interface DeletionRecorder {
-  intent(index: number, requestId: string): void;
-  outcome(index: number, outcome: DeleteOutcome): void;
+  intent(index: number, requestId: string): void | Promise<void>;
+  outcome(index: number, outcome: DeleteOutcome): void | Promise<void>;
   /**
    * outcome(), then intent() of the next request, as one record where the
    * recorder can (the journal: one write); when it throws, the next request
    * is not sent either.
    */
-  outcomeThenIntent?(index: number, outcome: DeleteOutcome, nextIndex: number, requestId: string): void;
+  outcomeThenIntent?(index: number, outcome: DeleteOutcome, nextIndex: number, requestId: string): void | Promise<void>;
 }
 
 interface DeleteManyOptions {
@@ -194,7 +194,9 @@ export function deleteMany(client: PlantStoreClient, ids: readonly string[], opt
     if (index === undefined) return;
     let requestId = newRequestId();
     try {
-      recorder?.intent(index, requestId);
+      // Awaited only when it is a promise: without a recorder the first request leaves at once.
+      const recorded = recorder?.intent(index, requestId);
+      if (recorded) await recorded;
     } catch (error) {
       // Not on record, so not sent; nor is anything after it.
       recordingFailure = { error };
@@ -215,7 +217,7 @@ export function deleteMany(client: PlantStoreClient, ids: readonly string[], opt
       } catch (error) {
         // It ends the run; what settled is on record first, as far as it can be.
         try {
-          recorder?.outcome(index, outcome);
+          await recorder?.outcome(index, outcome);
         } catch {
           // Then it reads as unknown: on the safe side.
         }
@@ -224,12 +226,12 @@ export function deleteMany(client: PlantStoreClient, ids: readonly string[], opt
       const claimed = claim();
       const following = claimed === undefined ? undefined : { index: claimed, requestId: newRequestId() };
       try {
-        if (following === undefined) recorder?.outcome(index, outcome);
+        if (following === undefined) await recorder?.outcome(index, outcome);
         else if (recorder?.outcomeThenIntent) {
-          recorder.outcomeThenIntent(index, outcome, following.index, following.requestId);
+          await recorder.outcomeThenIntent(index, outcome, following.index, following.requestId);
         } else if (recorder) {
-          recorder.outcome(index, outcome);
-          recorder.intent(following.index, following.requestId);
+          await recorder.outcome(index, outcome);
+          await recorder.intent(following.index, following.requestId);
         }
       } catch (error) {
         // The next one is not on record, so not sent (it stays skipped); nor is anything after it.

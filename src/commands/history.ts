@@ -72,7 +72,7 @@ export function historyCommand(ctx: Context, run: HistoryRunner = runHistory): C
         'plants history --id 42',
         'plants history 3f2a9c1e',
         'plants history 3f2a9c1e --result unknown --json',
-        'plants history 3f2a9c1e --result skipped,unknown --json | plants delete --stdin --yes    # resume a run',
+        'plants history 3f2a9c1e --result skipped,unknown --json | plants delete --stdin --yes --ignore-missing    # resume a run',
         'plants history --journal-file prune-journal.jsonl',
       ),
     )

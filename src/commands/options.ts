@@ -1,5 +1,6 @@
 import { Option } from 'commander';
 import { UsageError } from '../errors.js';
+import { refuseDash } from '../journal/open-file.js';
 import { quoted } from '../shared/text.js';
 import { DEFAULT_FORMATS, isOutputFormat, OUTPUT_FORMATS, type OutputFormat } from '../output/format-writers.js';
 
@@ -13,6 +14,12 @@ export function parsePlantId(raw: string): string {
 export function parseJournalFile(raw: string): string {
   if (raw === '')
     throw new UsageError('invalid --journal-file "": give the path of a file, such as --journal-file run.jsonl');
+  return raw;
+}
+
+/** `--journal-file <path>` of a command that writes it: never `-` (stdout has the run's results), refused as it is parsed. */
+export function parseJournalOutput(raw: string): string {
+  refuseDash(parseJournalFile(raw));
   return raw;
 }
 

@@ -20,7 +20,15 @@ import { errorCode, fsReason } from '../shared/fs-reason.js';
 import { makeDirectory } from '../shared/make-directory.js';
 import { printable, type Redact } from '../shared/text.js';
 import { JOURNAL_FILE } from './location.js';
-import { PIPE_BUF, PipeStalled, writeLines } from './pipe-write.js';
+import {
+  PIPE_BUF,
+  PipeStalled,
+  PipeWaitStopped,
+  STALL_MS,
+  writeLines,
+  writeLinesNow,
+  type PipeWait,
+} from './pipe-write.js';
 import { checkJournalFile, openJournalFile } from './open-file.js';
 import { fileKey, filesBeingWritten, markWriter, type WriterMark } from './writers.js';
 
@@ -59,8 +67,28 @@ interface JournalFile {
   pipe: boolean;
   /** A regular file (not a pipe, socket or terminal, whose writes may have to wait). */
   regular: boolean;
-  /** A pipe whose reader stopped taking records: it takes no more. */
-  stalled?: boolean;
+  /** Why a pipe takes no more records: its reader stopped taking them (or did not while the run stopped). */
+  stalled?: Error;
+}
+
+/** How long, once the run is stopping (Ctrl-C, SIGTERM), a write still waits for a pipe's reader to make room. */
+const STOP_GRACE_MS = 1000;
+
+/** A write that failed, with how many of its lines are on record whole in the file it failed on. */
+class WriteFailed extends JournalError {
+  constructor(
+    message: string,
+    readonly whole: number,
+    /** It failed because the run was stopping while a pipe's reader took nothing: the stop ended the run. */
+    readonly byStop: boolean,
+  ) {
+    super(message);
+  }
+}
+
+/** Whether a journal write failed only because the run was stopped while it waited for a pipe's reader. */
+export function failedByStop(err: unknown): boolean {
+  return err instanceof WriteFailed && err.byStop;
 }
 
 const WAY_ON = 'run with --no-journal (or PLANTS_JOURNAL=off) to delete without a record';
@@ -96,9 +124,21 @@ export class DeletionJournal {
   readonly #failed = new Set<JournalFile>();
   /** Ids whose intent failed part-way: the files that took it have their `skipped` outcome already. */
   readonly #skippedAlready = new Set<string>();
+  /** How writes wait for a pipe's reader. */
+  readonly #wait: PipeWait;
 
-  private constructor(files: JournalFile[], run: JournalRun, redact: Redact) {
+  private constructor(
+    files: JournalFile[],
+    run: JournalRun,
+    redact: Redact,
+    wait: { signal?: AbortSignal; stallMs?: number },
+  ) {
     this.#files = files;
+    this.#wait = { signal: wait.signal, stallMs: wait.stallMs ?? STALL_MS };
+    // Once the run is stopping, a pipe's reader gets a moment more, no longer: the run must end within seconds.
+    const stopping = () => (this.#wait.stopsAt ??= Date.now() + STOP_GRACE_MS);
+    if (wait.signal?.aborted) stopping();
+    else wait.signal?.addEventListener('abort', stopping, { once: true });
     const { command, profile, baseUrl } = run;
     this.#runId = run.run;
     this.#shared = {
@@ -113,7 +153,7 @@ export class DeletionJournal {
    * and `extraFile` if given, and record the run's start: a JournalError,
    * naming the file, the reason and the way on, if any of it fails.
    */
-  static open(options: {
+  static async open(options: {
     dir?: string;
     extraFile?: string;
     run: JournalRun;
@@ -125,7 +165,9 @@ export class DeletionJournal {
     rollOverBytes?: number;
     /** The plants the run will send for, when known: on a pipe, each one's records must fit in one whole write. */
     targets?: readonly JournalPlant[];
-  }): DeletionJournal {
+    /** The run's stop (Ctrl-C, SIGTERM), which ends a wait for a pipe's reader; how long a reader may take nothing. */
+    wait?: { signal?: AbortSignal; stallMs?: number };
+  }): Promise<DeletionJournal> {
     const files: JournalFile[] = [];
     const opened = (path: string, wayOn: string, own: boolean) => {
       try {
@@ -155,9 +197,7 @@ export class DeletionJournal {
           try {
             file.mark = markWriter(dir, file.fd);
           } catch (err) {
-            throw new JournalError(
-              `cannot mark this run as a writer of the deletion journal in ${dir}: ${fsReason(err)}; nothing was deleted; ${WAY_ON}`,
-            );
+            throw cannotMark(dir, err);
           }
           return file;
         };
@@ -171,10 +211,10 @@ export class DeletionJournal {
         }
       }
       if (options.extraFile !== undefined) opened(options.extraFile, OTHER_FILE, false);
-      const journal = new DeletionJournal(files, options.run, options.redact);
+      const journal = new DeletionJournal(files, options.run, options.redact, options.wait ?? {});
       const pipe = files.find((file) => file.pipe);
       if (pipe && options.targets) journal.#fitPipe(pipe.path, options.targets);
-      journal.#write(
+      await journal.#write(
         journal.#line('start', JSON.stringify({ plants: options.plants, ...options.start }).slice(1, -1)),
         (wayOn) => `nothing was deleted; ${wayOn}`,
       );
@@ -214,23 +254,32 @@ export class DeletionJournal {
       } catch (err) {
         throw cannotWrite(path, err, wayOn);
       }
+      if (wayOn !== WAY_ON) continue;
+      // The run's writer mark is made beside it (and a rollover renames it there).
+      try {
+        accessSync(options.dir!, constants.W_OK | constants.X_OK);
+      } catch (err) {
+        throw cannotMark(options.dir!, err);
+      }
     }
   }
 
   /** Before the DELETE of `plant` leaves. Throws a JournalError when it cannot be recorded: then it must not be sent. */
-  intent(plant: JournalPlant, requestId: string): void {
-    this.#intent('', plant, requestId, notSent);
+  async intent(plant: JournalPlant, requestId: string): Promise<void> {
+    await this.#intent('', plant, requestId, notSent);
   }
 
   /** When the outcome of a DELETE is known. */
-  outcome(plant: JournalPlant, result: DeleteResult, attempts: number | null): void {
+  async outcome(plant: JournalPlant, result: DeleteResult, attempts: number | null): Promise<void> {
     try {
-      this.#write(this.#outcomeLine(plant, result, attempts), (_, whole) =>
+      await this.#write(this.#outcomeLine(plant, result, attempts), (_, whole) =>
         whole > 0 ? 'its outcome is on record all the same' : OUTCOME_NOT_RECORDED,
       );
     } catch (err) {
       // Cut short of its line break alone: on record whole.
-      if (this.#lastWhole > 0 && result.request_id !== null) this.#open.delete(result.request_id);
+      if (err instanceof WriteFailed && err.whole > 0 && result.request_id !== null) {
+        this.#open.delete(result.request_id);
+      }
       throw err;
     }
     if (result.request_id !== null) this.#open.delete(result.request_id);
@@ -242,14 +291,14 @@ export class DeletionJournal {
    * a JournalError when they cannot be recorded: then the next DELETE must
    * not be sent, and the outcome reads as unknown where it is missing.
    */
-  outcomeThenIntent(
+  async outcomeThenIntent(
     plant: JournalPlant,
     result: DeleteResult,
     attempts: number | null,
     next: JournalPlant,
     requestId: string,
-  ): void {
-    this.#intent(
+  ): Promise<void> {
+    await this.#intent(
       this.#outcomeLine(plant, result, attempts),
       next,
       requestId,
@@ -267,25 +316,31 @@ export class DeletionJournal {
    * `before` (whole lines, or nothing), then the intent of the DELETE of
    * `plant`, in one write to each file; `recorded` once `before` is on record.
    */
-  #intent(before: string, plant: JournalPlant, requestId: string, then: Then, recorded: () => void = () => {}): void {
+  async #intent(
+    before: string,
+    plant: JournalPlant,
+    requestId: string,
+    then: Then,
+    recorded: () => void = () => {},
+  ): Promise<void> {
     const fields = `${this.#plant(plant)},"request_id":${JSON.stringify(requestId)}`;
     const intent = this.#line('intent', fields);
     // Long lines (long ids, names full of escapes) go in one write each, so that a pipe takes each whole.
     const both = before + intent;
     const together = before !== '' && Buffer.byteLength(both) <= PIPE_BUF;
     if (before !== '' && !together) {
-      this.#write(before, then);
+      await this.#write(before, then);
       recorded();
     }
     const took: JournalFile[] = [];
     try {
-      this.#write(together ? both : intent, together ? then : notSent, took);
+      await this.#write(together ? both : intent, together ? then : notSent, took);
     } catch (err) {
       // The outcome before it made it whole (only the intent was cut): it is on record.
-      if (together && this.#lastWhole > 0) recorded();
+      if (together && err instanceof WriteFailed && err.whole > 0) recorded();
       // The files that took the intent learn that the DELETE was not sent after all (best effort).
       try {
-        this.#write(
+        await this.#write(
           this.#line('outcome', `${fields},"result":"skipped","status":null,"attempts":null`),
           () => '',
           [],
@@ -333,25 +388,31 @@ export class DeletionJournal {
    * Whole lines, a pipe's worth per write. Throws a JournalError saying how
    * many are on record when a write fails.
    */
-  skipped(plants: readonly JournalPlant[]): void {
+  async skipped(plants: readonly JournalPlant[]): Promise<void> {
+    const [files, batches, then] = this.#skippedWrites(plants);
+    for (const { lines, count } of batches) {
+      await this.#write(lines, then, [], files);
+      then.recorded += count;
+    }
+  }
+
+  /** skipped(), for a run quitting now (a second Ctrl-C): synchronous, and a full pipe is not waited on. */
+  skippedNow(plants: readonly JournalPlant[]): void {
+    const [files, batches, then] = this.#skippedWrites(plants);
+    for (const { lines, count } of batches) {
+      this.#writeNow(lines, then, [], files);
+      then.recorded += count;
+    }
+  }
+
+  /** The files skipped() writes, its writes (whole lines, a pipe's worth each), and what a failed one says. */
+  #skippedWrites(
+    plants: readonly JournalPlant[],
+  ): [JournalFile[], { lines: string; count: number }[], Then & { recorded: number }] {
     // The files a write failed on are left as they are: what is on record there is what the failure said.
     const files = this.#files.filter((file) => !this.#failed.has(file));
-    let batch = '';
-    let bytes = 0;
-    let inBatch = 0;
-    let recorded = 0;
-    const flush = () => {
-      this.#write(
-        batch,
-        (_, whole) => `${recorded + whole} of the ${plants.length} never sent are on record as skipped there`,
-        [],
-        files,
-      );
-      recorded += inBatch;
-      batch = '';
-      bytes = 0;
-      inBatch = 0;
-    };
+    const batches: { lines: string; count: number }[] = [];
+    let batch = { lines: '', count: 0, bytes: 0 };
     for (const plant of plants) {
       if (this.#skippedAlready.has(plant.id)) continue;
       const line = this.#line(
@@ -359,12 +420,21 @@ export class DeletionJournal {
         `${this.#plant(plant)},"request_id":null,"result":"skipped","status":null,"attempts":null`,
       );
       const size = Buffer.byteLength(line);
-      if (batch !== '' && bytes + size > PIPE_BUF) flush();
-      batch += line;
-      bytes += size;
-      inBatch += 1;
+      if (batch.count > 0 && batch.bytes + size > PIPE_BUF) {
+        batches.push(batch);
+        batch = { lines: '', count: 0, bytes: 0 };
+      }
+      batch.lines += line;
+      batch.bytes += size;
+      batch.count += 1;
     }
-    if (batch !== '') flush();
+    if (batch.count > 0) batches.push(batch);
+    const then = Object.assign(
+      (_: string, whole: number) =>
+        `${then.recorded + whole} of the ${plants.length} never sent are on record as skipped there`,
+      { recorded: 0 },
+    );
+    return [files, batches, then];
   }
 
   /** The run's id, which its records share: `plants history <run>` lists them. */
@@ -387,8 +457,6 @@ export class DeletionJournal {
     return this.#files.filter((file) => !this.#failed.has(file)).map((file) => file.path);
   }
 
-  /** How many lines of the last write that failed are on record whole in the file it failed on. */
-  #lastWhole = 0;
   /** Set once closed: the files stay listed, for the messages that follow. */
   #closed = false;
 
@@ -427,31 +495,62 @@ export class DeletionJournal {
   }
 
   /** Whole lines, in one write per file: all of them, or a JournalError saying `then` of the DELETE they were for. */
-  #write(lines: string, then: Then, took: JournalFile[] = [], files: readonly JournalFile[] = this.#files): void {
+  async #write(
+    lines: string,
+    then: Then,
+    took: JournalFile[] = [],
+    files: readonly JournalFile[] = this.#files,
+  ): Promise<void> {
     // Written as text: node encodes it on its way to the file, with no Buffer made for it.
     const bytes = Buffer.byteLength(lines);
     for (const file of files) {
-      let written = 0;
-      let ended = false;
+      let written: number;
       try {
-        if (file.stalled) throw new PipeStalled();
-        written = writeLines(file.fd, lines, bytes, file);
-        // A regular file takes a whole write at once; anything less means it is full.
-        if (written !== bytes) {
-          // End the piece (best effort; else the next run's open ends it), so the next line is not glued to it.
-          if (written > 0) ended = tryWrite(file.fd, '\n');
-          throw new Error(`only ${written} of ${bytes} bytes could be written (is the disk full?)`);
-        }
+        if (file.stalled) throw file.stalled;
+        written = await writeLines(file.fd, lines, bytes, file, this.#wait);
       } catch (err) {
-        this.#failed.add(file);
-        if (err instanceof PipeStalled) file.stalled = true;
-        this.#lastWhole = wholeLines(lines, written, ended);
-        throw new JournalError(
-          `cannot write the deletion journal ${file.path}: ${fsReason(err)}; ${then(file.wayOn, this.#lastWhole)}`,
-        );
+        throw this.#failure(file, err, lines, 0, false, then);
       }
+      this.#tookAll(file, lines, bytes, written, then);
       took.push(file);
     }
+  }
+
+  /** #write for a run quitting now: synchronous, a full pipe not waited on. */
+  #writeNow(lines: string, then: Then, took: JournalFile[] = [], files: readonly JournalFile[] = this.#files): void {
+    const bytes = Buffer.byteLength(lines);
+    for (const file of files) {
+      let written: number;
+      try {
+        if (file.stalled) throw file.stalled;
+        written = writeLinesNow(file.fd, lines, bytes, file);
+      } catch (err) {
+        throw this.#failure(file, err, lines, 0, false, then);
+      }
+      this.#tookAll(file, lines, bytes, written, then);
+      took.push(file);
+    }
+  }
+
+  /** Throws when a file took only `written` of a write's `bytes`. A regular file takes a whole write at once: less means it is full. */
+  #tookAll(file: JournalFile, lines: string, bytes: number, written: number, then: Then): void {
+    if (written === bytes) return;
+    // End the piece (best effort; else the next run's open ends it), so the next line is not glued to it.
+    const ended = written > 0 && tryWrite(file.fd, '\n');
+    const err = new Error(`only ${written} of ${bytes} bytes could be written (is the disk full?)`);
+    throw this.#failure(file, err, lines, written, ended, then);
+  }
+
+  /** The error of a write to `file` that failed with `err` after it took `written` bytes; the file takes no more. */
+  #failure(file: JournalFile, err: unknown, lines: string, written: number, ended: boolean, then: Then): WriteFailed {
+    this.#failed.add(file);
+    if (err instanceof PipeStalled || err instanceof PipeWaitStopped) file.stalled = err;
+    const whole = wholeLines(lines, written, ended);
+    return new WriteFailed(
+      `cannot write the deletion journal ${file.path}: ${fsReason(err)}; ${then(file.wayOn, whole)}`,
+      whole,
+      err instanceof PipeWaitStopped,
+    );
   }
 }
 
@@ -525,8 +624,26 @@ function cut(text: string): string {
   return text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT - 1)}…` : text;
 }
 
-/** Old journals are named by when they were rolled over, so names sort by age. */
-export const OLD_JOURNAL = /^deletions\.\d{8}T\d{6}Z\.\d+\.jsonl$/;
+/**
+ * Old journals are named by when they were rolled over, to the millisecond,
+ * and by the process that did it: `deletions.20261129T061100.123Z.12345.jsonl`
+ * (before, to the second: `deletions.20261129T061100Z.12345.jsonl`, still read).
+ */
+const OLD_JOURNAL = /^deletions\.(\d{8}T\d{6})(?:\.(\d{3}))?Z\.(\d+)\.jsonl$/;
+
+/**
+ * Old journals' names, oldest first: by time, then by pid as a number
+ * (as text, pid 10000 would sort before 9999 and a newer file be taken for
+ * an older one); names that are not old journals are left out.
+ */
+export function oldJournalsInOrder(names: readonly string[]): string[] {
+  const keyed = names.flatMap((name) => {
+    const [, seconds, ms = '000', pid] = OLD_JOURNAL.exec(name) ?? [];
+    return seconds === undefined ? [] : [{ name, time: `${seconds}.${ms}`, pid: Number(pid) }];
+  });
+  keyed.sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : a.pid - b.pid || (a.name < b.name ? -1 : 1)));
+  return keyed.map(({ name }) => name);
+}
 
 /**
  * Keep the journal bounded: when it has reached `atBytes`, rename it
@@ -540,10 +657,8 @@ function rollOver(dir: string, atBytes: number): void {
     // A link or anything but a regular file is not rolled over: the open that follows refuses a link.
     const stats = lstatSync(path);
     if (!stats.isFile() || stats.size < atBytes) return;
-    const stamp = new Date()
-      .toISOString()
-      .replace(/[-:]/g, '')
-      .replace(/\.\d+Z$/, 'Z');
+    // 2026-11-29T06:11:00.123Z as 20261129T061100.123Z.
+    const stamp = new Date().toISOString().replace(/[-:]/g, '');
     renameSync(path, join(dir, `deletions.${stamp}.${process.pid}.jsonl`));
   } catch (err) {
     // Missing: nothing to roll over (or another run just did).
@@ -553,7 +668,7 @@ function rollOver(dir: string, atBytes: number): void {
     );
   }
   const names = readdirSync(dir);
-  const old = names.filter((name) => OLD_JOURNAL.test(name)).sort();
+  const old = oldJournalsInOrder(names);
   const beingWritten = filesBeingWritten(dir, names);
   for (const name of old.slice(0, Math.max(0, old.length - KEEP_OLD_FILES))) {
     try {
@@ -569,6 +684,13 @@ function rollOver(dir: string, atBytes: number): void {
 /** The refusal of a run whose journal file cannot be opened (or, in a dry run, could not be). */
 function cannotWrite(path: string, err: unknown, wayOn: string): JournalError {
   return new JournalError(`cannot write the deletion journal ${path}: ${fsReason(err)}; nothing was deleted; ${wayOn}`);
+}
+
+/** The refusal of a run that cannot mark itself as a writer of the state directory's journal (writers.ts). */
+function cannotMark(dir: string, err: unknown): JournalError {
+  return new JournalError(
+    `cannot mark this run as a writer of the deletion journal in ${dir}: ${fsReason(err)}; nothing was deleted; ${WAY_ON}`,
+  );
 }
 
 /** The refusal of a run whose state directory cannot be made. */

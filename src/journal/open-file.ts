@@ -1,4 +1,14 @@
-import { closeSync, constants, fchmodSync, fstatSync, lstatSync, openSync, readSync, statSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fchmodSync,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readSync,
+  statSync,
+  type Stats,
+} from 'node:fs';
 import { JournalError } from '../errors.js';
 import { errorCode } from '../shared/fs-reason.js';
 import { parseRecord } from './record.js';
@@ -23,7 +33,8 @@ const LINK_WAY_ON =
  * Throws a JournalError for what plants refuses; the system's error otherwise.
  */
 export function openJournalFile(path: string, own: boolean): number {
-  if (!own) refuseNotJournal(path);
+  if (!own) refuseDash(path);
+  refuseOutput(path, own);
   const { O_WRONLY, O_APPEND, O_CREAT, O_NOFOLLOW, O_NONBLOCK } = constants;
   // Non-blocking: a pipe whose reader stops must not hold the run where no signal reaches it (pipe-write.ts).
   const flags = O_WRONLY | O_APPEND | O_CREAT | (O_NONBLOCK ?? 0) | (own ? (O_NOFOLLOW ?? 0) : 0);
@@ -36,6 +47,8 @@ export function openJournalFile(path: string, own: boolean): number {
   }
   try {
     const stats = fstatSync(fd);
+    // Again for what was opened: the path may have been replaced since it was looked at.
+    refuseOutput(path, own, stats);
     if (own && stats.isFile() && (process.getuid === undefined || stats.uid === process.getuid())) {
       // Kept private, an older one too.
       fchmodSync(fd, 0o600);
@@ -52,9 +65,11 @@ export function openJournalFile(path: string, own: boolean): number {
 export function checkJournalFile(path: string, own: boolean): void {
   if (own) {
     if (isLink(path)) throw linkRefused(path);
+    refuseOutput(path, own);
     return;
   }
-  refuseNotJournal(path);
+  refuseDash(path);
+  refuseOutput(path, own);
   try {
     const stats = statSync(path);
     if (stats.isFile() && stats.size > 0) refuseUnlessJournal(path);
@@ -79,11 +94,69 @@ function linkRefused(path: string): JournalError {
 }
 
 /** `--journal-file -`: plants writes its results to stdout, never the journal. */
-function refuseNotJournal(path: string): void {
+export function refuseDash(path: string): void {
   if (path === '-') {
     throw new JournalError(
       "--journal-file - is not supported: stdout has the run's results, not its journal; nothing was deleted; give a file's path (--journal-file run.jsonl), or a pipe: --journal-file >(gzip > run.jsonl.gz)",
     );
+  }
+}
+
+/** The way on from a --journal-file that is stdout or stderr under another name. */
+const OUTPUT_WAY_ON = "give a file's path (--journal-file run.jsonl), or a pipe: --journal-file >(gzip > run.jsonl.gz)";
+
+/**
+ * A journal file that is this run's stdout or stderr under another name
+ * (`/dev/stdout`, `/dev/fd/1`, `/proc/self/fd/2`, or the file stdout was
+ * redirected to): its records would be mixed into the results (`--json`)
+ * or the messages. And `/dev/null` (any node of that device) as a
+ * --journal-file: nothing written there is kept. `stats`: the file as
+ * opened; else the path is looked at (a missing one is neither).
+ */
+function refuseOutput(path: string, own: boolean, stats?: Stats): void {
+  if (process.platform === 'win32') return;
+  let file = stats;
+  try {
+    file ??= statSync(path);
+  } catch {
+    return;
+  }
+  const name = own ? `the deletion journal ${path}` : `--journal-file ${path}`;
+  const wayOn = own ? LINK_WAY_ON : OUTPUT_WAY_ON;
+  for (const [fd, stream, holds] of [
+    [1, 'stdout', "the run's results"],
+    [2, 'stderr', "the run's messages"],
+  ] as const) {
+    if (file.ino !== 0 && sameFile(file, fd)) {
+      throw new JournalError(
+        `${name} is this run's ${stream}, which has ${holds}: its records would be mixed into them; nothing was deleted; ${wayOn}`,
+      );
+    }
+  }
+  if (!own && file.isCharacterDevice() && file.rdev === devNull()) {
+    throw new JournalError(
+      `--journal-file ${path} is /dev/null, which keeps nothing; nothing was deleted; to delete without a record, leave --journal-file out and run with --no-journal (or PLANTS_JOURNAL=off)`,
+    );
+  }
+}
+
+/** Whether descriptor `fd` (1, 2) is open on the file `stats` describes. */
+function sameFile(stats: Stats, fd: number): boolean {
+  try {
+    const open = fstatSync(fd);
+    return open.dev === stats.dev && open.ino === stats.ino;
+  } catch {
+    // Closed: nothing goes there.
+    return false;
+  }
+}
+
+/** The device number of /dev/null (undefined where there is none). */
+function devNull(): number | undefined {
+  try {
+    return statSync('/dev/null').rdev;
+  } catch {
+    return undefined;
   }
 }
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { JournalError } from '../errors.js';
 import { errorCode, fsReason } from '../shared/fs-reason.js';
 import { JOURNAL_FILE } from './location.js';
-import { OLD_JOURNAL } from './journal.js';
+import { oldJournalsInOrder } from './journal.js';
 import { parseRecord, type JournalRecord } from './record.js';
 
 export type { JournalRecord };
@@ -209,10 +209,7 @@ function openJournalFiles(dir: string): { file: string; fd: number }[] {
       if (errorCode(err) === 'ENOENT') return [];
       throw unreadable(`the directory of the deletion journal ${dir}`, err);
     }
-    const files = [
-      ...names.filter((name) => OLD_JOURNAL.test(name)).sort(),
-      ...names.filter((name) => name === JOURNAL_FILE),
-    ];
+    const files = [...oldJournalsInOrder(names), ...names.filter((name) => name === JOURNAL_FILE)];
     const opened: { file: string; fd: number }[] = [];
     try {
       for (const name of files) {

@@ -27,7 +27,9 @@ const env = () => ({
   PLANTS_STATE_DIR: state,
   PLANTS_TEST_JOURNAL_ROLL_OVER_BYTES: '1',
 });
-const oldFiles = () => readdirSync(state).filter((name) => /^deletions\.\d{8}T\d{6}Z\.\d+\.jsonl$/.test(name));
+/** Old journals, as named now (to the millisecond) and before (to the second). */
+const OLD = /^deletions\.\d{8}T\d{6}(\.\d{3})?Z\.\d+\.jsonl$/;
+const oldFiles = () => readdirSync(state).filter((name) => OLD.test(name));
 
 describe('rolling over while other runs write', () => {
   it('a run that deletes 40 plants while others roll the journal over again and again keeps every record', async () => {
@@ -93,5 +95,26 @@ describe('rolling over while other runs write', () => {
     expect(left).not.toContain(`deletions.${names[0]}.jsonl`);
     expect(left).toContain(`deletions.${names[1]}.jsonl`);
     expect(oldFiles()).toHaveLength(5);
+  });
+
+  it('old files are kept newest first by time, then by pid as a number: pid 10000 is newer than 9999 in the same second', async () => {
+    server = await rawServer((_req, res) => res.writeHead(204).end());
+    mkdirSync(state);
+    const names = ['20260101T000000Z.5', '20260102T000000Z.9997', '20260102T000000Z.10000', '20260102T000000Z.9999'];
+    // And one named as now, a millisecond into that second: newer than all of them.
+    names.push('20260102T000000.001Z.42');
+    for (const name of names) writeFileSync(join(state, `deletions.${name}.jsonl`), 'x\n');
+    writeFileSync(join(state, 'deletions.jsonl'), 'x\n');
+    expect((await runCli(['delete', '1', '--yes'], { configDir: dir.path, env: env() })).code).toBe(0);
+    const left = oldFiles();
+    // Six old files: the two oldest went.
+    expect(left).toHaveLength(4);
+    for (const gone of ['20260101T000000Z.5', '20260102T000000Z.9997'])
+      expect(left).not.toContain(`deletions.${gone}.jsonl`);
+    for (const kept of names.slice(2)) expect(left).toContain(`deletions.${kept}.jsonl`);
+    // The one this run made is named to the millisecond, with its pid.
+    expect(
+      left.filter((name) => /^deletions\.\d{8}T\d{6}\.\d{3}Z\.\d+\.jsonl$/.test(name) && !name.endsWith('.42.jsonl')),
+    ).toHaveLength(1);
   });
 });

@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli, spawnCli, tempDir, waitFor, type JsonError } from '../helpers/cli.js';
 import { rawServer, TOKEN, type RawServer } from '../helpers/servers.js';
 import type { JournalRecord } from '../../src/journal/read.js';
+import { runCommand } from '../helpers/command.js';
 
 // Every plant a run meant to delete is on record (docs/commands.md, "The
 // deletion journal"): those it never sent as `skipped`, so that
@@ -147,7 +148,7 @@ describe('the plants a run never sent are on record as skipped', () => {
   it('a journal file that fails mid-run: the rest are skipped in the one that did not, and the message says where', async () => {
     server = await rawServer((_req, res) => setTimeout(() => res.writeHead(204).end(), 5));
     const fifo = join(dir.path, 'journal.fifo');
-    execFileSync('mkfifo', [fifo]);
+    runCommand('mkfifo', [fifo]);
     // A --journal-file whose reader goes away after 1000 bytes: later writes fail (EPIPE).
     const reader = spawn('head', ['-c', '1000', fifo], { stdio: 'ignore' });
     const r = await runCli(['delete', '--stdin', '--yes', '--json', '--concurrency', '1', '--journal-file', fifo], {

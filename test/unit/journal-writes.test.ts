@@ -32,11 +32,11 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-function open(options: { extraFile?: boolean } = {}) {
+async function open(options: { extraFile?: boolean } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'plants-journal-writes-'));
   dirs.push(dir);
   const extraFile = options.extraFile ? join(dir, 'extra.jsonl') : undefined;
-  const journal = DeletionJournal.open({
+  const journal = await DeletionJournal.open({
     dir: join(dir, 'state'),
     extraFile,
     run: { run: 'run-1', command: 'delete', profile: 'default', baseUrl: 'http://127.0.0.1:1' },
@@ -62,13 +62,13 @@ function open(options: { extraFile?: boolean } = {}) {
 const first = { id: '1', name: 'Monstera' };
 const deleted = { id: '1', result: 'deleted' as const, status: 204, request_id: 'r1' };
 
-it('a combined write that one file refuses: the files that took it, and only they, learn the next was not sent', () => {
-  const { journal, main, extra } = open({ extraFile: true });
-  journal.intent(first, 'r1');
+it('a combined write that one file refuses: the files that took it, and only they, learn the next was not sent', async () => {
+  const { journal, main, extra } = await open({ extraFile: true });
+  await journal.intent(first, 'r1');
   let seen = 0;
   // The main journal takes the outcome and the next intent; the --journal-file refuses them.
   fs.fault = (text) => (text.includes('"request_id":"r2"') && ++seen === 2 ? 'fail' : undefined);
-  expect(() => journal.outcomeThenIntent(first, deleted, 1, { id: '2' }, 'r2')).toThrow(
+  await expect(journal.outcomeThenIntent(first, deleted, 1, { id: '2' }, 'r2')).rejects.toThrow(
     /extra\.jsonl: resource temporarily unavailable; its intent is on record, so it reads as unknown$/,
   );
   journal.close();
@@ -86,12 +86,12 @@ it('a combined write that one file refuses: the files that took it, and only the
   expect(journal.unrecordedOutcomes).toBe(1);
 });
 
-it('a write cut short by one byte is a failure: the DELETE is not sent', () => {
-  const { journal } = open();
+it('a write cut short by one byte is a failure: the DELETE is not sent', async () => {
+  const { journal } = await open();
   fs.fault = () => 'short';
   let message = '';
   try {
-    journal.intent(first, 'r1');
+    await journal.intent(first, 'r1');
   } catch (err) {
     message = (err as Error).message;
   }
@@ -107,33 +107,33 @@ it('a write cut short by one byte is a failure: the DELETE is not sent', () => {
 });
 
 /** outcomeThenIntent of a next plant with `next`: how many writes it made. */
-function writesOf(next: { id: string; name?: string }): number {
-  const { journal } = open();
-  journal.intent(first, 'r1');
+async function writesOf(next: { id: string; name?: string }): Promise<number> {
+  const { journal } = await open();
+  await journal.intent(first, 'r1');
   const before = fs.writes.length;
-  journal.outcomeThenIntent(first, deleted, 1, next, 'r2');
+  await journal.outcomeThenIntent(first, deleted, 1, next, 'r2');
   journal.close();
   return fs.writes.length - before;
 }
 
-it('the outcome and the next intent in one write up to 4096 bytes, in one write each past it (bytes, not characters)', () => {
-  writesOf({ id: '' });
+it('the outcome and the next intent in one write up to 4096 bytes, in one write each past it (bytes, not characters)', async () => {
+  await writesOf({ id: '' });
   const bare = Buffer.byteLength(fs.writes.at(-1)!);
   const upTo = (bytes: number) => ({ id: '7'.repeat(bytes - bare) });
-  expect(writesOf(upTo(4096))).toBe(1);
-  expect(writesOf(upTo(4097))).toBe(2);
+  expect(await writesOf(upTo(4096))).toBe(1);
+  expect(await writesOf(upTo(4097))).toBe(2);
   // 4096 characters, 150 of them two bytes in UTF-8.
   const name = 'é'.repeat(150);
-  writesOf({ id: '', name });
+  await writesOf({ id: '', name });
   const withName = fs.writes.at(-1)!.length;
-  expect(writesOf({ id: '7'.repeat(4096 - withName), name })).toBe(2);
+  expect(await writesOf({ id: '7'.repeat(4096 - withName), name })).toBe(2);
 });
 
-it('split in two, an intent that cannot be written says that it was not sent', () => {
-  const { journal, main } = open();
-  journal.intent(first, 'r1');
+it('split in two, an intent that cannot be written says that it was not sent', async () => {
+  const { journal, main } = await open();
+  await journal.intent(first, 'r1');
   fs.fault = (text) => (text.startsWith('{"v":1,"event":"intent"') ? 'fail' : undefined);
-  expect(() => journal.outcomeThenIntent(first, deleted, 1, { id: '7'.repeat(5000) }, 'r2')).toThrow(
+  await expect(journal.outcomeThenIntent(first, deleted, 1, { id: '7'.repeat(5000) }, 'r2')).rejects.toThrow(
     /: resource temporarily unavailable; it was not sent$/,
   );
   journal.close();
@@ -141,11 +141,11 @@ it('split in two, an intent that cannot be written says that it was not sent', (
   expect(journal.unrecordedOutcomes).toBe(0);
 });
 
-it('an outcome that cannot be written says that its intent is on record, so it reads as unknown', () => {
-  const { journal, main } = open();
-  journal.intent(first, 'r1');
+it('an outcome that cannot be written says that its intent is on record, so it reads as unknown', async () => {
+  const { journal, main } = await open();
+  await journal.intent(first, 'r1');
   fs.fault = () => 'fail';
-  expect(() => journal.outcome(first, deleted, 1)).toThrow(
+  await expect(journal.outcome(first, deleted, 1)).rejects.toThrow(
     /deletions\.jsonl: resource temporarily unavailable; its intent is on record, so it reads as unknown$/,
   );
   fs.fault = undefined;
@@ -154,16 +154,16 @@ it('an outcome that cannot be written says that its intent is on record, so it r
   expect(journal.unrecordedOutcomes).toBe(1);
 });
 
-it('a write cut short is ended with a line break, so the next record starts a line of its own', () => {
-  const { journal } = open();
+it('a write cut short is ended with a line break, so the next record starts a line of its own', async () => {
+  const { journal } = await open();
   const [path] = journal.paths;
   let cut = false;
   fs.fault = (text) => (text.includes('"event":"intent"') && !cut && (cut = true) ? 'short' : undefined);
   // Only its line break was cut, and written after: the intent is whole, and the message says so.
-  expect(() => journal.intent(first, 'r1')).toThrow(
+  await expect(journal.intent(first, 'r1')).rejects.toThrow(
     /only \d+ of \d+ bytes could be written \(is the disk full\?\); it was not sent, though its intent is on record there in full, so it reads as unknown$/,
   );
-  journal.intent(first, 'r2');
+  await journal.intent(first, 'r2');
   journal.close();
   const lines = readFileSync(path!, 'utf8').split('\n');
   // The start, what the first intent wrote (all but its last byte), the second intent on a line of its own.
@@ -174,11 +174,11 @@ it('a write cut short is ended with a line break, so the next record starts a li
 });
 
 describe('a write cut short: the message says what is on record', () => {
-  it('an outcome and the next intent cut inside the intent: the outcome is on record, the next was not sent', () => {
-    const { journal, main } = open();
-    journal.intent(first, 'r1');
+  it('an outcome and the next intent cut inside the intent: the outcome is on record, the next was not sent', async () => {
+    const { journal, main } = await open();
+    await journal.intent(first, 'r1');
     fs.fault = (text) => (text.includes('"request_id":"r2"') ? text.indexOf('\n') + 11 : undefined);
-    expect(() => journal.outcomeThenIntent(first, deleted, 1, { id: '2' }, 'r2')).toThrow(
+    await expect(journal.outcomeThenIntent(first, deleted, 1, { id: '2' }, 'r2')).rejects.toThrow(
       /only \d+ of \d+ bytes could be written \(is the disk full\?\); its outcome is on record; the next DELETE was not sent$/,
     );
     fs.fault = undefined;
@@ -187,11 +187,11 @@ describe('a write cut short: the message says what is on record', () => {
     expect(main().at(-1)).toEqual(['outcome', 'r1', 'deleted']);
   });
 
-  it('cut of its last line break alone: both are on record, and it says so', () => {
-    const { journal } = open();
-    journal.intent(first, 'r1');
+  it('cut of its last line break alone: both are on record, and it says so', async () => {
+    const { journal } = await open();
+    await journal.intent(first, 'r1');
     fs.fault = (text) => (text.includes('"request_id":"r2"') ? 'short' : undefined);
-    expect(() => journal.outcomeThenIntent(first, deleted, 1, { id: '2' }, 'r2')).toThrow(
+    await expect(journal.outcomeThenIntent(first, deleted, 1, { id: '2' }, 'r2')).rejects.toThrow(
       /its outcome is on record; the next DELETE was not sent, though its intent is on record there in full, so it reads as unknown$/,
     );
     fs.fault = undefined;
@@ -199,11 +199,11 @@ describe('a write cut short: the message says what is on record', () => {
     expect(journal.unrecordedOutcomes).toBe(0);
   });
 
-  it('an outcome cut inside it: its intent is on record, so it reads as unknown', () => {
-    const { journal } = open();
-    journal.intent(first, 'r1');
+  it('an outcome cut inside it: its intent is on record, so it reads as unknown', async () => {
+    const { journal } = await open();
+    await journal.intent(first, 'r1');
     fs.fault = () => 30;
-    expect(() => journal.outcomeThenIntent(first, deleted, 1, { id: '2' }, 'r2')).toThrow(
+    await expect(journal.outcomeThenIntent(first, deleted, 1, { id: '2' }, 'r2')).rejects.toThrow(
       /; its intent is on record, so it reads as unknown$/,
     );
     fs.fault = undefined;
@@ -211,10 +211,10 @@ describe('a write cut short: the message says what is on record', () => {
     expect(journal.unrecordedOutcomes).toBe(1);
   });
 
-  it('skipped plants cut short: the message counts those whole on record', () => {
-    const { journal, main } = open();
+  it('skipped plants cut short: the message counts those whole on record', async () => {
+    const { journal, main } = await open();
     fs.fault = (text) => (text.includes('"result":"skipped"') ? text.indexOf('\n') + 5 : undefined);
-    expect(() => journal.skipped([{ id: '1' }, { id: '2' }, { id: '3' }])).toThrow(
+    await expect(journal.skipped([{ id: '1' }, { id: '2' }, { id: '3' }])).rejects.toThrow(
       /; 1 of the 3 never sent are on record as skipped there$/,
     );
     fs.fault = undefined;

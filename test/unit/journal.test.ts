@@ -18,10 +18,10 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-function open(extraFile?: string) {
+async function open(extraFile?: string) {
   const dir = mkdtempSync(join(tmpdir(), 'plants-journal-'));
   dirs.push(dir);
-  const journal = DeletionJournal.open({
+  const journal = await DeletionJournal.open({
     dir,
     extraFile,
     run: { run: 'run-1', command: 'delete', profile: 'default', baseUrl: 'http://127.0.0.1:1' },
@@ -51,13 +51,13 @@ const second = { id: '9007199254740993', name: 'Ficus' };
 const deleted = { id: '1', result: 'deleted' as const, status: 204, request_id: 'r1' };
 
 describe('DeletionJournal.open', () => {
-  it('ends a line a run left unended (a full disk took part of it), so the start record is not glued to it', () => {
+  it('ends a line a run left unended (a full disk took part of it), so the start record is not glued to it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'plants-journal-'));
     dirs.push(dir);
     const piece = '{"v":1,"event":"intent","run":"old-run","time":"2026-11-26T00:00:00.000Z","comm';
     writeFileSync(join(dir, 'deletions.jsonl'), piece);
     writeFileSync(join(dir, 'extra.jsonl'), piece);
-    const journal = DeletionJournal.open({
+    const journal = await DeletionJournal.open({
       dir,
       extraFile: join(dir, 'extra.jsonl'),
       run: { run: 'run-1', command: 'delete', profile: 'default', baseUrl: 'http://127.0.0.1:1' },
@@ -70,12 +70,14 @@ describe('DeletionJournal.open', () => {
     expect(damaged).toEqual([{ file: join(dir, 'deletions.jsonl'), line: 1 }]);
     expect(readFileSync(join(dir, 'extra.jsonl'), 'utf8')).toMatch(/^[^\n]*comm\n\{"v":1,"event":"start"[^\n]*\n$/);
     // A file whose lines are ended gets no blank line.
-    DeletionJournal.open({
-      dir,
-      run: { run: 'run-2', command: 'delete', profile: 'default', baseUrl: 'http://127.0.0.1:1' },
-      redact: (text) => text,
-      plants: 1,
-    }).close();
+    (
+      await DeletionJournal.open({
+        dir,
+        run: { run: 'run-2', command: 'delete', profile: 'default', baseUrl: 'http://127.0.0.1:1' },
+        redact: (text) => text,
+        plants: 1,
+      })
+    ).close();
     expect(readFileSync(join(dir, 'deletions.jsonl'), 'utf8')).not.toMatch(/\n\n/);
     expect(readJournal(dir).records.map((record) => record.run)).toEqual(['run-1', 'run-2']);
   });
@@ -86,15 +88,15 @@ describe('DeletionJournal.outcomeThenIntent', () => {
     ['short lines', first, second],
     // Together more than a pipe takes whole from one write: written one by one.
     ['long lines', { ...first, name: '\u0001'.repeat(300) }, { id: '7'.repeat(3000), tag: '"'.repeat(300) }],
-  ])('writes what outcome() and then intent() would: %s', (_, done, next) => {
-    const apart = open();
-    apart.journal.intent(done, 'r1');
-    apart.journal.outcome(done, deleted, 1);
+  ])('writes what outcome() and then intent() would: %s', async (_, done, next) => {
+    const apart = await open();
+    await apart.journal.intent(done, 'r1');
+    await apart.journal.outcome(done, deleted, 1);
     expect(apart.journal.unrecordedOutcomes).toBe(0);
-    apart.journal.intent(next, 'r2');
-    const together = open();
-    together.journal.intent(done, 'r1');
-    together.journal.outcomeThenIntent(done, deleted, 1, next, 'r2');
+    await apart.journal.intent(next, 'r2');
+    const together = await open();
+    await together.journal.intent(done, 'r1');
+    await together.journal.outcomeThenIntent(done, deleted, 1, next, 'r2');
     expect(together.text()).toBe(apart.text());
     expect(together.records().map((record) => record.event)).toEqual(['start', 'intent', 'outcome', 'intent']);
     // The first outcome is on record, the second request's is not (yet).
@@ -103,10 +105,10 @@ describe('DeletionJournal.outcomeThenIntent', () => {
     apart.journal.close();
   });
 
-  it('writes records field by field as they always were', () => {
-    const together = open();
-    together.journal.intent(first, 'r1');
-    together.journal.outcomeThenIntent(first, deleted, 1, second, 'r2');
+  it('writes records field by field as they always were', async () => {
+    const together = await open();
+    await together.journal.intent(first, 'r1');
+    await together.journal.outcomeThenIntent(first, deleted, 1, second, 'r2');
     expect(together.text()).toBe(
       [
         '{"v":1,"event":"start","run":"run-1","time":"…","command":"delete","profile":"default","base_url":"http://127.0.0.1:1","plants":2}',
@@ -125,8 +127,8 @@ describe('DeletionJournal.outcomeThenIntent', () => {
     const fifo = join(fifoDir, 'journal.fifo');
     runCommand('mkfifo', [fifo]);
     // What the start record and one intent take (every record's time is as long).
-    const sample = open();
-    sample.journal.intent(first, 'r1');
+    const sample = await open();
+    await sample.journal.intent(first, 'r1');
     sample.journal.close();
     const bytes = Buffer.byteLength(sample.text());
     // A --journal-file whose reader takes that much and goes away: later writes fail (EPIPE).
@@ -134,13 +136,13 @@ describe('DeletionJournal.outcomeThenIntent', () => {
     const exited = once(reader, 'exit');
     // A pipe is opened once it has a reader, as openDeletionJournal waits for one (a non-blocking open needs it).
     const release = await waitForPipeReader(fifo, () => {});
-    const { journal, records } = open(fifo);
+    const { journal, records } = await open(fifo);
     release();
-    journal.intent(first, 'r1');
+    await journal.intent(first, 'r1');
     await exited;
     let thrown: unknown;
     try {
-      journal.outcomeThenIntent(first, deleted, 1, second, 'r2');
+      await journal.outcomeThenIntent(first, deleted, 1, second, 'r2');
     } catch (err) {
       thrown = err;
     }
@@ -160,16 +162,16 @@ describe('DeletionJournal.outcomeThenIntent', () => {
     expect(journal.unrecordedOutcomes).toBe(1);
   });
 
-  it("a record's time is when it was written, to the millisecond", () => {
+  it("a record's time is when it was written, to the millisecond", async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     try {
       vi.setSystemTime(Date.UTC(2026, 10, 26, 6, 30, 0, 5));
-      const { dir, journal } = open();
-      journal.intent(first, 'r1');
+      const { dir, journal } = await open();
+      await journal.intent(first, 'r1');
       vi.setSystemTime(Date.UTC(2026, 10, 26, 6, 30, 0, 6));
-      journal.outcomeThenIntent(first, deleted, 1, second, 'r2');
+      await journal.outcomeThenIntent(first, deleted, 1, second, 'r2');
       vi.setSystemTime(Date.UTC(2026, 10, 26, 6, 30, 0, 6));
-      journal.outcome(second, { ...deleted, id: second.id, request_id: 'r2' }, 1);
+      await journal.outcome(second, { ...deleted, id: second.id, request_id: 'r2' }, 1);
       journal.close();
       const times = readFileSync(join(dir, 'deletions.jsonl'), 'utf8').match(/"time":"[^"]+"/g);
       expect(times).toEqual([
@@ -186,11 +188,11 @@ describe('DeletionJournal.outcomeThenIntent', () => {
 });
 
 describe('DeletionJournal records', () => {
-  it('a name or tag of up to 200 characters is kept whole; a longer one is cut to 200, the last an ellipsis', () => {
-    const { journal, records } = open();
+  it('a name or tag of up to 200 characters is kept whole; a longer one is cut to 200, the last an ellipsis', async () => {
+    const { journal, records } = await open();
     const [exactly, over] = ['n'.repeat(200), 'n'.repeat(201)];
-    journal.intent({ id: '1', name: exactly, tag: over }, 'r1');
-    journal.intent({ id: '2', name: 'x'.repeat(5000), tag: 't' }, 'r2');
+    await journal.intent({ id: '1', name: exactly, tag: over }, 'r1');
+    await journal.intent({ id: '2', name: 'x'.repeat(5000), tag: 't' }, 'r2');
     journal.close();
     const [, one, two] = records();
     expect(one).toMatchObject({ name: exactly, tag: `${'n'.repeat(199)}…` });

@@ -8,7 +8,13 @@ import { bodyText } from '../../shared/charset.js';
 import { quoted } from '../../shared/text.js';
 import type { ApiTarget } from '../../shared/url.js';
 import { guardDeletion, profileGuard } from '../delete/guard.js';
-import { journalOnByEnv, openDeletionJournal, recorderFor, type JournalChoice } from '../delete/journal.js';
+import {
+  checkDeletionJournal,
+  journalOnByEnv,
+  openDeletionJournal,
+  recorderFor,
+  type JournalChoice,
+} from '../delete/journal.js';
 import { hasRules } from '../delete/protections.js';
 import { randomUUID } from '../../shared/random.js';
 import { deletedBy } from './deletion-path.js';
@@ -44,6 +50,8 @@ export async function sendDelete(
   client: PlantStoreClient,
 ): Promise<ApiDeletion> {
   journalOnByEnv(ctx.env);
+  // Before the guard, which may list the plants: a journal the DELETE could not be recorded in costs no request.
+  checkDeletionJournal(options, ctx);
   const { below } = target;
   const deleted = deletedBy(target.path);
   // A plant's path is recorded by its id; any other path as it is.
@@ -64,10 +72,10 @@ export async function sendDelete(
       );
     }
   }
-  const journal = await openDeletionJournal('api', 1, options, ctx);
+  const stop = new AbortController();
+  const journal = await openDeletionJournal('api', 1, options, ctx, undefined, stop.signal);
   const recorder = journal && recorderFor(journal, targets);
   const requestId = request.requestId ?? randomUUID();
-  const stop = new AbortController();
   let stoppedBy: StopSignal | undefined;
   const release = ctx.onInterrupt(
     (signal) => {
@@ -79,7 +87,7 @@ export async function sendDelete(
       `stopped; the DELETE may have been sent: its outcome is unknown${journal ? ` (plants history ${journal.run})` : ''}`,
   );
   try {
-    recorder?.intent(0, requestId);
+    await recorder?.intent(0, requestId);
     let response: ServiceResponse | undefined;
     let body: Buffer | undefined;
     // A failure's body that could not be read (too large, cut short): the run ends with it, once recorded.
@@ -104,7 +112,7 @@ export async function sendDelete(
     });
     let unrecorded: JournalError | undefined;
     try {
-      recorder?.outcome(0, outcome);
+      await recorder?.outcome(0, outcome);
     } catch (err) {
       if (!(err instanceof JournalError)) throw err;
       const answered = outcome.result.status === null ? 'got no answer' : `was answered ${outcome.result.status}`;

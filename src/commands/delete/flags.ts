@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import { parseConcurrency, parseMaxDeletes } from '../../shared/values.js';
-import { parseJournalFile } from '../options.js';
+import { parseJournalOutput } from '../options.js';
 import type { GuardOptions } from './guard.js';
 import type { JournalChoice } from './journal.js';
 
@@ -34,7 +34,7 @@ export function addDeletionOptions(command: Command): Command {
       .option(
         '--journal-file <path>',
         "also record the run's deletions in this file (JSON Lines), e.g. for a CI artifact",
-        parseJournalFile,
+        parseJournalOutput,
       )
       .option(
         '--no-journal',

@@ -37,14 +37,26 @@ function testRollOverBytes(env: Env): number | undefined {
   return Number.isSafeInteger(bytes) && bytes > 0 ? bytes : undefined;
 }
 
+/**
+ * PLANTS_TEST_JOURNAL_PIPE_STALL_MS: how long a test lets a journal pipe's
+ * reader take nothing before the run stops (docs/testing.md); anything but
+ * a positive integer leaves the default (pipe-write.ts).
+ */
+function testStallMs(env: Env): number | undefined {
+  const raw = env.PLANTS_TEST_JOURNAL_PIPE_STALL_MS;
+  const ms = raw !== undefined && /^\d+$/.test(raw) ? Number(raw) : 0;
+  return Number.isSafeInteger(ms) && ms > 0 ? ms : undefined;
+}
+
 /** The state directory's journal, when the run keeps one. */
 function journalDir(choice: JournalChoice, env: Env): string | undefined {
   return choice.journal && journalOnByEnv(env) ? stateDir(env) : undefined;
 }
 
 /**
- * A dry run's check that the real run could open its journal: refused as
- * openDeletionJournal would refuse it (exit 2), with nothing written.
+ * The check, before anything is read, listed, asked or sent, that the run
+ * could open its journal: refused as openDeletionJournal would refuse it
+ * (exit 2), with nothing made or written (a dry run goes no further).
  */
 export function checkDeletionJournal(choice: JournalChoice, ctx: Context): void {
   DeletionJournal.check({ dir: journalDir(choice, ctx.env), extraFile: choice.journalFile });
@@ -63,6 +75,8 @@ export async function openDeletionJournal(
   ctx: Context,
   /** The plants it will send for, when known: a pipe refuses a run whose records it cannot take whole. */
   targets?: readonly { id: string; plant?: Plant }[],
+  /** The run's stop (Ctrl-C, SIGTERM): a write waiting for a pipe's reader then waits a moment at most. */
+  signal?: AbortSignal,
 ): Promise<DeletionJournal | undefined> {
   const dir = journalDir(choice, ctx.env);
   if (dir === undefined && choice.journalFile === undefined) return undefined;
@@ -83,13 +97,14 @@ export async function openDeletionJournal(
         info(ctx.io, `waiting for a process to read ${file}, a pipe, to record the deletions in (Ctrl-C to stop)`);
       readersFound.push(await waitForPipeReader(file, waiting));
     }
-    return DeletionJournal.open({
+    return await DeletionJournal.open({
       dir,
       extraFile: choice.journalFile,
       plants,
       redact: ctx.redact,
       start: choice.includeProtected ? { include_protected: true } : undefined,
       rollOverBytes: testRollOverBytes(ctx.env),
+      wait: { signal, stallMs: testStallMs(ctx.env) },
       targets: targets?.map(({ id, plant }) => ({ id, name: plant?.name, tag: plant?.tag })),
       run: {
         run: randomUUID(),
@@ -123,28 +138,57 @@ export function recorderFor(
 /**
  * Record the targets a run never sent (stopped, or an answer every later
  * request would get too) as `skipped`, so the journal holds every plant the
- * run meant to delete. Returns what to tell the person when that could not
- * be written, naming what is on record; undefined when all of it is.
+ * run meant to delete. Resolves to what to tell the person when that could
+ * not be written, naming what is on record; undefined when all of it is.
  */
-export function recordSkipped(
+export async function recordSkipped(
+  journal: DeletionJournal,
+  targets: readonly { id: string; plant?: Plant }[],
+  outcomes: readonly DeleteOutcome[],
+): Promise<string | undefined> {
+  const skipped = neverSent(targets, outcomes);
+  if (skipped.length === 0) return undefined;
+  try {
+    await journal.skipped(skipped);
+    return undefined;
+  } catch (err) {
+    return skippedUnrecorded(journal, err);
+  }
+}
+
+/** recordSkipped for a run quitting now (a second Ctrl-C): synchronous, a full pipe not waited on. */
+export function recordSkippedNow(
   journal: DeletionJournal,
   targets: readonly { id: string; plant?: Plant }[],
   outcomes: readonly DeleteOutcome[],
 ): string | undefined {
+  const skipped = neverSent(targets, outcomes);
+  if (skipped.length === 0) return undefined;
+  try {
+    journal.skippedNow(skipped);
+    return undefined;
+  } catch (err) {
+    return skippedUnrecorded(journal, err);
+  }
+}
+
+/** The targets whose outcome is `skipped`, never sent. */
+function neverSent(
+  targets: readonly { id: string; plant?: Plant }[],
+  outcomes: readonly DeleteOutcome[],
+): JournalPlant[] {
   const skipped: JournalPlant[] = [];
   outcomes.forEach((outcome, index) => {
     if (outcome.result.result !== 'skipped' || outcome.result.request_id !== null) return;
     const { id, plant } = targets[index]!;
     skipped.push({ id, name: plant?.name, tag: plant?.tag });
   });
-  if (skipped.length === 0) return undefined;
-  try {
-    journal.skipped(skipped);
-    return undefined;
-  } catch (err) {
-    if (!(err instanceof JournalError)) throw err;
-    return `${err.message}: plants history ${journal.run} --result skipped lists only those`;
-  }
+  return skipped;
+}
+
+function skippedUnrecorded(journal: DeletionJournal, err: unknown): string {
+  if (!(err instanceof JournalError)) throw err;
+  return `${err.message}: plants history ${journal.run} --result skipped lists only those`;
 }
 
 /** Where the plants a run stopped by its journal never sent are on record as skipped: in the files that did not fail. */

@@ -17,8 +17,10 @@ import {
   journalStopped,
   openDeletionJournal,
   recordSkipped,
+  recordSkippedNow,
   recorderFor,
 } from './journal.js';
+import { failedByStop } from '../../journal/journal.js';
 import { quitReport, reportDeletions } from './report.js';
 import { idKey } from './protections.js';
 import { guardDeletion, lookUp, plantFor, profileGuard, type DeletionTarget } from './guard.js';
@@ -45,6 +47,9 @@ export async function deletePlants(
     throw new UsageError('--yes is required when not running interactively');
   }
   journalOnByEnv(ctx.env);
+  // A journal the run could not write costs nothing: refused before anything is read, listed or asked
+  // (a dry run too, in the same words); it is made and written only once the run is going to send.
+  checkDeletionJournal(options, ctx);
   const guard = await profileGuard(ctx);
   const found = await findTargets();
   const unique = uniqueTargets(Array.isArray(found) ? found : found.targets);
@@ -72,8 +77,6 @@ export async function deletePlants(
   const client = await ctx.client();
 
   if (options.dryRun) {
-    // What the real run would refuse before it deletes anything, a dry run refuses too.
-    checkDeletionJournal(options, ctx);
     if (io.stdoutIsTTY && !options.json) {
       // A dry run is there to be read: every row.
       await writeOut(
@@ -111,11 +114,11 @@ export async function deletePlants(
     });
   }
 
+  const stop = new AbortController();
   // Nothing is deleted that cannot be recorded: the journal is opened, and the run's start written, first.
-  const journal = await openDeletionJournal(command, ids.length, options, ctx, targets);
+  const journal = await openDeletionJournal(command, ids.length, options, ctx, targets, stop.signal);
   let progress: Progress | undefined =
     io.interactive() && ids.length > PROGRESS_ABOVE ? progressBar(io, 'Deleting', ids.length) : undefined;
-  const stop = new AbortController();
   let stoppedBy: StopSignal | undefined;
   const run = deleteMany(client, ids, {
     concurrency: options.concurrency,
@@ -135,7 +138,7 @@ export async function deletePlants(
     // Quit now: what the service confirmed is still reported, in-flight ids as unknown, the rest on record as skipped.
     () => {
       const now = run.snapshot();
-      const unrecorded = journal && recordSkipped(journal, targets, now);
+      const unrecorded = journal && recordSkippedNow(journal, targets, now);
       if (unrecorded) io.writeNow('stderr', `plants: ${printable(unrecorded)}\n`);
       return quitReport(now, options, ctx, journal?.run);
     },
@@ -145,7 +148,7 @@ export async function deletePlants(
   try {
     outcomes = await run.done;
     // Every target is on record: those never sent as skipped (in the files a failure has not stopped).
-    if (journal) unrecorded = recordSkipped(journal, targets, outcomes);
+    if (journal) unrecorded = await recordSkipped(journal, targets, outcomes);
   } finally {
     progress?.end();
     release();
@@ -153,7 +156,11 @@ export async function deletePlants(
   }
   if (unrecorded) failureLine(io, unrecorded);
   const failure = run.recordingFailure();
-  if (failure !== undefined && journal) {
+  // A journal pipe whose reader took nothing while the run was stopping: the stop ended the run, as it
+  // would have, and what it left unrecorded is said on the way.
+  if (failure !== undefined && journal && stoppedBy !== undefined && failedByStop(failure)) {
+    failureLine(io, (journalStopped(failure, outcomes, journal, unrecorded) as Error).message);
+  } else if (failure !== undefined && journal) {
     try {
       await reportDeletions(outcomes, options, ctx, stoppedBy, undefined, journal.run);
     } catch {
