@@ -1,6 +1,6 @@
 import nodeFs from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { processHasEnded } from './process-ended.js';
+import { processHasEnded } from '../shared/process-ended.js';
 
 /** The file-system calls the writer makes; tests replace one to make it fail. */
 export interface WriteFs {

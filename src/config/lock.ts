@@ -1,7 +1,7 @@
 import { closeSync, openSync, readSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { ConfigError } from '../errors.js';
 import { errorCode, fsReason } from '../shared/fs-reason.js';
-import { processHasEnded } from './process-ended.js';
+import { processHasEnded } from '../shared/process-ended.js';
 import { randomUUID } from '../shared/random.js';
 
 const LOCK_WAIT_MS = 5_000;

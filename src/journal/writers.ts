@@ -1,7 +1,7 @@
 import { closeSync, fstatSync, openSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { errorCode } from '../shared/fs-reason.js';
 import { randomUUID } from '../shared/random.js';
+import { processHasEnded } from '../shared/process-ended.js';
 
 /**
  * The runs writing the state directory's journal: an empty file each beside
@@ -55,7 +55,7 @@ export function filesBeingWritten(dir: string, names: readonly string[]): Set<st
   for (const name of names) {
     const [, pid, dev, ino] = WRITER.exec(name) ?? [];
     if (pid === undefined) continue;
-    if (!hasEnded(Number(pid))) {
+    if (!processHasEnded(Number(pid))) {
       files.add(`${dev}:${ino}`);
       continue;
     }
@@ -66,15 +66,4 @@ export function filesBeingWritten(dir: string, names: readonly string[]): Set<st
     }
   }
   return files;
-}
-
-/** Whether process `pid` is known to have ended (signal 0 sends nothing; EPERM: it runs as another user). */
-function hasEnded(pid: number): boolean {
-  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch (err) {
-    return errorCode(err) === 'ESRCH';
-  }
 }

@@ -1,4 +1,4 @@
-import { errorCode } from '../shared/fs-reason.js';
+import { errorCode } from './fs-reason.js';
 
 /**
  * Whether the process `pid` of this machine is known to have ended:
