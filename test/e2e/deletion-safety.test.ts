@@ -447,6 +447,32 @@ describe("a profile's protections and max-deletes hold against the real store", 
     expect(deletes()).toEqual(['/plants/1-ficus']);
   });
 
+  it('an id rule protects the ids a service may read as it once decoded, normalised or wrapped to 32 or 64 bits', async () => {
+    // Each of these was deleted by prune --all against a list holding it, with plant 7 protected.
+    const readAsSeven = ['%37', '4294967303', '\u200b7', '\uff17abc', '\u2077', '\u2466', '-18446744073709551609'];
+    const listed = [...readAsSeven, '\u2166', '8'].map((id, i) => ({ id, name: `Plant ${i}`, tag: 'x' }));
+    server = await rawServer((req, res) => {
+      if (req.method === 'GET') res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(listed));
+      else res.writeHead(204).end();
+    });
+    const env = { PLANTS_BASE_URL: server.url };
+    expect((await plants(['config', 'protect', '--id', '7'])).code).toBe(0);
+    const r = await plants(['prune', '--all', '--yes', '--json'], { env });
+    expect(r.code).toBe(2);
+    const error = (JSON.parse(lastLine(r.stderr)) as JsonError).error;
+    expect(error.code).toBe('refused');
+    expect(error.message).toMatch(/^7 plants are protected in profile default: /);
+    for (const [i] of readAsSeven.entries()) {
+      expect(error.message).toContain(`"Plant ${i}" (id "7", which a service may read as 7)`);
+    }
+    expect(error.message).not.toContain('Plant 7');
+    expect(server.requests.filter((q) => q.method === 'DELETE')).toEqual([]);
+    // Roman seven is VII, not 7; 8 is 8: prune --name takes them.
+    const other = await plants(['prune', '--name', 'Plant 7', '--yes'], { env });
+    expect(other.code).toBe(0);
+    expect(server.requests.filter((q) => q.method === 'DELETE').map((q) => q.path)).toEqual(['/plants/%E2%85%A6']);
+  });
+
   it('rules added by 12 runs at once are all kept (each change is made under the config lock)', async () => {
     const ids = Array.from({ length: 12 }, (_, i) => `p${i}`);
     const runs = await Promise.all(ids.map((id) => plants(['config', 'protect', '--id', id])));
