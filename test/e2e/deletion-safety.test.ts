@@ -362,13 +362,63 @@ describe('--max-deletes caps unattended runs', () => {
     expect((await plants(['config', 'set', 'max-deletes', '10%'])).code).toBe(0);
     const profile = await plants(['prune', '--all', '--yes'], { env });
     expect(profile.code).toBe(2);
-    // 11: plant 7 is sent as 7 and as 07, each counted against the cap.
-    expect(profile.stderr).toContain('11 plants would be deleted, more than the max-deletes 10% (1 of the 10 distinct');
+    // Plant 7 is sent as 7 and as 07: 11 ids, 10 distinct plants, as the percentage counts the list.
+    expect(profile.stderr).toContain(
+      '10 distinct plants would be deleted (11 ids), more than the max-deletes 10% (1 of the 10 distinct',
+    );
     expect(server.requests.filter((q) => q.method === 'DELETE')).toEqual([]);
     // One plant is within the cap.
     const one = await plants(['prune', '--name', 'Plant 3', '--yes'], { env });
     expect(one.code).toBe(0);
     expect(server.requests.filter((q) => q.method === 'DELETE').map((q) => q.path)).toEqual(['/plants/3']);
+  });
+
+  it('a percentage compares distinct targets with distinct plants listed; a number counts every DELETE sent', async () => {
+    // 10 plants, each listed under 9 spellings of its id.
+    const spellings = (n: number) => [
+      `${n}`,
+      `0${n}`,
+      `${n}.0`,
+      `0x${n.toString(16)}`,
+      `+${n}`,
+      `${n}e0`,
+      `00${n}`,
+      `${n}.00`,
+      `0b${n.toString(2)}`,
+    ];
+    const listed = Array.from({ length: 10 }, (_, i) =>
+      spellings(i + 1).map((id) => ({ id, name: `Plant ${i + 1}` })),
+    ).flat();
+    server = await rawServer((req, res) => {
+      if (req.method === 'GET') res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(listed));
+      else res.writeHead(204).end();
+    });
+    const env = { PLANTS_BASE_URL: server.url };
+    const sent = () => server!.requests.filter((q) => q.method === 'DELETE').length;
+    const refusals: [string, string][] = [
+      [
+        '10%',
+        '10 distinct plants would be deleted (90 ids), more than --max-deletes 10% (1 of the 10 distinct plants listed)',
+      ],
+      [
+        '90%',
+        '10 distinct plants would be deleted (90 ids), more than --max-deletes 90% (9 of the 10 distinct plants listed)',
+      ],
+      ['10', '90 plants would be deleted, more than --max-deletes 10'],
+      ['89', '90 plants would be deleted, more than --max-deletes 89'],
+    ];
+    for (const [cap, message] of refusals) {
+      const r = await plants(['prune', '--all', '--yes', '--max-deletes', cap, '--json'], { env });
+      expect(r.code, cap).toBe(2);
+      expect((JSON.parse(lastLine(r.stderr)) as JsonError).error.message).toBe(`${message}; nothing was deleted`);
+    }
+    expect(sent()).toBe(0);
+    const all = await plants(['prune', '--all', '--yes', '--max-deletes', '100%'], { env });
+    expect(all.code).toBe(0);
+    expect(sent()).toBe(90);
+    const counted = await plants(['prune', '--all', '--yes', '--max-deletes', '90'], { env });
+    expect(counted.code).toBe(0);
+    expect(sent()).toBe(180);
   });
 
   it.each(['-1', 'abc', '1.5', ''])('rejects --max-deletes %j before any request', async (value) => {

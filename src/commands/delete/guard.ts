@@ -130,12 +130,16 @@ export async function guardDeletion(
   if (rules && hasRules(rules)) checkProtections(checked, byId, rules, guard.profile);
   if (max !== undefined) {
     const cap = capOf(max, count ?? 0);
-    if (checked.length > cap) {
+    const size = runSize(checked, max);
+    if (size > cap) {
       const shown =
         typeof max === 'number'
           ? `${max}`
           : `${formatMaxDeletes(max)} (${cap} of the ${count}${counted!.items === count ? '' : ' distinct'} plants listed)`;
-      const what = `${checked.length} plant${checked.length === 1 ? '' : 's'} would be deleted`;
+      const what =
+        size === checked.length
+          ? `${size} plant${size === 1 ? '' : 's'} would be deleted`
+          : `${size} distinct plant${size === 1 ? '' : 's'} would be deleted (${checked.length} ids)`;
       throw new RefusedError(
         options.maxDeletes !== undefined
           ? `${what}, more than --max-deletes ${shown}; nothing was deleted`
@@ -147,6 +151,18 @@ export async function guardDeletion(
     }
   }
   return checked;
+}
+
+/**
+ * What a cap is compared with. A number caps requests: every DELETE the run
+ * would send counts, `7` and `07` two, as a service whose ids are text may
+ * delete a plant for each. A percentage is a share of the distinct plants
+ * listed (by idKey), so the run is counted the same way: the distinct
+ * plants it targets, or a list of 10 plants under 9 spellings each could
+ * never be pruned with 100%.
+ */
+function runSize(targets: readonly DeletionTarget[], max: MaxDeletes): number {
+  return typeof max === 'number' ? targets.length : new Set(targets.map(({ id }) => idKey(id))).size;
 }
 
 /** How a plant is named in a refusal: its name cut short, the service's text escaped. */
