@@ -523,6 +523,41 @@ describe("a profile's protections and max-deletes hold against the real store", 
     expect(server.requests.filter((q) => q.method === 'DELETE').map((q) => q.path)).toEqual(['/plants/%E2%85%A6']);
   });
 
+  it('a plant the service lists with its id, name or tag written twice, differently, is not deleted while rules hold', async () => {
+    // JSON.parse keeps the last value: plant 3 to plants, but which plant the service means is unknown.
+    const listed =
+      '[{"id":"2","id":"3","name":"Twin","tag":"x"},{"id":"4","name":"Other","tag":"x"},' +
+      '{"id":"5","name":"Tagged","tag":"keep","tag":"x"}]';
+    server = await rawServer((req, res) => {
+      if (req.method === 'GET') res.writeHead(200, { 'content-type': 'application/json' }).end(listed);
+      else res.writeHead(204).end();
+    });
+    const env = { PLANTS_BASE_URL: server.url };
+    const sent = () => server!.requests.filter((q) => q.method === 'DELETE').map((q) => q.path);
+    expect((await plants(['config', 'protect', '--id', '2'])).code).toBe(0);
+    const all = await plants(['prune', '--all', '--yes', '--json'], { env });
+    expect(all.code).toBe(2);
+    const error = (JSON.parse(lastLine(all.stderr)) as JsonError).error;
+    expect(error.code).toBe('refused');
+    expect(error.message).toBe(
+      'plants 3 "Twin" (with more than one id: "2" and "3"), 5 "Tagged" (with more than one tag: "keep" and "x") ' +
+        'are listed ambiguously by the service (which plant it means is unknown), so cannot be checked against the ' +
+        'protections of profile default; nothing was deleted; leave them out, or pass --include-protected to delete ' +
+        "without checking any rule (rules: 'plants config list')",
+    );
+    // A tag rule: delete 2 looks the plants up, and plant 3 is listed under 2 too.
+    expect((await plants(['config', 'unprotect', '--id', '2'])).code).toBe(0);
+    expect((await plants(['config', 'protect', '--tag', 'keep'])).code).toBe(0);
+    const byOtherId = await plants(['delete', '2', '--yes'], { env });
+    expect(byOtherId.code).toBe(2);
+    expect(byOtherId.stderr).toContain('plant 2 "Twin" (with more than one id: "2" and "3") is listed ambiguously');
+    expect(sent()).toEqual([]);
+    // The plants the list is clear about go through; --include-protected passes the others.
+    expect((await plants(['prune', '--name', 'Other', '--yes'], { env })).code).toBe(0);
+    expect((await plants(['prune', '--name', 'Twin', '--yes', '--include-protected'], { env })).code).toBe(0);
+    expect(sent()).toEqual(['/plants/4', '/plants/3']);
+  });
+
   it('rules added by 12 runs at once are all kept (each change is made under the config lock)', async () => {
     const ids = Array.from({ length: 12 }, (_, i) => `p${i}`);
     const runs = await Promise.all(ids.map((id) => plants(['config', 'protect', '--id', id])));
