@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { idSpellings, wrappedReadings } from '../../src/commands/delete/id-spellings.js';
 import { idReadings, protectionMatcher } from '../../src/commands/delete/protections.js';
@@ -85,6 +86,16 @@ describe('an id rule protects what a service may read as its id', () => {
       BigInt.asIntN(64, value),
     ];
     expect(readings).toEqual([...new Set(expected.map(String))]);
+  });
+
+  it('the fast path of plain digits reads them as the general path does', () => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^\d{1,20}$/), (digits) => {
+        // A leading space takes the general path, and changes no reading.
+        expect(new Set(idReadings(digits))).toEqual(new Set(idReadings(` ${digits}`)));
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it('keeps the readings of one id bounded, and a plain id on its fast path', () => {

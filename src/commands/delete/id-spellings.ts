@@ -63,6 +63,7 @@ const BITS_64 = 2n ** 64n;
 /** Whole numbers a service holds as they are in any integer type: 0 to 2^31 - 1, written without a sign. */
 const SMALL = /^\d{1,9}$/;
 const WHOLE = /^-?\d+$/;
+const NONE: readonly string[] = Object.freeze([]);
 /** 2^63, the first number an int64 cannot hold. */
 const INT64_LIMIT = '9223372036854775808';
 
@@ -75,8 +76,8 @@ const INT64_LIMIT = '9223372036854775808';
  * (strtoull of `-7`, a Java long of 2^64 + 7). None for a small number or text: the common case
  * costs one test.
  */
-export function wrappedReadings(key: string): string[] {
-  if (SMALL.test(key) || !WHOLE.test(key)) return [];
+export function wrappedReadings(key: string): readonly string[] {
+  if (SMALL.test(key) || !WHOLE.test(key)) return NONE;
   const negative = key.startsWith('-');
   const low64 = lowBits64(negative ? key.slice(1) : key);
   // The digits mod 2^64 carry every bit either width keeps; a negative number is their two's complement.

@@ -181,6 +181,9 @@ export function idKey(id: string): string {
 /** A format suffix a server may take off the end of a plant's path: `.json`, `.xml`, `.v2`. */
 const FORMAT_SUFFIX = /\.[A-Za-z][A-Za-z\d]*$/;
 
+/** ASCII digits, as many as a double holds exactly: an id that is its own only reading (and its wraps). */
+const PLAIN_DIGITS = /^\d{1,15}$/;
+
 /** Suffixes taken off one id at most (`7.tar.gz` takes two). */
 const MAX_SUFFIXES = 8;
 
@@ -199,6 +202,12 @@ const MAX_SUFFIXES = 8;
  * keeps the text after a number (`7abc` is not the id 7 to select or count by).
  */
 export function idReadings(id: string): string[] {
+  // Most ids: every reading of plain digits a double holds exactly is the number itself.
+  if (PLAIN_DIGITS.test(id)) {
+    const key = idKey(id);
+    const wrapped = wrappedReadings(key);
+    return wrapped.length === 0 ? [key] : [key, ...wrapped];
+  }
   const keys = new Set([idKey(id)]);
   const add = (text: string) => {
     keys.add(idKey(text));
@@ -220,7 +229,12 @@ export function idReadings(id: string): string[] {
       }
     }
   }
-  for (const key of [...keys]) for (const wrapped of wrappedReadings(key)) keys.add(wrapped);
+  let wrapped: string[] | undefined;
+  for (const key of keys) {
+    const readings = wrappedReadings(key);
+    if (readings.length > 0) (wrapped ??= []).push(...readings);
+  }
+  if (wrapped) for (const key of wrapped) keys.add(key);
   return [...keys];
 }
 
