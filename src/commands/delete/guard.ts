@@ -280,8 +280,9 @@ export async function lookUp(
     counter.add(batch);
     if (countOnly) continue;
     for (const plant of batch) {
-      const ids = listedIds(plant);
-      if (!ids.some((id) => wanted.has(idKey(id)))) continue;
+      // Only under wanted ids: firstOnly counts them.
+      const ids = listedIds(plant).filter((id) => wanted.has(idKey(id)));
+      if (ids.length === 0) continue;
       addPlant(byId, plant, ids);
       for (const id of ids) if (exact?.has(id)) exactFound.add(id);
     }
