@@ -14,15 +14,21 @@ const repeated = new WeakMap<Plant, ReadonlyMap<string, unknown[]>>();
 
 /** The fields a protection or a delete reads. */
 const FIELDS = ['id', 'name', 'tag'] as const;
+export const WATCHED_FIELDS: ReadonlySet<string> = new Set(FIELDS);
 const membersOf = repeatedMembers(FIELDS);
 
+/** An item built as it arrived (a LargeItem: too large to keep as text), which kept the values itself. */
+export interface BuiltItem {
+  repeatedValues(): Map<string, unknown[]> | undefined;
+}
+
 /**
- * Note the repeated fields of `plants`, parsed from `texts` (one text a
- * plant, in order; a plant built from a large item has none: not checked).
- * Each value as parsed, a string with the token masked: it may be shown.
+ * Note the repeated fields of `plants`, parsed from `items` (one a plant,
+ * in order: its text, or the item built as it arrived). Each value as
+ * parsed, a string but the id's with the token masked: it may be shown.
  */
 export function noteRepeatedFields(
-  texts: readonly unknown[],
+  items: readonly (string | BuiltItem)[],
   plants: readonly Plant[],
   redact: Redact,
   joined?: string,
@@ -34,15 +40,13 @@ export function noteRepeatedFields(
     for (const plant of plants) for (const field of FIELDS) if (Object.hasOwn(plant, field)) fields += 1;
     if (keyCount(joined) === fields) return;
   }
-  texts.forEach((text, i) => {
-    if (typeof text !== 'string') return;
-    const members = membersOf(text);
+  items.forEach((item, i) => {
+    const members = typeof item === 'string' ? parsedMembers(membersOf(item)) : item.repeatedValues();
     if (members === undefined) return;
     const differing = new Map<string, unknown[]>();
-    for (const [key, texts] of members) {
-      const values = texts.map((value) => parseJson(value));
+    for (const [key, values] of members) {
       // The same value written twice names one plant: only different ones are ambiguous.
-      if (new Set(values.map((value) => JSON.stringify(value))).size < 2) continue;
+      if (values.every((value) => sameValue(value, values[0]))) continue;
       // The id as the service wrote it, as a DELETE would send it; the rest masked, as the plant is.
       differing.set(
         key,
@@ -51,6 +55,16 @@ export function noteRepeatedFields(
     }
     if (differing.size > 0) repeated.set(plants[i]!, differing);
   });
+}
+
+function parsedMembers(members: Map<string, string[]> | undefined): Map<string, unknown[]> | undefined {
+  return members && new Map([...members].map(([key, texts]) => [key, texts.map((text) => parseJson(text))]));
+}
+
+/** Two values as JSON writes them, a string compared as it is (it may be large). */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (typeof a !== typeof b) return false;
+  return typeof a === 'string' ? a === b : JSON.stringify(a) === JSON.stringify(b);
 }
 
 /**

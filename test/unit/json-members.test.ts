@@ -64,7 +64,9 @@ async function listed(text: string, redact = NO_SECRETS): Promise<Plant[]> {
   const plants: Plant[] = [];
   // eslint-disable-next-line @typescript-eslint/require-await -- the code under test reads an async iterable.
   const body = async function* () {
-    yield Buffer.from(text);
+    // In the pieces a socket gives: an item over 1 MB spans them, and is built as it arrives.
+    const bytes = Buffer.from(text);
+    for (let at = 0; at < bytes.length; at += 65536) yield bytes.subarray(at, at + 65536);
   };
   for await (const batch of streamPlantList(body(), 'application/json', 1e9, redact)) plants.push(...batch);
   return plants;
@@ -95,6 +97,19 @@ describe('the plant list notes a plant whose id, name or tag is written twice, d
     const fields = repeatedFields(plants[0]!)!;
     expect(fields.get('id')![0]).toBeInstanceOf(JsonNumber);
     expect(JSON.stringify(fields.get('name'))).not.toContain(token);
+  });
+
+  it('in a plant over 1 MB, built as it arrives: its values kept as they come, large ones too', async () => {
+    const long = 'x'.repeat(1_200_000);
+    const plants = await listed(
+      `[{"id":"2","name":"${long}","owner":{"id":9,"tag":"t"},"id":"3"},` +
+        `{"id":4,"name":"${long}a","notes":{"name":"${long}"},"name":"${long}b"},` +
+        `{"id":5,"name":"${long}","id":5}]`,
+    );
+    expect(plants.map((plant) => plant.id)).toEqual(['3', 4, 5]);
+    expect(repeatedFields(plants[0]!)).toEqual(asMap([['id', ['2', '3']]]));
+    expect(repeatedFields(plants[1]!)).toEqual(asMap([['name', [`${long}a`, `${long}b`]]]));
+    expect(repeatedFields(plants[2]!)).toBeUndefined();
   });
 
   it('notes none in a list without repeats, however its plants nest', async () => {
