@@ -7,6 +7,7 @@ import { asUtf8 } from '../shared/charset.js';
 import { excerpt, type PlainRows, type Redact } from '../shared/text.js';
 import { TooLargeError } from '../read-text.js';
 import { Utf8Checker } from '../shared/utf8.js';
+import { noteRepeatedFields, WATCHED_FIELDS } from './repeated-fields.js';
 import { checkPlant, parsePlantList, type Plant } from './responses.js';
 
 const WHAT = 'expected a JSON array of plants';
@@ -57,7 +58,12 @@ export class LargeItem {
 
   /** `large`: see JsonValueBuilder (smaller in tests). */
   constructor(large = LARGE_TEXT) {
-    this.#builder = new JsonValueBuilder(large);
+    this.#builder = new JsonValueBuilder(large, WATCHED_FIELDS);
+  }
+
+  /** The values of `id`, `name` or `tag` when the plant wrote one more than once (repeated-fields.ts). */
+  repeatedValues(): Map<string, unknown[]> | undefined {
+    return this.#builder.repeatedValues();
   }
 
   feed(text: string): void {
@@ -403,6 +409,7 @@ export async function* streamPlantList(
         ? texts.some((item) => typeof item === 'string' && mayHoldToken(item, redact))
         : mayHoldToken(joined, redact);
     if (holdsToken) parsed = parsed.map((plant) => maskedPlant(plant as Plant, redact));
+    noteRepeatedFields(texts, parsed as Plant[], redact, joined);
     const batch: PlantBatch = Object.assign(parsed as Plant[], overflow ? { overflow } : {});
     // JSON writes a backslash and every C0 control in a string as an escape, which starts with one.
     if (joined !== undefined && !joined.includes('\\')) batch.plain = true;

@@ -31,9 +31,31 @@ export class JsonValueBuilder {
   #error: Error | undefined;
   /** A value whose text grows longer than this is built member by member, a string in pieces (smaller in tests). */
   readonly #large: number;
+  /** Keys of the outermost object whose every value is kept, where parsing keeps only the last. */
+  readonly #watch: ReadonlySet<string> | undefined;
+  readonly #watched = new Map<string, unknown[]>();
+  /** The watched key whose value comes next, at the top level. */
+  #watchedKey: string | undefined;
 
-  constructor(large = LARGE_TEXT) {
+  /** `watch`: keys of the outermost object to keep every value of, when one is written twice (repeatedValues). */
+  constructor(large = LARGE_TEXT, watch?: ReadonlySet<string>) {
     this.#large = large;
+    this.#watch = watch;
+  }
+
+  /** Each watched key the outermost object wrote more than once, with every value it was given, in order. */
+  repeatedValues(): Map<string, unknown[]> | undefined {
+    const repeated = new Map([...this.#watched].filter(([, values]) => values.length > 1));
+    return repeated.size > 0 ? repeated : undefined;
+  }
+
+  /** A member of the outermost object was read: keep it if its key is watched (a small value as its text, parsed). */
+  #watchValue(value: unknown, text?: string): void {
+    if (this.#watchedKey === undefined || this.#open.length !== 1) return;
+    const values = this.#watched.get(this.#watchedKey) ?? [];
+    values.push(text === undefined ? value : smallValue(text));
+    this.#watched.set(this.#watchedKey, values);
+    this.#watchedKey = undefined;
   }
 
   /** The next piece of the value's text. */
@@ -170,15 +192,22 @@ export class JsonValueBuilder {
         top.large = true;
       }
       top.next = 'colon';
+      if (this.#watch !== undefined && this.#open.length === 1) {
+        const key = top.keyText === undefined ? top.key : (JSON.parse(top.keyText) as string);
+        this.#watchedKey = this.#watch.has(key) ? key : undefined;
+      }
       return;
     }
     top.next = 'comma';
     if (reading instanceof StringPieces) {
-      top.add(reading.value());
+      const value = reading.value();
+      this.#watchValue(value);
+      top.add(value);
       top.large = true;
       return;
     }
     const text = reading.close();
+    this.#watchValue(undefined, text);
     if (top.array) top.gather(text);
     else if (top.keyText !== undefined) top.gather(`${top.keyText}:${text}`);
     else top.add(smallValue(text));
@@ -194,6 +223,7 @@ export class JsonValueBuilder {
     else {
       top.next = 'comma';
       top.add(done.target);
+      this.#watchValue(done.target);
       if (done.large) top.large = true;
     }
     return i + 1;

@@ -362,13 +362,63 @@ describe('--max-deletes caps unattended runs', () => {
     expect((await plants(['config', 'set', 'max-deletes', '10%'])).code).toBe(0);
     const profile = await plants(['prune', '--all', '--yes'], { env });
     expect(profile.code).toBe(2);
-    // 11: plant 7 is sent as 7 and as 07, each counted against the cap.
-    expect(profile.stderr).toContain('11 plants would be deleted, more than the max-deletes 10% (1 of the 10 distinct');
+    // Plant 7 is sent as 7 and as 07: 11 ids, 10 distinct plants, as the percentage counts the list.
+    expect(profile.stderr).toContain(
+      '10 distinct plants would be deleted (11 ids), more than the max-deletes 10% (1 of the 10 distinct',
+    );
     expect(server.requests.filter((q) => q.method === 'DELETE')).toEqual([]);
     // One plant is within the cap.
     const one = await plants(['prune', '--name', 'Plant 3', '--yes'], { env });
     expect(one.code).toBe(0);
     expect(server.requests.filter((q) => q.method === 'DELETE').map((q) => q.path)).toEqual(['/plants/3']);
+  });
+
+  it('a percentage compares distinct targets with distinct plants listed; a number counts every DELETE sent', async () => {
+    // 10 plants, each listed under 9 spellings of its id.
+    const spellings = (n: number) => [
+      `${n}`,
+      `0${n}`,
+      `${n}.0`,
+      `0x${n.toString(16)}`,
+      `+${n}`,
+      `${n}e0`,
+      `00${n}`,
+      `${n}.00`,
+      `0b${n.toString(2)}`,
+    ];
+    const listed = Array.from({ length: 10 }, (_, i) =>
+      spellings(i + 1).map((id) => ({ id, name: `Plant ${i + 1}` })),
+    ).flat();
+    server = await rawServer((req, res) => {
+      if (req.method === 'GET') res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(listed));
+      else res.writeHead(204).end();
+    });
+    const env = { PLANTS_BASE_URL: server.url };
+    const sent = () => server!.requests.filter((q) => q.method === 'DELETE').length;
+    const refusals: [string, string][] = [
+      [
+        '10%',
+        '10 distinct plants would be deleted (90 ids), more than --max-deletes 10% (1 of the 10 distinct plants listed)',
+      ],
+      [
+        '90%',
+        '10 distinct plants would be deleted (90 ids), more than --max-deletes 90% (9 of the 10 distinct plants listed)',
+      ],
+      ['10', '90 plants would be deleted, more than --max-deletes 10'],
+      ['89', '90 plants would be deleted, more than --max-deletes 89'],
+    ];
+    for (const [cap, message] of refusals) {
+      const r = await plants(['prune', '--all', '--yes', '--max-deletes', cap, '--json'], { env });
+      expect(r.code, cap).toBe(2);
+      expect((JSON.parse(lastLine(r.stderr)) as JsonError).error.message).toBe(`${message}; nothing was deleted`);
+    }
+    expect(sent()).toBe(0);
+    const all = await plants(['prune', '--all', '--yes', '--max-deletes', '100%'], { env });
+    expect(all.code).toBe(0);
+    expect(sent()).toBe(90);
+    const counted = await plants(['prune', '--all', '--yes', '--max-deletes', '90'], { env });
+    expect(counted.code).toBe(0);
+    expect(sent()).toBe(180);
   });
 
   it.each(['-1', 'abc', '1.5', ''])('rejects --max-deletes %j before any request', async (value) => {
@@ -445,6 +495,67 @@ describe("a profile's protections and max-deletes hold against the real store", 
     const through = await plants(['delete', '--yes', '--include-protected', '--ignore-missing', '--', '1-ficus']);
     expect(through.code).toBe(0);
     expect(deletes()).toEqual(['/plants/1-ficus']);
+  });
+
+  it('an id rule protects the ids a service may read as it once decoded, normalised or wrapped to 32 or 64 bits', async () => {
+    // Each of these was deleted by prune --all against a list holding it, with plant 7 protected.
+    const readAsSeven = ['%37', '4294967303', '\u200b7', '\uff17abc', '\u2077', '\u2466', '-18446744073709551609'];
+    const listed = [...readAsSeven, '\u2166', '8'].map((id, i) => ({ id, name: `Plant ${i}`, tag: 'x' }));
+    server = await rawServer((req, res) => {
+      if (req.method === 'GET') res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(listed));
+      else res.writeHead(204).end();
+    });
+    const env = { PLANTS_BASE_URL: server.url };
+    expect((await plants(['config', 'protect', '--id', '7'])).code).toBe(0);
+    const r = await plants(['prune', '--all', '--yes', '--json'], { env });
+    expect(r.code).toBe(2);
+    const error = (JSON.parse(lastLine(r.stderr)) as JsonError).error;
+    expect(error.code).toBe('refused');
+    expect(error.message).toMatch(/^7 plants are protected in profile default: /);
+    for (const [i] of readAsSeven.entries()) {
+      expect(error.message).toContain(`"Plant ${i}" (id "7", which a service may read as 7)`);
+    }
+    expect(error.message).not.toContain('Plant 7');
+    expect(server.requests.filter((q) => q.method === 'DELETE')).toEqual([]);
+    // Roman seven is VII, not 7; 8 is 8: prune --name takes them.
+    const other = await plants(['prune', '--name', 'Plant 7', '--yes'], { env });
+    expect(other.code).toBe(0);
+    expect(server.requests.filter((q) => q.method === 'DELETE').map((q) => q.path)).toEqual(['/plants/%E2%85%A6']);
+  });
+
+  it('a plant the service lists with its id, name or tag written twice, differently, is not deleted while rules hold', async () => {
+    // JSON.parse keeps the last value: plant 3 to plants, but which plant the service means is unknown.
+    const listed =
+      '[{"id":"2","id":"3","name":"Twin","tag":"x"},{"id":"4","name":"Other","tag":"x"},' +
+      '{"id":"5","name":"Tagged","tag":"keep","tag":"x"}]';
+    server = await rawServer((req, res) => {
+      if (req.method === 'GET') res.writeHead(200, { 'content-type': 'application/json' }).end(listed);
+      else res.writeHead(204).end();
+    });
+    const env = { PLANTS_BASE_URL: server.url };
+    const sent = () => server!.requests.filter((q) => q.method === 'DELETE').map((q) => q.path);
+    expect((await plants(['config', 'protect', '--id', '2'])).code).toBe(0);
+    const all = await plants(['prune', '--all', '--yes', '--json'], { env });
+    expect(all.code).toBe(2);
+    const error = (JSON.parse(lastLine(all.stderr)) as JsonError).error;
+    expect(error.code).toBe('refused');
+    expect(error.message).toBe(
+      'plants 3 "Twin" (with more than one id: "2" and "3"), 5 "Tagged" (with more than one tag: "keep" and "x") ' +
+        'are listed ambiguously by the service (which plant it means is unknown), so cannot be checked against the ' +
+        'protections of profile default; nothing was deleted; leave them out, or pass --include-protected to delete ' +
+        "without checking any rule (rules: 'plants config list')",
+    );
+    // A tag rule: delete 2 looks the plants up, and plant 3 is listed under 2 too.
+    expect((await plants(['config', 'unprotect', '--id', '2'])).code).toBe(0);
+    expect((await plants(['config', 'protect', '--tag', 'keep'])).code).toBe(0);
+    const byOtherId = await plants(['delete', '2', '--yes'], { env });
+    expect(byOtherId.code).toBe(2);
+    expect(byOtherId.stderr).toContain('plant 2 "Twin" (with more than one id: "2" and "3") is listed ambiguously');
+    expect(sent()).toEqual([]);
+    // The plants the list is clear about go through; --include-protected passes the others.
+    expect((await plants(['prune', '--name', 'Other', '--yes'], { env })).code).toBe(0);
+    expect((await plants(['prune', '--name', 'Twin', '--yes', '--include-protected'], { env })).code).toBe(0);
+    expect(sent()).toEqual(['/plants/4', '/plants/3']);
   });
 
   it('rules added by 12 runs at once are all kept (each change is made under the config lock)', async () => {

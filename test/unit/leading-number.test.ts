@@ -67,7 +67,7 @@ describe('the number at the start of an id', () => {
     ['7', '0b111z'],
     ['7', '77'],
     ['8', '010-x'],
-    ['7', '\uFF17abc'],
+    ['7', '\uFF18abc'],
     ['7000', '700x'],
   ])('--id %j does not protect %j', (rule, id) => {
     expect(protectedBy(rule)(id)).toBeUndefined();

@@ -2,10 +2,12 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { streamPlantList } from '../../src/api/plant-stream.js';
 import type { Plant } from '../../src/api/responses.js';
 import { lookUp, plantFor } from '../../src/commands/delete/guard.js';
 import { idKey, integerForm, protectionMatcher } from '../../src/commands/delete/protections.js';
 import type { Context } from '../../src/context.js';
+import { NO_SECRETS } from '../../src/shared/text.js';
 import { inProcess } from '../helpers/in-process.js';
 
 // Protections and the profile's max-deletes: `config protect/unprotect`,
@@ -124,9 +126,9 @@ describe('the rules, exactly', () => {
     ['7', '7\0', true],
     ['7', '7\0abc', true],
     ['7', '7.json\0x', true],
-    ['7', '\x007', false],
+    ['7', '\x007', true],
     ['7', '7\x01', true],
-    ['7', '\x017', false],
+    ['7', '\x017', true],
     // read as a double (JavaScript's Number(), Python's float()): what rounds to the id is the id
     ['7', '7.0000000000000001', true],
     ['8', '7.9999999999999999', true],
@@ -927,6 +929,40 @@ describe("lookUp: the service's list read once, batch by batch as it arrives", (
     const canonical = listing(batches);
     await lookUp(canonical.ctx, new Set(['7']), { firstOnly: true, exact: new Set(['7']) });
     expect(canonical.read()).toBe(1);
+  });
+});
+
+describe('lookUp: a plant the service lists with its id written twice', () => {
+  /** The plants streamPlantList makes of this text, as the client hands them over. */
+  async function batchOf(text: string): Promise<Plant[]> {
+    const plants: Plant[] = [];
+    // eslint-disable-next-line @typescript-eslint/require-await -- the code under test reads an async iterable.
+    const body = async function* () {
+      yield Buffer.from(text);
+    };
+    for await (const batch of streamPlantList(body(), 'application/json', 1e9, NO_SECRETS)) plants.push(...batch);
+    return plants;
+  }
+
+  it('is found under each id wanted, and firstOnly still reads on until every wanted id has a plant', async () => {
+    const batches = [await batchOf('[{"id":"2","id":"3","name":"Twin"}]'), await batchOf('[{"id":"4","name":"D"}]')];
+    let read = 0;
+    const ctx = {
+      client: () =>
+        Promise.resolve({
+          async *streamPlants() {
+            for (const batch of batches) {
+              read += 1;
+              yield await Promise.resolve(batch);
+            }
+          },
+        }),
+    } as unknown as Context;
+    const { byId } = await lookUp(ctx, new Set(['3', '4']), { firstOnly: true });
+    expect(read).toBe(2);
+    expect([...byId.keys()]).toEqual(['3', '4']);
+    const byFirst = await lookUp(ctx, new Set(['2']));
+    expect(byFirst.byId.get('2')!.map((plant) => plant.name)).toEqual(['Twin']);
   });
 });
 

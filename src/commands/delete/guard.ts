@@ -6,6 +6,7 @@ import type { Context } from '../../context.js';
 import { ConfigError, RefusedError } from '../../errors.js';
 import { excerpt, NO_SECRETS, printable, quoted, wordList } from '../../shared/text.js';
 import { capOf, formatMaxDeletes, parseMaxDeletes, type MaxDeletes } from '../../shared/values.js';
+import { ambiguity, listedIds } from './ambiguous.js';
 import { plantId } from './id-input.js';
 import { countListed, ListCounter, warnOfDuplicates, type ListedCount } from './list-count.js';
 import { unseenShown } from './loose-text.js';
@@ -76,13 +77,14 @@ export async function profileGuard(ctx: Context): Promise<ProfileGuard> {
 /** The plants the run knows, by idKey: every one of them, for an id the list holds twice. */
 type PlantsById = Map<string, Plant[]>;
 
-function addPlant(byId: PlantsById, plant: Plant): void {
-  const id = plantId(plant);
-  if (id === undefined) return;
-  const key = idKey(id);
-  const same = byId.get(key);
-  if (same) same.push(plant);
-  else byId.set(key, [plant]);
+/** The plant under its id, and under every other id the service listed it with (ambiguous.ts). */
+function addPlant(byId: PlantsById, plant: Plant, ids = listedIds(plant)): void {
+  for (const id of ids) {
+    const key = idKey(id);
+    const same = byId.get(key);
+    if (same) same.push(plant);
+    else byId.set(key, [plant]);
+  }
 }
 
 /**
@@ -130,12 +132,16 @@ export async function guardDeletion(
   if (rules && hasRules(rules)) checkProtections(checked, byId, rules, guard.profile);
   if (max !== undefined) {
     const cap = capOf(max, count ?? 0);
-    if (checked.length > cap) {
+    const size = runSize(checked, max);
+    if (size > cap) {
       const shown =
         typeof max === 'number'
           ? `${max}`
           : `${formatMaxDeletes(max)} (${cap} of the ${count}${counted!.items === count ? '' : ' distinct'} plants listed)`;
-      const what = `${checked.length} plant${checked.length === 1 ? '' : 's'} would be deleted`;
+      const what =
+        size === checked.length
+          ? `${size} plant${size === 1 ? '' : 's'} would be deleted`
+          : `${size} distinct plant${size === 1 ? '' : 's'} would be deleted (${checked.length} ids)`;
       throw new RefusedError(
         options.maxDeletes !== undefined
           ? `${what}, more than --max-deletes ${shown}; nothing was deleted`
@@ -147,6 +153,18 @@ export async function guardDeletion(
     }
   }
   return checked;
+}
+
+/**
+ * What a cap is compared with. A number caps requests: every DELETE the run
+ * would send counts, `7` and `07` two, as a service whose ids are text may
+ * delete a plant for each. A percentage is a share of the distinct plants
+ * listed (by idKey), so the run is counted the same way: the distinct
+ * plants it targets, or a list of 10 plants under 9 spellings each could
+ * never be pruned with 100%.
+ */
+function runSize(targets: readonly DeletionTarget[], max: MaxDeletes): number {
+  return typeof max === 'number' ? targets.length : new Set(targets.map(({ id }) => idKey(id))).size;
 }
 
 /** How a plant is named in a refusal: its name cut short, the service's text escaped. */
@@ -166,10 +184,16 @@ function checkProtections(
   const protectedBy = protectionMatcher(rules);
   const hits: string[] = [];
   const unchecked: string[] = [];
+  const ambiguous: string[] = [];
   for (const { id, plant } of targets) {
     const known = (byId && knownAs(byId, id)) ?? (plant ? [plant] : []);
     const found = protectedBy(id, known);
-    if (found !== undefined) {
+    const unclear = found === undefined ? known.find((listed) => ambiguity(listed) !== undefined) : undefined;
+    if (unclear !== undefined) {
+      ambiguous.push(
+        `${printable(id)} ${quoted(excerpt(String(unclear.name), NAME_IN_REFUSAL, NO_SECRETS))} (${ambiguity(unclear)!})`,
+      );
+    } else if (found !== undefined) {
       // The plant that matched a tag or name rule; for an id rule, the one the run knows, if any.
       const shown = found.plant ?? known[0];
       const name = shown ? ` ${quoted(excerpt(String(shown.name), NAME_IN_REFUSAL, NO_SECRETS))}` : '';
@@ -194,9 +218,16 @@ function checkProtections(
         `not in the service's list, so cannot be checked against the protections of profile ${profile} (${rulesText})`,
     );
   }
+  if (ambiguous.length > 0) {
+    parts.push(
+      `${ambiguous.length === 1 ? 'plant' : 'plants'} ${named(ambiguous)} ${ambiguous.length === 1 ? 'is' : 'are'} ` +
+        `listed ambiguously by the service (which plant it means is unknown), so cannot be checked against the protections of profile ${profile}`,
+    );
+  }
   if (parts.length === 0) return;
+  const refused = hits.length + unchecked.length + ambiguous.length;
   throw new RefusedError(
-    `${parts.join('; ')}; nothing was deleted; leave ${hits.length + unchecked.length === 1 ? 'it' : 'them'} out, ` +
+    `${parts.join('; ')}; nothing was deleted; leave ${refused === 1 ? 'it' : 'them'} out, ` +
       "or pass --include-protected to delete without checking any rule (rules: 'plants config list')",
   );
 }
@@ -249,10 +280,11 @@ export async function lookUp(
     counter.add(batch);
     if (countOnly) continue;
     for (const plant of batch) {
-      const id = plantId(plant);
-      if (id === undefined || !wanted.has(idKey(id))) continue;
-      addPlant(byId, plant);
-      if (exact?.has(id)) exactFound.add(id);
+      // Only under wanted ids: firstOnly counts them.
+      const ids = listedIds(plant).filter((id) => wanted.has(idKey(id)));
+      if (ids.length === 0) continue;
+      addPlant(byId, plant, ids);
+      for (const id of ids) if (exact?.has(id)) exactFound.add(id);
     }
     if (firstOnly && byId.size === wanted.size && exactFound.size === (exact?.size ?? 0)) break;
   }

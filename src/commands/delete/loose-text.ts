@@ -33,8 +33,10 @@ export const LOOSE_STEPS: readonly LooseStep[] = [
   'letter case',
 ];
 
-// eslint-disable-next-line no-control-regex
-const INVISIBLE = /[\p{Cf}\p{Default_Ignorable_Code_Point}\u0000-\u0008\u000e-\u001f\u007f-\u0084\u0086-\u009f]/gu;
+/** Invisible characters, dropped before text is compared; idSpellings drops them from an id too. */
+export const INVISIBLE =
+  // eslint-disable-next-line no-control-regex
+  /[\p{Cf}\p{Default_Ignorable_Code_Point}\u0000-\u0008\u000e-\u001f\u007f-\u0084\u0086-\u009f]/gu;
 const WHITE_SPACE = /[\s\u0085]+/g;
 const DASH = /[\p{Pd}\u2212]/gu;
 /** Text that reads the same loosely once lower-cased: printable ASCII, single spaces inside. */

@@ -3,6 +3,7 @@ import { PROTECTION_KINDS, type Protections } from '../../config/store.js';
 import { globMatcher } from '../../filters.js';
 import { JsonNumber, numberText } from '../../json.js';
 import { quoted } from '../../shared/text.js';
+import { idSpellings, wrappedReadings } from './id-spellings.js';
 import { leadingNumbers } from './leading-number.js';
 import { looseSteps, looseText, type LooseStep } from './loose-text.js';
 
@@ -180,40 +181,60 @@ export function idKey(id: string): string {
 /** A format suffix a server may take off the end of a plant's path: `.json`, `.xml`, `.v2`. */
 const FORMAT_SUFFIX = /\.[A-Za-z][A-Za-z\d]*$/;
 
+/** ASCII digits, as many as a double holds exactly: an id that is its own only reading (and its wraps). */
+const PLAIN_DIGITS = /^\d{1,15}$/;
+
 /** Suffixes taken off one id at most (`7.tar.gz` takes two). */
 const MAX_SUFFIXES = 8;
 
 /**
  * Every id (by idKey) a service may read a target as, the target's own
- * first: the number it starts with, as parseInt, Ruby's to_i (Rails) and
- * PHP's (int) read `7-slug` or ` 7` as 7 (leadingNumbers); the id without
- * a format suffix, as Rails (and Spring before 5.3) read `/plants/7.json`
- * as plant 7 in JSON, and the id up to a NUL, where a server in C reads
- * `7\0x` as 7; and each as a service that reads ids as doubles does
- * (doubleReading). Each is protected as the id itself would be; idKey, the
- * id's own identity, still keeps the text after a number (`7abc` is not
- * the id 7 to select or count by).
+ * first. Each text the id may be taken for (idSpellings: its NFKC form,
+ * without invisible characters, percent-decoded as a proxy and an app may
+ * each decode it) is read: as the number it starts with, as parseInt, Ruby's
+ * to_i (Rails) and PHP's (int) read `7-slug` or ` 7` as 7 (leadingNumbers);
+ * without a format suffix, as Rails (and Spring before 5.3) read
+ * `/plants/7.json` as plant 7 in JSON; up to a NUL, where a server in C
+ * reads `7\0x` as 7; and each as a service that reads ids as doubles does
+ * (doubleReading). A whole number is read too as a service holding ids in
+ * 32 or 64 bits wraps it (wrappedReadings: 4294967303 is 7). Each is
+ * protected as the id itself would be; idKey, the id's own identity, still
+ * keeps the text after a number (`7abc` is not the id 7 to select or count by).
  */
 export function idReadings(id: string): string[] {
+  // Most ids: every reading of plain digits a double holds exactly is the number itself.
+  if (PLAIN_DIGITS.test(id)) {
+    const key = idKey(id);
+    const wrapped = wrappedReadings(key);
+    return wrapped.length === 0 ? [key] : [key, ...wrapped];
+  }
   const keys = new Set([idKey(id)]);
   const add = (text: string) => {
     keys.add(idKey(text));
     const rounded = doubleReading(text);
     if (rounded !== undefined) keys.add(rounded);
   };
-  // The number at its start, as parseInt, Ruby's to_i and PHP's (int) read it (leading-number.ts).
-  for (const number of leadingNumbers(id)) add(number);
-  const nul = id.indexOf('\0');
-  for (const text of nul > 0 ? [id, id.slice(0, nul)] : [id]) {
-    let stem = text;
-    add(stem);
-    for (let cut = 0; cut < MAX_SUFFIXES; cut += 1) {
-      const suffix = FORMAT_SUFFIX.exec(stem);
-      if (!suffix || suffix.index === 0) break;
-      stem = stem.slice(0, suffix.index);
+  for (const spelling of idSpellings(id)) {
+    // The number at its start, as parseInt, Ruby's to_i and PHP's (int) read it (leading-number.ts).
+    for (const number of leadingNumbers(spelling)) add(number);
+    const nul = spelling.indexOf('\0');
+    for (const text of nul > 0 ? [spelling, spelling.slice(0, nul)] : [spelling]) {
+      let stem = text;
       add(stem);
+      for (let cut = 0; cut < MAX_SUFFIXES; cut += 1) {
+        const suffix = FORMAT_SUFFIX.exec(stem);
+        if (!suffix || suffix.index === 0) break;
+        stem = stem.slice(0, suffix.index);
+        add(stem);
+      }
     }
   }
+  let wrapped: string[] | undefined;
+  for (const key of keys) {
+    const readings = wrappedReadings(key);
+    if (readings.length > 0) (wrapped ??= []).push(...readings);
+  }
+  if (wrapped) for (const key of wrapped) keys.add(key);
   return [...keys];
 }
 
