@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { JournalError } from '../errors.js';
 import { errorCode, fsReason } from '../shared/fs-reason.js';
 import { JOURNAL_FILE } from './location.js';
-import { oldJournalsInOrder } from './journal.js';
+import { oldJournalsInOrder } from './roll-over.js';
 import { parseRecord, type JournalRecord } from './record.js';
 
 export type { JournalRecord };
