@@ -133,10 +133,38 @@ function refuseOutput(path: string, own: boolean, stats?: Stats): void {
       );
     }
   }
-  if (!own && file.isCharacterDevice() && file.rdev === devNull()) {
+  if (!own && file.isCharacterDevice() && file.rdev === deviceOf('/dev/null')) {
     throw new JournalError(
       `--journal-file ${path} is /dev/null, which keeps nothing; nothing was deleted; to delete without a record, leave --journal-file out and run with --no-journal (or PLANTS_JOURNAL=off)`,
     );
+  }
+  if (!own && file.isCharacterDevice() && !keepsOrFails(path, file)) {
+    throw new JournalError(
+      `--journal-file ${path} is a device that is not a terminal (as /dev/zero or /dev/urandom), which may keep nothing written to it; nothing was deleted; ${OUTPUT_WAY_ON}`,
+    );
+  }
+}
+
+/**
+ * Whether a character device shows what is written to it, or fails the
+ * write for all to see: a terminal, or /dev/full (every write fails with
+ * ENOSPC, which the run reports). Any other (/dev/zero, /dev/random) may
+ * throw records away without a word, so it is refused.
+ */
+function keepsOrFails(path: string, file: Stats): boolean {
+  if (file.rdev === deviceOf('/dev/full')) return true;
+  const { O_WRONLY, O_NONBLOCK, O_NOCTTY } = constants;
+  try {
+    // Opened to ask (never to make it this run's controlling terminal): a device's node says nothing of it.
+    const fd = openSync(path, O_WRONLY | (O_NONBLOCK ?? 0) | (O_NOCTTY ?? 0));
+    try {
+      return process.getBuiltinModule('node:tty').isatty(fd);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    // Not to be opened: opening it for the journal fails the same way, and says why.
+    return true;
   }
 }
 
@@ -151,10 +179,10 @@ function sameFile(stats: Stats, fd: number): boolean {
   }
 }
 
-/** The device number of /dev/null (undefined where there is none). */
-function devNull(): number | undefined {
+/** The device number of a device such as /dev/null (undefined where there is none). */
+function deviceOf(path: string): number | undefined {
   try {
-    return statSync('/dev/null').rdev;
+    return statSync(path).rdev;
   } catch {
     return undefined;
   }
