@@ -209,12 +209,20 @@ function refuseUnlessJournal(path: string): void {
   }
   const end = text.indexOf('\n');
   const first = end === -1 ? text : text.slice(0, end);
-  // A record's beginning is a journal too: a first write that a full disk cut short.
-  if (parseRecord(first) === undefined && !first.startsWith(RECORD_START)) {
+  if (!journalFirstLine(first)) {
     throw new JournalError(
       `--journal-file ${path} is not a deletion journal: its first line is not a journal record; nothing was deleted; name a new file, or one that --journal-file wrote`,
     );
   }
+}
+
+/**
+ * Whether `line` may be a journal's first line: a record, or a record's
+ * beginning (a first write that a full disk cut short). Writing to and
+ * reading a --journal-file go by it.
+ */
+export function journalFirstLine(line: string): boolean {
+  return parseRecord(line) !== undefined || line.startsWith(RECORD_START);
 }
 
 /**
