@@ -161,6 +161,7 @@ describe('rolling over while other runs write', () => {
   });
 
   it('runs started together that all roll the journal over keep every record (stress)', async () => {
+    const RUNS = 16;
     const deleted = new Set<string>();
     const started = new Set<string>();
     const held: (() => void)[] = [];
@@ -171,26 +172,26 @@ describe('rolling over while other runs write', () => {
         res.writeHead(204).end();
       };
       // Every run has opened its journal (and rolled it over) once it sends a DELETE: the answers wait
-      // until all ten have, as a run that ended before another started would have its file rolled away.
+      // until all have, as a run that ended before another started would have its file rolled away.
       started.add(id.split('-')[0]!);
-      if (started.size < 10) held.push(answer);
+      if (started.size < RUNS) held.push(answer);
       else {
         held.splice(0).forEach((go) => go());
         answer();
       }
     });
-    const runs = Array.from({ length: 10 }, (_, run) =>
+    const runs = Array.from({ length: RUNS }, (_, run) =>
       runCli(['delete', ...Array.from({ length: 8 }, (_, i) => `s${run}-${i}`), '--yes', '--concurrency', '2'], {
         configDir: dir.path,
         env: env(),
       }),
     );
-    expect((await Promise.all(runs)).map((r) => r.code)).toEqual(Array(10).fill(0));
-    expect(deleted.size).toBe(80);
+    expect((await Promise.all(runs)).map((r) => r.code)).toEqual(Array(RUNS).fill(0));
+    expect(deleted.size).toBe(RUNS * 8);
     const listed = JSON.parse((await runCli(['history', '--json'], { configDir: dir.path, env: env() })).stdout) as {
       results: { deleted?: number };
     }[];
-    expect(listed).toHaveLength(10);
-    expect(listed.map((run) => run.results.deleted)).toEqual(Array(10).fill(8));
+    expect(listed).toHaveLength(RUNS);
+    expect(listed.map((run) => run.results.deleted)).toEqual(Array(RUNS).fill(8));
   });
 });
