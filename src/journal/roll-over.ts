@@ -92,6 +92,10 @@ export function rollOver(dir: string, atBytes: number, wayOn: string, pause?: Pa
  * mark, before the writer's look: from step 1 to its removal the file is
  * under this run's `removing` name, so the look finds it there, or (past
  * step 3) finds it removed; either way the writer writes nothing to it.
+ * (A listing of the directory is not one step: a mark made while step 2
+ * lists was made after step 1 all the same, and a writer's look lists the
+ * `removing` names before it looks at the links, so a removal during its
+ * listing is seen by the second.)
  */
 function removeOld(dir: string, names: readonly string[], pause?: Pause): void {
   const mine: [removing: string, old: string][] = [];

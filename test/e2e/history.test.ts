@@ -270,6 +270,15 @@ describe('plants history', () => {
     expect((JSON.parse(r.stdout) as { run: string }[]).map((run) => run.run)).toEqual([RUN_C, RUN_B, RUN_A]);
   });
 
+  it('reads a rolled-over journal a rollover was removing (one a killed run left), in its place by time', async () => {
+    write(JOURNAL.slice(0, 5), 'deletions.removing.4242.deletions.20261121T000000.000Z.7.jsonl');
+    write(JOURNAL.slice(5, 9), 'deletions.20261125T000000.000Z.7.jsonl');
+    write(JOURNAL.slice(9));
+    const r = await history(['--json']);
+    expect(r.stderr).toBe('');
+    expect((JSON.parse(r.stdout) as { run: string }[]).map((run) => run.run)).toEqual([RUN_C, RUN_B, RUN_A]);
+  });
+
   it('a damaged line is skipped with one warning naming its line; the rest is shown', async () => {
     write([...JOURNAL.slice(0, 3), '{"v":1,"event":"intent","run":"aaaa', 'not json at all', ...JOURNAL.slice(3)]);
     const r = await history(['--json']);

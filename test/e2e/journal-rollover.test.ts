@@ -194,4 +194,20 @@ describe('rolling over while other runs write', () => {
     expect(listed).toHaveLength(RUNS);
     expect(listed.map((run) => run.results.deleted)).toEqual(Array(RUNS).fill(8));
   });
+
+  it("a file a killed rollover was removing is taken up by the next: removed when no run writes it; a live remover's is left to it", async () => {
+    server = await rawServer((_req, res) => res.writeHead(204).end());
+    mkdirSync(state);
+    const ended = spawnSync(process.execPath, ['-e', '0']).pid;
+    for (const day of [1, 2, 3, 4]) writeFileSync(join(state, `deletions.2999010${day}T000000Z.1.jsonl`), 'x\n');
+    const stale = `deletions.removing.${ended}.deletions.20260101T000000Z.1.jsonl`;
+    const busy = `deletions.removing.${process.pid}.deletions.20260102T000000Z.1.jsonl`;
+    writeFileSync(join(state, stale), 'x\n');
+    writeFileSync(join(state, busy), 'x\n');
+    writeFileSync(join(state, 'deletions.jsonl'), 'x\n');
+    expect((await runCli(['delete', '1', '--yes'], { configDir: dir.path, env: env() })).code).toBe(0);
+    const left = readdirSync(state);
+    expect(left.filter((name) => name.includes('20260101'))).toEqual([]);
+    expect(left).toContain(busy);
+  });
 });
