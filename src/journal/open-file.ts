@@ -48,7 +48,7 @@ export function openJournalFile(path: string, own: boolean): number {
   try {
     const stats = fstatSync(fd);
     // Again for what was opened: the path may have been replaced since it was looked at.
-    refuseOutput(path, own, stats);
+    refuseOutput(path, own, stats, fd);
     if (own && stats.isFile() && (process.getuid === undefined || stats.uid === process.getuid())) {
       // Kept private, an older one too.
       fchmodSync(fd, 0o600);
@@ -110,10 +110,11 @@ const OUTPUT_WAY_ON = "give a file's path (--journal-file run.jsonl), or a pipe:
  * (`/dev/stdout`, `/dev/fd/1`, `/proc/self/fd/2`, or the file stdout was
  * redirected to): its records would be mixed into the results (`--json`)
  * or the messages. And `/dev/null` (any node of that device) as a
- * --journal-file: nothing written there is kept. `stats`: the file as
- * opened; else the path is looked at (a missing one is neither).
+ * --journal-file: nothing written there is kept, nor by any other device that
+ * is not a terminal (keepsOrFails). `stats`: the file as
+ * opened (`fd`); else the path is looked at (a missing one is neither).
  */
-function refuseOutput(path: string, own: boolean, stats?: Stats): void {
+function refuseOutput(path: string, own: boolean, stats?: Stats, fd?: number): void {
   if (process.platform === 'win32') return;
   let file = stats;
   try {
@@ -138,7 +139,7 @@ function refuseOutput(path: string, own: boolean, stats?: Stats): void {
       `--journal-file ${path} is /dev/null, which keeps nothing; nothing was deleted; to delete without a record, leave --journal-file out and run with --no-journal (or PLANTS_JOURNAL=off)`,
     );
   }
-  if (!own && file.isCharacterDevice() && !keepsOrFails(path, file)) {
+  if (!own && file.isCharacterDevice() && !keepsOrFails(path, file, fd)) {
     throw new JournalError(
       `--journal-file ${path} is a device that is not a terminal (as /dev/zero or /dev/urandom), which may keep nothing written to it; nothing was deleted; ${OUTPUT_WAY_ON}`,
     );
@@ -151,14 +152,16 @@ function refuseOutput(path: string, own: boolean, stats?: Stats): void {
  * ENOSPC, which the run reports). Any other (/dev/zero, /dev/random) may
  * throw records away without a word, so it is refused.
  */
-function keepsOrFails(path: string, file: Stats): boolean {
+function keepsOrFails(path: string, file: Stats, opened?: number): boolean {
   if (file.rdev === deviceOf('/dev/full')) return true;
+  const { isatty } = process.getBuiltinModule('node:tty');
+  if (opened !== undefined) return isatty(opened);
   const { O_WRONLY, O_NONBLOCK, O_NOCTTY } = constants;
   try {
     // Opened to ask (never to make it this run's controlling terminal): a device's node says nothing of it.
     const fd = openSync(path, O_WRONLY | (O_NONBLOCK ?? 0) | (O_NOCTTY ?? 0));
     try {
-      return process.getBuiltinModule('node:tty').isatty(fd);
+      return isatty(fd);
     } finally {
       closeSync(fd);
     }
