@@ -55,7 +55,10 @@ export function historyCommand(ctx: Context, run: HistoryRunner = runHistory): C
       )
         // The choices are listed in help and offered by completion; the parser takes a list of them.
         .choices(RECORDED_RESULTS)
-        .argParser(parseResults),
+        // Repeated, they add up, as a comma list does.
+        .argParser((raw: string, previous: DeleteResultKind[] | undefined) => [
+          ...new Set([...(previous ?? []), ...parseResults(raw)]),
+        ]),
     )
     .addOption(outputOption())
     .option('--json', 'same as -o json')
@@ -159,10 +162,10 @@ async function runHistory(options: HistoryOptions, ctx: Context): Promise<void> 
     await writeHistory(ctx, format, PLANT_VIEW, plants, none);
     // Skipped plants counted by the start record but not on record by id cannot be listed: said, not left out silently.
     const unlisted = run.planned - run.recorded;
-    if (unlisted > 0 && (wanted === undefined || wanted.has('skipped')) && options.id === undefined) {
+    if (unlisted > 0 && (wanted === undefined || wanted.has('unknown')) && options.id === undefined) {
       warning(
         io,
-        `${unlisted} more plant${unlisted === 1 ? '' : 's'} of this run ${unlisted === 1 ? 'was' : 'were'} never sent, and ${unlisted === 1 ? 'its id is' : 'their ids are'} not on record (its journal could not be written, or it was recorded by an older plants)`,
+        `${unlisted} more plant${unlisted === 1 ? '' : 's'} of this run ${unlisted === 1 ? 'is' : 'are'} counted as unknown: no record names ${unlisted === 1 ? 'it' : 'them'} (a damaged line, a journal that could not be written, or an older plants that did not record skipped plants by id)`,
       );
     }
     return;

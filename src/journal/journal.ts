@@ -4,13 +4,9 @@ import {
   constants,
   existsSync,
   fstatSync,
-  lstatSync,
   openSync,
-  readdirSync,
   readSync,
-  renameSync,
   statSync,
-  unlinkSync,
   writeSync,
 } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -30,12 +26,10 @@ import {
   type PipeWait,
 } from './pipe-write.js';
 import { checkJournalFile, openJournalFile } from './open-file.js';
-import { fileKey, filesBeingWritten, markWriter, type WriterMark } from './writers.js';
+import { ROLL_OVER_BYTES, rollOver, writerMayKeep, type Pause } from './roll-over.js';
+import { markWriter, type WriterMark } from './writers.js';
 
-/** The journal rolls over when a run starts and finds it this large... */
-export const ROLL_OVER_BYTES = 16 * 1024 * 1024;
-/** ...keeping this many old files beside it (the oldest go first). */
-export const KEEP_OLD_FILES = 4;
+export { KEEP_OLD_FILES, oldJournalsInOrder, ROLL_OVER_BYTES } from './roll-over.js';
 /** Names and tags are cut to this many characters in a record: a service's text is not bounded. */
 const MAX_TEXT = 200;
 
@@ -70,6 +64,9 @@ interface JournalFile {
   /** Why a pipe takes no more records: its reader stopped taking them (or did not while the run stopped). */
   stalled?: Error;
 }
+
+/** How many times a run opens the journal again when rollovers keep removing the file it opened. */
+const MAX_OPENS = 100;
 
 /** How long, once the run is stopping (Ctrl-C, SIGTERM), a write still waits for a pipe's reader to make room. */
 const STOP_GRACE_MS = 1000;
@@ -165,6 +162,8 @@ export class DeletionJournal {
     rollOverBytes?: number;
     /** The plants the run will send for, when known: on a pipe, each one's records must fit in one whole write. */
     targets?: readonly JournalPlant[];
+    /** A test's hold at a point of the rollover (docs/testing.md). */
+    pause?: Pause;
     /** The run's stop (Ctrl-C, SIGTERM), which ends a wait for a pipe's reader; how long a reader may take nothing. */
     wait?: { signal?: AbortSignal; stallMs?: number };
   }): Promise<DeletionJournal> {
@@ -189,25 +188,24 @@ export class DeletionJournal {
         } catch (err) {
           throw cannotMake(options.dir, err);
         }
-        rollOver(options.dir, options.rollOverBytes ?? ROLL_OVER_BYTES);
+        rollOver(options.dir, options.rollOverBytes ?? ROLL_OVER_BYTES, WAY_ON, options.pause);
         const dir = options.dir;
-        const openedAndMarked = () => {
+        // Opened and marked, then kept only if no rollover is removing it (roll-over.ts, removeOld, says why
+        // that order loses nothing); else opened again: a rollover only removes old files, so this ends.
+        for (let tries = 1; ; tries += 1) {
           opened(join(dir, JOURNAL_FILE), WAY_ON, true);
           const file = files.at(-1)!;
+          if (tries === 1) options.pause?.('writer-opened');
           try {
             file.mark = markWriter(dir, file.fd);
+            if (writerMayKeep(dir, file.fd)) break;
           } catch (err) {
             throw cannotMark(dir, err);
           }
-          return file;
-        };
-        const file = openedAndMarked();
-        // A rollover that removed it between the open and the mark (four rollovers in a moment): opened again.
-        if (fstatSync(file.fd).nlink === 0) {
           files.pop();
-          file.mark!.remove();
+          file.mark.remove();
           closeSync(file.fd);
-          openedAndMarked();
+          if (tries === MAX_OPENS) throw cannotMark(dir, new Error('other runs kept rolling the journal over'));
         }
       }
       if (options.extraFile !== undefined) opened(options.extraFile, OTHER_FILE, false);
@@ -622,63 +620,6 @@ function wholeLines(text: string, written: number, ended: boolean): number {
 
 function cut(text: string): string {
   return text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT - 1)}…` : text;
-}
-
-/**
- * Old journals are named by when they were rolled over, to the millisecond,
- * and by the process that did it: `deletions.20261129T061100.123Z.12345.jsonl`
- * (before, to the second: `deletions.20261129T061100Z.12345.jsonl`, still read).
- */
-const OLD_JOURNAL = /^deletions\.(\d{8}T\d{6})(?:\.(\d{3}))?Z\.(\d+)\.jsonl$/;
-
-/**
- * Old journals' names, oldest first: by time, then by pid as a number
- * (as text, pid 10000 would sort before 9999 and a newer file be taken for
- * an older one); names that are not old journals are left out.
- */
-export function oldJournalsInOrder(names: readonly string[]): string[] {
-  const keyed = names.flatMap((name) => {
-    const [, seconds, ms = '000', pid] = OLD_JOURNAL.exec(name) ?? [];
-    return seconds === undefined ? [] : [{ name, time: `${seconds}.${ms}`, pid: Number(pid) }];
-  });
-  keyed.sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : a.pid - b.pid || (a.name < b.name ? -1 : 1)));
-  return keyed.map(({ name }) => name);
-}
-
-/**
- * Keep the journal bounded: when it has reached `atBytes`, rename it
- * (an atomic step another run cannot half-see) and remove all but the
- * KEEP_OLD_FILES newest old ones, save those a running run still writes
- * (writers.ts). Runs racing to do it lose nothing.
- */
-function rollOver(dir: string, atBytes: number): void {
-  const path = join(dir, JOURNAL_FILE);
-  try {
-    // A link or anything but a regular file is not rolled over: the open that follows refuses a link.
-    const stats = lstatSync(path);
-    if (!stats.isFile() || stats.size < atBytes) return;
-    // 2026-11-29T06:11:00.123Z as 20261129T061100.123Z.
-    const stamp = new Date().toISOString().replace(/[-:]/g, '');
-    renameSync(path, join(dir, `deletions.${stamp}.${process.pid}.jsonl`));
-  } catch (err) {
-    // Missing: nothing to roll over (or another run just did).
-    if (errorCode(err) === 'ENOENT') return;
-    throw new JournalError(
-      `cannot roll over the deletion journal ${path}: ${fsReason(err)}; nothing was deleted; ${WAY_ON}`,
-    );
-  }
-  const names = readdirSync(dir);
-  const old = oldJournalsInOrder(names);
-  const beingWritten = filesBeingWritten(dir, names);
-  for (const name of old.slice(0, Math.max(0, old.length - KEEP_OLD_FILES))) {
-    try {
-      // A file a running run still writes is kept: removed, it would take that run's later records with it.
-      if (beingWritten.has(fileKey(statSync(join(dir, name))))) continue;
-      unlinkSync(join(dir, name));
-    } catch {
-      // Another run removed it first.
-    }
-  }
 }
 
 /** The refusal of a run whose journal file cannot be opened (or, in a dry run, could not be). */

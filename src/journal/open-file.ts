@@ -48,7 +48,7 @@ export function openJournalFile(path: string, own: boolean): number {
   try {
     const stats = fstatSync(fd);
     // Again for what was opened: the path may have been replaced since it was looked at.
-    refuseOutput(path, own, stats);
+    refuseOutput(path, own, stats, fd);
     if (own && stats.isFile() && (process.getuid === undefined || stats.uid === process.getuid())) {
       // Kept private, an older one too.
       fchmodSync(fd, 0o600);
@@ -110,10 +110,11 @@ const OUTPUT_WAY_ON = "give a file's path (--journal-file run.jsonl), or a pipe:
  * (`/dev/stdout`, `/dev/fd/1`, `/proc/self/fd/2`, or the file stdout was
  * redirected to): its records would be mixed into the results (`--json`)
  * or the messages. And `/dev/null` (any node of that device) as a
- * --journal-file: nothing written there is kept. `stats`: the file as
- * opened; else the path is looked at (a missing one is neither).
+ * --journal-file: nothing written there is kept, nor by any other device that
+ * is not a terminal (keepsOrFails). `stats`: the file as
+ * opened (`fd`); else the path is looked at (a missing one is neither).
  */
-function refuseOutput(path: string, own: boolean, stats?: Stats): void {
+function refuseOutput(path: string, own: boolean, stats?: Stats, fd?: number): void {
   if (process.platform === 'win32') return;
   let file = stats;
   try {
@@ -133,10 +134,40 @@ function refuseOutput(path: string, own: boolean, stats?: Stats): void {
       );
     }
   }
-  if (!own && file.isCharacterDevice() && file.rdev === devNull()) {
+  if (!own && file.isCharacterDevice() && file.rdev === deviceOf('/dev/null')) {
     throw new JournalError(
       `--journal-file ${path} is /dev/null, which keeps nothing; nothing was deleted; to delete without a record, leave --journal-file out and run with --no-journal (or PLANTS_JOURNAL=off)`,
     );
+  }
+  if (!own && file.isCharacterDevice() && !keepsOrFails(path, file, fd)) {
+    throw new JournalError(
+      `--journal-file ${path} is a device that is not a terminal (as /dev/zero or /dev/urandom), which may keep nothing written to it; nothing was deleted; ${OUTPUT_WAY_ON}`,
+    );
+  }
+}
+
+/**
+ * Whether a character device shows what is written to it, or fails the
+ * write for all to see: a terminal, or /dev/full (every write fails with
+ * ENOSPC, which the run reports). Any other (/dev/zero, /dev/random) may
+ * throw records away without a word, so it is refused.
+ */
+function keepsOrFails(path: string, file: Stats, opened?: number): boolean {
+  if (file.rdev === deviceOf('/dev/full')) return true;
+  const { isatty } = process.getBuiltinModule('node:tty');
+  if (opened !== undefined) return isatty(opened);
+  const { O_WRONLY, O_NONBLOCK, O_NOCTTY } = constants;
+  try {
+    // Opened to ask (never to make it this run's controlling terminal): a device's node says nothing of it.
+    const fd = openSync(path, O_WRONLY | (O_NONBLOCK ?? 0) | (O_NOCTTY ?? 0));
+    try {
+      return isatty(fd);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    // Not to be opened: opening it for the journal fails the same way, and says why.
+    return true;
   }
 }
 
@@ -151,10 +182,10 @@ function sameFile(stats: Stats, fd: number): boolean {
   }
 }
 
-/** The device number of /dev/null (undefined where there is none). */
-function devNull(): number | undefined {
+/** The device number of a device such as /dev/null (undefined where there is none). */
+function deviceOf(path: string): number | undefined {
   try {
-    return statSync('/dev/null').rdev;
+    return statSync(path).rdev;
   } catch {
     return undefined;
   }
@@ -181,12 +212,20 @@ function refuseUnlessJournal(path: string): void {
   }
   const end = text.indexOf('\n');
   const first = end === -1 ? text : text.slice(0, end);
-  // A record's beginning is a journal too: a first write that a full disk cut short.
-  if (parseRecord(first) === undefined && !first.startsWith(RECORD_START)) {
+  if (!journalFirstLine(first)) {
     throw new JournalError(
       `--journal-file ${path} is not a deletion journal: its first line is not a journal record; nothing was deleted; name a new file, or one that --journal-file wrote`,
     );
   }
+}
+
+/**
+ * Whether `line` may be a journal's first line: a record, or a record's
+ * beginning (a first write that a full disk cut short). Writing to and
+ * reading a --journal-file go by it.
+ */
+export function journalFirstLine(line: string): boolean {
+  return parseRecord(line) !== undefined || line.startsWith(RECORD_START);
 }
 
 /**

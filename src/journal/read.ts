@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { JournalError } from '../errors.js';
 import { errorCode, fsReason } from '../shared/fs-reason.js';
 import { JOURNAL_FILE } from './location.js';
-import { oldJournalsInOrder } from './journal.js';
+import { oldJournalsInOrder } from './roll-over.js';
+import { journalFirstLine } from './open-file.js';
 import { parseRecord, type JournalRecord } from './record.js';
 
 export type { JournalRecord };
@@ -86,7 +87,7 @@ export async function streamJournalFiles(files: readonly string[], sink: Journal
       if (stat.size >= LARGE_FILE_BYTES) sink.large?.(file, stat.size);
       const fd = openSync(file, 'r');
       try {
-        readFileLines(file, fd, sink, (err) => unreadableFile(fsReason(err)));
+        readFileLines(file, fd, sink, (err) => unreadableFile(fsReason(err)), true);
       } finally {
         closeSync(fd);
       }
@@ -98,8 +99,14 @@ export async function streamJournalFiles(files: readonly string[], sink: Journal
 }
 
 /** A file's lines, a chunk at a time; a read error is `failed`'s JournalError. */
-function readFileLines(file: string, fd: number, sink: JournalSink, failed: (err: unknown) => JournalError): void {
-  const lines = new LineReader(file, sink);
+function readFileLines(
+  file: string,
+  fd: number,
+  sink: JournalSink,
+  failed: (err: unknown) => JournalError,
+  named = false,
+): void {
+  const lines = new LineReader(file, sink, named);
   const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
   for (;;) {
     let read: number;
@@ -121,7 +128,7 @@ function readFileLines(file: string, fd: number, sink: JournalSink, failed: (err
  * time, so the pipe is read as the event loop's, without blocking.
  */
 async function readPipeLines(file: string, sink: JournalSink): Promise<void> {
-  const lines = new LineReader(file, sink);
+  const lines = new LineReader(file, sink, true);
   const { O_RDONLY, O_NONBLOCK } = constants;
   const fd = openSync(file, O_RDONLY | (O_NONBLOCK ?? 0));
   // A built-in, as the bundles load them; loaded only for a pipe.
@@ -143,10 +150,13 @@ class LineReader {
   #size = 0;
   #tooLong = false;
   #line = 0;
+  /** A file the user named: refused (JournalError) when its first line is not a journal's. */
+  readonly #named: boolean;
 
-  constructor(file: string, sink: JournalSink) {
+  constructor(file: string, sink: JournalSink, named = false) {
     this.#file = file;
     this.#sink = sink;
+    this.#named = named;
   }
 
   push(chunk: Buffer): void {
@@ -192,6 +202,12 @@ class LineReader {
   /** The next line: `undefined` for one too long to be a record. */
   #emit(text: string | undefined): void {
     this.#line += 1;
+    if (this.#named && this.#line === 1 && (text === undefined || !journalFirstLine(text))) {
+      // As writing refuses it: not a journal (/etc/passwd), whose every line would be a damaged one.
+      throw new JournalError(
+        `cannot read the journal file ${this.#file}: its first line is not a journal record; give a file that --journal-file wrote`,
+      );
+    }
     if (text === '') return;
     const record = text === undefined ? undefined : parseRecord(text);
     if (record) this.#sink.record(record);

@@ -29,7 +29,7 @@ export interface RunSummary {
   base_url: string;
   /** How many it was about to delete when it started (at least as many as are on record). */
   planned: number;
-  /** How many of its plants had each result; those planned but not on record by id count as skipped. */
+  /** How many of its plants had each result; those planned but not on record by id count as unknown. */
   counts: ResultCounts;
   /** How many plants are on record by id. */
   recorded: number;
@@ -128,7 +128,9 @@ export class RunCollector {
         const counts = { ...summary.counts };
         counts.unknown += pending.size;
         const planned = Math.max(started, summary.recorded);
-        counts.skipped += planned - summary.recorded;
+        // Plants the start counts but no record names (damaged lines, a journal that could not be written):
+        // what came of them is not on record, so unknown; `skipped` counts only those on record as skipped.
+        counts.unknown += planned - summary.recorded;
         return { ...summary, counts, planned };
       })
       .sort((a, b) => (a.time < b.time ? 1 : a.time > b.time ? -1 : 0));

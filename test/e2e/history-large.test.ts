@@ -66,19 +66,23 @@ describe('a journal of any size', () => {
 
   it('a file over 1 GiB (here mostly a line too long to be a record) is read with a warning, its records shown', async () => {
     const file = join(dir.path, 'artifact.jsonl');
-    // Sparse: a GiB of NUL bytes costs no disk, and is one line no record is.
-    writeFileSync(file, '');
+    // A journal (its first line a record), then sparse: a GiB of NUL bytes costs no disk, and is one line no record is.
+    writeFileSync(file, run(1, 1));
+    const lines = run(1, 1).split('\n').length;
     truncateSync(file, 1024 ** 3 + 1);
     const fd = openSync(file, 'a');
-    writeSync(fd, `\n${run(1, 2)}`);
+    writeSync(fd, `\n${run(2, 2)}`);
     closeSync(fd);
     const r = await history(['--journal-file', file, '--json']);
     expect(r.code).toBe(0);
     expect(r.stderr).toBe(
       `plants: warning: the journal ${file} is 1.0 GiB: reading it takes a while\n` +
-        `plants: warning: skipped a damaged line of the journal: ${file} line 1\n`,
+        `plants: warning: skipped a damaged line of the journal: ${file} line ${lines}\n`,
     );
-    expect(JSON.parse(r.stdout)).toEqual([expect.objectContaining({ run: runId(1), plants: 2 })]);
+    expect(JSON.parse(r.stdout)).toEqual([
+      expect.objectContaining({ run: runId(2), plants: 2 }),
+      expect.objectContaining({ run: runId(1), plants: 1 }),
+    ]);
   });
 });
 

@@ -162,6 +162,19 @@ describe('plants history', () => {
     expect(lines.slice(1, -1).map((line) => line.split(',')[0])).toEqual(['9', '10']);
   });
 
+  it('a repeated --result adds up, as a comma list does', async () => {
+    write(JOURNAL);
+    const repeated = await history([RUN_B, '--result', 'unknown', '--result', 'deleted', '--json']);
+    expect(repeated.code).toBe(0);
+    const listed = (JSON.parse(repeated.stdout) as { id: string }[]).map((plant) => plant.id);
+    expect(listed).toEqual(['7', '9', '10']);
+    const comma = await history([RUN_B, '--result', 'unknown,deleted', '--json']);
+    expect(JSON.parse(comma.stdout)).toEqual(JSON.parse(repeated.stdout));
+    // Across runs too: a run with either result.
+    const runs = await history(['--result', 'failed', '--result', 'not_found', '--json']);
+    expect((JSON.parse(runs.stdout) as { run: string }[]).map((run) => run.run)).toEqual([RUN_C, RUN_A]);
+  });
+
   it('<run> finds the run among all; --since and --profile say whether it is wanted, --result and --id pick its plants', async () => {
     write(JOURNAL);
     const none = await history([RUN_A, '--result', 'unknown']);
@@ -204,19 +217,29 @@ describe('plants history', () => {
     );
   });
 
-  it('plants a run was about to delete but never sent count as skipped', async () => {
+  it('plants the start counts but no record names (damaged lines) count as unknown, not skipped: skipped is what --result skipped lists', async () => {
     write([
       record(RUN_A, '2026-11-20T10:00:00.000Z', 'start', { plants: 5 }),
       intent(RUN_A, '2026-11-20T10:00:00.100Z', '7'),
       outcome(RUN_A, '2026-11-20T10:00:00.200Z', '7', 'deleted', 204),
+      outcome(RUN_A, '2026-11-20T10:00:00.300Z', '8', 'skipped', null),
+      '{"v":1,"event":"outcome","run":"aaaa1111-0000-4000-8000-0000',
+      '{"v":1,"event":"outcome","ru',
     ]);
     const r = await history(['--json']);
     expect(JSON.parse(r.stdout)).toEqual([
       expect.objectContaining({
         plants: 5,
-        results: { deleted: 1, gone: 0, not_found: 0, unknown: 0, failed: 0, skipped: 4 },
+        results: { deleted: 1, gone: 0, not_found: 0, unknown: 3, failed: 0, skipped: 1 },
       }),
     ]);
+    const skipped = await history([RUN_A, '--result', 'skipped', '--json']);
+    expect((JSON.parse(skipped.stdout) as { id: string }[]).map((plant) => plant.id)).toEqual(['8']);
+    const unknown = await history([RUN_A, '--result', 'unknown', '--json']);
+    expect(unknown.stdout).toBe('[]\n');
+    expect(unknown.stderr).toContain(
+      'plants: warning: 3 more plants of this run are counted as unknown: no record names them (a damaged line, a journal that could not be written, or an older plants that did not record skipped plants by id)\n',
+    );
   });
 
   it('ndjson: one run per line, with its counts', async () => {
@@ -244,6 +267,15 @@ describe('plants history', () => {
     write(JOURNAL.slice(0, 5), 'deletions.20261121T000000Z.7.jsonl');
     write(JOURNAL.slice(5));
     const r = await history(['--json']);
+    expect((JSON.parse(r.stdout) as { run: string }[]).map((run) => run.run)).toEqual([RUN_C, RUN_B, RUN_A]);
+  });
+
+  it('reads a rolled-over journal a rollover was removing (one a killed run left), in its place by time', async () => {
+    write(JOURNAL.slice(0, 5), 'deletions.removing.4242.deletions.20261121T000000.000Z.7.jsonl');
+    write(JOURNAL.slice(5, 9), 'deletions.20261125T000000.000Z.7.jsonl');
+    write(JOURNAL.slice(9));
+    const r = await history(['--json']);
+    expect(r.stderr).toBe('');
     expect((JSON.parse(r.stdout) as { run: string }[]).map((run) => run.run)).toEqual([RUN_C, RUN_B, RUN_A]);
   });
 
@@ -276,6 +308,11 @@ describe('plants history', () => {
     ['a file that is not there', (path: string) => path, /no such file or directory \(ENOENT\)/],
     ['a directory', (path: string) => (mkdirSync(path), path), /illegal operation on a directory \(EISDIR\)/],
     ['a device, which would be read without end', () => '/dev/zero', /a device, not a file or a pipe/],
+    [
+      'a file that is not a journal (/etc/passwd)',
+      (path: string) => (writeFileSync(path, 'root:x:0:0:root:/root:/bin/bash\n{"v":1}\n'), path),
+      /its first line is not a journal record/,
+    ],
   ])('--journal-file naming %s is refused in one line (exit 2, code journal)', async (_, make, reason) => {
     const path = make(join(dir.path, 'artifact.jsonl'));
     const r = await history(['--journal-file', path]);
@@ -288,6 +325,15 @@ describe('plants history', () => {
     const json = await history(['--journal-file', path, '--json']);
     // The one line, then the JSON error line.
     expect(JSON.parse(json.stderr.split('\n')[1]!)).toMatchObject({ error: { code: 'journal' } });
+  });
+
+  it('--journal-file whose first line is a record cut short (a full disk) is read, that line skipped with a warning', async () => {
+    const path = join(dir.path, 'cut.jsonl');
+    writeFileSync(path, `{"v":1,"event":"start","ru\n${JOURNAL.join('\n')}\n`);
+    const r = await history(['--journal-file', path, '--json']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe(`plants: warning: skipped a damaged line of the journal: ${path} line 1\n`);
+    expect(JSON.parse(r.stdout)).toHaveLength(3);
   });
 
   it('--journal-file reads a pipe to its end (process substitution: <(…))', async () => {

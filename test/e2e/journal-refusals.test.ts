@@ -237,4 +237,23 @@ describe('a --journal-file that is stdout or stderr, or keeps nothing', () => {
     expect(full.stderr).toContain('no space left on device (ENOSPC)');
     expect(server.requests.filter((request) => request.method === 'DELETE')).toEqual([]);
   });
+
+  it.runIf(existsSync('/dev/zero'))(
+    'a device that throws writes away (/dev/zero, /dev/random, /dev/urandom) is refused, a dry run too',
+    async () => {
+      for (const device of ['/dev/zero', '/dev/random', '/dev/urandom']) {
+        for (const args of [
+          ['delete', '1', '--yes'],
+          ['prune', '--tag', 'weed', '--dry-run'],
+        ]) {
+          const r = await plants([...args, '--journal-file', device]);
+          expect(r.code).toBe(2);
+          expect(r.stderr).toBe(
+            `plants: --journal-file ${device} is a device that is not a terminal (as /dev/zero or /dev/urandom), which may keep nothing written to it; nothing was deleted; give a file's path (--journal-file run.jsonl), or a pipe: --journal-file >(gzip > run.jsonl.gz)\n`,
+          );
+        }
+      }
+      expect(server.requests).toEqual([]);
+    },
+  );
 });

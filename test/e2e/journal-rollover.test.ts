@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli, spawnCli, tempDir, waitFor } from '../helpers/cli.js';
@@ -116,5 +116,98 @@ describe('rolling over while other runs write', () => {
     expect(
       left.filter((name) => /^deletions\.\d{8}T\d{6}\.\d{3}Z\.\d+\.jsonl$/.test(name) && !name.endsWith('.42.jsonl')),
     ).toHaveLength(1);
+  });
+
+  it('a run that opens the journal and marks it while a rollover has read the marks but not yet removed old files keeps every record', async () => {
+    server = await rawServer((_req, res) => res.writeHead(204).end());
+    mkdirSync(state);
+    // Four old journals named in the future: the next one rolled over is the oldest, and goes.
+    for (const day of [1, 2, 3, 4]) writeFileSync(join(state, `deletions.2999010${day}T000000Z.1.jsonl`), '');
+    const held = (name: string) => join(dir.path, name);
+    // The writer opens the journal (a new, empty file) and is held before it marks it.
+    const writer = spawnCli(['delete', 'w-1', 'w-2', 'w-3', '--yes', '--json'], {
+      configDir: dir.path,
+      env: { ...env(), PLANTS_TEST_JOURNAL_PAUSE: `writer-opened:${held('writer')}` },
+    });
+    await waitFor(() => existsSync(`${held('writer')}.reached`), 'the writer to open the journal');
+    // Another run's record makes it big enough to roll over.
+    appendFileSync(
+      join(state, 'deletions.jsonl'),
+      '{"v":1,"event":"start","run":"r","time":"2026-01-01T00:00:00.000Z"}\n',
+    );
+    // The remover rolls it over and reads the marks (none yet), and is held before it removes the oldest.
+    const remover = spawnCli(['delete', 'r-1', '--yes'], {
+      configDir: dir.path,
+      env: { ...env(), PLANTS_TEST_JOURNAL_PAUSE: `marks-read:${held('remover')}` },
+    });
+    await waitFor(() => existsSync(`${held('remover')}.reached`), 'the remover to read the marks');
+    // The writer marks its file now, after the marks were read, and deletes its plants.
+    writeFileSync(held('writer'), '');
+    expect(await writer.exit).toBe(0);
+    writeFileSync(held('remover'), '');
+    expect(await remover.exit).toBe(0);
+
+    const runs = JSON.parse((await runCli(['history', '--json'], { configDir: dir.path, env: env() })).stdout) as {
+      run: string;
+      plants: number;
+    }[];
+    const run = runs.find((r) => r.plants === 3)?.run;
+    expect(run).toBeDefined();
+    const listed = await runCli(['history', run!, '--json'], { configDir: dir.path, env: env() });
+    expect(listed.stderr).toBe('');
+    expect(listed.code).toBe(0);
+    const records = JSON.parse(listed.stdout) as { id: string; result: string }[];
+    expect(records.map((r) => `${r.id} ${r.result}`).sort()).toEqual(['w-1 deleted', 'w-2 deleted', 'w-3 deleted']);
+  });
+
+  it('runs started together that all roll the journal over keep every record (stress)', async () => {
+    const RUNS = 16;
+    const deleted = new Set<string>();
+    const started = new Set<string>();
+    const held: (() => void)[] = [];
+    server = await rawServer((req, res) => {
+      const id = decodeURIComponent(req.url!.split('/').pop()!);
+      const answer = () => {
+        deleted.add(id);
+        res.writeHead(204).end();
+      };
+      // Every run has opened its journal (and rolled it over) once it sends a DELETE: the answers wait
+      // until all have, as a run that ended before another started would have its file rolled away.
+      started.add(id.split('-')[0]!);
+      if (started.size < RUNS) held.push(answer);
+      else {
+        held.splice(0).forEach((go) => go());
+        answer();
+      }
+    });
+    const runs = Array.from({ length: RUNS }, (_, run) =>
+      runCli(['delete', ...Array.from({ length: 8 }, (_, i) => `s${run}-${i}`), '--yes', '--concurrency', '2'], {
+        configDir: dir.path,
+        env: env(),
+      }),
+    );
+    expect((await Promise.all(runs)).map((r) => r.code)).toEqual(Array(RUNS).fill(0));
+    expect(deleted.size).toBe(RUNS * 8);
+    const listed = JSON.parse((await runCli(['history', '--json'], { configDir: dir.path, env: env() })).stdout) as {
+      results: { deleted?: number };
+    }[];
+    expect(listed).toHaveLength(RUNS);
+    expect(listed.map((run) => run.results.deleted)).toEqual(Array(RUNS).fill(8));
+  });
+
+  it("a file a killed rollover was removing is taken up by the next: removed when no run writes it; a live remover's is left to it", async () => {
+    server = await rawServer((_req, res) => res.writeHead(204).end());
+    mkdirSync(state);
+    const ended = spawnSync(process.execPath, ['-e', '0']).pid;
+    for (const day of [1, 2, 3, 4]) writeFileSync(join(state, `deletions.2999010${day}T000000Z.1.jsonl`), 'x\n');
+    const stale = `deletions.removing.${ended}.deletions.20260101T000000Z.1.jsonl`;
+    const busy = `deletions.removing.${process.pid}.deletions.20260102T000000Z.1.jsonl`;
+    writeFileSync(join(state, stale), 'x\n');
+    writeFileSync(join(state, busy), 'x\n');
+    writeFileSync(join(state, 'deletions.jsonl'), 'x\n');
+    expect((await runCli(['delete', '1', '--yes'], { configDir: dir.path, env: env() })).code).toBe(0);
+    const left = readdirSync(state);
+    expect(left.filter((name) => name.includes('20260101'))).toEqual([]);
+    expect(left).toContain(busy);
   });
 });

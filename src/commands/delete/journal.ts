@@ -1,3 +1,4 @@
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DeleteOutcome, DeletionRecorder } from '../../api/delete-many.js';
 import type { Plant } from '../../api/responses.js';
@@ -7,6 +8,7 @@ import { switchedOff } from '../../config/variables.js';
 import { JournalError } from '../../errors.js';
 import { DeletionJournal, type JournalPlant } from '../../journal/journal.js';
 import { JOURNAL_FILE, stateDir } from '../../journal/location.js';
+import type { Pause } from '../../journal/roll-over.js';
 import { stateDirProblem } from '../../journal/open-file.js';
 import { waitForPipeReader } from '../../journal/pipe-reader.js';
 import { info, warning } from '../../output/messages.js';
@@ -46,6 +48,24 @@ function testStallMs(env: Env): number | undefined {
   const raw = env.PLANTS_TEST_JOURNAL_PIPE_STALL_MS;
   const ms = raw !== undefined && /^\d+$/.test(raw) ? Number(raw) : 0;
   return Number.isSafeInteger(ms) && ms > 0 ? ms : undefined;
+}
+
+/**
+ * PLANTS_TEST_JOURNAL_PAUSE=<point>:<file>: a test holds the run at that
+ * point of opening the journal (roll-over.ts, Pause) the first time it gets
+ * there: it makes `<file>.reached`, then waits until `<file>` is there (at
+ * most a minute), so that a test can make two runs meet in a given order
+ * (docs/testing.md). Not for users.
+ */
+function testPause(env: Env): Pause | undefined {
+  const [, at, file] = /^([\w-]+):(.+)$/.exec(env.PLANTS_TEST_JOURNAL_PAUSE ?? '') ?? [];
+  if (at === undefined || file === undefined) return undefined;
+  return (point) => {
+    if (point !== at || existsSync(file)) return;
+    writeFileSync(`${file}.reached`, '');
+    const giveUp = Date.now() + 60_000;
+    while (!existsSync(file) && Date.now() < giveUp) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
+  };
 }
 
 /** The state directory's journal, when the run keeps one. */
@@ -104,6 +124,7 @@ export async function openDeletionJournal(
       redact: ctx.redact,
       start: choice.includeProtected ? { include_protected: true } : undefined,
       rollOverBytes: testRollOverBytes(ctx.env),
+      pause: testPause(ctx.env),
       wait: { signal, stallMs: testStallMs(ctx.env) },
       targets: targets?.map(({ id, plant }) => ({ id, name: plant?.name, tag: plant?.tag })),
       run: {
