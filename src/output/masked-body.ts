@@ -1,4 +1,5 @@
 import { StringDecoder } from 'node:string_decoder';
+import { bodyEncoding as charsetOf } from '../shared/charset.js';
 import { MaskedStream } from '../shared/masked-stream.js';
 import { Utf8EscapedDecoder, Utf8EscapedEncoder } from '../shared/utf8-escaped.js';
 import type { Redact } from '../shared/text.js';
@@ -21,19 +22,15 @@ import type { Redact } from '../shared/text.js';
  */
 export type BodyEncoding = 'utf8' | 'utf16le' | 'utf16be';
 
-/** The encoding to read a body in, from its Content-Type and its first bytes (at least 4, unless it is shorter). */
+/**
+ * The encoding to read a body in, from its Content-Type and its first bytes
+ * (at least 4, unless it is shorter), as shared/charset.ts tells it: UTF-16
+ * by its byte order mark, declared charset or ASCII start; anything else,
+ * UTF-32 too (its NULs are characters the masker passes over), as UTF-8.
+ */
 export function bodyEncoding(contentType: string | undefined, start: Uint8Array): BodyEncoding {
-  if (start[0] === 0xff && start[1] === 0xfe) return 'utf16le';
-  if (start[0] === 0xfe && start[1] === 0xff) return 'utf16be';
-  const charset = /;\s*charset\s*=\s*"?([^";\s]*)/i.exec(contentType ?? '')?.[1]?.toLowerCase();
-  const asciiLe = start.length >= 4 && start[0] !== 0 && start[1] === 0 && start[2] !== 0 && start[3] === 0;
-  const asciiBe = start.length >= 4 && start[0] === 0 && start[1] !== 0 && start[2] === 0 && start[3] !== 0;
-  if (charset === 'utf-16be' || charset === 'unicodefffe') return 'utf16be';
-  if (charset === 'utf-16le' || charset === 'utf-16' || charset === 'unicode' || charset === 'ucs-2') {
-    // `utf-16` without a byte order mark: little-endian, as browsers read it, unless the bytes say otherwise.
-    return charset === 'utf-16le' || !asciiBe ? 'utf16le' : 'utf16be';
-  }
-  return asciiLe ? 'utf16le' : asciiBe ? 'utf16be' : 'utf8';
+  const encoding = charsetOf(start.subarray(0, SNIFFED), contentType);
+  return encoding === 'utf-16le' ? 'utf16le' : encoding === 'utf-16be' ? 'utf16be' : 'utf8';
 }
 
 /** Bytes a body's encoding is told from. */

@@ -298,7 +298,7 @@ function escapeAt(text: string, at: number): number {
   return 0x10000 + ((unit - 0xd800) << 10) + (low - 0xdc00);
 }
 
-/** The unit of the `\uXXXX` at `at`, or -1. */
+/** The unit of the `\u` escape (four hex digits) at `at`, or -1. */
 function escapedUnit(text: string, at: number): number {
   if (text.charCodeAt(at + 1) !== 0x75) return -1;
   let unit = 0;
