@@ -1,4 +1,4 @@
-import { incompleteTail } from './utf8.js';
+import { incompleteTail, validLength } from './utf8.js';
 
 /**
  * Bytes that are mostly UTF-8 as text and back, every byte kept: a body
@@ -54,29 +54,6 @@ function decoded(bytes: Buffer): string {
     i += Math.max(length, 1);
   }
   return Buffer.from(units.buffer, 0, n * 2).toString('utf16le');
-}
-
-/** The length of the valid sequence a lead byte (0x80 or more) at `i` starts, or 0 when it starts none. */
-function validLength(bytes: Uint8Array, i: number): number {
-  const lead = bytes[i]!;
-  let needed: number;
-  let [low, high] = [0x80, 0xbf];
-  if (lead >= 0xc2 && lead <= 0xdf) needed = 1;
-  else if (lead >= 0xe0 && lead <= 0xef) {
-    needed = 2;
-    if (lead === 0xe0) low = 0xa0;
-    if (lead === 0xed) high = 0x9f;
-  } else if (lead >= 0xf0 && lead <= 0xf4) {
-    needed = 3;
-    if (lead === 0xf0) low = 0x90;
-    if (lead === 0xf4) high = 0x8f;
-  } else return 0;
-  for (let k = 1; k <= needed; k += 1) {
-    const next = bytes[i + k];
-    if (next === undefined || next < low || next > high) return 0;
-    [low, high] = [0x80, 0xbf];
-  }
-  return needed + 1;
 }
 
 function escaped(bytes: Uint8Array): string {

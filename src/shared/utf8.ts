@@ -63,24 +63,32 @@ export function firstInvalidByte(bytes: Uint8Array): number {
       i += 1;
       continue;
     }
-    let needed: number;
-    let [low, high] = [0x80, 0xbf];
-    if (byte >= 0xc2 && byte <= 0xdf) needed = 1;
-    else if (byte >= 0xe0 && byte <= 0xef) {
-      needed = 2;
-      if (byte === 0xe0) low = 0xa0;
-      if (byte === 0xed) high = 0x9f;
-    } else if (byte >= 0xf0 && byte <= 0xf4) {
-      needed = 3;
-      if (byte === 0xf0) low = 0x90;
-      if (byte === 0xf4) high = 0x8f;
-    } else return i;
-    for (let k = 1; k <= needed; k += 1) {
-      const next = bytes[i + k];
-      if (next === undefined || next < low || next > high) return i;
-      [low, high] = [0x80, 0xbf];
-    }
-    i += needed + 1;
+    const length = validLength(bytes, i);
+    if (length === 0) return i;
+    i += length;
   }
   return bytes.length;
+}
+
+/** The length of the valid sequence a lead byte (0x80 or more) at `i` starts, or 0 when it starts none. */
+export function validLength(bytes: Uint8Array, i: number): number {
+  const lead = bytes[i]!;
+  let needed: number;
+  let [low, high] = [0x80, 0xbf];
+  if (lead >= 0xc2 && lead <= 0xdf) needed = 1;
+  else if (lead >= 0xe0 && lead <= 0xef) {
+    needed = 2;
+    if (lead === 0xe0) low = 0xa0;
+    if (lead === 0xed) high = 0x9f;
+  } else if (lead >= 0xf0 && lead <= 0xf4) {
+    needed = 3;
+    if (lead === 0xf0) low = 0x90;
+    if (lead === 0xf4) high = 0x8f;
+  } else return 0;
+  for (let k = 1; k <= needed; k += 1) {
+    const next = bytes[i + k];
+    if (next === undefined || next < low || next > high) return 0;
+    [low, high] = [0x80, 0xbf];
+  }
+  return needed + 1;
 }
