@@ -25,12 +25,12 @@ function filesBelow(root: string, dir: string): string[] {
 }
 
 /**
- * Names a build's code cache files (see src/code-cache.ts), which V8 tells
+ * Names a build's code cache files (see src/startup/code-cache.ts), which V8 tells
  * apart by the source's length only: a hash of what the bundles are made
  * from (the sources and the build itself), so that a change to any of it
  * names new files, and two builds of the same tree are byte for byte the
  * same (no time, no randomness). node_modules is not read:
- * package-lock.json pins it. Hex only: src/code-cache.ts reads it back from cache file names.
+ * package-lock.json pins it. Hex only: src/startup/code-cache.ts reads it back from cache file names.
  */
 export function buildId(root: string): string {
   const files = [

@@ -1,6 +1,6 @@
 /**
  * How the build makes `plants` start fast: the build half of its start-up
- * machinery (src/code-cache.ts is the run-time half). tsup.config.ts takes
+ * machinery (src/startup/code-cache.ts is the run-time half). tsup.config.ts takes
  * the bundles and plugins from here; `npm run bench` prints what they buy.
  *
  * - One CommonJS bundle per stage of a run (BUNDLES), each loaded only when
@@ -29,7 +29,7 @@ import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PluginBuild } from 'esbuild';
-import { RESPONSE_HEADER_LIMIT } from '../src/api/network.js';
+import { RESPONSE_HEADER_LIMIT } from '../src/http/network.js';
 
 /**
  * The bundles, by name in dist/. `npm run bench` builds a copy whose undici
@@ -49,7 +49,7 @@ export const BUNDLES = {
 
 /**
  * Imports that stay out of the bundle being built and come at run time from
- * a bundle of their own, through the code cache (src/code-cache.ts, part of
+ * a bundle of their own, through the code cache (src/startup/code-cache.ts, part of
  * plants.cjs, which the others share): `./cli.js` from the entry point, and
  * `src/vendor/*` from the command tree.
  *
@@ -114,7 +114,7 @@ export const HTTP2_CONSTANTS = {
  * HTTP/1 server and client):
  * - `maxHeaderSize`, Node's limit on response headers, which undici checks
  *   when it loads and uses when an agent is not given one. This CLI's limit
- *   is RESPONSE_HEADER_LIMIT (src/api/network.ts), Node's default: its agent
+ *   is RESPONSE_HEADER_LIMIT (src/http/network.ts), Node's default: its agent
  *   is given it, and a proxy agent's own client reads it here.
  * - `IncomingMessage`, a class that undici compares the class of each
  *   stream it destroys with. Nothing undici gets from this CLI is one (and

@@ -394,7 +394,7 @@ function configure(nodeBin, dir, url, env, { insecure }) {
  */
 function nodeContext(node) {
   const nodeBin = node.bin;
-  // The code cache (src/code-cache.ts) goes in the bench's own directory; each
+  // The code cache (src/startup/code-cache.ts) goes in the bench's own directory; each
   // case's warm-up run makes it, as a user's first run would. Node's own
   // compile cache, for comparison, goes next to it.
   const cache = { XDG_CACHE_HOME: join(work, 'cache') };
@@ -516,7 +516,7 @@ async function startUpCases({ node, nodeBin, at, cache, noCache, nodeCache, env,
       { argv: at(plants, ...list), env: { ...env(small.url), ...noCache } },
       { argv: at(plants, ...list), env: fromFile },
       { argv: at('-e', BARE_REQUEST), env: env(small.url) },
-      // A cache directory each: each build removes the others' data (src/code-cache.ts).
+      // A cache directory each: each build removes the others' data (src/startup/code-cache.ts).
       ...variants.map((name) => ({
         argv: at(shared.variantBins[name], ...list),
         env: { ...env(small.url), XDG_CACHE_HOME: join(work, `cache-${name}`) },

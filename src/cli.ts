@@ -4,17 +4,17 @@ import { authCommand } from './commands/auth/index.js';
 import { completeCommand, completionCommand } from './commands/completion.js';
 import { configCommand } from './commands/config/index.js';
 import { completeWith } from './completion/hints.js';
-import { redactTokensAtHand } from './commands/known-tokens.js';
-import { deleteCommand } from './commands/delete/delete.js';
+import { redactTokensAtHand } from './secrets/known-tokens.js';
+import { deleteCommand } from './commands/delete.js';
 import { DoubleDashCommand } from './commands/double-dash.js';
 import { helpCommand, wrapHelpText } from './commands/help.js';
 import { historyCommand } from './commands/history.js';
 import { listCommand } from './commands/list.js';
-import { pruneCommand } from './commands/delete/prune.js';
+import { pruneCommand } from './commands/prune.js';
 import { parseRetries, parseSize, parseTimeout } from './shared/values.js';
 import { parseProfileName } from './config/store.js';
 import { createContext, type Context, type ContextOptions, type GlobalFlags } from './context.js';
-import { CliError, ExitCode, OutputError, signalExitCode, type ErrorCode, type StopSignal } from './errors.js';
+import { CliError, ExitCode, OutputError, signalExitCode, type ErrorCode, type StopSignal } from './shared/errors.js';
 
 const STOP_SIGNALS: readonly StopSignal[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 import { formatWriter, isOutputFormat } from './output/format-writers.js';
@@ -22,8 +22,8 @@ import { isTerminal, systemIOStreams } from './output/iostreams.js';
 import { writeToFd } from './output/write-now.js';
 import { failure } from './output/messages.js';
 import { excerpt, printable, type Redact } from './shared/text.js';
-import { VERSION } from './version.js';
-import { commandAt } from './code-cache.js';
+import { VERSION } from './shared/version.js';
+import { commandAt } from './startup/code-cache.js';
 
 const FOOTER = `
 Examples:

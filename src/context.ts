@@ -15,11 +15,12 @@ import {
 } from './config/settings.js';
 import { openKeyring, type Keyring } from './config/keyring.js';
 import { openConfigStore } from './config/open.js';
-import { redactToken } from './shared/redact.js';
+import { redactToken } from './secrets/redact.js';
+import { registerSecret } from './secrets/registry.js';
 import { parseTraceparent } from './shared/values.js';
 import type { ConfigStore } from './config/store.js';
-import type { Env } from './env.js';
-import { AuthError, type StopSignal } from './errors.js';
+import type { Env } from './shared/env.js';
+import { AuthError, type StopSignal } from './shared/errors.js';
 import type { IOStreams } from './output/iostreams.js';
 import { warning } from './output/messages.js';
 import { terminalPrompter, type Prompter } from './output/prompt.js';
@@ -194,6 +195,7 @@ export function createContext(options: ContextOptions): Context {
     await namedProfile();
     const resolved = options.token ?? (await resolveToken(env, config, usedProfile, tokenReaders));
     knownToken = resolved.value;
+    registerSecret(resolved.value);
     return resolved;
   });
   const client = once(async () => {
@@ -203,7 +205,7 @@ export function createContext(options: ContextOptions): Context {
     const auth = await token();
     const [{ PlantStoreClient }, { httpTransport }] = await Promise.all([
       import('./api/client.js'),
-      import('./api/transport.js'),
+      import('./http/transport.js'),
     ]);
     const transport = httpTransport(url.value, env, settings);
     if (url.value.protocol === 'http:' && !transport.loopback) {

@@ -1,10 +1,10 @@
 import { writeToFd } from './output/write-now.js';
-import { VERSION } from './version.js';
+import { VERSION } from './shared/version.js';
 
 // The first bundle a run loads (bin/plants.js calls start()). It also
 // carries the code cache, through which it and the command tree load the
 // other bundles (see build/start-up.ts): one file fewer to load.
-export { commandAt, requireBundle } from './code-cache.js';
+export { commandAt, requireBundle } from './startup/code-cache.js';
 
 /** Run the CLI with process.argv. Loading this bundle does nothing by itself. */
 export function start(): void {

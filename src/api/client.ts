@@ -1,21 +1,21 @@
 import type { Dispatcher } from 'undici';
 import { bodyText } from '../shared/charset.js';
-import { redactToken } from '../shared/redact.js';
-import { BadResponseError, CliError, NetworkError, NotTheServiceError, RefusedError } from '../errors.js';
+import { redactToken } from '../secrets/redact.js';
+import { BadResponseError, CliError, NetworkError, NotTheServiceError, RefusedError } from '../shared/errors.js';
 import type { Redact } from '../shared/text.js';
-import { ReadTimeoutError, TooLargeError } from '../read-text.js';
-import { Attempt, headerValue, type Method, type RequestBody, type Target } from './attempt.js';
-import { DEBUG_BODY_CHARACTERS, DebugLog } from './debug-log.js';
+import { ReadTimeoutError, TooLargeError } from '../shared/read-text.js';
+import { Attempt, headerValue, type Method, type RequestBody, type Target } from '../http/attempt.js';
+import { DEBUG_BODY_CHARACTERS, DebugLog } from '../http/debug-log.js';
 import { describeHttpError, type HttpErrorFacts } from './http-error.js';
-import { causeCode, describeNetworkFailure } from './network.js';
+import { causeCode, describeNetworkFailure } from '../http/network.js';
 import { streamPlantList, type PlantBatch } from './plant-stream.js';
-import { mayFollow, redirectTarget } from './redirects.js';
+import { mayFollow, redirectTarget } from '../http/redirects.js';
 import { describeErrorBody, htmlSummary, mediaType, unaskedEncoding, type Plant } from './responses.js';
-import { sendWithRetries } from './retrying.js';
-import { type Attempts, IDEMPOTENT_METHODS, statusText } from './retry.js';
+import { sendWithRetries } from '../http/retrying.js';
+import { type Attempts, IDEMPOTENT_METHODS, statusText } from '../http/retry.js';
 import { endpoint, formatBaseUrl, maskUrl } from '../shared/url.js';
 import { printable } from '../shared/text.js';
-import { boundYoungGeneration } from './young-generation.js';
+import { boundYoungGeneration } from '../http/young-generation.js';
 import { randomUUID } from '../shared/random.js';
 
 export interface PlantStoreClientOptions {

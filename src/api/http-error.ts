@@ -1,9 +1,9 @@
-import { HttpError, type ServiceError } from '../errors.js';
+import { HttpError, type ServiceError } from '../shared/errors.js';
 import { excerpt, type Redact } from '../shared/text.js';
-import { headerValue, type Headers, type Target } from './attempt.js';
-import { describeUnfollowedRedirect } from './redirects.js';
+import { headerValue, type Headers, type Target } from '../http/attempt.js';
+import { describeUnfollowedRedirect } from '../http/redirects.js';
 import { describeErrorBody, notAnErrorObject, unaskedEncoding } from './responses.js';
-import { LOST_RESPONSE_STATUSES, retryAfterMs, statusText, type Attempts } from './retry.js';
+import { LOST_RESPONSE_STATUSES, retryAfterMs, statusText, type Attempts } from '../http/retry.js';
 import { formatBaseUrl, maskUrl } from '../shared/url.js';
 
 /** After a 401, when the client was not told whose token it sends. */

@@ -1,11 +1,11 @@
 import { StringDecoder } from 'node:string_decoder';
-import { BadResponseError } from '../errors.js';
-import { JsonNumber, parseJson } from '../json.js';
+import { BadResponseError } from '../shared/errors.js';
+import { JsonNumber, parseJson } from '../shared/json.js';
 import { JsonValueBuilder } from '../shared/json-builder.js';
 import { LARGE_TEXT } from '../shared/large-values.js';
 import { asUtf8 } from '../shared/charset.js';
 import { excerpt, type PlainRows, type Redact } from '../shared/text.js';
-import { TooLargeError } from '../read-text.js';
+import { TooLargeError } from '../shared/read-text.js';
 import { Utf8Checker } from '../shared/utf8.js';
 import { noteRepeatedFields, WATCHED_FIELDS } from './repeated-fields.js';
 import { checkPlant, parsePlantList, type Plant } from './responses.js';

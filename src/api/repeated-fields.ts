@@ -1,4 +1,4 @@
-import { parseJson } from '../json.js';
+import { parseJson } from '../shared/json.js';
 import { mayHaveEscapedKey, repeatedMembers } from '../shared/json-members.js';
 import type { Redact } from '../shared/text.js';
 import type { Plant } from './responses.js';

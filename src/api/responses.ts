@@ -1,5 +1,5 @@
-import { BadResponseError, type ServiceError } from '../errors.js';
-import { JsonNumber, numberText, parseJson, stringifyJson } from '../json.js';
+import { BadResponseError, type ServiceError } from '../shared/errors.js';
+import { JsonNumber, numberText, parseJson, stringifyJson } from '../shared/json.js';
 import { excerpt, NO_SECRETS, quoted, type Redact } from '../shared/text.js';
 
 /**

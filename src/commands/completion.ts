@@ -5,8 +5,8 @@ import { parseProfileName } from '../config/store.js';
 import type { Context } from '../context.js';
 import { printable } from '../shared/text.js';
 import { shownUrl } from './config/shared.js';
-import { redactKnownTokens } from './known-tokens.js';
-import { plantId } from './delete/id-input.js';
+import { redactKnownTokens } from '../secrets/known-tokens.js';
+import { plantId } from '../deletion/id-input.js';
 import { examples } from './options.js';
 
 interface CompletionOptions {

@@ -1,5 +1,5 @@
 import { Command, CommanderError } from 'commander';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../shared/errors.js';
 
 interface HelpOptions {
   /** The command's path below the one that has this help command: `['config', 'set']`. */

@@ -1,16 +1,16 @@
 import { Command, Option } from 'commander';
-import type { DeleteResultKind } from '../api/delete-many.js';
+import type { DeleteResultKind } from '../deletion/bulk-run.js';
 import type { Context } from '../context.js';
-import { UsageError } from '../errors.js';
-import { streamJournal, streamJournalFiles, type JournalRecord, type JournalSink } from '../journal/read.js';
-import { stateDir } from '../journal/location.js';
-import { RECORDED_RESULTS, RunCollector, type PlantOutcome, type RunSummary } from '../journal/runs.js';
+import { UsageError } from '../shared/errors.js';
+import { streamJournal, streamJournalFiles, type JournalRecord, type JournalSink } from '../deletion/journal/read.js';
+import { stateDir } from '../deletion/journal/location.js';
+import { RECORDED_RESULTS, RunCollector, type PlantOutcome, type RunSummary } from '../deletion/journal/runs.js';
 import { chosenFormat, formatWriter, type OutputFormat, type RowView } from '../output/format-writers.js';
 import { info, warning } from '../output/messages.js';
 import { writeRows } from '../output/rows.js';
 import { quoted } from '../shared/text.js';
 import { parseSince } from '../shared/values.js';
-import { redactKnownTokens } from './known-tokens.js';
+import { redactKnownTokens } from '../secrets/known-tokens.js';
 import { examples, outputFormat, outputOption, parseJournalFile } from './options.js';
 
 export interface HistoryOptions {

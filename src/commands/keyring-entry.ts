@@ -1,7 +1,7 @@
 import { keyringAccount } from '../config/keyring.js';
 import type { StoredToken } from '../config/store.js';
 import type { Context } from '../context.js';
-import { AuthError, ConfigError } from '../errors.js';
+import { AuthError, ConfigError } from '../shared/errors.js';
 
 /**
  * Before a profile forgets its token (auth logout, config delete-profile):

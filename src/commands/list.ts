@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import type { Context } from '../context.js';
-import { filterPlants, type PlantFilter } from '../filters.js';
+import { filterPlants, type PlantFilter } from '../api/filters.js';
 import { chosenFormat, formatsWhere, formatWriter, type OutputFormat } from '../output/format-writers.js';
 import { warning } from '../output/messages.js';
 import { writePlants } from '../output/plants.js';

@@ -1,6 +1,6 @@
 import { Option } from 'commander';
-import { UsageError } from '../errors.js';
-import { refuseDash } from '../journal/open-file.js';
+import { UsageError } from '../shared/errors.js';
+import { refuseDash } from '../deletion/journal/open-file.js';
 import { quoted } from '../shared/text.js';
 import { DEFAULT_FORMATS, isOutputFormat, OUTPUT_FORMATS, type OutputFormat } from '../output/format-writers.js';
 

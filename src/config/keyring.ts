@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import type { Env } from '../env.js';
+import type { Env } from '../shared/env.js';
 import { parseTimeout } from '../shared/values.js';
 import { fromVariable, switchedOff, switchSetting } from './variables.js';
 
@@ -85,7 +85,7 @@ export function keyringReason(err: unknown): string {
 
 /**
  * Where the native binding is, resolved by require: the built bundles are
- * CommonJS, run with a require of their own (src/code-cache.ts); the
+ * CommonJS, run with a require of their own (src/startup/code-cache.ts); the
  * sources (tests) are ES modules.
  */
 function bindingPath(): string {

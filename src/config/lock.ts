@@ -1,5 +1,5 @@
 import { closeSync, openSync, readSync, statSync, unlinkSync, writeSync } from 'node:fs';
-import { ConfigError } from '../errors.js';
+import { ConfigError } from '../shared/errors.js';
 import { errorCode, fsReason } from '../shared/fs-reason.js';
 import { processHasEnded } from '../shared/process-ended.js';
 import { randomUUID } from '../shared/random.js';

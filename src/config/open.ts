@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Env } from '../env.js';
-import { ConfigError } from '../errors.js';
+import type { Env } from '../shared/env.js';
+import { ConfigError } from '../shared/errors.js';
 import type { WriteFs } from './atomic-write.js';
 import type { DebugLog } from './lock.js';
 import { fsReason } from '../shared/fs-reason.js';

@@ -1,7 +1,7 @@
 import { parseBaseUrl } from '../shared/url.js';
 import { printable } from '../shared/text.js';
-import type { Env } from '../env.js';
-import { AuthError, ConfigError, UsageError } from '../errors.js';
+import type { Env } from '../shared/env.js';
+import { AuthError, ConfigError, UsageError } from '../shared/errors.js';
 import { parseRetries, parseTimeout } from '../shared/values.js';
 import { keyringAccount, KeyringFailure, keyringRequired, KeyringUnavailable, type Keyring } from './keyring.js';
 import { boundOrigin, checkTokenOrigin } from './token-origin.js';

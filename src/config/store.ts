@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
-import type { Env } from '../env.js';
-import { ConfigError, UsageError } from '../errors.js';
+import type { Env } from '../shared/env.js';
+import { ConfigError, UsageError } from '../shared/errors.js';
 import { abandonedTemporaries, removeAbandonedTemporaries, writeFileAtomically, type WriteFs } from './atomic-write.js';
 import { errorCode, fsReason } from '../shared/fs-reason.js';
 import { withLock, type DebugLog } from './lock.js';

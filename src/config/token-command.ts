@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import type { Writable } from 'node:stream';
-import type { Env } from '../env.js';
-import { AuthError } from '../errors.js';
-import { redactToken } from '../shared/redact.js';
+import type { Env } from '../shared/env.js';
+import { AuthError } from '../shared/errors.js';
+import { redactToken } from '../secrets/redact.js';
 import { printable } from '../shared/text.js';
 import { parseTimeout } from '../shared/values.js';
 import { fromVariable } from './variables.js';

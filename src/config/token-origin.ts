@@ -1,4 +1,4 @@
-import { AuthError } from '../errors.js';
+import { AuthError } from '../shared/errors.js';
 import { formatBaseUrl, maskUrl } from '../shared/url.js';
 import type { StoredToken } from './store.js';
 

@@ -1,5 +1,5 @@
-import type { Env } from '../env.js';
-import { ConfigError } from '../errors.js';
+import type { Env } from '../shared/env.js';
+import { ConfigError } from '../shared/errors.js';
 
 /**
  * An environment variable's value, parsed as its flag would be: undefined

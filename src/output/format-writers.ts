@@ -1,4 +1,4 @@
-import { stringifyJson } from '../json.js';
+import { stringifyJson } from '../shared/json.js';
 import { jsonPieces } from '../shared/json-writer.js';
 import { holdsLarge, LARGE_TEXT } from '../shared/large-values.js';
 import type { PlainRows } from '../shared/text.js';

@@ -1,7 +1,7 @@
 import { fstatSync, statSync, type Stats } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
-import type { Env } from '../env.js';
-import { OutputError } from '../errors.js';
+import type { Env } from '../shared/env.js';
+import { OutputError } from '../shared/errors.js';
 import { writeToFd } from './write-now.js';
 
 /**

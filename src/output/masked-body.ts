@@ -1,6 +1,6 @@
 import { StringDecoder } from 'node:string_decoder';
 import { bodyEncoding as charsetOf } from '../shared/charset.js';
-import { MaskedStream } from '../shared/masked-stream.js';
+import { MaskedStream } from '../secrets/masked-stream.js';
 import { Utf8EscapedDecoder, Utf8EscapedEncoder } from '../shared/utf8-escaped.js';
 import type { Redact } from '../shared/text.js';
 

@@ -1,5 +1,5 @@
 import type { ReadStream } from 'node:tty';
-import { InterruptedError } from '../errors.js';
+import { InterruptedError } from '../shared/errors.js';
 import type { IOStreams } from './iostreams.js';
 
 /** Questions to the person at the terminal. Only used when stdin is a terminal. */

@@ -1,7 +1,7 @@
 import { formatWriter, type OutputFormat, type RowView, type TextPieces } from './format-writers.js';
 import { readerGone, writeOut, type IOStreams } from './iostreams.js';
 import { LARGE_TEXT, slicesOf } from '../shared/large-values.js';
-import { CliError, InterruptedError, OutputError } from '../errors.js';
+import { CliError, InterruptedError, OutputError } from '../shared/errors.js';
 
 const FLUSH_AT = 64 * 1024;
 const FLUSH_AFTER_MS = 100;

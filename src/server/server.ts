@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { parseJson, stringifyJson } from '../json.js';
+import { parseJson, stringifyJson } from '../shared/json.js';
 import { cellText } from '../shared/text.js';
 import { PlantStore } from './store.js';
 

@@ -1,5 +1,5 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { JsonNumber, numberText, parseJson, stringifyJson } from '../json.js';
+import { JsonNumber, numberText, parseJson, stringifyJson } from '../shared/json.js';
 
 /**
  * A plant as the local store keeps it. Ids are integers when the store makes

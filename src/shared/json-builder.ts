@@ -1,4 +1,4 @@
-import { parseJson } from '../json.js';
+import { parseJson } from './json.js';
 import { LARGE_TEXT, markHoldsLarge } from './large-values.js';
 
 /**

@@ -1,4 +1,4 @@
-import { stringifyJson } from '../json.js';
+import { stringifyJson } from './json.js';
 import { holdsLarge, LARGE_TEXT, slicesOf } from './large-values.js';
 
 /**

@@ -1,4 +1,4 @@
-import { JsonNumber, numberText, stringifyJson } from '../json.js';
+import { JsonNumber, numberText, stringifyJson } from './json.js';
 
 /**
  * Text from the service is untrusted: a plant name could carry terminal

@@ -1,4 +1,4 @@
-import { ConfigError, UsageError } from '../errors.js';
+import { ConfigError, UsageError } from './errors.js';
 import { quoted, type Redact } from './text.js';
 
 /**

@@ -1,4 +1,4 @@
-import { UsageError } from '../errors.js';
+import { UsageError } from './errors.js';
 
 /**
  * The one home of value parsers (whole numbers in a range, sizes, durations,

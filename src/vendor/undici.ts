@@ -1,5 +1,5 @@
 /**
- * undici, for requests (see src/api/transport.ts). A bundle of its own: see build/start-up.ts.
+ * undici, for requests (see src/http/transport.ts). A bundle of its own: see build/start-up.ts.
  *
  * The parts of undici this client uses, imported from undici's own modules
  * rather than its index, which also loads fetch, WebSocket, cookies, caches

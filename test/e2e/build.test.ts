@@ -13,13 +13,13 @@ import {
   onlyDefaultImports,
   standIn,
 } from '../../build/start-up.js';
-import { RESPONSE_HEADER_LIMIT } from '../../src/api/network.js';
+import { RESPONSE_HEADER_LIMIT } from '../../src/http/network.js';
 import { ROOT } from '../helpers/cli.js';
 import { againstStore } from '../helpers/against-store.js';
 import { TOKEN } from '../helpers/servers.js';
 import { runCommand } from '../helpers/command.js';
 
-// What the build does to start fast (see build/start-up.ts and src/code-cache.ts).
+// What the build does to start fast (see build/start-up.ts and src/startup/code-cache.ts).
 
 const setup = againstStore({ seed: 5 });
 const plants = (args: string[], env: Record<string, string | undefined> = {}) => setup.plants(args, { env });

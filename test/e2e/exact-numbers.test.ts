@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from '../helpers/cli.js';
 import { plantStore, TOKEN } from '../helpers/servers.js';
-import { JsonNumber } from '../../src/json.js';
+import { JsonNumber } from '../../src/shared/json.js';
 
 // Ids as the service writes them stay exactly that text on every path: the
 // list in every format, ids read back from stdin in every accepted form, the

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli, spawnCli, tempDir, waitFor, type JsonError } from '../helpers/cli.js';
 import { rawServer, TOKEN, type RawServer } from '../helpers/servers.js';
-import type { JournalRecord } from '../../src/journal/read.js';
+import type { JournalRecord } from '../../src/deletion/journal/read.js';
 import { runCommand } from '../helpers/command.js';
 
 // Every plant a run meant to delete is on record (docs/commands.md, "The

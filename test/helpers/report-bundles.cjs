@@ -1,7 +1,7 @@
 // Preloaded with NODE_OPTIONS=--require: prints, as the last line of stderr,
 // the bundles of dist/ the run loaded (`vendor/conf.cjs`), comma-separated
 // (see test/e2e/build.test.ts). Through the code cache a bundle is read with
-// fs.readFileSync (src/code-cache.ts), without it required.
+// fs.readFileSync (src/startup/code-cache.ts), without it required.
 const fs = process.getBuiltinModule('node:fs');
 const bundles = new Set();
 const seen = (file) => {

@@ -54,7 +54,7 @@ async function main() {
       origin: `http://127.0.0.1:${server.address().port}`,
       path: '/plants',
       method: 'GET',
-      // With a signal, as each attempt has (src/api/attempt.ts).
+      // With a signal, as each attempt has (src/http/attempt.ts).
       signal: new globalThis.AbortController().signal,
     });
     await body.text();

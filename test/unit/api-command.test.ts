@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { deletedBy } from '../../src/commands/api/deletion-path.js';
+import { deletedBy } from '../../src/deletion/api-request/deletion-path.js';
 import { headersOf, parseHeader, parseMethod } from '../../src/commands/api/request.js';
 import { gzipSync, deflateSync, deflateRawSync, brotliCompressSync } from 'node:zlib';
-import { deleteAskedBy } from '../../src/commands/api/asked-delete.js';
-import { mayNameMethod } from '../../src/commands/api/method-word.js';
-import { deleteOverride } from '../../src/commands/api/override.js';
-import { UsageError } from '../../src/errors.js';
+import { deleteAskedBy } from '../../src/deletion/api-request/asked-delete.js';
+import { mayNameMethod } from '../../src/deletion/api-request/method-word.js';
+import { deleteOverride } from '../../src/deletion/api-request/override.js';
+import { UsageError } from '../../src/shared/errors.js';
 import { apiTarget } from '../../src/shared/url.js';
 
 const base = new URL('http://127.0.0.1:8080/api');

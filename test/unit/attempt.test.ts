@@ -2,7 +2,7 @@ import { Agent } from 'undici';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { failure, testClient } from '../helpers/client.js';
 import { PlantStoreClient } from '../../src/api/client.js';
-import { BadResponseError, HttpError, NetworkError } from '../../src/errors.js';
+import { BadResponseError, HttpError, NetworkError } from '../../src/shared/errors.js';
 import { rawServer, type RawServer } from '../helpers/servers.js';
 
 // Each attempt's time bound (--timeout), body included, against a real HTTP

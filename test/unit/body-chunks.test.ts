@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { Readable } from 'node:stream';
 import { setImmediate as turn } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { bodyChunks } from '../../src/api/body-chunks.js';
+import { bodyChunks } from '../../src/http/body-chunks.js';
 
 /** What happens to a stream, in order, with turns of the event loop between. */
 type Step = { push: string } | { end: true } | { fail: string } | { destroy: true } | { turn: true };
@@ -65,7 +65,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 2, arbitrary: fc.constant({ turn: true as const }) },
 );
 
-describe("bodyChunks (src/api/body-chunks.ts): a stream's chunks as node's own async iterator gives them", () => {
+describe("bodyChunks (src/http/body-chunks.ts): a stream's chunks as node's own async iterator gives them", () => {
   it('sees the same chunks, end, error or premature close as node does, for any course of events', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(step, { maxLength: 12 }), async (steps) => {

@@ -9,7 +9,7 @@ import {
   NetworkError,
   NotTheServiceError,
   UsageError,
-} from '../../src/errors.js';
+} from '../../src/shared/errors.js';
 
 const ORIGIN = 'http://plants.test';
 const TOKEN = 'unit-token-1';

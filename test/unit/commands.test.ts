@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { getCommand, type GetOptions } from '../../src/commands/config/get.js';
 import { setCommand, type SetOptions } from '../../src/commands/config/set.js';
-import { deleteCommand, type DeleteOptions } from '../../src/commands/delete/delete.js';
+import { deleteCommand, type DeleteOptions } from '../../src/commands/delete.js';
 import { listCommand, type ListOptions } from '../../src/commands/list.js';
 import { createContext } from '../../src/context.js';
 import type { DeleteOutcome } from '../helpers/cli.js';

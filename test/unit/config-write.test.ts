@@ -22,7 +22,7 @@ import { getSystemErrorMap, getSystemErrorName } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { abandonedTemporaries, writeFileAtomically, type WriteFs } from '../../src/config/atomic-write.js';
 import { openConfigStore } from '../../src/config/open.js';
-import { ConfigError } from '../../src/errors.js';
+import { ConfigError } from '../../src/shared/errors.js';
 import { tempDir } from '../helpers/cli.js';
 
 let dir: ReturnType<typeof tempDir>;

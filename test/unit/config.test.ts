@@ -12,7 +12,7 @@ import {
 } from '../../src/config/settings.js';
 import { openConfigStore } from '../../src/config/open.js';
 import { checkConfigFile, CHOSEN_BY_USE, configDir, noSuchProfile } from '../../src/config/store.js';
-import { AuthError, ConfigError, UsageError } from '../../src/errors.js';
+import { AuthError, ConfigError, UsageError } from '../../src/shared/errors.js';
 import { tempDir } from '../helpers/cli.js';
 import { runCommand } from '../helpers/command.js';
 

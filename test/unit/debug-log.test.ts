@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DebugLog } from '../../src/api/debug-log.js';
+import { DebugLog } from '../../src/http/debug-log.js';
 
 const TOKEN = 'debug-log-token-3';
 const redact = (text: string) => text.replaceAll(TOKEN, '***');

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DecodedText } from '../../src/shared/decoded-text.js';
+import { DecodedText } from '../../src/secrets/decoded-text.js';
 
 const plain = (text: string) => new DecodedText(text).plain;
 

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { StopSignal } from '../../src/errors.js';
+import type { StopSignal } from '../../src/shared/errors.js';
 import { main } from '../../src/cli.js';
 import { inProcess, ORIGIN } from '../helpers/in-process.js';
 import { fakeIO, scriptedPrompter } from '../helpers/io.js';

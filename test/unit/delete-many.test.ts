@@ -1,8 +1,8 @@
 import { MockAgent } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { PlantStoreClient } from '../../src/api/client.js';
-import { deleteMany, type DeletionRecorder } from '../../src/api/delete-many.js';
-import { HttpError, NetworkError } from '../../src/errors.js';
+import { deleteMany, type DeletionRecorder } from '../../src/deletion/bulk-run.js';
+import { HttpError, NetworkError } from '../../src/shared/errors.js';
 import { parseBaseUrl } from '../../src/shared/url.js';
 import { withoutRequestIds } from '../helpers/results.js';
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { DeleteOutcome } from '../../src/api/delete-many.js';
-import type { DeletionOptions } from '../../src/commands/delete/flags.js';
-import { quitReport, reportDeletions } from '../../src/commands/delete/report.js';
+import type { DeleteOutcome } from '../../src/deletion/bulk-run.js';
+import type { DeletionOptions } from '../../src/commands/deletion-flags.js';
+import { quitReport, reportDeletions } from '../../src/commands/deletion-report.js';
 import { createContext } from '../../src/context.js';
-import { HttpError } from '../../src/errors.js';
+import { HttpError } from '../../src/shared/errors.js';
 import { fakeIO } from '../helpers/io.js';
 import { withoutRequestIds } from '../helpers/results.js';
 

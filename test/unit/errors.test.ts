@@ -13,7 +13,7 @@ import {
   OutputError,
   UsageError,
   type CliError,
-} from '../../src/errors.js';
+} from '../../src/shared/errors.js';
 
 const body = { error: null, message: '' };
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { globMatcher, hasFilter, plantMatcher } from '../../src/filters.js';
-import { parseIdInput, plantId } from '../../src/commands/delete/id-input.js';
-import { JsonNumber } from '../../src/json.js';
+import { globMatcher, hasFilter, plantMatcher } from '../../src/api/filters.js';
+import { parseIdInput, plantId } from '../../src/deletion/id-input.js';
+import { JsonNumber } from '../../src/shared/json.js';
 import { columnValue } from '../../src/output/plants.js';
 
 describe('globMatcher', () => {

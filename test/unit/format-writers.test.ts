@@ -7,9 +7,9 @@ import { PassThrough } from 'node:stream';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Plant } from '../../src/api/responses.js';
-import { parseIdInput } from '../../src/commands/delete/id-input.js';
-import { UsageError } from '../../src/errors.js';
-import { JsonNumber } from '../../src/json.js';
+import { parseIdInput } from '../../src/deletion/id-input.js';
+import { UsageError } from '../../src/shared/errors.js';
+import { JsonNumber } from '../../src/shared/json.js';
 import {
   chosenFormat,
   FORMAT_WRITERS,

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { parseIdInput } from '../../src/commands/delete/id-input.js';
-import { parseCsv } from '../../src/csv.js';
-import { UsageError } from '../../src/errors.js';
+import { parseIdInput } from '../../src/deletion/id-input.js';
+import { parseCsv } from '../../src/shared/csv.js';
+import { UsageError } from '../../src/shared/errors.js';
 
 describe('parseCsv', () => {
   it.each([

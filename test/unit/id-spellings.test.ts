@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { idSpellings, wrappedReadings } from '../../src/commands/delete/id-spellings.js';
-import { idReadings, protectionMatcher } from '../../src/commands/delete/protections.js';
+import { idSpellings, wrappedReadings } from '../../src/deletion/id-spellings.js';
+import { idReadings, protectionMatcher } from '../../src/deletion/protections.js';
 
 // Ids a service may take for a protected one before reading the number in
 // them: Unicode forms, invisible characters, percent-escapes decoded once

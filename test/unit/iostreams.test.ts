@@ -12,7 +12,7 @@ import {
   writeAll,
   writeOut,
 } from '../../src/output/iostreams.js';
-import { OutputError } from '../../src/errors.js';
+import { OutputError } from '../../src/shared/errors.js';
 
 /** A writable that records each write, failing with `code` once `failAfter` writes went through. */
 function sink(options: { code?: string; failAfter?: number } = {}) {

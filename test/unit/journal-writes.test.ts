@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DeletionJournal } from '../../src/journal/journal.js';
+import { DeletionJournal } from '../../src/deletion/journal/journal.js';
 
 // The journal's writes one by one: node:fs's writeSync, seen (and, when a
 // test says so, failed or cut short) on its way to the real one.

@@ -4,10 +4,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DeletionJournal } from '../../src/journal/journal.js';
-import { JournalError } from '../../src/errors.js';
-import { readJournal } from '../../src/journal/read.js';
-import { waitForPipeReader } from '../../src/journal/pipe-reader.js';
+import { DeletionJournal } from '../../src/deletion/journal/journal.js';
+import { JournalError } from '../../src/shared/errors.js';
+import { readJournal } from '../../src/deletion/journal/read.js';
+import { waitForPipeReader } from '../../src/deletion/journal/pipe-reader.js';
 import { runCommand } from '../helpers/command.js';
 
 // The journal's combined record: a bulk delete's outcome and the next

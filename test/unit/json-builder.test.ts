@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { JsonNumber, numberText, parseJson } from '../../src/json.js';
+import { JsonNumber, numberText, parseJson } from '../../src/shared/json.js';
 import { JsonValueBuilder } from '../../src/shared/json-builder.js';
 import { holdsLarge } from '../../src/shared/large-values.js';
 

@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { repeatedFields } from '../../src/api/repeated-fields.js';
 import { streamPlantList } from '../../src/api/plant-stream.js';
 import type { Plant } from '../../src/api/responses.js';
-import { JsonNumber } from '../../src/json.js';
+import { JsonNumber } from '../../src/shared/json.js';
 import { repeatedMembers } from '../../src/shared/json-members.js';
-import { redactToken } from '../../src/shared/redact.js';
+import { redactToken } from '../../src/secrets/redact.js';
 import { NO_SECRETS } from '../../src/shared/text.js';
 
 // A plant object that writes id, name or tag twice: parsing keeps the last

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { JsonNumber } from '../../src/json.js';
+import { JsonNumber } from '../../src/shared/json.js';
 import { jsonPieces, jsonStringPieces } from '../../src/shared/json-writer.js';
 import { LARGE_TEXT, markHoldsLarge, slicesOf } from '../../src/shared/large-values.js';
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
-import { JsonNumber, numberText, parseJson, stringifyJson } from '../../src/json.js';
+import { JsonNumber, numberText, parseJson, stringifyJson } from '../../src/shared/json.js';
 
 describe('parseJson', () => {
   it('is JSON.parse when every number survives', () => {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { leadingNumbers } from '../../src/commands/delete/leading-number.js';
-import { idKey, idReadings, protectionMatcher } from '../../src/commands/delete/protections.js';
+import { leadingNumbers } from '../../src/deletion/leading-number.js';
+import { idKey, idReadings, protectionMatcher } from '../../src/deletion/protections.js';
 
 // An id rule protects the ids a service reads as that id when it parses the
 // number at the start (parseInt, Ruby's to_i as Rails finds records, PHP's

@@ -12,7 +12,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { withLock } from '../../src/config/lock.js';
-import { ConfigError } from '../../src/errors.js';
+import { ConfigError } from '../../src/shared/errors.js';
 import { tempDir } from '../helpers/cli.js';
 
 let dir: ReturnType<typeof tempDir>;

@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LOOSE_STEPS, looseText, unseenShown } from '../../src/commands/delete/loose-text.js';
-import { protectionMatcher } from '../../src/commands/delete/protections.js';
+import { LOOSE_STEPS, looseText, unseenShown } from '../../src/deletion/loose-text.js';
+import { protectionMatcher } from '../../src/deletion/protections.js';
 import type { Plant } from '../../src/api/responses.js';
-import { plantMatcher } from '../../src/filters.js';
-import { JsonNumber } from '../../src/json.js';
+import { plantMatcher } from '../../src/api/filters.js';
+import { JsonNumber } from '../../src/shared/json.js';
 
 // Tag and name rules protect loosely (docs/commands.md, plants config); selection stays exact.
 

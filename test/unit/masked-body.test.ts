@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { bodyEncoding, MaskedBody } from '../../src/output/masked-body.js';
 import { terminalText, TerminalTextStream } from '../../src/output/response.js';
-import { MaskedStream } from '../../src/shared/masked-stream.js';
-import { redactToken } from '../../src/shared/redact.js';
+import { MaskedStream } from '../../src/secrets/masked-stream.js';
+import { redactToken } from '../../src/secrets/redact.js';
 
 /** A token with the characters every encoding changes: `+`, `/` and `=`. */
 const TOKEN = 'TOP+SECRET/abc=def==';

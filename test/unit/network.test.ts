@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { AttemptTimeoutError } from '../../src/api/attempt.js';
-import { causeCode, describeNetworkFailure, RESPONSE_HEADER_LIMIT } from '../../src/api/network.js';
-import { RETRY_ERROR_CODES } from '../../src/api/retry.js';
+import { AttemptTimeoutError } from '../../src/http/attempt.js';
+import { causeCode, describeNetworkFailure, RESPONSE_HEADER_LIMIT } from '../../src/http/network.js';
+import { RETRY_ERROR_CODES } from '../../src/http/retry.js';
 import { NO_SECRETS } from '../../src/shared/text.js';
 
 // What a person reads when a request got no response: one line per cause,

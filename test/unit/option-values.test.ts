@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { collect, examples, parseColumns, parseOutputFormat } from '../../src/commands/options.js';
-import { UsageError } from '../../src/errors.js';
+import { UsageError } from '../../src/shared/errors.js';
 import {
   capOf,
   formatMaxDeletes,

@@ -4,7 +4,7 @@ import { parsePlantId } from '../../src/commands/options.js';
 import { parseConcurrency, parseLimit, parseSize } from '../../src/shared/values.js';
 import { parseMaxDeletes } from '../../src/shared/values.js';
 import { parseProfileName } from '../../src/config/store.js';
-import { UsageError } from '../../src/errors.js';
+import { UsageError } from '../../src/shared/errors.js';
 import { parseRetries, parseTimeout } from '../../src/shared/values.js';
 import { fakeIO } from '../helpers/io.js';
 

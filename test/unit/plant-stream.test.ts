@@ -2,11 +2,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { JsonArraySplitter, MAX_PLANT_DEPTH, streamPlantList } from '../../src/api/plant-stream.js';
 import { parsePlantList } from '../../src/api/responses.js';
-import { BadResponseError } from '../../src/errors.js';
-import { JsonNumber } from '../../src/json.js';
-import { TooLargeError } from '../../src/read-text.js';
+import { BadResponseError } from '../../src/shared/errors.js';
+import { JsonNumber } from '../../src/shared/json.js';
+import { TooLargeError } from '../../src/shared/read-text.js';
 import { holdsLarge } from '../../src/shared/large-values.js';
-import { redactToken } from '../../src/shared/redact.js';
+import { redactToken } from '../../src/secrets/redact.js';
 import { excerpt, NO_SECRETS } from '../../src/shared/text.js';
 
 // eslint-disable-next-line @typescript-eslint/require-await -- async on purpose: the code under test reads an async iterable.

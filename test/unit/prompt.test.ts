@@ -1,7 +1,7 @@
 import { PassThrough, Writable } from 'node:stream';
 import { stripVTControlCharacters } from 'node:util';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { InterruptedError } from '../../src/errors.js';
+import { InterruptedError } from '../../src/shared/errors.js';
 import { createIOStreams } from '../../src/output/iostreams.js';
 import { terminalPrompter } from '../../src/output/prompt.js';
 

@@ -4,8 +4,8 @@ import { JsonArraySplitter, type LargeItem } from '../../src/api/plant-stream.js
 import { parsePlantList } from '../../src/api/responses.js';
 import { encodePathSegment, endpoint, parseBaseUrl } from '../../src/shared/url.js';
 import { INT32_MAX, parseLimit } from '../../src/shared/values.js';
-import { BadResponseError, UsageError } from '../../src/errors.js';
-import { JsonNumber, parseJson, stringifyJson } from '../../src/json.js';
+import { BadResponseError, UsageError } from '../../src/shared/errors.js';
+import { JsonNumber, parseJson, stringifyJson } from '../../src/shared/json.js';
 import { NO_SECRETS } from '../../src/shared/text.js';
 
 /** Strings that are well-formed UTF-16 (lone surrogates cannot be sent in a URL at all). */

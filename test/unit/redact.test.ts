@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { redactToken } from '../../src/shared/redact.js';
+import { redactToken } from '../../src/secrets/redact.js';
 import { ECHO_FORMS, expectNoFormOf, INVISIBLES } from '../helpers/token-forms.js';
 
 /** A token with the characters every encoding changes: `+`, `/` and `=`. */

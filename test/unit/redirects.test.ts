@@ -2,7 +2,7 @@ import { MockAgent } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { failure, testClient } from '../helpers/client.js';
 import { PlantStoreClient, type PlantStoreClientOptions } from '../../src/api/client.js';
-import { HttpError } from '../../src/errors.js';
+import { HttpError } from '../../src/shared/errors.js';
 
 // Which redirects the client follows (same origin, at most five; a DELETE only
 // 307 and 308), which requests it then sends, and what it says otherwise.

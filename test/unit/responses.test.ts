@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { describeErrorBody, parsePlantList, unaskedEncoding } from '../../src/api/responses.js';
-import { BadResponseError } from '../../src/errors.js';
+import { BadResponseError } from '../../src/shared/errors.js';
 import { NO_SECRETS } from '../../src/shared/text.js';
 
 describe('parsePlantList', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { backoffMs, MAX_WAIT_MS, retryAfterMs, waitText } from '../../src/api/retry.js';
+import { backoffMs, MAX_WAIT_MS, retryAfterMs, waitText } from '../../src/http/retry.js';
 
 describe('retryAfterMs', () => {
   const now = Date.parse('2026-11-21T10:00:00Z');

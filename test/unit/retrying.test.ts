@@ -2,7 +2,7 @@ import { MockAgent } from 'undici';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { failure, testClient } from '../helpers/client.js';
 import { PlantStoreClient, type PlantStoreClientOptions } from '../../src/api/client.js';
-import { ExitCode, HttpError, NetworkError } from '../../src/errors.js';
+import { ExitCode, HttpError, NetworkError } from '../../src/shared/errors.js';
 
 // Retries as a user sees them: which requests are sent again, after which
 // failures, how long it waits (in --debug), what the final error says, and

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { describeErrorBody } from '../../src/api/responses.js';
-import { redactToken } from '../../src/shared/redact.js';
+import { redactToken } from '../../src/secrets/redact.js';
 import { escapeForTerminal } from '../../src/output/formats.js';
 import { excerpt, printable, quoted, singleLine, wordList } from '../../src/shared/text.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { StoredToken } from '../../src/config/store.js';
 import { checkTokenOrigin, originOf } from '../../src/config/token-origin.js';
-import { AuthError } from '../../src/errors.js';
+import { AuthError } from '../../src/shared/errors.js';
 
 // The origin a stored token is bound to, compared as the URL parser normalises it.
 

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Dispatcher } from 'undici';
-import { connectTimeoutMs, httpTransport, isLoopback, proxyVariable } from '../../src/api/transport.js';
-import { ConfigError } from '../../src/errors.js';
+import { connectTimeoutMs, httpTransport, isLoopback, proxyVariable } from '../../src/http/transport.js';
+import { ConfigError } from '../../src/shared/errors.js';
 import { Agent, envHttpProxyAgent } from '../../src/vendor/undici.js';
-import { VERSION } from '../../src/version.js';
+import { VERSION } from '../../src/shared/version.js';
 
 describe('isLoopback', () => {
   it.each([

@@ -3,14 +3,14 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LAZY_ASSERT, LAZY_BUILTINS } from '../../build/start-up.js';
-import { ConnectionWatch } from '../../src/api/connection-watch.js';
+import { ConnectionWatch } from '../../src/http/connection-watch.js';
 import { ROOT } from '../helpers/cli.js';
 import { runCommand } from '../helpers/command.js';
 
 // What this CLI takes from undici beyond its public API, which an undici
 // release may move or change: the modules src/vendor/undici.ts imports
 // (pinned to what undici's index gives), the methods of the handler its
-// request() makes (which src/api/connection-watch.ts passes on), and what
+// request() makes (which src/http/connection-watch.ts passes on), and what
 // undici reads from the built-in modules the build answers with stand-ins
 // (build/start-up.ts).
 // Each failure names the undici version installed and the piece missing,
@@ -94,8 +94,8 @@ describe("undici's own modules", () => {
 });
 
 describe("undici's request handler", () => {
-  it('ConnectionWatch (src/api/connection-watch.ts) passes on every method it has', () => {
-    // The handler request() makes, as a dispatcher receives it (the one src/api/attempt.ts wraps).
+  it('ConnectionWatch (src/http/connection-watch.ts) passes on every method it has', () => {
+    // The handler request() makes, as a dispatcher receives it (the one src/http/attempt.ts wraps).
     const request = undiciModule('undici/lib/api/api-request.js') as (options: object) => Promise<unknown>;
     let handler: object | undefined;
     const capture = {
@@ -116,7 +116,7 @@ describe("undici's request handler", () => {
     expect(
       missing,
       inUndici(
-        `request()'s handler has ${missing.join(', ')}, which ConnectionWatch (src/api/connection-watch.ts) ` +
+        `request()'s handler has ${missing.join(', ')}, which ConnectionWatch (src/http/connection-watch.ts) ` +
           'does not pass on',
       ),
     ).toEqual([]);

@@ -7,8 +7,8 @@ import {
   maskUrl,
   parseBaseUrl,
 } from '../../src/shared/url.js';
-import { ConfigError, UsageError } from '../../src/errors.js';
-import { redactToken } from '../../src/shared/redact.js';
+import { ConfigError, UsageError } from '../../src/shared/errors.js';
+import { redactToken } from '../../src/secrets/redact.js';
 
 describe('parseBaseUrl', () => {
   it.each([

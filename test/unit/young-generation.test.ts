@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { boundYoungGeneration } from '../../src/api/young-generation.js';
+import { boundYoungGeneration } from '../../src/http/young-generation.js';
 
 const MB = 1024 * 1024;
 

@@ -1,23 +1,23 @@
-import { deletionOutcome, type DeleteOutcome } from '../../api/delete-many.js';
-import { headerValue } from '../../api/attempt.js';
+import { deletionOutcome, type DeleteOutcome } from '../../deletion/bulk-run.js';
+import { headerValue } from '../../http/attempt.js';
 import type { PlantStoreClient, ServiceRequest, ServiceResponse } from '../../api/client.js';
 import type { Context } from '../../context.js';
-import { JournalError, RefusedError, type StopSignal } from '../../errors.js';
+import { JournalError, RefusedError, type StopSignal } from '../../shared/errors.js';
 import { info } from '../../output/messages.js';
 import { bodyText } from '../../shared/charset.js';
 import { quoted } from '../../shared/text.js';
 import type { ApiTarget } from '../../shared/url.js';
-import { guardDeletion, profileGuard } from '../delete/guard.js';
+import { guardDeletion, profileGuard } from '../../deletion/guard.js';
 import {
   checkDeletionJournal,
   journalOnByEnv,
   openDeletionJournal,
   recorderFor,
   type JournalChoice,
-} from '../delete/journal.js';
-import { hasRules } from '../delete/protections.js';
+} from '../../deletion/journal/choice.js';
+import { hasRules } from '../../deletion/protections.js';
 import { randomUUID } from '../../shared/random.js';
-import { deletedBy } from './deletion-path.js';
+import { deletedBy } from '../../deletion/api-request/deletion-path.js';
 
 /** What a DELETE sent through `plants api` came to. */
 export interface ApiDeletion {

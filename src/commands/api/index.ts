@@ -1,9 +1,9 @@
 import { Command, Option } from 'commander';
 import type { ServiceResponse } from '../../api/client.js';
-import { headerValue } from '../../api/attempt.js';
-import { statusText } from '../../api/retry.js';
+import { headerValue } from '../../http/attempt.js';
+import { statusText } from '../../http/retry.js';
 import type { Context } from '../../context.js';
-import { CliError, InterruptedError, OutputError } from '../../errors.js';
+import { CliError, InterruptedError, OutputError } from '../../shared/errors.js';
 import { palette } from '../../output/color.js';
 import { readerGone, writeOut } from '../../output/iostreams.js';
 import { MaskedBody } from '../../output/masked-body.js';
@@ -11,11 +11,11 @@ import { info } from '../../output/messages.js';
 import { headerBlock, indentJson, isJsonType, terminalText, TerminalTextStream } from '../../output/response.js';
 import { bodyText } from '../../shared/charset.js';
 import { apiTarget } from '../../shared/url.js';
-import type { JournalChoice } from '../delete/journal.js';
-import { deletionsMade } from '../delete/report.js';
+import type { JournalChoice } from '../../deletion/journal/choice.js';
+import { deletionsMade } from '../deletion-report.js';
 import { wrapHelpText } from '../help.js';
 import { collect, examples, parseJournalFile } from '../options.js';
-import { deleteAskedBy, sentBody } from './asked-delete.js';
+import { deleteAskedBy, sentBody } from '../../deletion/api-request/asked-delete.js';
 import { sendDelete } from './delete.js';
 import { headersOf, parseMethod, parseRawField, parseTypedField, requestParts, type Field } from './request.js';
 

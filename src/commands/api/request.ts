@@ -1,6 +1,6 @@
 import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
-import { JsonNumber, stringifyJson } from '../../json.js';
+import { UsageError } from '../../shared/errors.js';
+import { JsonNumber, stringifyJson } from '../../shared/json.js';
 import { fsReason } from '../../shared/fs-reason.js';
 import { readPipe } from '../../shared/read-pipe.js';
 import { quoted } from '../../shared/text.js';

@@ -5,9 +5,9 @@ import { checkToken, lookupBaseUrl, resolveBaseUrl, shownCommand, type ResolvedT
 import { DEFAULT_PROFILE, type ConfigStore, type StoredToken } from '../../config/store.js';
 import { originOf } from '../../config/token-origin.js';
 import type { Context } from '../../context.js';
-import { AuthError, CliError, ConfigError, UsageError } from '../../errors.js';
+import { AuthError, CliError, ConfigError, UsageError } from '../../shared/errors.js';
 import { success, warning } from '../../output/messages.js';
-import { readText, TooLargeError } from '../../read-text.js';
+import { readText, TooLargeError } from '../../shared/read-text.js';
 import { profileToWrite } from '../config/shared.js';
 import { examples } from '../options.js';
 

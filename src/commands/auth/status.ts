@@ -6,7 +6,7 @@ import { boundOrigin, originOf } from '../../config/token-origin.js';
 import type { Context } from '../../context.js';
 import { formatJson } from '../../output/formats.js';
 import { writeOut } from '../../output/iostreams.js';
-import { redactKnownTokens } from '../known-tokens.js';
+import { redactKnownTokens } from '../../secrets/known-tokens.js';
 import { examples } from '../options.js';
 
 interface StatusOptions {

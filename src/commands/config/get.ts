@@ -1,10 +1,10 @@
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { NotSetError } from '../../errors.js';
+import { NotSetError } from '../../shared/errors.js';
 import { formatJson } from '../../output/formats.js';
 import { writeOut } from '../../output/iostreams.js';
 import { maskUrl } from '../../shared/url.js';
-import { redactKnownTokens } from '../known-tokens.js';
+import { redactKnownTokens } from '../../secrets/known-tokens.js';
 import { examples } from '../options.js';
 import { keyArgument, selectedProfile, shownValue, type ConfigKey } from './shared.js';
 

@@ -5,9 +5,9 @@ import { writeOut } from '../../output/iostreams.js';
 import { maskUrl } from '../../shared/url.js';
 import { printable, quoted } from '../../shared/text.js';
 import { PROTECTION_KINDS } from '../../config/store.js';
-import { redactKnownTokens } from '../known-tokens.js';
+import { redactKnownTokens } from '../../secrets/known-tokens.js';
 import { examples } from '../options.js';
-import { RULE_WORD } from '../delete/protections.js';
+import { RULE_WORD } from '../../deletion/protections.js';
 import { selectedProfile, shownOr } from './shared.js';
 
 interface ConfigListOptions {

@@ -4,7 +4,7 @@ import { alignColumns } from '../../output/columns.js';
 import { formatJson } from '../../output/formats.js';
 import { writeOut } from '../../output/iostreams.js';
 import { maskUrl } from '../../shared/url.js';
-import { redactKnownTokens } from '../known-tokens.js';
+import { redactKnownTokens } from '../../secrets/known-tokens.js';
 import { examples } from '../options.js';
 import { selectedProfile, shownOr } from './shared.js';
 

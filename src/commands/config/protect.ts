@@ -1,11 +1,11 @@
 import { Command } from 'commander';
 import { PROTECTION_KINDS, type Protections } from '../../config/store.js';
 import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
+import { UsageError } from '../../shared/errors.js';
 import { info, success } from '../../output/messages.js';
 import { collect, examples } from '../options.js';
-import { looseText } from '../delete/loose-text.js';
-import { describeRule, describeRules, hasRules, idKey, RULE_WORD } from '../delete/protections.js';
+import { looseText } from '../../deletion/loose-text.js';
+import { describeRule, describeRules, hasRules, idKey, RULE_WORD } from '../../deletion/protections.js';
 import { profileToWrite, selectedProfile } from './shared.js';
 
 /** `config protect` and `config unprotect`: the rules named by --id, --tag and --name. */

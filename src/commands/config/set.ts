@@ -3,7 +3,7 @@ import { DEFAULT_PROFILE, type StoredToken } from '../../config/store.js';
 import { boundOrigin, originOf } from '../../config/token-origin.js';
 import type { Context } from '../../context.js';
 import { success, warning } from '../../output/messages.js';
-import { redactKnownTokens } from '../known-tokens.js';
+import { redactKnownTokens } from '../../secrets/known-tokens.js';
 import { examples } from '../options.js';
 import { keyArgument, parseConfigValue, profileToWrite, shownValue, type ConfigKey } from './shared.js';
 

@@ -4,7 +4,7 @@ import { formatMaxDeletes, parseMaxDeletes } from '../../shared/values.js';
 import { DEFAULT_PROFILE, noSuchProfile, parseProfileName, type ConfigStore } from '../../config/store.js';
 import { info } from '../../output/messages.js';
 import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
+import { UsageError } from '../../shared/errors.js';
 import { printable, type Redact } from '../../shared/text.js';
 
 /** Keys `config set/get/unset` accept. The token has its own commands (`auth`), protections theirs (`protect`). */

@@ -1,0 +1,292 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Plant } from '../api/responses.js';
+import { CONFIG_FILE, configDir, type Protections } from '../config/store.js';
+import type { Context } from '../context.js';
+import { ConfigError, RefusedError } from '../shared/errors.js';
+import { excerpt, NO_SECRETS, printable, quoted, wordList } from '../shared/text.js';
+import { capOf, formatMaxDeletes, parseMaxDeletes, type MaxDeletes } from '../shared/values.js';
+import { ambiguity, listedIds } from './ambiguous.js';
+import { plantId } from './id-input.js';
+import { countListed, ListCounter, warnOfDuplicates, type ListedCount } from './list-count.js';
+import { unseenShown } from './loose-text.js';
+import {
+  describeRules,
+  hasRules,
+  idKey,
+  idReadings,
+  needsPlant,
+  protectionMatcher,
+  type Protection,
+} from './protections.js';
+
+/**
+ * The checks a delete or prune passes before anything is shown or sent:
+ * the cap on the run's size (--max-deletes, else the profile's max-deletes)
+ * and the profile's protections (unless --include-protected). A refusal is a
+ * RefusedError (exit 2, code `refused`): nothing is deleted.
+ */
+
+/** A plant to delete: its id, and the plant itself when the run has it (listed by prune, or looked up). */
+export interface DeletionTarget {
+  id: string;
+  plant?: Plant;
+}
+
+export interface GuardOptions {
+  /** --max-deletes: overrides the profile's max-deletes for this run. */
+  maxDeletes?: MaxDeletes;
+  /** --include-protected: the profile's protections are not checked. */
+  includeProtected: boolean;
+  /** The command has no --max-deletes (plants api): the refusal says how to change the profile's cap instead. */
+  noMaxDeletesFlag?: boolean;
+}
+
+/** At most this many plants are named in a refusal; the count says how many more. */
+const NAMED_IN_REFUSAL = 20;
+
+/** What the selected profile says about deletes. */
+export interface ProfileGuard {
+  profile: string;
+  /** Its max-deletes, the cap when --max-deletes is not given. */
+  cap?: MaxDeletes;
+  rules: Protections;
+}
+
+/** The selected profile's default cap and protections, read (and checked) before anything is listed. */
+export async function profileGuard(ctx: Context): Promise<ProfileGuard> {
+  // No config file, no rules: not even its directory is made (a run configured by the environment alone).
+  if (!existsSync(join(configDir(ctx.env), CONFIG_FILE))) {
+    return { profile: '', rules: { ids: [], tags: [], names: [] } };
+  }
+  const [store, { value: profile }] = await Promise.all([ctx.config(), ctx.profile()]);
+  const raw = store.get(profile, 'max-deletes');
+  let cap: MaxDeletes | undefined;
+  if (raw !== undefined) {
+    try {
+      cap = parseMaxDeletes(raw, `max-deletes of profile ${profile}`);
+    } catch (err) {
+      throw new ConfigError(
+        `${(err as Error).message} (config file ${store.path}); fix it with 'plants config set max-deletes <n>'`,
+      );
+    }
+  }
+  return { profile, cap, rules: store.protections(profile) };
+}
+
+/** The plants the run knows, by idKey: every one of them, for an id the list holds twice. */
+type PlantsById = Map<string, Plant[]>;
+
+/** The plant under its id, and under every other id the service listed it with (ambiguous.ts). */
+function addPlant(byId: PlantsById, plant: Plant, ids = listedIds(plant)): void {
+  for (const id of ids) {
+    const key = idKey(id);
+    const same = byId.get(key);
+    if (same) same.push(plant);
+    else byId.set(key, [plant]);
+  }
+}
+
+/**
+ * The plant an id names, for the preview and the journal: the one listed
+ * under exactly that id, else the first listed under another spelling of it
+ * (`7.0` for 7). A list may hold both `7` and `07` (a service whose ids are
+ * text); `07` is then that plant, not the first with the same idKey.
+ */
+export function plantFor(byId: PlantsById, id: string): Plant | undefined {
+  const same = byId.get(idKey(id));
+  return same?.find((plant) => plantId(plant) === id) ?? same?.[0];
+}
+
+/**
+ * Check the run's targets; return them with the plants looked up on the
+ * way (for the preview and the journal). `listed` is what the service
+ * listed when the caller listed it (prune); otherwise delete lists here
+ * when a percentage cap needs the count or a tag or name rule the plants.
+ */
+export async function guardDeletion(
+  targets: readonly DeletionTarget[],
+  listed: readonly Plant[] | undefined,
+  options: GuardOptions,
+  guard: ProfileGuard,
+  ctx: Context,
+): Promise<DeletionTarget[]> {
+  const max = options.maxDeletes ?? guard.cap;
+  const rules = options.includeProtected ? undefined : guard.rules;
+  const needPlants = rules !== undefined && needsPlant(rules);
+  let counted = listed && countListed(listed);
+  let byId: PlantsById | undefined;
+  if (needPlants && listed) {
+    byId = new Map();
+    for (const plant of listed) addPlant(byId, plant);
+  } else if (needPlants || (max !== undefined && typeof max !== 'number' && counted === undefined)) {
+    const found = await lookUp(ctx, new Set(targets.flatMap((target) => idReadings(target.id))), {
+      countOnly: !needPlants,
+    });
+    counted = found.counted;
+    if (needPlants) byId = found.byId;
+  }
+  if (counted) warnOfDuplicates(ctx.io, counted);
+  const count = counted?.distinct;
+  const checked = byId ? targets.map(({ id, plant }) => ({ id, plant: plant ?? plantFor(byId, id) })) : [...targets];
+  if (rules && hasRules(rules)) checkProtections(checked, byId, rules, guard.profile);
+  if (max !== undefined) {
+    const cap = capOf(max, count ?? 0);
+    const size = runSize(checked, max);
+    if (size > cap) {
+      const shown =
+        typeof max === 'number'
+          ? `${max}`
+          : `${formatMaxDeletes(max)} (${cap} of the ${count}${counted!.items === count ? '' : ' distinct'} plants listed)`;
+      const what =
+        size === checked.length
+          ? `${size} plant${size === 1 ? '' : 's'} would be deleted`
+          : `${size} distinct plant${size === 1 ? '' : 's'} would be deleted (${checked.length} ids)`;
+      throw new RefusedError(
+        options.maxDeletes !== undefined
+          ? `${what}, more than --max-deletes ${shown}; nothing was deleted`
+          : `${what}, more than the max-deletes ${shown} of profile ${guard.profile}; nothing was deleted; ` +
+              (options.noMaxDeletesFlag
+                ? `raise it (plants --profile ${guard.profile} config set max-deletes <n>) or remove it (config unset max-deletes), or delete with plants delete --max-deletes <n>`
+                : 'pass --max-deletes <n> to allow more for this run'),
+      );
+    }
+  }
+  return checked;
+}
+
+/**
+ * What a cap is compared with. A number caps requests: every DELETE the run
+ * would send counts, `7` and `07` two, as a service whose ids are text may
+ * delete a plant for each. A percentage is a share of the distinct plants
+ * listed (by idKey), so the run is counted the same way: the distinct
+ * plants it targets, or a list of 10 plants under 9 spellings each could
+ * never be pruned with 100%.
+ */
+function runSize(targets: readonly DeletionTarget[], max: MaxDeletes): number {
+  return typeof max === 'number' ? targets.length : new Set(targets.map(({ id }) => idKey(id))).size;
+}
+
+/** How a plant is named in a refusal: its name cut short, the service's text escaped. */
+const NAME_IN_REFUSAL = 60;
+
+/**
+ * Refuse the run when a target is protected, or cannot be checked, naming
+ * each (the first NAMED_IN_REFUSAL). `byId` holds every listed plant under
+ * a target's id when tag or name rules need them.
+ */
+function checkProtections(
+  targets: readonly DeletionTarget[],
+  byId: PlantsById | undefined,
+  rules: Protections,
+  profile: string,
+): void {
+  const protectedBy = protectionMatcher(rules);
+  const hits: string[] = [];
+  const unchecked: string[] = [];
+  const ambiguous: string[] = [];
+  for (const { id, plant } of targets) {
+    const known = (byId && knownAs(byId, id)) ?? (plant ? [plant] : []);
+    const found = protectedBy(id, known);
+    const unclear = found === undefined ? known.find((listed) => ambiguity(listed) !== undefined) : undefined;
+    if (unclear !== undefined) {
+      ambiguous.push(
+        `${printable(id)} ${quoted(excerpt(String(unclear.name), NAME_IN_REFUSAL, NO_SECRETS))} (${ambiguity(unclear)!})`,
+      );
+    } else if (found !== undefined) {
+      // The plant that matched a tag or name rule; for an id rule, the one the run knows, if any.
+      const shown = found.plant ?? known[0];
+      const name = shown ? ` ${quoted(excerpt(String(shown.name), NAME_IN_REFUSAL, NO_SECRETS))}` : '';
+      const shownId = found.plant && plantId(found.plant);
+      const readAs = found.readAs ?? (shownId !== undefined && idKey(shownId) !== idKey(id) ? shownId : undefined);
+      const as = readAs === undefined ? '' : `, which a service may read as ${printable(readAs)}`;
+      hits.push(`plant ${printable(id)}${name} (${found.rule}${as}${looseWhy(found)})`);
+    } else if (known.length === 0 && needsPlant(rules)) {
+      unchecked.push(printable(id));
+    }
+  }
+  const parts: string[] = [];
+  if (hits.length > 0) {
+    parts.push(
+      `${hits.length === 1 ? '1 plant is' : `${hits.length} plants are`} protected in profile ${profile}: ${named(hits)}`,
+    );
+  }
+  if (unchecked.length > 0) {
+    const rulesText = describeRules({ ...rules, ids: [] }).join(', ');
+    parts.push(
+      `${unchecked.length === 1 ? 'plant' : 'plants'} ${named(unchecked)} ${unchecked.length === 1 ? 'is' : 'are'} ` +
+        `not in the service's list, so cannot be checked against the protections of profile ${profile} (${rulesText})`,
+    );
+  }
+  if (ambiguous.length > 0) {
+    parts.push(
+      `${ambiguous.length === 1 ? 'plant' : 'plants'} ${named(ambiguous)} ${ambiguous.length === 1 ? 'is' : 'are'} ` +
+        `listed ambiguously by the service (which plant it means is unknown), so cannot be checked against the protections of profile ${profile}`,
+    );
+  }
+  if (parts.length === 0) return;
+  const refused = hits.length + unchecked.length + ambiguous.length;
+  throw new RefusedError(
+    `${parts.join('; ')}; nothing was deleted; leave ${refused === 1 ? 'it' : 'them'} out, ` +
+      "or pass --include-protected to delete without checking any rule (rules: 'plants config list')",
+  );
+}
+
+/** Why a tag or name rule matched text it differs from as written: `, matched with letter case set aside`. */
+function looseWhy({ rule, plant, looseSteps }: Protection): string {
+  if (looseSteps === undefined) return '';
+  const field = rule.startsWith('tag ') ? 'tag' : 'name';
+  const text = plant?.[field];
+  // Cut short, then what does not show escaped: the difference is what is shown.
+  const by =
+    typeof text === 'string'
+      ? ` by its ${field} "${unseenShown(text.length > NAME_IN_REFUSAL ? `${text.slice(0, NAME_IN_REFUSAL)}…` : text)}"`
+      : '';
+  return `, matched${by} with ${wordList(looseSteps, 'and')} set aside`;
+}
+
+/** Every plant listed under an id a service may read `id` as (idReadings), each once; undefined for none. */
+function knownAs(byId: PlantsById, id: string): Plant[] | undefined {
+  const plants = new Set(idReadings(id).flatMap((key) => byId.get(key) ?? []));
+  return plants.size > 0 ? [...plants] : undefined;
+}
+
+function named(items: readonly string[]): string {
+  const shown = items.slice(0, NAMED_IN_REFUSAL).join(', ');
+  return items.length > NAMED_IN_REFUSAL ? `${shown} and ${items.length - NAMED_IN_REFUSAL} more` : shown;
+}
+
+/**
+ * Read the service's list once: how many plants it holds (countListed), and every plant
+ * whose id (idKey) is wanted. With `countOnly`, no plant is kept; with
+ * `firstOnly`, reading stops once each wanted id has a plant (the count is
+ * then partial), and each id of `exact` a plant listed under exactly that
+ * text (plantFor's choice; an id written otherwise than listed, `7.0`, reads
+ * the list to its end).
+ */
+export async function lookUp(
+  ctx: Context,
+  wanted: ReadonlySet<string>,
+  {
+    countOnly = false,
+    firstOnly = false,
+    exact,
+  }: { countOnly?: boolean; firstOnly?: boolean; exact?: ReadonlySet<string> } = {},
+): Promise<{ counted: ListedCount; byId: PlantsById }> {
+  const byId: PlantsById = new Map();
+  const exactFound = new Set<string>();
+  const counter = new ListCounter();
+  for await (const batch of (await ctx.client()).streamPlants({ forDeletion: true })) {
+    counter.add(batch);
+    if (countOnly) continue;
+    for (const plant of batch) {
+      // Only under wanted ids: firstOnly counts them.
+      const ids = listedIds(plant).filter((id) => wanted.has(idKey(id)));
+      if (ids.length === 0) continue;
+      addPlant(byId, plant, ids);
+      for (const id of ids) if (exact?.has(id)) exactFound.add(id);
+    }
+    if (firstOnly && byId.size === wanted.size && exactFound.size === (exact?.size ?? 0)) break;
+  }
+  return { counted: counter.counted, byId };
+}
