@@ -34,7 +34,8 @@ function wholeNumber(raw: string | undefined, name: string, max: number, unit?: 
   return Number(raw);
 }
 
-async function main(): Promise<void> {
+/** The command line, checked (a bad one fails with exit 2); undefined when --help was answered. */
+function parseOptions() {
   let values;
   try {
     ({ values } = parseArgs({
@@ -53,8 +54,14 @@ async function main(): Promise<void> {
   }
   if (values.help) {
     process.stdout.write(HELP);
-    return;
+    return undefined;
   }
+  return values;
+}
+
+async function main(): Promise<void> {
+  const values = parseOptions();
+  if (values === undefined) return;
   const port = wholeNumber(values.port, 'port', 65_535);
   const seed = wholeNumber(values.seed, 'seed', 10_000_000, 'plants');
   const given = values.token ?? process.env.PLANT_STORE_TOKEN;

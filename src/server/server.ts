@@ -113,7 +113,6 @@ function authorized(header: string | undefined, expected: Buffer): boolean {
 export function plantStoreHandler(
   options: PlantStoreServerOptions & { store: PlantStore },
 ): (req: IncomingMessage, res: ServerResponse) => void {
-  const { store } = options;
   const expected = Buffer.from(`Bearer ${options.token}`);
 
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
@@ -130,52 +129,12 @@ export function plantStoreHandler(
     }
 
     if (rawPath === '/plants') {
-      if (method === 'POST') {
-        createPlant(req, res, store, options.onChange);
-        return;
-      }
-      if (method !== 'GET' && method !== 'HEAD') {
-        sendError(res, 405, `method ${method} is not allowed on /plants`, { allow: 'GET, HEAD, POST' });
-        return;
-      }
-      const raw = new URL(req.url ?? '/', 'http://plant-store.invalid').searchParams.get('limit');
-      let limit: number | undefined;
-      if (raw !== null) {
-        if (!/^\d+$/.test(raw) || Number(raw) > INT32_MAX) {
-          sendError(res, 400, `limit must be an integer from 0 to ${INT32_MAX}, got ${JSON.stringify(raw)}`);
-          return;
-        }
-        limit = Number(raw);
-      }
-      sendJsonText(res, 200, store.listJson(limit));
+      servePlants(req, res, method, options);
       return;
     }
-
     const match = /^\/plants\/([^/]+)$/.exec(rawPath);
     if (match) {
-      if (method !== 'DELETE' && method !== 'GET' && method !== 'HEAD') {
-        sendError(res, 405, `method ${method} is not allowed on /plants/{id}`, { allow: 'GET, HEAD, DELETE' });
-        return;
-      }
-      let id: string;
-      try {
-        id = decodeURIComponent(match[1]!);
-      } catch {
-        sendError(res, 400, 'the plant id in the path is not valid percent-encoded UTF-8');
-        return;
-      }
-      if (method !== 'DELETE') {
-        const json = store.get(id);
-        if (json === undefined) sendError(res, 404, `plant ${id} not found`);
-        else sendJsonText(res, 200, json);
-        return;
-      }
-      if (!store.delete(id)) {
-        sendError(res, 404, `plant ${id} not found`);
-        return;
-      }
-      options.onChange?.();
-      res.writeHead(204).end();
+      servePlant(res, method, match[1]!, options);
       return;
     }
 
@@ -200,6 +159,65 @@ export function plantStoreHandler(
     }
     handle(req, res);
   };
+}
+
+/** /plants: GET or HEAD lists (`limit` checked), POST creates. */
+function servePlants(
+  req: IncomingMessage,
+  res: ServerResponse,
+  method: string,
+  { store, onChange }: PlantStoreServerOptions & { store: PlantStore },
+): void {
+  if (method === 'POST') {
+    createPlant(req, res, store, onChange);
+    return;
+  }
+  if (method !== 'GET' && method !== 'HEAD') {
+    sendError(res, 405, `method ${method} is not allowed on /plants`, { allow: 'GET, HEAD, POST' });
+    return;
+  }
+  const raw = new URL(req.url ?? '/', 'http://plant-store.invalid').searchParams.get('limit');
+  let limit: number | undefined;
+  if (raw !== null) {
+    if (!/^\d+$/.test(raw) || Number(raw) > INT32_MAX) {
+      sendError(res, 400, `limit must be an integer from 0 to ${INT32_MAX}, got ${JSON.stringify(raw)}`);
+      return;
+    }
+    limit = Number(raw);
+  }
+  sendJsonText(res, 200, store.listJson(limit));
+}
+
+/** /plants/{id} (`encodedId` as in the path): GET or HEAD reads the plant, DELETE deletes it. */
+function servePlant(
+  res: ServerResponse,
+  method: string,
+  encodedId: string,
+  { store, onChange }: PlantStoreServerOptions & { store: PlantStore },
+): void {
+  if (method !== 'DELETE' && method !== 'GET' && method !== 'HEAD') {
+    sendError(res, 405, `method ${method} is not allowed on /plants/{id}`, { allow: 'GET, HEAD, DELETE' });
+    return;
+  }
+  let id: string;
+  try {
+    id = decodeURIComponent(encodedId);
+  } catch {
+    sendError(res, 400, 'the plant id in the path is not valid percent-encoded UTF-8');
+    return;
+  }
+  if (method !== 'DELETE') {
+    const json = store.get(id);
+    if (json === undefined) sendError(res, 404, `plant ${id} not found`);
+    else sendJsonText(res, 200, json);
+    return;
+  }
+  if (!store.delete(id)) {
+    sendError(res, 404, `plant ${id} not found`);
+    return;
+  }
+  onChange?.();
+  res.writeHead(204).end();
 }
 
 function createPlantStoreServer(options: PlantStoreServerOptions): { server: Server; store: PlantStore } {
