@@ -12,7 +12,7 @@ import { historyCommand } from './commands/history.js';
 import { listCommand } from './commands/list.js';
 import { pruneCommand } from './commands/prune.js';
 import { parseRetries, parseSize, parseTimeout } from './shared/values.js';
-import { parseProfileName } from './config/store.js';
+import { parseProfileName } from './config/profile-names.js';
 import { createContext, type Context, type ContextOptions, type GlobalFlags } from './context.js';
 import { CliError, ExitCode, OutputError, signalExitCode, type ErrorCode, type StopSignal } from './shared/errors.js';
 

@@ -2,17 +2,15 @@ import type { Dispatcher } from 'undici';
 import type { PlantStoreClient } from './api/client.js';
 import {
   checkProfile,
-  debugRequested,
   refusedTokenHint,
   resolveBaseUrl,
   resolveProfile,
-  resolveRequestSettings,
   resolveToken,
   type ResolvedToken,
   type TokenReaders,
-  type RequestSettings,
   type Resolved,
 } from './config/settings.js';
+import { debugRequested, resolveRequestSettings, type RequestSettings } from './config/request-settings.js';
 import { openKeyring, type Keyring } from './config/keyring.js';
 import { openConfigStore } from './config/open.js';
 import { redactToken } from './secrets/redact.js';

@@ -1,7 +1,7 @@
 import { Argument, Command } from 'commander';
 import { complete, type Candidate, type ValueSource } from '../completion/complete.js';
 import { completionScript, INSTALL, SHELLS, type Shell } from '../completion/scripts.js';
-import { parseProfileName } from '../config/store.js';
+import { parseProfileName } from '../config/profile-names.js';
 import type { Context } from '../context.js';
 import { printable } from '../shared/text.js';
 import { shownUrl } from './config/shared.js';

@@ -1,5 +1,5 @@
 import { keyringAccount } from '../config/keyring.js';
-import type { StoredToken } from '../config/store.js';
+import type { StoredToken } from '../config/profile-settings.js';
 import type { Context } from '../context.js';
 import { AuthError, ConfigError } from '../shared/errors.js';
 

@@ -7,7 +7,9 @@ import type { DebugLog } from './lock.js';
 import { fsReason } from '../shared/fs-reason.js';
 import { repeatedKey } from '../shared/json-keys.js';
 import { makeDirectory } from '../shared/make-directory.js';
-import { checkConfigFile, CONFIG_FILE, configDir, ConfigStore, isObject, readError, type ConfLike } from './store.js';
+import { checkConfigFile, CONFIG_FILE, configDir, readError, type ConfLike } from './config-file.js';
+import { isObject } from './profile-settings.js';
+import { ConfigStore } from './store.js';
 
 /**
  * conf, without the signal handlers its file writer brings along: atomically's

@@ -2,18 +2,12 @@ import { parseBaseUrl } from '../shared/url.js';
 import { printable } from '../shared/text.js';
 import type { Env } from '../shared/env.js';
 import { AuthError, ConfigError, UsageError } from '../shared/errors.js';
-import { parseRetries, parseTimeout } from '../shared/values.js';
 import { keyringAccount, KeyringFailure, keyringRequired, KeyringUnavailable, type Keyring } from './keyring.js';
 import { boundOrigin, checkTokenOrigin } from './token-origin.js';
-import { fromVariable } from './variables.js';
-import {
-  CHOSEN_BY_USE,
-  DEFAULT_PROFILE,
-  noSuchProfile,
-  parseProfileName,
-  type ConfigStore,
-  type StoredToken,
-} from './store.js';
+import { fromEnv } from './variables.js';
+import { CHOSEN_BY_USE, DEFAULT_PROFILE, noSuchProfile, parseProfileName } from './profile-names.js';
+import type { StoredToken } from './profile-settings.js';
+import type { ConfigStore } from './store.js';
 
 export interface Resolved<T> {
   value: T;
@@ -56,12 +50,6 @@ export function shownCommand(command: string): string {
   const program = words.findIndex((word) => word !== 'env' && !/^[A-Za-z_][A-Za-z0-9_]*=/.test(word));
   const name = program === -1 ? 'a command' : words[program]!;
   return printable(program !== -1 && program === words.length - 1 && program === 0 ? name : `${name} …`);
-}
-
-/** Empty or blank variables count as unset. */
-function fromEnv(env: Env, name: string): string | undefined {
-  const value = env[name];
-  return value?.trim() ? value : undefined;
 }
 
 /** Which profile's settings apply. Precedence: --profile > PLANTS_PROFILE > `config use` > `default`. */
@@ -145,47 +133,55 @@ export async function lookupToken(
     return theirs !== undefined && boundOrigin(theirs) === origin;
   });
   checkTokenOrigin(stored, name, base, holders);
-  const relogin = `run 'plants ${profileFlag(name)}auth login'`;
-  if (stored.store === 'file') {
-    if (keyringRequired(env)) {
-      throw new AuthError(
-        `PLANTS_KEYRING=on reads tokens from the OS keyring only, and the token of profile ${name} is kept in the config file; ` +
-          `${relogin} to keep it in the keyring, or unset PLANTS_KEYRING`,
-      );
-    }
-    return {
-      value: stored.token,
-      source: storedSource(config, name),
-      profile: name,
-      store: 'file',
-      storeLabel: 'file',
-    };
-  }
-  if (stored.store === 'command') {
-    const label = `command (${shownCommand(stored.command)})`;
-    if (!runCommand) return undefined;
-    const value = await readers.command(
-      stored.command,
-      `the token command of profile ${name} (${shownCommand(stored.command)})`,
+  if (stored.store === 'file') return fileToken(stored.token, name, config, env);
+  if (stored.store === 'command') return runCommand ? commandToken(stored.command, name, readers) : undefined;
+  return keyringToken({ name, storedOrigin: stored.origin, origin }, readers, env);
+}
+
+/** A token kept in the config file; refused when PLANTS_KEYRING=on. */
+function fileToken(token: string, name: string, config: ConfigStore, env: Env): ResolvedToken {
+  if (keyringRequired(env)) {
+    throw new AuthError(
+      `PLANTS_KEYRING=on reads tokens from the OS keyring only, and the token of profile ${name} is kept in the config file; ` +
+        `${relogin(name)} to keep it in the keyring, or unset PLANTS_KEYRING`,
     );
-    if (!/^[\x21-\x7e]+$/.test(value)) {
-      throw new AuthError(
-        `the token command of profile ${name} (${shownCommand(stored.command)}) printed a token with whitespace, control or non-ASCII characters; make it print the token alone`,
-      );
-    }
-    return {
-      value,
-      source: `the token command of profile ${name}`,
-      profile: name,
-      store: 'command',
-      storeLabel: label,
-    };
   }
+  return { value: token, source: storedSource(config, name), profile: name, store: 'file', storeLabel: 'file' };
+}
+
+/** What the profile's token command prints, which must be a token alone. */
+async function commandToken(command: string, name: string, readers: TokenReaders): Promise<ResolvedToken> {
+  const label = `command (${shownCommand(command)})`;
+  const value = await readers.command(command, `the token command of profile ${name} (${shownCommand(command)})`);
+  if (!/^[\x21-\x7e]+$/.test(value)) {
+    throw new AuthError(
+      `the token command of profile ${name} (${shownCommand(command)}) printed a token with whitespace, control or non-ASCII characters; make it print the token alone`,
+    );
+  }
+  return {
+    value,
+    source: `the token command of profile ${name}`,
+    profile: name,
+    store: 'command',
+    storeLabel: label,
+  };
+}
+
+/**
+ * The profile's token in the OS keyring, under the origin it was stored for
+ * (`storedOrigin`, as written in the file; `origin`: the base URL's, which
+ * it matches); an AuthError saying how to go on when it cannot be read.
+ */
+async function keyringToken(
+  { name, storedOrigin, origin }: { name: string; storedOrigin: string; origin: string },
+  readers: TokenReaders,
+  env: Env,
+): Promise<ResolvedToken> {
   let keyring: Keyring;
   let value: string | null;
   try {
     keyring = await readers.keyring();
-    value = await keyring.get(keyringAccount(name, stored.origin));
+    value = await keyring.get(keyringAccount(name, storedOrigin));
   } catch (err) {
     if (!(err instanceof KeyringUnavailable || err instanceof KeyringFailure)) throw err;
     throw new AuthError(
@@ -196,7 +192,9 @@ export async function lookupToken(
     );
   }
   if (value === null) {
-    throw new AuthError(`the OS keyring has no token for profile ${name} at ${origin} (it was removed); ${relogin}`);
+    throw new AuthError(
+      `the OS keyring has no token for profile ${name} at ${origin} (it was removed); ${relogin(name)}`,
+    );
   }
   const label = `keyring (${keyring.name})`;
   return {
@@ -206,6 +204,11 @@ export async function lookupToken(
     store: 'keyring',
     storeLabel: label,
   };
+}
+
+/** How a message says to store the profile's token again. */
+function relogin(name: string): string {
+  return `run 'plants ${profileFlag(name)}auth login'`;
 }
 
 /** `plants --profile x ` for the commands a message suggests, when x is not the default. */
@@ -275,38 +278,4 @@ export function checkToken(token: string, source: string, fix: string): void {
   if (!/^[\x21-\x7e]+$/.test(token)) {
     throw new ConfigError(`the token from ${source} contains whitespace, control or non-ASCII characters; ${fix}`);
   }
-}
-
-/** How requests are made: per-attempt timeout, retries, response cap, debug log. */
-export interface RequestSettings {
-  timeoutMs: number;
-  retries: number;
-  maxResponseBytes: number;
-  debug: boolean;
-}
-
-const DEFAULT_TIMEOUT_SECONDS = 30;
-const DEFAULT_RETRIES = 2;
-const DEFAULT_MAX_RESPONSE_BYTES = 256 * 1024 * 1024;
-
-/**
- * Flags win over PLANTS_TIMEOUT, PLANTS_RETRIES and PLANTS_DEBUG. A bad
- * variable is a configuration error naming it.
- */
-export function resolveRequestSettings(
-  flags: { timeout?: number; retries?: number; maxResponseSize?: number; debug?: boolean },
-  env: Env,
-): RequestSettings {
-  const timeout = flags.timeout ?? fromVariable(env, 'PLANTS_TIMEOUT', parseTimeout) ?? DEFAULT_TIMEOUT_SECONDS;
-  return {
-    timeoutMs: Math.round(timeout * 1000),
-    retries: flags.retries ?? fromVariable(env, 'PLANTS_RETRIES', parseRetries) ?? DEFAULT_RETRIES,
-    maxResponseBytes: flags.maxResponseSize ?? DEFAULT_MAX_RESPONSE_BYTES,
-    debug: debugRequested(flags.debug, env),
-  };
-}
-
-/** --debug, else PLANTS_DEBUG (1, true or yes). */
-export function debugRequested(flag: boolean | undefined, env: Env): boolean {
-  return flag ?? ['1', 'true', 'yes'].includes((fromEnv(env, 'PLANTS_DEBUG') ?? '').toLowerCase());
 }

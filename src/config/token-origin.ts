@@ -1,6 +1,6 @@
 import { AuthError } from '../shared/errors.js';
 import { formatBaseUrl, maskUrl } from '../shared/url.js';
-import type { StoredToken } from './store.js';
+import type { StoredToken } from './profile-settings.js';
 
 /**
  * Every stored token is bound to the origin (scheme, host, port) it was

@@ -32,3 +32,9 @@ export function switchSetting(env: Env, name: string): 'on' | 'off' | undefined 
 export function switchedOff(env: Env, name: string): boolean {
   return switchSetting(env, name) === 'off';
 }
+
+/** Empty or blank variables count as unset. */
+export function fromEnv(env: Env, name: string): string | undefined {
+  const value = env[name];
+  return value?.trim() ? value : undefined;
+}

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Plant } from '../api/responses.js';
-import { CONFIG_FILE, configDir, type Protections } from '../config/store.js';
+import { CONFIG_FILE, configDir } from '../config/config-file.js';
+import type { Protections } from '../config/profile-settings.js';
 import type { Context } from '../context.js';
 import { ConfigError, RefusedError } from '../shared/errors.js';
 import { excerpt, NO_SECRETS, printable, quoted, wordList } from '../shared/text.js';

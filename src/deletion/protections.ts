@@ -1,5 +1,5 @@
 import type { Plant } from '../api/responses.js';
-import { PROTECTION_KINDS, type Protections } from '../config/store.js';
+import { PROTECTION_KINDS, type Protections } from '../config/profile-settings.js';
 import { globMatcher } from '../api/filters.js';
 import { JsonNumber, numberText } from '../shared/json.js';
 import { quoted } from '../shared/text.js';

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { CONFIG_FILE, configDir } from '../config/store.js';
+import { CONFIG_FILE, configDir } from '../config/config-file.js';
 import type { Context } from '../context.js';
 import { redactToken } from './redact.js';
 import type { Redact } from '../shared/text.js';

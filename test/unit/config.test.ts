@@ -6,12 +6,13 @@ import {
   checkToken,
   resolveBaseUrl,
   resolveProfile,
-  resolveRequestSettings,
   resolveToken,
   type TokenReaders,
 } from '../../src/config/settings.js';
 import { openConfigStore } from '../../src/config/open.js';
-import { checkConfigFile, CHOSEN_BY_USE, configDir, noSuchProfile } from '../../src/config/store.js';
+import { resolveRequestSettings } from '../../src/config/request-settings.js';
+import { checkConfigFile, configDir } from '../../src/config/config-file.js';
+import { CHOSEN_BY_USE, noSuchProfile } from '../../src/config/profile-names.js';
 import { AuthError, ConfigError, UsageError } from '../../src/shared/errors.js';
 import { tempDir } from '../helpers/cli.js';
 import { runCommand } from '../helpers/command.js';

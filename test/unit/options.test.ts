@@ -3,7 +3,7 @@ import { main } from '../../src/cli.js';
 import { parsePlantId } from '../../src/commands/options.js';
 import { parseConcurrency, parseLimit, parseSize } from '../../src/shared/values.js';
 import { parseMaxDeletes } from '../../src/shared/values.js';
-import { parseProfileName } from '../../src/config/store.js';
+import { parseProfileName } from '../../src/config/profile-names.js';
 import { UsageError } from '../../src/shared/errors.js';
 import { parseRetries, parseTimeout } from '../../src/shared/values.js';
 import { fakeIO } from '../helpers/io.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { StoredToken } from '../../src/config/store.js';
+import type { StoredToken } from '../../src/config/profile-settings.js';
 import { checkTokenOrigin, originOf } from '../../src/config/token-origin.js';
 import { AuthError } from '../../src/shared/errors.js';
 

@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { formatBaseUrl, maskUrl, parseBaseUrl } from '../../shared/url.js';
 import { lookupBaseUrl } from '../../config/settings.js';
-import type { StoredToken } from '../../config/store.js';
+import type { StoredToken } from '../../config/profile-settings.js';
 import { boundOrigin, originOf } from '../../config/token-origin.js';
 import type { Context } from '../../context.js';
 import { formatJson } from '../../output/formats.js';

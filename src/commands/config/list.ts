@@ -4,7 +4,7 @@ import { formatJson } from '../../output/formats.js';
 import { writeOut } from '../../output/iostreams.js';
 import { maskUrl } from '../../shared/url.js';
 import { printable, quoted } from '../../shared/text.js';
-import { PROTECTION_KINDS } from '../../config/store.js';
+import { PROTECTION_KINDS } from '../../config/profile-settings.js';
 import { redactKnownTokens } from '../../secrets/known-tokens.js';
 import { examples } from '../options.js';
 import { RULE_WORD } from '../../deletion/protections.js';

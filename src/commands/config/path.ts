@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { Command } from 'commander';
-import { CONFIG_FILE, configDir } from '../../config/store.js';
+import { CONFIG_FILE, configDir } from '../../config/config-file.js';
 import { formatJson } from '../../output/formats.js';
 import { writeOut } from '../../output/iostreams.js';
 import type { Context } from '../../context.js';

@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { PROTECTION_KINDS, type Protections } from '../../config/store.js';
+import { PROTECTION_KINDS, type Protections } from '../../config/profile-settings.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../shared/errors.js';
 import { info, success } from '../../output/messages.js';

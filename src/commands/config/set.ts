@@ -1,5 +1,6 @@
 import { Command } from 'commander';
-import { DEFAULT_PROFILE, type StoredToken } from '../../config/store.js';
+import { DEFAULT_PROFILE } from '../../config/profile-names.js';
+import type { StoredToken } from '../../config/profile-settings.js';
 import { boundOrigin, originOf } from '../../config/token-origin.js';
 import type { Context } from '../../context.js';
 import { success, warning } from '../../output/messages.js';

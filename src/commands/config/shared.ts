@@ -1,7 +1,8 @@
 import { Argument } from 'commander';
 import { formatBaseUrl, maskUrl, parseBaseUrl } from '../../shared/url.js';
 import { formatMaxDeletes, parseMaxDeletes } from '../../shared/values.js';
-import { DEFAULT_PROFILE, noSuchProfile, parseProfileName, type ConfigStore } from '../../config/store.js';
+import { DEFAULT_PROFILE, noSuchProfile, parseProfileName } from '../../config/profile-names.js';
+import type { ConfigStore } from '../../config/store.js';
 import { info } from '../../output/messages.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../shared/errors.js';
