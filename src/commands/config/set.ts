@@ -6,7 +6,8 @@ import type { Context } from '../../context.js';
 import { success, warning } from '../../output/messages.js';
 import { redactKnownTokens } from '../../secrets/known-tokens.js';
 import { examples } from '../options.js';
-import { keyArgument, parseConfigValue, profileToWrite, shownValue, type ConfigKey } from './shared.js';
+import { keyArgument, parseConfigValue, shownValue, type ConfigKey } from './shared.js';
+import { profileToWrite } from '../profile-to-write.js';
 
 export interface SetOptions {
   key: ConfigKey;
