@@ -1,5 +1,6 @@
 import type { Plant } from '../api/responses.js';
-import { formatWriter, type OutputFormat, type RowView } from './format-writers.js';
+import { formatWriter, type OutputFormat } from './format-writers.js';
+import type { RowView } from './row-encoder.js';
 import type { IOStreams } from './iostreams.js';
 import { info, warning } from './messages.js';
 import { writeRows } from './rows.js';

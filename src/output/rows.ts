@@ -1,4 +1,5 @@
-import { formatWriter, type OutputFormat, type RowView, type TextPieces } from './format-writers.js';
+import { formatWriter, type OutputFormat } from './format-writers.js';
+import type { RowView, TextPieces } from './row-encoder.js';
 import { readerGone, writeOut, type IOStreams } from './iostreams.js';
 import { LARGE_TEXT, slicesOf } from '../shared/large-values.js';
 import { CliError, InterruptedError, OutputError } from '../shared/errors.js';

@@ -16,8 +16,8 @@ import {
   isOutputFormat,
   OUTPUT_FORMATS,
   type OutputFormat,
-  type RowView,
 } from '../../src/output/format-writers.js';
+import type { RowView } from '../../src/output/row-encoder.js';
 import { csvLine, tsvLine } from '../../src/output/formats.js';
 import { createIOStreams } from '../../src/output/iostreams.js';
 import { writePlants } from '../../src/output/plants.js';
