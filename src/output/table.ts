@@ -2,7 +2,7 @@ import { LARGE_TEXT } from '../shared/large-values.js';
 import { palette } from './color.js';
 import { columnFloor, fitColumns } from './fit.js';
 import { tableCell } from './formats.js';
-import { displayMeasure } from './width.js';
+import { displayMeasure, type DisplayMeasure } from './width.js';
 
 const BORDERLESS = {
   top: '',
@@ -82,23 +82,77 @@ export async function* renderColumns(
   color: boolean,
   fit: TableFit = {},
 ): AsyncGenerator<string> {
-  const [{ Table }, c, { width, cut }] = await Promise.all([
-    import('../vendor/table.js'),
-    palette(color),
-    displayMeasure(),
-  ]);
-  // A large cell is measured once: reading it takes long, and it is read again to pad it.
+  const [{ Table }, c, measure] = await Promise.all([import('../vendor/table.js'), palette(color), displayMeasure()]);
+  const widthOf = measuredOnce(measure.width);
+  const cells = tableCells(headers.length, columns, count, widthOf);
+  const colWidths = fittedWidths(headers, cells, fit, measure, widthOf);
+  const { texts } = cells;
+  const row = (r: number) => texts.map((column) => column[r]!);
+  const lines = lineMakers(headers, cells, colWidths, widthOf);
+  const large =
+    colWidths.some((most) => most >= LARGE_TEXT) ||
+    texts.some((column) => column.some((cell) => cell.length >= LARGE_TEXT));
+
+  const bold = headers.map((header) => c.bold(header));
+  if (large) {
+    yield* lines.linePieces(headers, bold);
+    for (let r = 0; r < count; r += 1) yield* lines.linePieces(row(r));
+    return;
+  }
+  // cli-table3 pads by its own measure, which agrees with the terminal's on printable ASCII only.
+  const laidOutAlike = (text: string) => text.length <= CLI_TABLE_MAX_CELL && PRINTABLE_ASCII.test(text);
+  const first = Math.min(count, ROWS_BY_CLI_TABLE);
+  let start = 0;
+  if (headers.every(laidOutAlike) && texts.every((column) => column.slice(0, first).every(laidOutAlike))) {
+    const table = new Table({
+      head: bold,
+      colWidths,
+      // cli-table3 colours headers red by default; colour is decided here instead.
+      style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0 },
+      // Borderless, columns two spaces apart: one line per plant, easy to copy from.
+      chars: BORDERLESS,
+    });
+    for (let r = 0; r < first; r += 1) table.push(row(r));
+    // Borderless rows keep the padding of the last column; trim it.
+    yield `${table.toString().split('\n').map(trimSpaces).join('\n')}\n`;
+    start = first;
+  } else {
+    yield `${lines.headerLine(bold)}\n`;
+  }
+  for (; start < count; start += ROWS_PER_BLOCK) {
+    let block = '';
+    for (let r = start; r < Math.min(start + ROWS_PER_BLOCK, count); r += 1) block += `${lines.line(r)}\n`;
+    yield block;
+  }
+}
+
+/** Each cell's text and width, column by column (`texts[i][r]`). */
+interface TableCells {
+  texts: string[][];
+  widths: number[][];
+}
+
+/** The measure, but a large cell is measured once: reading it takes long, and it is read again to pad it. */
+function measuredOnce(width: (text: string) => number): (text: string) => number {
   const measured = new Map<string, number>();
-  const widthOf = (text: string) => {
+  return (text) => {
     if (text.length < LARGE_TEXT) return width(text);
     let most = measured.get(text);
     if (most === undefined) measured.set(text, (most = width(text)));
     return most;
   };
-  // Each cell's text and width, column by column; each cell measured once.
+}
+
+/** Each cell's text (tableCell) and width, column by column; each cell measured once. */
+function tableCells(
+  columnCount: number,
+  columns: readonly (readonly unknown[])[],
+  count: number,
+  widthOf: (text: string) => number,
+): TableCells {
   const texts: string[][] = [];
   const widths: number[][] = [];
-  for (let i = 0; i < headers.length; i += 1) {
+  for (let i = 0; i < columnCount; i += 1) {
     const column = columns[i] ?? [];
     const cells = new Array<string>(count);
     const cellWidths = new Array<number>(count);
@@ -119,37 +173,57 @@ export async function* renderColumns(
     texts.push(cells);
     widths.push(cellWidths);
   }
+  return { texts, widths };
+}
+
+/**
+ * The columns' widths: each its widest cell or header; with `fit.width`, the
+ * cells of the columns fitColumns narrows are cut (in `cells`) to fit.
+ */
+function fittedWidths(
+  headers: readonly string[],
+  cells: TableCells,
+  fit: TableFit,
+  { width, cut }: DisplayMeasure,
+  widthOf: (text: string) => number,
+): number[] {
   const widest = () =>
     headers.map((header, i) => {
       let most = width(header);
-      for (const each of widths[i]!) if (each > most) most = each;
+      for (const each of cells.widths[i]!) if (each > most) most = each;
       return most;
     });
-  let colWidths = widest();
-  if (fit.width !== undefined) {
-    const natural = colWidths;
-    const fitted = fitColumns(
-      natural,
-      natural.map((most, i) => columnFloor(most, width(headers[i]!), fit.whole?.includes(i) ?? false)),
-      fit.width,
-    );
-    if (fitted.some((most, i) => most < natural[i]!)) {
-      fitted.forEach((most, i) => {
-        if (!(most < natural[i]!)) return;
-        texts[i] = texts[i]!.map((cell) => cut(cell, most));
-        widths[i] = texts[i].map(widthOf);
-      });
-      // A wide character that did not fit can leave a column narrower still.
-      colWidths = widest();
-    }
-  }
-  const row = (r: number) => texts.map((cells) => cells[r]!);
+  const natural = widest();
+  if (fit.width === undefined) return natural;
+  const fitted = fitColumns(
+    natural,
+    natural.map((most, i) => columnFloor(most, width(headers[i]!), fit.whole?.includes(i) ?? false)),
+    fit.width,
+  );
+  if (!fitted.some((most, i) => most < natural[i]!)) return natural;
+  fitted.forEach((most, i) => {
+    if (!(most < natural[i]!)) return;
+    cells.texts[i] = cells.texts[i]!.map((cell) => cut(cell, most));
+    cells.widths[i] = cells.texts[i].map(widthOf);
+  });
+  // A wide character that did not fit can leave a column narrower still.
+  return widest();
+}
 
+/**
+ * The table's lines, padded as cli-table3 pads them: each cell to its
+ * column's width (the header's after its colour), two spaces between
+ * columns; then no trailing spaces, as cli-table3's rows are trimmed.
+ */
+function lineMakers(
+  headers: readonly string[],
+  { texts, widths }: TableCells,
+  colWidths: readonly number[],
+  widthOf: (text: string) => number,
+) {
   const last = headers.length - 1;
   const paddings: string[] = [];
   const padding = (spaces: number) => (spaces <= 0 ? '' : (paddings[spaces] ??= ' '.repeat(spaces)));
-  // As cli-table3 does: pad each cell to its column's width (the header's after its colour),
-  // two spaces between columns; then no trailing spaces, as cli-table3's rows are trimmed.
   const headerLine = (shown: readonly string[]) => {
     let text = '';
     for (let i = 0; i <= last; i += 1) {
@@ -185,41 +259,7 @@ export async function* renderColumns(
     if (end >= 0) yield trimSpaces(shown[end]!);
     yield '\n';
   }
-  const large =
-    colWidths.some((most) => most >= LARGE_TEXT) ||
-    texts.some((cells) => cells.some((cell) => cell.length >= LARGE_TEXT));
-
-  const bold = headers.map((header) => c.bold(header));
-  if (large) {
-    yield* linePieces(headers, bold);
-    for (let r = 0; r < count; r += 1) yield* linePieces(row(r));
-    return;
-  }
-  // cli-table3 pads by its own measure, which agrees with the terminal's on printable ASCII only.
-  const laidOutAlike = (text: string) => text.length <= CLI_TABLE_MAX_CELL && PRINTABLE_ASCII.test(text);
-  const first = Math.min(count, ROWS_BY_CLI_TABLE);
-  let start = 0;
-  if (headers.every(laidOutAlike) && texts.every((cells) => cells.slice(0, first).every(laidOutAlike))) {
-    const table = new Table({
-      head: bold,
-      colWidths,
-      // cli-table3 colours headers red by default; colour is decided here instead.
-      style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0 },
-      // Borderless, columns two spaces apart: one line per plant, easy to copy from.
-      chars: BORDERLESS,
-    });
-    for (let r = 0; r < first; r += 1) table.push(row(r));
-    // Borderless rows keep the padding of the last column; trim it.
-    yield `${table.toString().split('\n').map(trimSpaces).join('\n')}\n`;
-    start = first;
-  } else {
-    yield `${headerLine(bold)}\n`;
-  }
-  for (; start < count; start += ROWS_PER_BLOCK) {
-    let block = '';
-    for (let r = start; r < Math.min(start + ROWS_PER_BLOCK, count); r += 1) block += `${line(r)}\n`;
-    yield block;
-  }
+  return { headerLine, line, linePieces };
 }
 
 /** `count` spaces, in slices of at most LARGE_TEXT (views of one string). */
