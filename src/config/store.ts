@@ -73,8 +73,6 @@ export class ConfigStore {
       if (!(err instanceof ConfigError)) throw err;
       this.#debug?.(`the token origins of ${this.#conf.path} are not written down: ${err.message}`);
     }
-    // A run still answers every question from one read of the file.
-    this.#snapshot = this.#read();
   }
 
   /** Top-level settings from before profiles become the default profile's; profile values win. */

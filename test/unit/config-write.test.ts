@@ -19,7 +19,7 @@ import {
 import { join } from 'node:path';
 import { constants, hostname } from 'node:os';
 import { getSystemErrorMap, getSystemErrorName } from 'node:util';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { abandonedTemporaries, writeFileAtomically, type WriteFs } from '../../src/config/atomic-write.js';
 import { openConfigStore } from '../../src/config/open.js';
 import { ConfigError } from '../../src/shared/errors.js';
@@ -247,6 +247,23 @@ describe('writeFileAtomically', () => {
       },
     });
     expect(calls).toEqual(['fsync temp', 'close temp', 'rename', 'fsync dir', 'close dir']);
+  });
+
+  it('never writes through something already at the temporary name (a link planted there): it fails instead', () => {
+    const elsewhere = join(dir.path, 'elsewhere');
+    writeFileSync(elsewhere, 'theirs');
+    // The name the writer picks with Math.random() at 0.5.
+    const planted = `config.json.${process.pid}.${(0.5).toString(36).slice(2, 10)}.tmp`;
+    const random = vi.spyOn(Math, 'random').mockReturnValue(0.5);
+    try {
+      symlinkSync(elsewhere, join(dir.path, planted));
+      expect(() => writeFileAtomically(file, 'token=secret\n')).toThrow(/EEXIST/);
+    } finally {
+      random.mockRestore();
+    }
+    expect(readFileSync(elsewhere, 'utf8')).toBe('theirs');
+    // No config.json; what was there is left as it was, not the writer's to remove.
+    expect(readdirSync(dir.path).sort()).toEqual([planted, 'elsewhere']);
   });
 
   it('closes the temporary file when the write fails before it was closed', () => {
