@@ -335,6 +335,20 @@ describe('auth login checks the token with the service first', () => {
     expect(stored()).toEqual({ profiles: { default: { token: 'kept', 'token-origin': ORIGIN } } });
   });
 
+  it('a service that cannot be asked and quotes the token: the warning never shows it', async () => {
+    const token = 'login-checked-token-0123456789';
+    service()
+      .intercept({ path: '/plants', method: 'GET', query: { limit: '1' } })
+      .reply(500, `no database for ${token}`);
+    const r = await plants(['auth', 'login', '--with-token', '--insecure-storage'], { stdin: token, env });
+    expect(r.code).toBe(0);
+    expect(r.stderr()).toMatch(
+      /^plants: warning: could not check the token with the service: .*500.*; storing it anyway\n$/,
+    );
+    expect(r.stderr()).not.toContain(token);
+    expect(r.stderr()).not.toContain(token.slice(0, 12));
+  });
+
   it('without a base URL: says how to set one; the token is asked for only once there is one', async () => {
     const noBase = { ...env, PLANTS_BASE_URL: undefined };
     const r = await plants(['--profile', 'staging', 'auth', 'login', '--with-token'], { stdin: 't', env: noBase });

@@ -10,6 +10,7 @@ import type { Context } from '../../context.js';
 import { AuthError, CliError, ConfigError, UsageError } from '../../shared/errors.js';
 import { success, warning } from '../../output/messages.js';
 import { readText, TooLargeError } from '../../shared/read-text.js';
+import { maskSecrets } from '../../secrets/registry.js';
 import { profileToWrite } from '../profile-to-write.js';
 import { examples } from '../options.js';
 
@@ -199,7 +200,7 @@ async function verify(token: ResolvedToken, baseUrl: URL, ctx: Context): Promise
     }
     warning(
       ctx.io,
-      `could not check the token with the service: ${check.redact((err as Error).message)}; storing it anyway`,
+      `could not check the token with the service: ${maskSecrets((err as Error).message)}; storing it anyway`,
     );
   } finally {
     await check.close();
