@@ -33,3 +33,8 @@ export function noSuchProfile(name: string, known: readonly string[], source?: s
     `create one with 'plants --profile ${name} config set base-url <url>'${back}`;
   return source === undefined || source === '--profile' ? new UsageError(message) : new ConfigError(message);
 }
+
+/** `--profile x ` for the commands a message suggests (`plants --profile x auth login`); nothing for the default. */
+export function profileFlag(profile: string): string {
+  return profile === DEFAULT_PROFILE ? '' : `--profile ${profile} `;
+}

@@ -5,7 +5,7 @@ import { AuthError, ConfigError, UsageError } from '../shared/errors.js';
 import { keyringAccount, KeyringFailure, keyringRequired, KeyringUnavailable, type Keyring } from './keyring.js';
 import { boundOrigin, checkTokenOrigin } from './token-origin.js';
 import { fromEnv } from './variables.js';
-import { CHOSEN_BY_USE, DEFAULT_PROFILE, noSuchProfile, parseProfileName } from './profile-names.js';
+import { CHOSEN_BY_USE, DEFAULT_PROFILE, noSuchProfile, parseProfileName, profileFlag } from './profile-names.js';
 import type { StoredToken } from './profile-settings.js';
 import type { ConfigStore } from './store.js';
 
@@ -209,11 +209,6 @@ async function keyringToken(
 /** How a message says to store the profile's token again. */
 function relogin(name: string): string {
   return `run 'plants ${profileFlag(name)}auth login'`;
-}
-
-/** `plants --profile x ` for the commands a message suggests, when x is not the default. */
-function profileFlag(profile: string): string {
-  return profile === DEFAULT_PROFILE ? '' : `--profile ${profile} `;
 }
 
 export async function resolveBaseUrl(

@@ -1,5 +1,6 @@
 import { AuthError } from '../shared/errors.js';
 import { formatBaseUrl, maskUrl } from '../shared/url.js';
+import { profileFlag } from './profile-names.js';
 import type { StoredToken } from './profile-settings.js';
 
 /**
@@ -39,11 +40,6 @@ function keptIn(stored: StoredToken): string {
   if (stored.store === 'keyring') return 'kept in the OS keyring';
   if (stored.store === 'command') return 'printed by its token command';
   return 'kept in the config file';
-}
-
-/** `plants --profile x ` for the commands a message suggests, when x is not the default. */
-function profileFlag(profile: string): string {
-  return profile === 'default' ? '' : `--profile ${profile} `;
 }
 
 /** The base URL in effect and where it came from; `profile` when it is the profile's own. */

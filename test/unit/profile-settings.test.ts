@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_CONFIG_BYTES, readError, serialize } from '../../src/config/config-file.js';
-import { DEFAULT_PROFILE, parseProfileName } from '../../src/config/profile-names.js';
+import { DEFAULT_PROFILE, parseProfileName, profileFlag } from '../../src/config/profile-names.js';
 import {
   copyRules,
   isObject,
@@ -72,6 +72,13 @@ describe('profile names', () => {
       'invalid profile name "a b" (PLANTS_PROFILE): use letters, digits, dot, dash or underscore, at most 64 characters',
     );
     expect(DEFAULT_PROFILE).toBe('default');
+  });
+});
+
+describe('profileFlag', () => {
+  it('is the --profile a suggested command needs: none for the default profile', () => {
+    expect(profileFlag('default')).toBe('');
+    expect(profileFlag('staging')).toBe('--profile staging ');
   });
 });
 

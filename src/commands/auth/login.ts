@@ -3,7 +3,7 @@ import { Command } from 'commander';
 import { keyringRequired } from '../../config/keyring.js';
 import { forgetKeyringEntry, keepToken, keyringReachable } from './login-keyring.js';
 import { checkToken, lookupBaseUrl, resolveBaseUrl, shownCommand, type ResolvedToken } from '../../config/settings.js';
-import { DEFAULT_PROFILE } from '../../config/profile-names.js';
+import { DEFAULT_PROFILE, profileFlag } from '../../config/profile-names.js';
 import type { StoredToken } from '../../config/profile-settings.js';
 import { originOf } from '../../config/token-origin.js';
 import type { Context } from '../../context.js';
@@ -113,7 +113,7 @@ async function runLogin(options: LoginOptions, ctx: Context): Promise<void> {
   if (own !== undefined && own !== origin) {
     warning(
       io,
-      `the base URL of profile ${profile} is on ${own}, which this token is not sent to; set it with 'plants ${profile === DEFAULT_PROFILE ? '' : `--profile ${profile} `}config set base-url <url>'`,
+      `the base URL of profile ${profile} is on ${own}, which this token is not sent to; set it with 'plants ${profileFlag(profile)}config set base-url <url>'`,
     );
   }
   if (ctx.env.PLANTS_TOKEN) {
@@ -133,7 +133,7 @@ async function loginBaseUrl(ctx: Context): Promise<URL> {
     const profile = await profileName();
     throw new ConfigError(
       `no base URL configured${profile === DEFAULT_PROFILE ? '' : ` for profile ${profile}`}: a token is stored for the origin of one base URL, and sent only there; ` +
-        `run 'plants ${profile === DEFAULT_PROFILE ? '' : `--profile ${profile} `}config set base-url <url>' first, ` +
+        `run 'plants ${profileFlag(profile)}config set base-url <url>' first, ` +
         'set PLANTS_BASE_URL, or pass --base-url',
     );
   }
