@@ -140,9 +140,6 @@ export async function openConfigStore(
     conf = new Conf<Record<string, unknown>>({
       cwd: dir,
       configName: 'config',
-      configFileMode: 0o600,
-      // Keys contain dashes, not paths.
-      accessPropertiesByDotNotation: false,
       deserialize: parseConfigObject,
     });
   } catch (err) {
