@@ -22,8 +22,8 @@
  * - A built-in function whose first call loads more than it does here gets
  *   a replacement of plants' own, which asks it where it cannot answer
  *   (BUILTIN_REPLACEMENTS).
- * - A dependency's start-up work that plants never needs is skipped by an
- *   exact rewrite of its source, with the same result (SOURCE_REWRITES).
+ * No dependency's source text is rewritten: such a rewrite breaks silently
+ * on the dependency's next release.
  */
 import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -410,82 +410,5 @@ export const builtinDefaults = {
       loader: 'js',
     }));
     build.onResolve({ filter: /^node:/, namespace: 'builtin-default' }, ({ path }) => ({ path, external: true }));
-  },
-};
-
-/**
- * Exact rewrites of a dependency's source where it does at start-up what
- * plants never needs, each with the same result for every input. The build
- * fails, naming the package's version, when the text is no longer there.
- *
- * commander's Option constructor tests each option's flags against
- * `/\p{ID_Continue}\.\.\.[>\]]$/u` (is the option variadic?): the first
- * such test builds the ID_Continue set from ICU's Unicode data, 0.6 ms of
- * every run. Only flags ending in `...>` or `...]` can match, so those
- * endings are checked first, and no plants option has one.
- *
- * undici's HTTP/1 client notes when a connection fell idle with
- * `performance.now()`, whose first use loads node:perf_hooks and seven
- * modules with it (0.75 ms, in the last moments of every run); it only ever
- * subtracts one such time from another. `process.hrtime()` reads the same
- * monotonic clock (libuv's), in a function of its own.
- */
-export const SOURCE_REWRITES: { file: string; from: string; to: string }[] = [
-  {
-    file: 'commander/lib/option.js',
-    from: String.raw`this.variadic = /\p{ID_Continue}\.\.\.[>\]]$/u.test(flags);`,
-    to: String.raw`this.variadic = (flags.endsWith('...>') || flags.endsWith('...]')) && /\p{ID_Continue}\.\.\.[>\]]$/u.test(flags);`,
-  },
-  {
-    file: 'undici/lib/dispatcher/client-h1.js',
-    from: 'function isIdleSocketExpired (socket) {',
-    to: `function idleClock () {
-  const [seconds, nanoseconds] = process.hrtime()
-  return seconds * 1e3 + nanoseconds / 1e6
-}
-
-function isIdleSocketExpired (socket) {`,
-  },
-  {
-    file: 'undici/lib/dispatcher/client-h1.js',
-    from: '    performance.now() - socket[kIdleSince] >= parser.timeoutValue',
-    to: '    idleClock() - socket[kIdleSince] >= parser.timeoutValue',
-  },
-  {
-    file: 'undici/lib/dispatcher/client-h1.js',
-    from: '        socket[kIdleSince] = performance.now()',
-    to: '        socket[kIdleSince] = idleClock()',
-  },
-];
-
-/** `source` of the dependency file `file` (a path ending in SOURCE_REWRITES' file) with its rewrites; throws when one is missing. */
-export function rewriteSource(file: string, source: string): string {
-  let rewritten = source;
-  for (const rewrite of SOURCE_REWRITES.filter((entry) => file.endsWith(`/node_modules/${entry.file}`))) {
-    if (!rewritten.includes(rewrite.from)) {
-      const pkg = rewrite.file.split('/')[0]!;
-      const { version } = JSON.parse(
-        readFileSync(
-          `${file.slice(0, file.lastIndexOf(`/node_modules/${pkg}/`))}/node_modules/${pkg}/package.json`,
-          'utf8',
-        ),
-      ) as { version: string };
-      throw new Error(
-        `${pkg} ${version}: ${rewrite.file} no longer has \`${rewrite.from}\`; update or drop its rewrite (SOURCE_REWRITES in build/start-up.ts)`,
-      );
-    }
-    rewritten = rewritten.replace(rewrite.from, () => rewrite.to);
-  }
-  return rewritten;
-}
-
-export const sourceRewrites = {
-  name: 'source-rewrites',
-  setup(build: PluginBuild) {
-    const files = new RegExp(`/node_modules/(${SOURCE_REWRITES.map(({ file }) => escapeRegExp(file)).join('|')})$`);
-    build.onLoad({ filter: files }, ({ path }) => ({
-      contents: rewriteSource(path, readFileSync(path, 'utf8')),
-      loader: 'js',
-    }));
   },
 };
