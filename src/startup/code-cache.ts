@@ -11,6 +11,7 @@ import {
 import type NodeModule from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import type { Script } from 'node:vm';
+import { commandAt } from './argv.js';
 
 /**
  * How the built bundles load: the run-time half of the start-up machinery
@@ -59,35 +60,16 @@ interface Loaded {
 }
 
 /**
- * The global options that take a value as the next argument (src/cli.ts; a
- * test checks the two agree): their values are not commands.
- */
-export const GLOBAL_VALUE_OPTIONS = ['--profile', '--base-url', '--timeout', '--retries', '--max-response-size'];
-
-/**
  * The name a run's data is kept under: its command, the first argument
  * that is neither an option nor a global option's value and looks like a
- * command's name; `main` without one (--help, a usage error). No list of
- * commands: a new command gets data of its own as it is. Any name is
- * safe: V8 checks the data against the source, whichever run made it.
+ * command's name (src/startup/argv.ts); `main` without one (--help, a usage
+ * error). No list of commands: a new command gets data of its own as it is.
+ * Any name is safe: V8 checks the data against the source, whichever run
+ * made it.
  */
 export function commandOf(args: readonly string[]): string {
   const at = commandAt(args);
   return at !== -1 && /^[a-z_][a-z0-9_-]{0,31}$/.test(args[at]!) ? args[at]! : 'main';
-}
-
-/** Where the command is in `args` (see commandOf): its index, or -1 without one. */
-export function commandAt(args: readonly string[]): number {
-  for (let i = 0; i < args.length; i += 1) {
-    const arg = args[i]!;
-    if (arg === '--') break;
-    if (GLOBAL_VALUE_OPTIONS.includes(arg)) {
-      i += 1;
-      continue;
-    }
-    if (!arg.startsWith('-')) return i;
-  }
-  return -1;
 }
 
 /**
