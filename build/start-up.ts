@@ -19,15 +19,11 @@
  *   without signal handlers (packageStandIns).
  * - A default import of a built-in module is the module itself, not a copy
  *   of it made as the bundle loads (builtinDefaults).
- * - A built-in function whose first call loads more than it does here gets
- *   a replacement of plants' own, which asks it where it cannot answer
- *   (BUILTIN_REPLACEMENTS).
  * No dependency's source text is rewritten: such a rewrite breaks silently
  * on the dependency's next release.
  */
 import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { PluginBuild } from 'esbuild';
 import { RESPONSE_HEADER_LIMIT } from '../src/http/network.js';
 
@@ -166,18 +162,6 @@ module.exports = assert;`,
 };
 
 /**
- * Built-in modules that a dependency imports for one function whose first
- * call costs more than the work it does here: the import gets a module of
- * plants' own (`file`) instead, exporting that function, which answers as
- * the built-in's would and asks the built-in where it cannot. A name the
- * dependency imports that the module lacks fails the build.
- */
-export const BUILTIN_REPLACEMENTS: { importer: string; module: string; file: string }[] = [
-  // conf: isDeepStrictEqual, which conf calls on every open (see the file).
-  { importer: '/node_modules/conf/', module: 'node:util', file: 'src/config/json-equal.ts' },
-];
-
-/**
  * Built-in modules whose stand-ins a build leaves out, comma-separated
  * (PLANTS_BUILD_NO_STAND_IN=node:http2): `npm run bench` builds such copies
  * to show what each stand-in saves.
@@ -190,10 +174,6 @@ export const lazyBuiltins = {
   setup(build: PluginBuild) {
     build.onResolve({ filter: /^node:/ }, ({ path, importer }) => {
       if (NO_STAND_IN.has(path)) return undefined;
-      const replacement = BUILTIN_REPLACEMENTS.find(
-        (entry) => entry.module === path && importer.includes(entry.importer),
-      );
-      if (replacement) return { path: fileURLToPath(new URL(`../${replacement.file}`, import.meta.url)) };
       if (path === 'node:assert' && importer.includes(LAZY_ASSERT.importer)) {
         return { path, namespace: 'lazy-builtin', pluginData: { contents: LAZY_ASSERT.contents } };
       }
@@ -319,13 +299,21 @@ export default function whenExit(callback) {
 }`,
 };
 
-/** Every package stand-in: the importing package, the module, and the stand-in's source (an ES module). */
+/**
+ * Every package stand-in: the importing package, the module, and the
+ * stand-in's source (an ES module). PLANTS_BUILD_NO_LAZY_PACKAGES=1 leaves
+ * out the lazy ones (conf then loads them as it loads, its exit hook still
+ * without signal handlers): `npm run bench` builds such a copy to show what
+ * they save.
+ */
 const PACKAGE_STAND_INS = [
-  ...LAZY_PACKAGES.map(({ importer, module, bundle, names }) => ({
-    importer,
-    module,
-    contents: packageStandIn(bundle, names),
-  })),
+  ...(process.env.PLANTS_BUILD_NO_LAZY_PACKAGES === '1' ? [] : LAZY_PACKAGES).map(
+    ({ importer, module, bundle, names }) => ({
+      importer,
+      module,
+      contents: packageStandIn(bundle, names),
+    }),
+  ),
   EXIT_HOOK_ONLY,
 ];
 
@@ -393,6 +381,8 @@ export function onlyDefaultImports(source: string, module: string): boolean {
 export const builtinDefaults = {
   name: 'builtin-defaults',
   setup(build: PluginBuild) {
+    // `npm run bench` builds a copy without it (PLANTS_BUILD_NO_BUILTIN_DEFAULTS=1) to show what it saves.
+    if (process.env.PLANTS_BUILD_NO_BUILTIN_DEFAULTS === '1') return;
     const sources = new Map<string, string>();
     build.onResolve({ filter: /^node:/, namespace: 'file' }, ({ path, importer, kind }) => {
       if (kind !== 'import-statement') return undefined;

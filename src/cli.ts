@@ -23,40 +23,22 @@ import { writeToFd } from './output/write-now.js';
 import { failure } from './output/messages.js';
 import { excerpt, printable, type Redact } from './shared/text.js';
 import { VERSION } from './shared/version.js';
-import { commandAt, scanArgv } from './startup/argv.js';
+import { scanArgv } from './startup/argv.js';
 
 /** The commands, in the order help lists them; the hidden `__complete` follows (it walks the whole tree). */
-const COMMANDS: readonly { name: string; make: (ctx: Context) => Command }[] = [
-  { name: 'list', make: (ctx) => listCommand(ctx) },
-  { name: 'delete', make: (ctx) => deleteCommand(ctx) },
-  { name: 'prune', make: (ctx) => pruneCommand(ctx) },
-  { name: 'history', make: (ctx) => historyCommand(ctx) },
-  { name: 'api', make: (ctx) => apiCommand(ctx) },
-  { name: 'config', make: (ctx) => configCommand(ctx) },
-  { name: 'auth', make: (ctx) => authCommand(ctx) },
-  { name: 'completion', make: (ctx) => completionCommand(ctx) },
+const COMMANDS: readonly ((ctx: Context) => Command)[] = [
+  listCommand,
+  deleteCommand,
+  pruneCommand,
+  historyCommand,
+  apiCommand,
+  configCommand,
+  authCommand,
+  completionCommand,
 ];
 
-/**
- * The one command a run needs, when `argv` names one of COMMANDS (found as
- * the code cache finds it, src/startup/argv.ts) and asks for no help before it: the
- * tree is then that command alone, under the program and its options,
- * which parse and answer exactly as in the whole tree. Otherwise (help,
- * `plants --help list`, no command, a mistyped one, which gets a
- * suggestion, `__complete`): undefined, the whole tree.
- */
-export function soleCommand(argv: readonly string[]): (typeof COMMANDS)[number] | undefined {
-  const at = commandAt(argv);
-  if (at === -1 || argv.slice(0, at).some((arg) => arg === '-h' || arg === '--help')) return undefined;
-  return COMMANDS.find((entry) => entry.name === argv[at]);
-}
-
-/**
- * The command tree. Building it touches neither disk nor network. With
- * `argv`, only what that run needs (soleCommand): building every command
- * took a millisecond of each run.
- */
-export function buildProgram(ctx: Context, argv?: readonly string[]): Command {
+/** The command tree. Building it touches neither disk nor network. */
+export function buildProgram(ctx: Context): Command {
   const program: Command = new DoubleDashCommand('plants')
     .description('Manage the plants of a plant store service: list them, delete them.')
     .version(VERSION, '-V, --version', 'print the version')
@@ -90,13 +72,11 @@ export function buildProgram(ctx: Context, argv?: readonly string[]): Command {
     .hook('preAction', (thisCommand) => {
       if (!thisCommand.opts<{ color: boolean }>().color) ctx.io.disableColor();
     });
-  const sole = argv && soleCommand(argv);
-  for (const { make } of sole ? [sole] : COMMANDS) program.addCommand(make(ctx));
-  if (!sole)
-    program.addCommand(
-      completeCommand(ctx, () => program),
-      { hidden: true },
-    );
+  for (const make of COMMANDS) program.addCommand(make(ctx));
+  program.addCommand(
+    completeCommand(ctx, () => program),
+    { hidden: true },
+  );
   configureAll(program, ctx);
   return program;
 }
@@ -135,7 +115,7 @@ export async function main(
 ): Promise<number> {
   // The context reads the global flags once, when a command first needs them: after parsing.
   const ctx = createContext({ ...options, flags: () => globalFlags(program) });
-  const program = buildProgram(ctx, argv);
+  const program = buildProgram(ctx);
   try {
     try {
       // `plants` alone is a request for help, as in gh and kubectl: on stdout, exit 0.

@@ -8,7 +8,7 @@ import {
   writeFileSync,
   type Stats,
 } from 'node:fs';
-import type NodeModule from 'node:module';
+import Module from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import type { Script } from 'node:vm';
 import { commandAt } from './argv.js';
@@ -38,18 +38,6 @@ import { commandAt } from './argv.js';
  */
 
 declare const __PLANTS_BUILD_ID__: string;
-
-/**
- * node's CommonJS Module class. In the built bundle this file's own
- * `module` is an instance of it: loading `node:module` for it took 0.2 ms
- * of every run (it brings node's source map support). Elsewhere (the tests
- * run the sources as ES modules) it is node:module's.
- */
-const Module: typeof NodeModule =
-  typeof module === 'object' &&
-  typeof (module as { constructor?: { createRequire?: unknown } } | null)?.constructor?.createRequire === 'function'
-    ? (module.constructor as typeof NodeModule)
-    : process.getBuiltinModule('node:module');
 
 interface Loaded {
   exports: unknown;
