@@ -11,7 +11,8 @@ export { requireBundle } from './startup/code-cache.js';
 export function start(): void {
   // `plants --version` is run by scripts to check what is installed: answered
   // before the command tree loads, and without process.stdout (which loads
-  // node's streams). SAVING: the bench's --version row against its --help row.
+  // node's streams). Saves 10 CPU ms (33 ms of wall time) of each such run;
+  // the bench's row "plants --debug --version" shows it.
   const args = process.argv.slice(2);
   // A write that failed (a full disk) is left to the full run, which reports it as every command's.
   if (asksVersionOnly(args) && !writeToFd(1, `${VERSION}\n`)) return;
