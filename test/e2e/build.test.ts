@@ -5,14 +5,8 @@ import { constants as http2Constants } from 'node:http2';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  EXIT_HOOK_ONLY,
-  HTTP1_STAND_INS,
-  HTTP2_CONSTANTS,
-  LAZY_ASSERT,
-  onlyDefaultImports,
-  standIn,
-} from '../../build/start-up.js';
+import { EXIT_HOOK_ONLY } from '../../build/package-stand-ins.js';
+import { HTTP1_STAND_INS, HTTP2_CONSTANTS, LAZY_ASSERT, onlyDefaultImports, standIn } from '../../build/start-up.js';
 import { RESPONSE_HEADER_LIMIT } from '../../src/http/network.js';
 import { ROOT } from '../helpers/cli.js';
 import { againstStore } from '../helpers/against-store.js';
