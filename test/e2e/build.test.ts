@@ -27,8 +27,8 @@ describe('the code cache', () => {
     const files = cacheFiles();
     // The command tree, then undici: one file each for this build, node and command.
     expect(files).toEqual([
-      expect.stringMatching(new RegExp(`^cli-.*-${process.version}-${process.arch}-list\\.v8$`)),
-      expect.stringMatching(new RegExp(`^undici-.*-${process.version}-${process.arch}-list\\.v8$`)),
+      expect.stringMatching(new RegExp(`^cli-.*-${process.version}-${process.arch}-list\\+env\\.v8$`)),
+      expect.stringMatching(new RegExp(`^undici-.*-${process.version}-${process.arch}-list\\+env\\.v8$`)),
     ]);
     expect(statSync(cacheDir()).mode & 0o777).toBe(0o700);
     for (const name of files) expect(statSync(join(cacheDir(), name)).mode & 0o777).toBe(0o600);
@@ -45,9 +45,29 @@ describe('the code cache', () => {
     await plants(['list', '--json']);
     await plants(['config', 'path']);
     expect(cacheFiles().map((name) => name.replace(/-.*-/, '-'))).toEqual([
-      'cli-config.v8',
+      'cli-config+env.v8',
+      'cli-list+env.v8',
+      'cli-main+env.v8',
+      'undici-list+env.v8',
+    ]);
+  });
+
+  it('keeps a run that reads the config file apart from one whose settings all come from the environment', async () => {
+    const fromFile = { PLANTS_BASE_URL: undefined, PLANTS_TOKEN: undefined };
+    expect((await plants(['config', 'set', 'base-url', setup.store.url], fromFile)).code).toBe(0);
+    const login = await setup.plants(['auth', 'login', '--with-token', '--insecure-storage', '--no-verify'], {
+      env: fromFile,
+      input: TOKEN,
+    });
+    expect(login.code).toBe(0);
+    const [environment, file] = [await plants(['list', '--json']), await plants(['list', '--json'], fromFile)];
+    expect(file.stdout).toBe(environment.stdout);
+    const names = cacheFiles().map((name) => name.replace(/-.*-/, '-'));
+    expect(names.filter((name) => name.includes('-list'))).toEqual([
+      'cli-list+env.v8',
       'cli-list.v8',
-      'cli-main.v8',
+      'conf-list.v8',
+      'undici-list+env.v8',
       'undici-list.v8',
     ]);
   });
@@ -56,7 +76,9 @@ describe('the code cache', () => {
     await plants(['list', '--json']);
     expect(cacheFiles().some((name) => name.startsWith('east-asian-width-'))).toBe(false);
     await plants(['list', '-o', 'table']);
-    expect(cacheFiles().map((name) => name.replace(/-[0-9a-f]{16}-.*-/, '-'))).toContain('east-asian-width-list.v8');
+    expect(cacheFiles().map((name) => name.replace(/-[0-9a-f]{16}-.*-/, '-'))).toContain(
+      'east-asian-width-list+env.v8',
+    );
   });
 
   it('follows XDG_CACHE_HOME', async () => {

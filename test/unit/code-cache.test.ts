@@ -2,7 +2,7 @@ import type { Command, Option } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/cli.js';
 import { GLOBAL_VALUE_OPTIONS } from '../../src/startup/argv.js';
-import { bundleAndBuild, commandOf } from '../../src/startup/code-cache.js';
+import { bundleAndBuild, cacheName, commandOf } from '../../src/startup/code-cache.js';
 import { createContext } from '../../src/context.js';
 import { fakeIO } from '../helpers/io.js';
 
@@ -20,6 +20,15 @@ describe('the code cache', () => {
     // Nothing a user typed becomes a file name unless it looks like a command's.
     expect(commandOf(['../../x'])).toBe('main');
     expect(commandOf(['A'.repeat(5)])).toBe('main');
+  });
+
+  it('keeps a run whose base URL and token both come from the environment apart', () => {
+    expect(cacheName(['list'], {})).toBe('list');
+    expect(cacheName(['list'], { PLANTS_BASE_URL: 'https://a.test' })).toBe('list');
+    expect(cacheName(['list'], { PLANTS_TOKEN: 't' })).toBe('list');
+    expect(cacheName(['list'], { PLANTS_BASE_URL: 'https://a.test', PLANTS_TOKEN: 't' })).toBe('list+env');
+    expect(cacheName(['--help'], { PLANTS_BASE_URL: 'https://a.test', PLANTS_TOKEN: 't' })).toBe('main+env');
+    expect(bundleAndBuild('cli-97818ee0f2b36e5f-v24.21.0-x64-list+env.v8')).toEqual(['cli', '97818ee0f2b36e5f']);
   });
 
   it('knows every global option that takes a value, so that no value is taken for a command', () => {
