@@ -3,14 +3,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Options } from 'tsup';
-import {
-  BUNDLES,
-  builtinDefaults,
-  lazyBuiltins,
-  packageStandIns,
-  separateBundles,
-  sourceRewrites,
-} from './build/start-up.js';
+import { packageStandIns } from './build/package-stand-ins.js';
+import { BUNDLES, builtinDefaults, lazyBuiltins, separateBundles } from './build/start-up.js';
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as {
   version: string;
@@ -96,7 +90,7 @@ export default defineConfig([
     // The server's bundle is built alongside, at the same time: not this build's to remove.
     clean: ['!plant-store-server.js'],
     // lazyBuiltins before builtinDefaults: a stand-in wins.
-    esbuildPlugins: [separateBundles, lazyBuiltins, packageStandIns, builtinDefaults, sourceRewrites],
+    esbuildPlugins: [separateBundles, lazyBuiltins, packageStandIns, builtinDefaults],
   },
   {
     ...common,

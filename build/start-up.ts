@@ -1,12 +1,18 @@
 /**
  * How the build makes `plants` start fast: the build half of its start-up
- * machinery (src/startup/code-cache.ts is the run-time half). tsup.config.ts takes
- * the bundles and plugins from here; `npm run bench` prints what they buy.
+ * devices (src/startup/ holds the run-time half). tsup.config.ts takes the
+ * bundles and plugins from here. Each device is kept because `npm run
+ * bench` (a row each) shows it saves at least 2 ms of `list` or `--help`
+ * on Node 24; the figures are in docs/architecture.md (startup/), each
+ * device's own beside it below. "CPU ms" there: the median of the
+ * per-round differences in CPU time, a build with the device against one
+ * without, 50 to 70 alternating rounds (wall time moved too much on the
+ * shared machine to show a few milliseconds).
  *
  * - One CommonJS bundle per stage of a run (BUNDLES), each loaded only when
  *   a run reaches it: CommonJS starts without the ES module loader.
  *   `plants.cjs` answers --version alone and carries the code cache, through
- *   which the others load (separateBundles).
+ *   which the others load (separateBundles; src/startup/code-cache.ts).
  * - undici is bundled from its own modules, not its index, which also loads
  *   fetch, WebSocket, caches and mocks (src/vendor/undici.ts;
  *   test/unit/undici-modules.test.ts pins the paths, and what undici reads
@@ -16,20 +22,17 @@
  * - So do packages: what conf loads but plants never calls (its schema
  *   validator, semver, its own file writer) is a bundle of its own, which
  *   conf's stand-ins load on first use; that writer gets an exit hook
- *   without signal handlers (packageStandIns).
+ *   without signal handlers (packageStandIns, in build/package-stand-ins.ts).
  * - A default import of a built-in module is the module itself, not a copy
  *   of it made as the bundle loads (builtinDefaults).
- * - A built-in function whose first call loads more than it does here gets
- *   a replacement of plants' own, which asks it where it cannot answer
- *   (BUILTIN_REPLACEMENTS).
- * - A dependency's start-up work that plants never needs is skipped by an
- *   exact rewrite of its source, with the same result (SOURCE_REWRITES).
+ *
+ * No dependency's source text is rewritten (such a rewrite breaks silently
+ * on the dependency's next release), and no Node built-in is re-implemented.
  */
 import { readFileSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { PluginBuild } from 'esbuild';
 import { RESPONSE_HEADER_LIMIT } from '../src/http/network.js';
+import { escapeRegExp } from './package-stand-ins.js';
 
 /**
  * The bundles, by name in dist/. `npm run bench` builds a copy whose undici
@@ -132,7 +135,7 @@ export const HTTP1_STAND_INS = `{ maxHeaderSize: ${RESPONSE_HEADER_LIMIT}, Incom
  * undici reads on load and in a request.
  */
 export const LAZY_BUILTINS: { importer: string; module: string; known?: string }[] = [
-  // commander: for stand-alone executable subcommands.
+  // commander: for stand-alone executable subcommands. Saves 2.6 CPU ms of --help, 1.9 of a list.
   { importer: '/node_modules/commander/', module: 'node:child_process' },
   // undici: for HTTP/2, see HTTP2_CONSTANTS.
   {
@@ -140,9 +143,10 @@ export const LAZY_BUILTINS: { importer: string; module: string; known?: string }
     module: 'node:http2',
     known: `{ constants: ${JSON.stringify(HTTP2_CONSTANTS)} }`,
   },
-  // undici: see HTTP1_STAND_INS.
+  // undici: see HTTP1_STAND_INS. With node:assert's (LAZY_ASSERT): 3.0 to 3.3 CPU ms of a list.
   { importer: '/node_modules/undici/', module: 'node:http', known: HTTP1_STAND_INS },
   // conf: for an encrypted file (its encryptionKey option), which plants never asks for.
+  // Saves 2.6 CPU ms of a list from config.json.
   { importer: '/node_modules/conf/', module: 'node:crypto' },
 ];
 
@@ -166,18 +170,6 @@ module.exports = assert;`,
 };
 
 /**
- * Built-in modules that a dependency imports for one function whose first
- * call costs more than the work it does here: the import gets a module of
- * plants' own (`file`) instead, exporting that function, which answers as
- * the built-in's would and asks the built-in where it cannot. A name the
- * dependency imports that the module lacks fails the build.
- */
-export const BUILTIN_REPLACEMENTS: { importer: string; module: string; file: string }[] = [
-  // conf: isDeepStrictEqual, which conf calls on every open (see the file).
-  { importer: '/node_modules/conf/', module: 'node:util', file: 'src/config/json-equal.ts' },
-];
-
-/**
  * Built-in modules whose stand-ins a build leaves out, comma-separated
  * (PLANTS_BUILD_NO_STAND_IN=node:http2): `npm run bench` builds such copies
  * to show what each stand-in saves.
@@ -190,10 +182,6 @@ export const lazyBuiltins = {
   setup(build: PluginBuild) {
     build.onResolve({ filter: /^node:/ }, ({ path, importer }) => {
       if (NO_STAND_IN.has(path)) return undefined;
-      const replacement = BUILTIN_REPLACEMENTS.find(
-        (entry) => entry.module === path && importer.includes(entry.importer),
-      );
-      if (replacement) return { path: fileURLToPath(new URL(`../${replacement.file}`, import.meta.url)) };
       if (path === 'node:assert' && importer.includes(LAZY_ASSERT.importer)) {
         return { path, namespace: 'lazy-builtin', pluginData: { contents: LAZY_ASSERT.contents } };
       }
@@ -223,151 +211,6 @@ module.exports = stand(${known}, load);`;
 }
 
 /**
- * Packages that a dependency imports when it loads but calls only on paths
- * this CLI does not take. The import gets a stand-in for each name it
- * imports (`names`: the name, and the export of `bundle`, a bundle of
- * BUNDLES, behind it), which loads the bundle through the code cache on
- * first use, and then acts as that export: called, constructed, or read
- * from. A name the dependency imports that the stand-in lacks fails the
- * build.
- *
- * conf imports ajv (with ajv-formats, and fast-uri beneath them), semver,
- * atomically, uint8array-extras and env-paths: 184 KB of its 214 KB bundle,
- * and most of what it did as it loaded (atomically's fs wrappers; env-paths
- * loads node:os and asks it for two directories).
- * It calls ajv only for a `schema`, `rootSchema` or `ajvOptions` option,
- * semver only for `migrations`, uint8array-extras only for an
- * `encryptionKey`, env-paths only without a `cwd`, and atomically only to
- * write the file itself: plants passes none of those options but `cwd`
- * (src/config/open.ts) and writes the file with its own writer
- * (src/config/atomic-write.ts). test/e2e/build.test.ts fails if a run that
- * opens the config loads them, and checks that they still work when called.
- */
-export const LAZY_PACKAGES: {
-  /** The package that imports `module`. */
-  importer: string;
-  module: string;
-  bundle: string;
-  /** Each name the importer imports (`default` included): the bundle's export that stands behind it. */
-  names: Record<string, string>;
-}[] = [
-  { importer: 'conf', module: 'ajv/dist/2020.js', bundle: 'conf-lazy', names: { Ajv2020: 'Ajv2020' } },
-  { importer: 'conf', module: 'ajv-formats', bundle: 'conf-lazy', names: { default: 'ajvFormats' } },
-  { importer: 'conf', module: 'semver', bundle: 'conf-lazy', names: { default: 'semver' } },
-  { importer: 'conf', module: 'atomically', bundle: 'conf-lazy', names: { writeFileSync: 'writeFileSync' } },
-  { importer: 'conf', module: 'env-paths', bundle: 'conf-lazy', names: { default: 'envPaths' } },
-  {
-    importer: 'conf',
-    module: 'uint8array-extras',
-    bundle: 'conf-lazy',
-    names: { concatUint8Arrays: 'concatUint8Arrays', uint8ArrayToString: 'uint8ArrayToString' },
-  },
-];
-
-/**
- * The source of an ES module standing in for a package (see LAZY_PACKAGES):
- * each name it exports stands for the same name of `bundle`, through
- * lazyBundle.
- */
-export function packageStandIn(bundle: string, names: Record<string, string>): string {
-  const exports = Object.entries(names).map(([name, exported]) =>
-    name === 'default'
-      ? `export default lazy(${JSON.stringify(exported)});`
-      : `export const ${name} = lazy(${JSON.stringify(exported)});`,
-  );
-  return [`import { lazy } from ${JSON.stringify(`lazy-bundle:${bundle}`)};`, ...exports].join('\n');
-}
-
-/**
- * The source of the ES module that loads `bundle` on first use, part of a
- * bundle in dist/vendor/: `bundle` is next to it, the entry point (whose
- * code cache loads it) one directory up. `lazy(name)` stands for the
- * bundle's export `name`: a function, so that it can be called and
- * constructed as the export can, and read from.
- */
-export function lazyBundle(bundle: string): string {
-  return `let real;
-const load = () => (real ??= require('../plants.cjs').requireBundle(require.resolve(${JSON.stringify(`./${bundle}.cjs`)})));
-export const lazy = (name) => new Proxy(function () {}, {
-  apply: (_target, self, args) => Reflect.apply(load()[name], self, args),
-  construct: (_target, args) => Reflect.construct(load()[name], args),
-  get: (_target, key) => load()[name][key],
-  has: (_target, key) => key in load()[name],
-});`;
-}
-
-/**
- * when-exit, through which atomically (conf's file writer, in the lazy
- * bundle) removes its temporary files at exit. When it loads it also hooks
- * 17 signals (a signal handle each) to re-raise them after its callbacks,
- * which would turn a graceful Ctrl-C (plants' own) into an abrupt exit
- * (src/config/open.ts removes them where conf brings them as it loads: run
- * from the sources). Its stand-in keeps the exit hook only.
- */
-export const EXIT_HOOK_ONLY = {
-  importer: 'atomically',
-  module: 'when-exit',
-  contents: `const callbacks = new Set();
-process.once('exit', () => {
-  for (const callback of callbacks) callback();
-});
-export default function whenExit(callback) {
-  callbacks.add(callback);
-  return () => {
-    callbacks.delete(callback);
-  };
-}`,
-};
-
-/** Every package stand-in: the importing package, the module, and the stand-in's source (an ES module). */
-const PACKAGE_STAND_INS = [
-  ...LAZY_PACKAGES.map(({ importer, module, bundle, names }) => ({
-    importer,
-    module,
-    contents: packageStandIn(bundle, names),
-  })),
-  EXIT_HOOK_ONLY,
-];
-
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-
-export const packageStandIns = {
-  name: 'package-stand-ins',
-  setup(build: PluginBuild) {
-    const modules = `^(${PACKAGE_STAND_INS.map(({ module }) => escapeRegExp(module)).join('|')})$`;
-    build.onResolve({ filter: new RegExp(modules), namespace: 'file' }, async ({ path, importer, kind }) => {
-      const standIn = PACKAGE_STAND_INS.find(
-        (entry) => entry.module === path && importer.includes(`/node_modules/${entry.importer}/`),
-      );
-      if (standIn) return { path, namespace: 'package-stand-in', pluginData: standIn.contents };
-      // The bundle behind lazy stand-ins imports the very modules the importer would get: resolved from its entry.
-      const lazy = LAZY_PACKAGES.find(
-        (entry) => entry.module === path && importer.endsWith(`/src/vendor/${entry.bundle}.ts`),
-      );
-      if (!lazy) return undefined;
-      const from = await build.resolve(lazy.importer, { kind, resolveDir: dirname(importer) });
-      if (from.errors.length > 0) return { errors: from.errors };
-      return build.resolve(path, { kind, resolveDir: dirname(from.path) });
-    });
-    build.onLoad({ filter: /.*/, namespace: 'package-stand-in' }, ({ pluginData }) => ({
-      contents: pluginData as string,
-      loader: 'js',
-    }));
-    // One loader per bundle, which the stand-ins share.
-    build.onResolve({ filter: /^lazy-bundle:/, namespace: 'package-stand-in' }, ({ path }) => ({
-      path,
-      namespace: 'lazy-bundle',
-    }));
-    build.onLoad({ filter: /.*/, namespace: 'lazy-bundle' }, ({ path }) => ({
-      contents: lazyBundle(path.slice('lazy-bundle:'.length)),
-      loader: 'js',
-    }));
-    // What the loader requires is found next to the bundle at run time.
-    build.onResolve({ filter: /\.cjs$/, namespace: 'lazy-bundle' }, ({ path }) => ({ path, external: true }));
-  },
-};
-
-/**
  * Whether every static import of `module` in `source` is a default import
  * (`import fs from 'node:fs'`): no named or namespace import, no re-export.
  * When in doubt (a comment that looks like one), no.
@@ -388,11 +231,15 @@ export function onlyDefaultImports(source: string, module: string): boolean {
  * module by default only, it gets the module itself, from a one-line ES
  * module whose default export it is. A named import from that module would
  * fail the build (it has no other export), so onlyDefaultImports decides
- * which files qualify.
+ * which files qualify. Saves 1.2 CPU ms of --help and 1.5 of a list from
+ * config.json: under 2 ms alone, kept as the largest saving of the devices
+ * judged together (docs/architecture.md, startup/).
  */
 export const builtinDefaults = {
   name: 'builtin-defaults',
   setup(build: PluginBuild) {
+    // `npm run bench` builds a copy without it (PLANTS_BUILD_NO_BUILTIN_DEFAULTS=1) to show what it saves.
+    if (process.env.PLANTS_BUILD_NO_BUILTIN_DEFAULTS === '1') return;
     const sources = new Map<string, string>();
     build.onResolve({ filter: /^node:/, namespace: 'file' }, ({ path, importer, kind }) => {
       if (kind !== 'import-statement') return undefined;
@@ -410,82 +257,5 @@ export const builtinDefaults = {
       loader: 'js',
     }));
     build.onResolve({ filter: /^node:/, namespace: 'builtin-default' }, ({ path }) => ({ path, external: true }));
-  },
-};
-
-/**
- * Exact rewrites of a dependency's source where it does at start-up what
- * plants never needs, each with the same result for every input. The build
- * fails, naming the package's version, when the text is no longer there.
- *
- * commander's Option constructor tests each option's flags against
- * `/\p{ID_Continue}\.\.\.[>\]]$/u` (is the option variadic?): the first
- * such test builds the ID_Continue set from ICU's Unicode data, 0.6 ms of
- * every run. Only flags ending in `...>` or `...]` can match, so those
- * endings are checked first, and no plants option has one.
- *
- * undici's HTTP/1 client notes when a connection fell idle with
- * `performance.now()`, whose first use loads node:perf_hooks and seven
- * modules with it (0.75 ms, in the last moments of every run); it only ever
- * subtracts one such time from another. `process.hrtime()` reads the same
- * monotonic clock (libuv's), in a function of its own.
- */
-export const SOURCE_REWRITES: { file: string; from: string; to: string }[] = [
-  {
-    file: 'commander/lib/option.js',
-    from: String.raw`this.variadic = /\p{ID_Continue}\.\.\.[>\]]$/u.test(flags);`,
-    to: String.raw`this.variadic = (flags.endsWith('...>') || flags.endsWith('...]')) && /\p{ID_Continue}\.\.\.[>\]]$/u.test(flags);`,
-  },
-  {
-    file: 'undici/lib/dispatcher/client-h1.js',
-    from: 'function isIdleSocketExpired (socket) {',
-    to: `function idleClock () {
-  const [seconds, nanoseconds] = process.hrtime()
-  return seconds * 1e3 + nanoseconds / 1e6
-}
-
-function isIdleSocketExpired (socket) {`,
-  },
-  {
-    file: 'undici/lib/dispatcher/client-h1.js',
-    from: '    performance.now() - socket[kIdleSince] >= parser.timeoutValue',
-    to: '    idleClock() - socket[kIdleSince] >= parser.timeoutValue',
-  },
-  {
-    file: 'undici/lib/dispatcher/client-h1.js',
-    from: '        socket[kIdleSince] = performance.now()',
-    to: '        socket[kIdleSince] = idleClock()',
-  },
-];
-
-/** `source` of the dependency file `file` (a path ending in SOURCE_REWRITES' file) with its rewrites; throws when one is missing. */
-export function rewriteSource(file: string, source: string): string {
-  let rewritten = source;
-  for (const rewrite of SOURCE_REWRITES.filter((entry) => file.endsWith(`/node_modules/${entry.file}`))) {
-    if (!rewritten.includes(rewrite.from)) {
-      const pkg = rewrite.file.split('/')[0]!;
-      const { version } = JSON.parse(
-        readFileSync(
-          `${file.slice(0, file.lastIndexOf(`/node_modules/${pkg}/`))}/node_modules/${pkg}/package.json`,
-          'utf8',
-        ),
-      ) as { version: string };
-      throw new Error(
-        `${pkg} ${version}: ${rewrite.file} no longer has \`${rewrite.from}\`; update or drop its rewrite (SOURCE_REWRITES in build/start-up.ts)`,
-      );
-    }
-    rewritten = rewritten.replace(rewrite.from, () => rewrite.to);
-  }
-  return rewritten;
-}
-
-export const sourceRewrites = {
-  name: 'source-rewrites',
-  setup(build: PluginBuild) {
-    const files = new RegExp(`/node_modules/(${SOURCE_REWRITES.map(({ file }) => escapeRegExp(file)).join('|')})$`);
-    build.onLoad({ filter: files }, ({ path }) => ({
-      contents: rewriteSource(path, readFileSync(path, 'utf8')),
-      loader: 'js',
-    }));
   },
 };

@@ -22,8 +22,8 @@
 // a private Secret Service of its own (a D-Bus session bus and GNOME
 // Keyring, as the tests do) when dbus-daemon and gnome-keyring-daemon are
 // there; without them the keyring rows are left out, and it says why.
-// Copies of the build without undici's own modules or without one of its
-// stand-ins (VARIANTS) show what each saves.
+// Copies of the build without one of its start-up devices (VARIANTS), and
+// --version answered through the command tree, show what each device saves.
 //
 // BENCH_CASES picks the groups of cases to run (comma-separated; all by
 // default): start-up, large (100,000 plants), huge (300 and 500 MB lists),
@@ -318,15 +318,39 @@ async function startSecretService() {
 }
 
 /**
- * Copies of the build without a part of the start-up machinery (see
+ * Copies of the build without one of its start-up devices (see
  * build/start-up.ts), to show what each saves: by name, the build's
- * environment and the words of its row.
+ * environment, the words of its row, and the run it shows best on
+ * (`run`: the list of 20 from the environment by default, `file` from
+ * config.json, `help` for --help).
  */
 const VARIANTS = {
   'undici-index': { env: { PLANTS_BUILD_UNDICI: 'index' }, row: "undici's index instead of its modules" },
   'no-http2-stand-in': { env: { PLANTS_BUILD_NO_STAND_IN: 'node:http2' }, row: 'node:http2 loaded (no stand-in)' },
-  'no-http-stand-in': { env: { PLANTS_BUILD_NO_STAND_IN: 'node:http' }, row: 'node:http loaded (no stand-in)' },
-  'no-assert-stand-in': { env: { PLANTS_BUILD_NO_STAND_IN: 'node:assert' }, row: 'node:assert loaded (no stand-in)' },
+  'no-http-assert-stand-ins': {
+    env: { PLANTS_BUILD_NO_STAND_IN: 'node:http,node:assert' },
+    row: 'node:http and node:assert loaded (no stand-ins)',
+  },
+  'no-child-process-stand-in': {
+    env: { PLANTS_BUILD_NO_STAND_IN: 'node:child_process' },
+    row: 'node:child_process loaded (no stand-in)',
+    run: 'help',
+  },
+  'no-crypto-stand-in': {
+    env: { PLANTS_BUILD_NO_STAND_IN: 'node:crypto' },
+    row: 'node:crypto loaded (no stand-in)',
+    run: 'file',
+  },
+  'no-lazy-packages': {
+    env: { PLANTS_BUILD_NO_LAZY_PACKAGES: '1' },
+    row: "conf's packages loaded with it (no stand-ins)",
+    run: 'file',
+  },
+  'no-builtin-defaults': {
+    env: { PLANTS_BUILD_NO_BUILTIN_DEFAULTS: '1' },
+    row: 'default imports of built-ins copied',
+    run: 'file',
+  },
 };
 
 /** Build the variant `name` (VARIANTS); resolves to its entry point, started like bin/plants.js. */
@@ -495,6 +519,7 @@ async function startUpCases({ node, nodeBin, at, cache, noCache, nodeCache, env,
   const [
     bare,
     version,
+    versionViaTree,
     help,
     helpNodeCache,
     helpNoCache,
@@ -508,6 +533,8 @@ async function startUpCases({ node, nodeBin, at, cache, noCache, nodeCache, env,
     [
       { argv: at('-e', '0') },
       { argv: at(plants, '--version'), env: cache },
+      // Not --version alone: answered by commander, after the command tree loads (src/main.ts).
+      { argv: at(plants, '--debug', '--version'), env: cache },
       { argv: at(plants, '--help'), env: cache },
       { argv: at(plants, '--help'), env: nodeCache },
       { argv: at(plants, '--help'), env: noCache },
@@ -518,8 +545,11 @@ async function startUpCases({ node, nodeBin, at, cache, noCache, nodeCache, env,
       { argv: at('-e', BARE_REQUEST), env: env(small.url) },
       // A cache directory each: each build removes the others' data (src/startup/code-cache.ts).
       ...variants.map((name) => ({
-        argv: at(shared.variantBins[name], ...list),
-        env: { ...env(small.url), XDG_CACHE_HOME: join(work, `cache-${name}`) },
+        argv: at(shared.variantBins[name], ...(VARIANTS[name].run === 'help' ? ['--help'] : list)),
+        env: {
+          ...(VARIANTS[name].run === 'file' ? fromFile : env(small.url)),
+          XDG_CACHE_HOME: join(work, `cache-${name}`),
+        },
       })),
       ...(fromKeyring ? [{ argv: at(plants, ...list), env: fromKeyring }] : []),
     ],
@@ -531,6 +561,7 @@ async function startUpCases({ node, nodeBin, at, cache, noCache, nodeCache, env,
   const environment = 'plants list (20), environment';
   record(node, 'node -e 0', bare);
   ratioRow('plants --version', version, 'node -e 0', bare, { target: '≤ 1.15x', limit: 1.15 });
+  ratioRow('plants --debug --version (the command tree loaded)', versionViaTree, 'plants --version', version);
   ratioRow('plants --help', help, 'node -e 0', bare, { target: '≤ 1.45x', limit: 1.45 });
   ratioRow("plants --help, node's compile cache instead", helpNodeCache, 'plants --help', help);
   ratioRow('plants --help, no code cache', helpNoCache, 'plants --help', help);
@@ -551,8 +582,14 @@ async function startUpCases({ node, nodeBin, at, cache, noCache, nodeCache, env,
   ratioRow('plants list --json (20 plants), from the environment', listSmall, 'undici alone', bareRequest);
   ratioRow("plants list --json (20), node's compile cache instead", listNodeCache, environment, listSmall);
   ratioRow('plants list --json (20), no code cache', listNoCache, environment, listSmall);
+  const variantRuns = {
+    help: ['plants --help', 'plants --help', help],
+    file: ['plants list --json (20), from config.json', 'plants list (20), config.json', listFile],
+    environment: ['plants list --json (20)', environment, listSmall],
+  };
   variants.forEach((name, index) => {
-    ratioRow(`plants list --json (20), ${VARIANTS[name].row}`, listVariants[index], environment, listSmall);
+    const [runName, baselineName, baseline] = variantRuns[VARIANTS[name].run ?? 'environment'];
+    ratioRow(`${runName}, ${VARIANTS[name].row}`, listVariants[index], baselineName, baseline);
   });
 }
 

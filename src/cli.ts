@@ -7,7 +7,7 @@ import { completeWith } from './completion/hints.js';
 import { redactTokensAtHand } from './secrets/known-tokens.js';
 import { deleteCommand } from './commands/delete.js';
 import { DoubleDashCommand } from './commands/double-dash.js';
-import { helpCommand, wrapHelpText } from './commands/help.js';
+import { HELP_FOOTER, helpCommand, wrapHelpText } from './commands/help.js';
 import { historyCommand } from './commands/history.js';
 import { listCommand } from './commands/list.js';
 import { pruneCommand } from './commands/prune.js';
@@ -23,87 +23,22 @@ import { writeToFd } from './output/write-now.js';
 import { failure } from './output/messages.js';
 import { excerpt, printable, type Redact } from './shared/text.js';
 import { VERSION } from './shared/version.js';
-import { commandAt } from './startup/code-cache.js';
-
-const FOOTER = `
-Examples:
-  plants config set base-url https://plants.example.com/api
-  plants auth login
-  plants list --tag seedling
-  plants delete 42
-  plants prune --tag seedling --dry-run
-  plants history --since 24h
-  plants api /plants/7
-  plants completion bash --help
-
-Exit codes:
-  0    success
-  1    the request failed (service error, network, bad response); config get of an unset key;
-       the output could not be written (a full disk)
-  2    usage error (bad flag, argument or configuration; --yes missing; prompt declined)
-  3    not found (delete of an id the service does not have; api: a 404 or 410 to one resource)
-  4    authentication (401/403 from the service, or no token)
-  129  stopped by SIGHUP (a closed terminal), as by Ctrl-C
-  130  interrupted (Ctrl-C)
-  143  stopped by SIGTERM (a cancelled CI job), as by Ctrl-C
-
-Environment:
-  PLANTS_PROFILE       profile to use (overrides config use)
-  PLANTS_BASE_URL      base URL of the service (overrides the config file)
-  PLANTS_TOKEN         bearer token (overrides the config file)
-  PLANTS_CONFIG_DIR    directory of config.json
-                       (default: $XDG_CONFIG_HOME/plants, else ~/.config/plants)
-  PLANTS_STATE_DIR     directory of the deletion journal, deletions.jsonl
-                       (default: $XDG_STATE_HOME/plants, else ~/.local/state/plants)
-  PLANTS_JOURNAL       off to record no deletions (as --no-journal)
-  PLANTS_TIMEOUT       seconds per attempt (default 30)
-  PLANTS_RETRIES       retries of a failed request (default 2)
-  PLANTS_DEBUG         1 to log requests and responses to stderr
-  PLANTS_KEYRING       off to keep tokens out of the OS keyring (auth login uses the file),
-                       on for the keyring or nothing (no fallback to the file)
-  PLANTS_TOKEN_COMMAND_TIMEOUT, PLANTS_KEYRING_TIMEOUT
-                       seconds a token command, a keyring call may take (default 60)
-  TRACEPARENT          W3C trace context, sent on as traceparent
-  PLANTS_CODE_CACHE    0 to keep no compiled code in $XDG_CACHE_HOME/plants
-                       (default: on; else ~/.cache/plants)
-  HTTPS_PROXY, HTTP_PROXY, NO_PROXY
-                       proxy to use, and hosts to reach directly (either case)
-  NODE_EXTRA_CA_CERTS  PEM file of extra CA certificates (a private CA)
-  NO_COLOR             disable colour; FORCE_COLOR=1 forces it
-`;
+import { scanArgv } from './startup/argv.js';
 
 /** The commands, in the order help lists them; the hidden `__complete` follows (it walks the whole tree). */
-const COMMANDS: readonly { name: string; make: (ctx: Context) => Command }[] = [
-  { name: 'list', make: (ctx) => listCommand(ctx) },
-  { name: 'delete', make: (ctx) => deleteCommand(ctx) },
-  { name: 'prune', make: (ctx) => pruneCommand(ctx) },
-  { name: 'history', make: (ctx) => historyCommand(ctx) },
-  { name: 'api', make: (ctx) => apiCommand(ctx) },
-  { name: 'config', make: (ctx) => configCommand(ctx) },
-  { name: 'auth', make: (ctx) => authCommand(ctx) },
-  { name: 'completion', make: (ctx) => completionCommand(ctx) },
+const COMMANDS: readonly ((ctx: Context) => Command)[] = [
+  listCommand,
+  deleteCommand,
+  pruneCommand,
+  historyCommand,
+  apiCommand,
+  configCommand,
+  authCommand,
+  completionCommand,
 ];
 
-/**
- * The one command a run needs, when `argv` names one of COMMANDS (found as
- * the code cache finds it, commandAt) and asks for no help before it: the
- * tree is then that command alone, under the program and its options,
- * which parse and answer exactly as in the whole tree. Otherwise (help,
- * `plants --help list`, no command, a mistyped one, which gets a
- * suggestion, `__complete`): undefined, the whole tree.
- */
-export function soleCommand(argv: readonly string[]): (typeof COMMANDS)[number] | undefined {
-  const at = commandAt(argv);
-  if (at === -1 || argv.slice(0, at).some((arg) => arg === '-h' || arg === '--help')) return undefined;
-  return COMMANDS.find((entry) => entry.name === argv[at]);
-}
-
-/**
- * The command tree. Building it touches neither disk nor network. With
- * `argv`, only what that run needs (soleCommand): building every command
- * took a millisecond of each run.
- */
-export function buildProgram(ctx: Context, argv?: readonly string[]): Command {
+/** The command tree. Building it touches neither disk nor network. */
+export function buildProgram(ctx: Context): Command {
   const program: Command = new DoubleDashCommand('plants')
     .description('Manage the plants of a plant store service: list them, delete them.')
     .version(VERSION, '-V, --version', 'print the version')
@@ -133,17 +68,15 @@ export function buildProgram(ctx: Context, argv?: readonly string[]): Command {
     )
     .option('--debug', 'log each request and response to stderr, the token masked (also PLANTS_DEBUG=1)')
     .option('--no-color', 'no colour, even on a terminal (also NO_COLOR=1; FORCE_COLOR=1 forces it)')
-    .addHelpText('after', () => wrapHelpText(FOOTER, ctx.io.terminalWidth('stdout') ?? 80))
+    .addHelpText('after', () => wrapHelpText(HELP_FOOTER, ctx.io.terminalWidth('stdout') ?? 80))
     .hook('preAction', (thisCommand) => {
       if (!thisCommand.opts<{ color: boolean }>().color) ctx.io.disableColor();
     });
-  const sole = argv && soleCommand(argv);
-  for (const { make } of sole ? [sole] : COMMANDS) program.addCommand(make(ctx));
-  if (!sole)
-    program.addCommand(
-      completeCommand(ctx, () => program),
-      { hidden: true },
-    );
+  for (const make of COMMANDS) program.addCommand(make(ctx));
+  program.addCommand(
+    completeCommand(ctx, () => program),
+    { hidden: true },
+  );
   configureAll(program, ctx);
   return program;
 }
@@ -182,7 +115,7 @@ export async function main(
 ): Promise<number> {
   // The context reads the global flags once, when a command first needs them: after parsing.
   const ctx = createContext({ ...options, flags: () => globalFlags(program) });
-  const program = buildProgram(ctx, argv);
+  const program = buildProgram(ctx);
   try {
     try {
       // `plants` alone is a request for help, as in gh and kubectl: on stdout, exit 0.
@@ -210,9 +143,9 @@ function globalFlags(program: Command): GlobalFlags {
 
 /** Whether the run asked for JSON output, so a failure also gets a JSON error line. */
 function jsonRequested(argv: readonly string[]): boolean {
-  for (let i = 0; i < argv.length; i += 1) {
+  const { doubleDash } = scanArgv(argv);
+  for (let i = 0; i < (doubleDash === -1 ? argv.length : doubleDash); i += 1) {
     const arg = argv[i]!;
-    if (arg === '--') break;
     if (arg === '--json') return true;
     let format: string | undefined;
     if (arg === '-o' || arg === '--output') format = argv[i + 1];
@@ -274,8 +207,11 @@ export async function run(): Promise<void> {
   });
   try {
     // --no-color is looked for before parsing too, so parse errors obey it.
-    const end = argv.indexOf('--');
-    const io = systemIOStreams(process.env, (end === -1 ? argv : argv.slice(0, end)).includes('--no-color'));
+    const { doubleDash } = scanArgv(argv);
+    const io = systemIOStreams(
+      process.env,
+      argv.slice(0, doubleDash === -1 ? argv.length : doubleDash).includes('--no-color'),
+    );
     // The process ends when main() returns: its idle connections are left for it to close.
     process.exitCode = await main(argv, { io, env: process.env, onInterrupt: signals.register }, { exiting: true });
   } finally {

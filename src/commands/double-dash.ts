@@ -1,4 +1,5 @@
 import { Command, type Option } from 'commander';
+import { wordsAfterDoubleDash, type TakesValue } from '../startup/argv.js';
 
 /**
  * A command that remembers how many of the words it parsed came after `--`,
@@ -16,24 +17,21 @@ export class DoubleDashCommand extends Command {
   override parseOptions(args: string[]): { operands: string[]; unknown: string[] } {
     const parsed = super.parseOptions(args);
     // With an unknown option before it, the `--` was passed on to the command below, which counts it.
-    this.wordsAfterDoubleDash = parsed.unknown.length > 0 ? 0 : wordsAfter(args, this.options);
+    this.wordsAfterDoubleDash =
+      parsed.unknown.length > 0 ? 0 : wordsAfterDoubleDash(args, optionTakesValue(this.options));
     return parsed;
   }
 }
 
-/** How many words follow the `--` that ends options, skipping the values of options that take one. */
-function wordsAfter(args: readonly string[], options: readonly Option[]): number {
-  for (let i = 0; i < args.length; i += 1) {
-    const arg = args[i]!;
-    if (arg === '--') return args.length - i - 1;
-    const option = options.find((candidate) => candidate.long === arg || candidate.short === arg);
-    const next = args[i + 1];
-    // As commander reads them: a required value is the next word whatever it is; an optional one unless it looks like an option.
-    if (option?.required || (option?.optional && next !== undefined && !(next.length > 1 && next.startsWith('-')))) {
-      i += 1;
-    }
-  }
-  return 0;
+/** As commander reads them: a required value is the next word whatever it is; an optional one unless it looks like an option. */
+function optionTakesValue(options: readonly Option[]): TakesValue {
+  return (args, at) => {
+    const option = options.find((candidate) => candidate.long === args[at] || candidate.short === args[at]);
+    const next = args[at + 1];
+    return Boolean(
+      option?.required || (option?.optional && next !== undefined && !(next.length > 1 && next.startsWith('-'))),
+    );
+  };
 }
 
 /**

@@ -2,7 +2,6 @@ import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { readBytes, ReadTimeoutError } from '../shared/read-text.js';
 import { bodyText } from '../shared/charset.js';
-import { bodyChunks } from './body-chunks.js';
 import { ConnectionWatch } from './connection-watch.js';
 
 /** An HTTP method, upper case: GET and DELETE for plants' own requests, any for `plants api`. */
@@ -139,7 +138,11 @@ export class Attempt {
   async *timedBody(): AsyncGenerator<Buffer> {
     let left = this.networkTimeLeft();
     clearTimeout(this.#timer);
-    const nextChunk = bodyChunks(this.#body);
+    const chunks = this.#body[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+    const nextChunk = async () => {
+      const next = await chunks.next();
+      return next.done ? null : next.value;
+    };
     for (;;) {
       const started = Date.now();
       let timer: NodeJS.Timeout | undefined;

@@ -8,9 +8,10 @@ import {
   writeFileSync,
   type Stats,
 } from 'node:fs';
-import type NodeModule from 'node:module';
+import Module from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import type { Script } from 'node:vm';
+import { commandAt } from './argv.js';
 
 /**
  * How the built bundles load: the run-time half of the start-up machinery
@@ -20,7 +21,9 @@ import type { Script } from 'node:vm';
  * instead of compiling again. What a run compiles depends on the command
  * it runs (--help compiles little of what `list` needs) and on where its
  * settings come from, so each command keeps its own data, and apart from
- * the environment's (cacheName).
+ * the environment's (cacheName). Its saving: the bench's rows "no code
+ * cache" and "node's compile cache instead" (docs/architecture.md,
+ * startup/).
  *
  * Node's own compile cache (module.enableCompileCache) does the same, but
  * saves each file's code as it is compiled, before it runs: the functions
@@ -38,18 +41,6 @@ import type { Script } from 'node:vm';
 
 declare const __PLANTS_BUILD_ID__: string;
 
-/**
- * node's CommonJS Module class. In the built bundle this file's own
- * `module` is an instance of it: loading `node:module` for it took 0.2 ms
- * of every run (it brings node's source map support). Elsewhere (the tests
- * run the sources as ES modules) it is node:module's.
- */
-const Module: typeof NodeModule =
-  typeof module === 'object' &&
-  typeof (module as { constructor?: { createRequire?: unknown } } | null)?.constructor?.createRequire === 'function'
-    ? (module.constructor as typeof NodeModule)
-    : process.getBuiltinModule('node:module');
-
 interface Loaded {
   exports: unknown;
   script: Script | undefined;
@@ -59,35 +50,16 @@ interface Loaded {
 }
 
 /**
- * The global options that take a value as the next argument (src/cli.ts; a
- * test checks the two agree): their values are not commands.
- */
-export const GLOBAL_VALUE_OPTIONS = ['--profile', '--base-url', '--timeout', '--retries', '--max-response-size'];
-
-/**
  * The name a run's data is kept under: its command, the first argument
  * that is neither an option nor a global option's value and looks like a
- * command's name; `main` without one (--help, a usage error). No list of
- * commands: a new command gets data of its own as it is. Any name is
- * safe: V8 checks the data against the source, whichever run made it.
+ * command's name (src/startup/argv.ts); `main` without one (--help, a usage
+ * error). No list of commands: a new command gets data of its own as it is.
+ * Any name is safe: V8 checks the data against the source, whichever run
+ * made it.
  */
 export function commandOf(args: readonly string[]): string {
   const at = commandAt(args);
   return at !== -1 && /^[a-z_][a-z0-9_-]{0,31}$/.test(args[at]!) ? args[at]! : 'main';
-}
-
-/** Where the command is in `args` (see commandOf): its index, or -1 without one. */
-export function commandAt(args: readonly string[]): number {
-  for (let i = 0; i < args.length; i += 1) {
-    const arg = args[i]!;
-    if (arg === '--') break;
-    if (GLOBAL_VALUE_OPTIONS.includes(arg)) {
-      i += 1;
-      continue;
-    }
-    if (!arg.startsWith('-')) return i;
-  }
-  return -1;
 }
 
 /**
@@ -97,7 +69,9 @@ export function commandAt(args: readonly string[]): number {
  * compiles other code than one that does (conf, the profile's settings):
  * each keeps data of its own, instead of the first to run leaving the
  * other to compile its part every time. (A name that fits a run less well
- * costs only compiling: V8 checks the data whatever the name.)
+ * costs only compiling: V8 checks the data whatever the name.) Saves 1.9
+ * CPU ms of a list from config.json: under 2 ms alone, kept by the
+ * judgement of the removed devices together (docs/architecture.md, startup/).
  */
 export function cacheName(args: readonly string[], env: NodeJS.ProcessEnv): string {
   const command = commandOf(args);

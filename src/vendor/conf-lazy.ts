@@ -4,7 +4,7 @@
  * migrations, atomically for writes of its own (plants writes the file
  * itself: src/config/atomic-write.ts), uint8array-extras for an
  * encrypted file and env-paths for a store without a `cwd`. So a run never loads this bundle: the conf bundle holds
- * stand-ins that load it on first use (build/start-up.ts, LAZY_PACKAGES).
+ * stand-ins that load it on first use (build/package-stand-ins.ts, LAZY_PACKAGES).
  * Each export is what conf's own import of that module gives it.
  */
 export { Ajv2020 } from 'ajv/dist/2020.js';

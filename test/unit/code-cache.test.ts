@@ -1,7 +1,8 @@
 import type { Command, Option } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/cli.js';
-import { bundleAndBuild, cacheName, commandOf, GLOBAL_VALUE_OPTIONS } from '../../src/startup/code-cache.js';
+import { GLOBAL_VALUE_OPTIONS } from '../../src/startup/argv.js';
+import { bundleAndBuild, cacheName, commandOf } from '../../src/startup/code-cache.js';
 import { createContext } from '../../src/context.js';
 import { fakeIO } from '../helpers/io.js';
 
