@@ -88,12 +88,6 @@ export function backoffMs(retry: number, random: () => number = Math.random): nu
   return Math.round(step / 2 + random() * (step / 2));
 }
 
-/** `404 Not Found`: for errors and --debug (node:http, for the names, is loaded only then). */
-export function statusText(status: number): string {
-  const { STATUS_CODES } = process.getBuiltinModule('node:http');
-  return `${status} ${STATUS_CODES[status] ?? 'Unknown Status'}`;
-}
-
 /** What happened to one logical request across its attempts. */
 export class Attempts {
   count = 1;
