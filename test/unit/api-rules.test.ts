@@ -145,7 +145,7 @@ describe('deletePlant after a lost answer', () => {
   it('a 404 with the Error object with no lost answer is a missing plant (exit 3)', async () => {
     pool().intercept({ path: '/plants/7', method: 'DELETE' }).reply(404, ERROR_OBJECT, { headers: JSON_TYPE });
     const err = await failure<HttpError>(client().deletePlant('7'));
-        expect(err.exitCode).toBe(ExitCode.notFound);
+    expect(err.exitCode).toBe(ExitCode.notFound);
     expect(err.attempts).toBe(1);
     expect(err.requestId).toMatch(/^[0-9a-f-]{36}$/);
   });
