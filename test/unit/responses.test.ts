@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { describeErrorBody, parsePlantList } from '../../src/api/responses.js';
-import { unaskedEncoding } from '../../src/http/body.js';
 import { forgetSecrets, registerSecret } from '../../src/secrets/registry.js';
 import { BadResponseError } from '../../src/shared/errors.js';
 
@@ -115,25 +114,6 @@ describe('describeErrorBody', () => {
       error: null,
       message: 'm',
     });
-  });
-});
-
-describe('unaskedEncoding', () => {
-  it.each([undefined, '', 'identity', ' Identity ', 'identity, identity'])('%j: the body is as sent', (header) => {
-    expect(unaskedEncoding(header, 'response')).toBeUndefined();
-  });
-
-  it('names the coding, whatever its case, and several in order', () => {
-    expect(unaskedEncoding('GZIP', 'response')).toBe(
-      'the response is gzip-encoded, which plants did not ask for (it sends Accept-Encoding: identity)',
-    );
-    expect(unaskedEncoding(['deflate', 'br'], 'error body')).toMatch(
-      /^the error body is encoded with deflate, br, which/,
-    );
-  });
-
-  it('escapes what a hostile header holds', () => {
-    expect(unaskedEncoding('x\u001b[31m', 'response')).not.toContain('\u001b');
   });
 });
 
