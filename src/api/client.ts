@@ -246,7 +246,7 @@ export class PlantStoreClient {
   /** The response, unless retries ended on it (RetriedAnswer's `unretried`): then the error it stands for. */
   #unlessUnretried(response: HttpResponse): HttpResponse {
     if (!response.unretried) return response;
-    const error = this.errorFor({ ...response, redirect: undefined, redirects: 0 }, response.text ?? '');
+    const error = this.errorFor(response, response.text ?? '');
     error.message += response.unretried.note;
     throw error;
   }
