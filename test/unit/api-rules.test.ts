@@ -137,7 +137,9 @@ describe('deletePlant after a lost answer', () => {
     expect(err.exitCode).toBe(ExitCode.failure);
     expect(err.responseLost).toBe(true);
     expect(err.attempts).toBe(2);
-    expect(err.message).toContain('as a router or proxy answers a wrong address: not counted as a missing plant');
+    expect(err.message).toBe(
+      'DELETE http://plants.test/plants/7 → 404 Not Found: not here (after 2 attempts); with no Error object from the service, as a router or proxy answers a wrong address: not counted as a missing plant; check the base URL (http://plants.test)',
+    );
     // Its body was read once, for the rule, and shown once.
     expect(debug.filter((line) => line === '  body: not here')).toHaveLength(1);
   });
@@ -213,5 +215,73 @@ describe('what plants api is given', () => {
     expect(asAddress.message).toBe(
       'DELETE http://plants.test/plants/7 → 404 Not Found: no such plant (error 404); check the base URL (http://plants.test)',
     );
+  });
+});
+
+describe('a list that redirects led elsewhere', () => {
+  const movedThere = () => {
+    pool()
+      .intercept({ path: '/plants', method: 'GET' })
+      .reply(302, '', { headers: { location: '/v2/plants' } });
+    pool().intercept({ path: '/v2/plants', method: 'GET' }).reply(200, '[{"id":1,"name":"a"}]', { headers: JSON_TYPE });
+  };
+
+  it('is refused for a deletion, before anything is deleted', async () => {
+    movedThere();
+    const warnings: string[] = [];
+    const err = await failure(
+      client({ warn: (text) => warnings.push(text) })
+        .streamPlants({ forDeletion: true })
+        .next(),
+    );
+    expect(err.name).toBe('RefusedError');
+    expect(err.message).toBe(movedList(target('/plants'), target('/v2/plants'))!.refusal);
+    expect(warnings).toEqual([]);
+  });
+
+  it('is warned of once a client for a list, and listed', async () => {
+    const warnings: string[] = [];
+    const lister = client({ warn: (text) => warnings.push(text) });
+    movedThere();
+    expect(await lister.listPlants()).toEqual([{ id: 1, name: 'a' }]);
+    movedThere();
+    expect(await lister.listPlants()).toEqual([{ id: 1, name: 'a' }]);
+    expect(warnings).toEqual([movedList(target('/plants'), target('/v2/plants'))!.warning]);
+  });
+
+  it('with nowhere to warn, moved or paged, is listed all the same', async () => {
+    movedThere();
+    expect(await client().listPlants()).toEqual([{ id: 1, name: 'a' }]);
+    pool()
+      .intercept({ path: '/plants', method: 'GET' })
+      .reply(200, '[]', { headers: { ...JSON_TYPE, link: '</plants?page=2>; rel="next"' } });
+    expect(await client().listPlants()).toEqual([]);
+  });
+});
+
+describe("a DELETE's 2xx", () => {
+  it('--debug shows its body', async () => {
+    pool().intercept({ path: '/plants/7', method: 'DELETE' }).reply(200, '{"deleted":true}', { headers: JSON_TYPE });
+    expect(await client().deletePlant('7')).toEqual({ status: 200, afterLostResponse: false, attempts: 1 });
+    expect(debug).toContain('  body: {"deleted":true}');
+  });
+
+  it('is no web page when the markup starts past the first 8 KiB', async () => {
+    pool()
+      .intercept({ path: '/plants/7', method: 'DELETE' })
+      .reply(200, `${'x'.repeat(8192)}<html><title>late</title></html>`, { headers: { 'content-type': 'text/html' } });
+    expect(await client().deletePlant('7')).toEqual({ status: 200, afterLostResponse: false, attempts: 1 });
+  });
+
+  it('after a lost answer is success, its body not read for the gone rule', async () => {
+    pool()
+      .intercept({ path: '/plants/7', method: 'DELETE' })
+      .reply(502, '', { headers: { 'retry-after': '0' } });
+    pool().intercept({ path: '/plants/7', method: 'DELETE' }).reply(200, 'done');
+    const response = await client({ retries: 1 }).sendDelete({ method: 'DELETE', target: target('/plants/7') });
+    expect(response.attempt.statusCode).toBe(200);
+    expect(response.text).toBeUndefined();
+    expect(response.gone).toBeUndefined();
+    response.attempt.close();
   });
 });

@@ -161,3 +161,23 @@ describe('bodyError', () => {
     );
   });
 });
+
+describe('a compressed body at the edge of success', () => {
+  it('a 300 is an error response: its compressed body reads as empty', async () => {
+    agent
+      .get(ORIGIN)
+      .intercept({ path: '/a', method: 'GET' })
+      .reply(300, 'zzz', { headers: { 'content-encoding': 'br' } });
+    const client = http();
+    expect((await client.readBody(await client.request(get('/a')))).length).toBe(0);
+  });
+
+  it('a 299 is a success: its compressed body is refused', async () => {
+    agent
+      .get(ORIGIN)
+      .intercept({ path: '/a', method: 'GET' })
+      .reply(299, 'zzz', { headers: { 'content-encoding': 'br' } });
+    const client = http();
+    await expect(client.readBody(await client.request(get('/a')))).rejects.toThrow(/the response is br-encoded/);
+  });
+});
