@@ -41,6 +41,7 @@ export async function afterLostAnswer(response: HttpResponse, log: DebugLog): Pr
   if (!(status === 404 || status === 410) || !attempts.mayHaveActed) return response;
   const text = await attempt.errorText();
   log.body(text);
+  // Stryker disable next-line StringLiteral: the Error object is found by parsing the body, whatever its type says
   if (saysPlantMissing(status, text, headerValue(attempt.headers['content-type']))) {
     log.line(`${status} after a lost response or a 500: an earlier attempt most likely deleted it`);
     return { ...response, text, gone: true };
