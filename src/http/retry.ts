@@ -98,11 +98,11 @@ export class Attempts {
   /**
    * Some attempt was answered 500: the service may have made the change
    * and failed after it (committed, then crashed). Alone that is a failure;
-   * it counts only when a retry then finds the plant missing.
+   * what a later answer then means is the caller's (api/'s gone rule).
    */
   answered500 = false;
 
-  /** An earlier attempt may have deleted the plant a retry's 404 or 410 says is missing: its answer was lost, or was a 500. */
+  /** An earlier attempt may have carried the request out: its answer was lost, or was a 500. */
   get mayHaveActed(): boolean {
     return this.responseMayBeLost || this.answered500;
   }
