@@ -146,6 +146,81 @@ function once<T>(make: () => T): () => T {
   return () => (made ??= { value: make() }).value;
 }
 
+/**
+ * How a token kept outside the config file is read: the OS keyring, a token
+ * command; with `tokenAtHand`, neither (completion must not prompt, wait,
+ * or load the keyring's binding).
+ */
+function tokenReadersFor(options: ContextOptions, baseUrl: TokenReaders['baseUrl']): TokenReaders {
+  const { io, env } = options;
+  if (options.tokenAtHand) {
+    const notAtHand = (what: string) => Promise.reject(new AuthError(`${what} is not used here`));
+    return { keyring: () => notAtHand('the OS keyring'), command: () => notAtHand('a token command'), baseUrl };
+  }
+  return {
+    keyring: once(() => (options.keyring ?? openKeyring)(env)),
+    async command(command, what) {
+      const { runTokenCommand } = await import('./config/token-command.js');
+      return runTokenCommand(command, {
+        env,
+        terminal: io.canPrompt(),
+        stderr: io.interactive() ? io.stderr : undefined,
+        what,
+      });
+    },
+    baseUrl,
+  };
+}
+
+/** What the store client is made of, each part asked for when the client is first needed. */
+interface ClientParts {
+  io: IOStreams;
+  env: Env;
+  flags: () => Readonly<GlobalFlags>;
+  baseUrl: () => Promise<Resolved<URL>>;
+  token: () => Promise<ResolvedToken>;
+  debugLine: (line: string) => void;
+  /** An injected dispatcher (tests), else the transport's agent. */
+  dispatcher: ContextOptions['dispatcher'];
+}
+
+/**
+ * The plant store client: the settings, base URL and token resolved, the
+ * transport's agent made (and handed to `ownDispatcher`, which closes it),
+ * a warning when the token would travel unencrypted.
+ */
+async function storeClient(parts: ClientParts, ownDispatcher: (made: Dispatcher) => void): Promise<PlantStoreClient> {
+  const { io, env } = parts;
+  const settings = resolveRequestSettings(parts.flags(), env);
+  // Base URL first: a missing URL is a usage error (2), a missing token an auth error (4).
+  const url = await parts.baseUrl();
+  const auth = await parts.token();
+  const [{ PlantStoreClient }, { httpTransport }] = await Promise.all([
+    import('./api/client.js'),
+    import('./http/transport.js'),
+  ]);
+  const transport = httpTransport(url.value, env, settings);
+  if (url.value.protocol === 'http:' && !transport.loopback) {
+    warning(io, `the base URL uses plain http to ${url.value.host}: the token travels unencrypted; use https`);
+  }
+  const made = await (parts.dispatcher ? parts.dispatcher(settings) : transport.dispatcher());
+  if (!parts.dispatcher) ownDispatcher(made);
+  return new PlantStoreClient({
+    baseUrl: url.value,
+    token: auth.value,
+    refusedToken: refusedTokenHint(auth),
+    dispatcher: made,
+    userAgent: transport.userAgent,
+    timeoutMs: settings.timeoutMs,
+    retries: settings.retries,
+    maxResponseBytes: settings.maxResponseBytes,
+    debug: settings.debug ? parts.debugLine : undefined,
+    warn: (text) => warning(io, text),
+    proxy: transport.proxy,
+    traceparent: parseTraceparent(env.TRACEPARENT),
+  });
+}
+
 export function createContext(options: ContextOptions): Context {
   const { io, env } = options;
   const flags = once((): Readonly<GlobalFlags> => Object.freeze({ ...options.flags?.() }));
@@ -168,27 +243,7 @@ export function createContext(options: ContextOptions): Context {
     return resolveBaseUrl(flags().baseUrl, env, config, usedProfile);
   });
   let knownToken: string | undefined;
-  const keyring = once(() => (options.keyring ?? openKeyring)(env));
-  const notAtHand = (what: string) => Promise.reject(new AuthError(`${what} is not used here`));
-  const tokenReaders: TokenReaders = options.tokenAtHand
-    ? {
-        keyring: () => notAtHand('the OS keyring'),
-        command: () => notAtHand('a token command'),
-        baseUrl,
-      }
-    : {
-        keyring,
-        async command(command, what) {
-          const { runTokenCommand } = await import('./config/token-command.js');
-          return runTokenCommand(command, {
-            env,
-            terminal: io.canPrompt(),
-            stderr: io.interactive() ? io.stderr : undefined,
-            what,
-          });
-        },
-        baseUrl,
-      };
+  const tokenReaders = tokenReadersFor(options, baseUrl);
   const token = once(async () => {
     await namedProfile();
     const resolved = options.token ?? (await resolveToken(env, config, usedProfile, tokenReaders));
@@ -196,37 +251,12 @@ export function createContext(options: ContextOptions): Context {
     registerSecret(resolved.value);
     return resolved;
   });
-  const client = once(async () => {
-    const settings = resolveRequestSettings(flags(), env);
-    // Base URL first: a missing URL is a usage error (2), a missing token an auth error (4).
-    const url = await baseUrl();
-    const auth = await token();
-    const [{ PlantStoreClient }, { httpTransport }] = await Promise.all([
-      import('./api/client.js'),
-      import('./http/transport.js'),
-    ]);
-    const transport = httpTransport(url.value, env, settings);
-    if (url.value.protocol === 'http:' && !transport.loopback) {
-      warning(io, `the base URL uses plain http to ${url.value.host}: the token travels unencrypted; use https`);
-    }
-    const made = await (options.dispatcher ? options.dispatcher(settings) : transport.dispatcher());
-    // Only a dispatcher made here is closed here; an injected one belongs to the caller.
-    if (!options.dispatcher) dispatcher = made;
-    return new PlantStoreClient({
-      baseUrl: url.value,
-      token: auth.value,
-      refusedToken: refusedTokenHint(auth),
-      dispatcher: made,
-      userAgent: transport.userAgent,
-      timeoutMs: settings.timeoutMs,
-      retries: settings.retries,
-      maxResponseBytes: settings.maxResponseBytes,
-      debug: settings.debug ? debugLine : undefined,
-      warn: (text) => warning(io, text),
-      proxy: transport.proxy,
-      traceparent: parseTraceparent(env.TRACEPARENT),
-    });
-  });
+  const client = once(() =>
+    storeClient({ io, env, flags, baseUrl, token, debugLine, dispatcher: options.dispatcher }, (made) => {
+      // Only a dispatcher made here is closed here; an injected one belongs to the caller.
+      dispatcher = made;
+    }),
+  );
   return {
     io,
     env,

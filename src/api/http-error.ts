@@ -1,9 +1,12 @@
 import { HttpError, type ServiceError } from '../shared/errors.js';
-import { excerpt, type Redact } from '../shared/text.js';
-import { headerValue, type Headers, type Target } from '../http/attempt.js';
-import { describeUnfollowedRedirect } from '../http/redirects.js';
-import { describeErrorBody, notAnErrorObject, unaskedEncoding } from './responses.js';
-import { LOST_RESPONSE_STATUSES, retryAfterMs, statusText, type Attempts } from '../http/retry.js';
+import { maskSecrets } from '../secrets/registry.js';
+import { excerpt } from '../shared/text.js';
+import type { Headers, Target } from '../http/attempt.js';
+import { unaskedEncoding } from '../http/body.js';
+import { describeUnfollowedRedirect } from './redirect-text.js';
+import { describeErrorBody, notAnErrorObject } from './responses.js';
+import { LOST_RESPONSE_STATUSES, retryAfterMs, type Attempts } from '../http/retry.js';
+import { headerValue, statusText } from '../http/status.js';
 import { formatBaseUrl, maskUrl } from '../shared/url.js';
 
 /** After a 401, when the client was not told whose token it sends. */
@@ -22,8 +25,6 @@ export interface HttpErrorFacts {
   text: string;
   /** The client's base URL: named when a 404 suggests it is wrong. */
   baseUrl: URL;
-  /** Masks the token: some gateways echo the Authorization header back. */
-  redact: Redact;
   /** Said after a 401 or 403: whose token was refused and how to replace it (default AUTH_HINT). */
   refusedToken?: string;
   /** The request named one plant (a DELETE): a 404 is about the plant, not the base URL. */
@@ -64,7 +65,7 @@ export function describeHttpError(facts: HttpErrorFacts): HttpError {
         : attempts.responseMayBeLost
           ? ': not counted as a missing plant'
           : ': counted as failed, not as a missing plant';
-      const shape = notAnErrorObject(facts.text, facts.redact);
+      const shape = notAnErrorObject(facts.text);
       const without = shape
         ? `with a body that is not the interface's Error object (${shape})`
         : 'with no Error object from the service';
@@ -86,27 +87,28 @@ function pathHint(baseUrl: URL): string {
   return `: it ends in /plants, which plants adds itself; use ${formatBaseUrl(root)}`;
 }
 
-/** What the service said, normalised, with the token masked (it goes to stdout in delete --json). */
+/** What the service said, normalised, with the secrets masked (it goes to stdout in delete --json). */
 function describeServiceError({
   response,
   text,
   baseUrl,
-  redact,
   redirect,
   redirects = 0,
   redirectsOff = false,
 }: HttpErrorFacts): ServiceError {
   const { statusCode: status, headers } = response;
   if (status >= 300 && status < 400) {
-    const location = excerpt(maskUrl(headerValue(headers.location) ?? '', redact), 200, redact);
+    const location = excerpt(maskUrl(headerValue(headers.location) ?? '', maskSecrets), 200, maskSecrets);
     return {
       error: null,
-      message: redact(describeUnfollowedRedirect(status, location, redirect, baseUrl.origin, redirects, redirectsOff)),
+      message: maskSecrets(
+        describeUnfollowedRedirect(status, location, redirect, baseUrl.origin, redirects, redirectsOff),
+      ),
     };
   }
   const encoded = unaskedEncoding(headers['content-encoding'], 'error body');
-  if (encoded) return { error: null, message: redact(`${encoded}; not shown`) };
+  if (encoded) return { error: null, message: maskSecrets(`${encoded}; not shown`) };
   // Some gateways echo the Authorization header back in their error text.
-  const described = describeErrorBody(text, headerValue(headers['content-type']), redact);
-  return { ...described, message: redact(described.message) };
+  const described = describeErrorBody(text, headerValue(headers['content-type']));
+  return { ...described, message: maskSecrets(described.message) };
 }

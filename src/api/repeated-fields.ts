@@ -1,6 +1,6 @@
 import { parseJson } from '../shared/json.js';
 import { mayHaveEscapedKey, repeatedMembers } from '../shared/json-members.js';
-import type { Redact } from '../shared/text.js';
+import { maskSecrets } from '../secrets/registry.js';
 import type { Plant } from './responses.js';
 
 /**
@@ -25,12 +25,11 @@ export interface BuiltItem {
 /**
  * Note the repeated fields of `plants`, parsed from `items` (one a plant,
  * in order: its text, or the item built as it arrived). Each value as
- * parsed, a string but the id's with the token masked: it may be shown.
+ * parsed, a string but the id's with the secrets masked: it may be shown.
  */
 export function noteRepeatedFields(
   items: readonly (string | BuiltItem)[],
   plants: readonly Plant[],
-  redact: Redact,
   joined?: string,
 ): void {
   if (joined !== undefined && !mayHaveEscapedKey(joined)) {
@@ -50,7 +49,7 @@ export function noteRepeatedFields(
       // The id as the service wrote it, as a DELETE would send it; the rest masked, as the plant is.
       differing.set(
         key,
-        key === 'id' ? values : values.map((value) => (typeof value === 'string' ? redact(value) : value)),
+        key === 'id' ? values : values.map((value) => (typeof value === 'string' ? maskSecrets(value) : value)),
       );
     }
     if (differing.size > 0) repeated.set(plants[i]!, differing);

@@ -1,6 +1,7 @@
 import { BadResponseError, type ServiceError } from '../shared/errors.js';
 import { JsonNumber, numberText, parseJson, stringifyJson } from '../shared/json.js';
-import { excerpt, NO_SECRETS, quoted, type Redact } from '../shared/text.js';
+import { maskSecrets } from '../secrets/registry.js';
+import { excerpt, quoted } from '../shared/text.js';
 
 /**
  * A plant as the service sends it: `name` and optional `tag`, plus any fields
@@ -40,39 +41,39 @@ function tryJson(text: string): { value: unknown } | undefined {
 }
 
 /** HTML error pages: their <title> says more than their markup. */
-export function htmlSummary(text: string, redact: Redact): string {
+export function htmlSummary(text: string): string {
   const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(text)?.[1];
-  if (title?.trim()) return excerpt(title, 200, redact);
-  return excerpt(text.replace(/<[^>]*>/g, ' '), 200, redact);
+  if (title?.trim()) return excerpt(title, 200, maskSecrets);
+  return excerpt(text.replace(/<[^>]*>/g, ' '), 200, maskSecrets);
 }
 
 /**
  * Normalise an error response body to `{error, message}`: the interface's
  * Error object, an RFC 9457 problem document, a bare `{message}`/`{error: "…"}`,
- * an HTML page, or any text. `redact` masks the token in what is shown,
- * before it is cut to an excerpt.
+ * an HTML page, or any text. The run's secrets are masked in what is shown
+ * (maskSecrets), before it is cut to an excerpt.
  */
-export function describeErrorBody(text: string, contentType: string | undefined, redact: Redact): ServiceError {
+export function describeErrorBody(text: string, contentType: string | undefined): ServiceError {
   const type = mediaType(contentType);
   const body = jsonObject(text);
   if (body) {
     const code = integerError(body.error);
     if (hasMessage(body)) {
-      return { error: code, message: excerpt(body.message, 500, redact) };
+      return { error: code, message: excerpt(body.message, 500, maskSecrets) };
     }
     // application/problem+json (RFC 9457): title and detail.
     const detail = hasText(body.detail) ? body.detail : undefined;
     const title = hasText(body.title) ? body.title : undefined;
     if (detail || title) {
-      return { error: code, message: excerpt([title, detail].filter(Boolean).join(': '), 500, redact) };
+      return { error: code, message: excerpt([title, detail].filter(Boolean).join(': '), 500, maskSecrets) };
     }
     if (typeof body.error === 'string' && body.error.trim()) {
-      return { error: null, message: excerpt(body.error, 500, redact) };
+      return { error: null, message: excerpt(body.error, 500, maskSecrets) };
     }
   }
   if (!text.trim()) return { error: null, message: '(empty body)' };
-  if (looksLikeHtml(text, type)) return { error: null, message: htmlSummary(text, redact) };
-  return { error: null, message: excerpt(text, 200, redact) };
+  if (looksLikeHtml(text, type)) return { error: null, message: htmlSummary(text) };
+  return { error: null, message: excerpt(text, 200, maskSecrets) };
 }
 
 /** The text as a JSON object, or undefined when it is not one. */
@@ -108,7 +109,7 @@ function hasMessage(body: Record<string, unknown>): body is { message: string } 
  * string "not_found", not an integer`. Undefined when the body is one, or
  * is no JSON object at all (nothing to explain).
  */
-export function notAnErrorObject(text: string, redact: Redact): string | undefined {
+export function notAnErrorObject(text: string): string | undefined {
   const body = jsonObject(text);
   if (!body) return undefined;
   if (!('error' in body)) return 'it has no "error"';
@@ -116,7 +117,7 @@ export function notAnErrorObject(text: string, redact: Redact): string | undefin
     const value = body.error;
     const shown =
       typeof value === 'string'
-        ? `the string ${quoted(excerpt(value, 40, redact))}`
+        ? `the string ${quoted(excerpt(value, 40, maskSecrets))}`
         : value instanceof JsonNumber
           ? numberText(value)
           : typeof value === 'number'
@@ -131,87 +132,46 @@ export function notAnErrorObject(text: string, redact: Redact): string | undefin
 }
 
 /**
- * What to say of a body sent with a content coding (gzip, br, …) although
- * the request asked for none (Accept-Encoding: identity): undici's request()
- * hands bodies over as they arrive, so such a body cannot be read, and
- * its bytes are not worth showing. Undefined when the body is as sent.
- */
-export function unaskedEncoding(
-  header: string | string[] | undefined,
-  what: 'response' | 'error body',
-): string | undefined {
-  const value = Array.isArray(header) ? header.join(',') : header;
-  const codings = (value ?? '')
-    .split(',')
-    .map((coding) => coding.trim().toLowerCase())
-    .filter((coding) => coding && coding !== 'identity');
-  if (codings.length === 0) return undefined;
-  // Header text, not a body: it cannot carry the token a body might echo.
-  const shown = excerpt(codings.join(', '), 60, NO_SECRETS);
-  const encoded = codings.length === 1 ? `${shown}-encoded` : `encoded with ${shown}`;
-  return `the ${what} is ${encoded}, which plants did not ask for (it sends Accept-Encoding: identity)`;
-}
-
-/**
- * A 3xx answer that is not one of the redirects (301, 302, 303, 307, 308),
- * in words: 304 and the rest say something else, and calling them
- * redirects sends the reader looking for a Location. `location` is the
- * header, already escaped for a message ('' when absent).
- */
-export function describeOtherThreeHundred(status: number, location: string): string {
-  switch (status) {
-    case 304:
-      return 'not a redirect but the answer to a conditional request, which plants never sends (no If-None-Match or If-Modified-Since)';
-    case 300:
-      return `a choice of representations${location ? ` (the service suggests ${location})` : ''}, which plants does not make; not followed`;
-    case 305:
-      return 'a request to go through a proxy, which plants takes only from HTTPS_PROXY or HTTP_PROXY, never from a response; not followed';
-    default:
-      return `a 3xx status that is not a redirect plants follows (301, 302, 303, 307, 308)${location ? `; Location: ${location}` : ''}`;
-  }
-}
-
-/**
  * Check a list response against the interface: a JSON array of objects, each
  * with a string `name` and, where present, a string `tag`. Every field is kept.
- * `redact` masks the token in the excerpts of errors.
+ * The run's secrets are masked in the excerpts of errors.
  */
-export function parsePlantList(text: string, contentType: string | undefined, redact: Redact): Plant[] {
+export function parsePlantList(text: string, contentType: string | undefined): Plant[] {
   const what = 'expected a JSON array of plants';
   if (!text.trim()) throw new BadResponseError(`${what}, but the response body was empty`);
   const parsed = tryJson(text);
   if (!parsed) {
     const type = mediaType(contentType) || 'no content type';
-    const shown = looksLikeHtml(text, mediaType(contentType)) ? htmlSummary(text, redact) : excerpt(text, 200, redact);
+    const shown = looksLikeHtml(text, mediaType(contentType)) ? htmlSummary(text) : excerpt(text, 200, maskSecrets);
     throw new BadResponseError(`${what}, but received ${type} that is not JSON: ${shown}`);
   }
   const items = parsed.value;
   if (!Array.isArray(items)) {
-    throw new BadResponseError(`${what}, but received ${kindOf(items)}: ${excerpt(text, 200, redact)}`);
+    throw new BadResponseError(`${what}, but received ${kindOf(items)}: ${excerpt(text, 200, maskSecrets)}`);
   }
-  items.forEach((item: unknown, index) => checkPlant(item, index, redact));
+  items.forEach((item: unknown, index) => checkPlant(item, index));
   return items as Plant[];
 }
 
 /** `index` counts from 0; messages count from 1 (`item 1 of the plant list`). */
-export function checkPlant(item: unknown, index: number, redact: Redact): void {
+export function checkPlant(item: unknown, index: number): void {
   const where = `item ${index + 1} of the plant list`;
   // A large number parses as a JsonNumber, an object: it is still no plant object.
   if (typeof item !== 'object' || item === null || Array.isArray(item) || item instanceof JsonNumber) {
     throw new BadResponseError(
-      `${where} is ${kindOf(item)}, expected a plant object: ${excerpt(stringifyJson(item), 200, redact)}`,
+      `${where} is ${kindOf(item)}, expected a plant object: ${excerpt(stringifyJson(item), 200, maskSecrets)}`,
     );
   }
   const plant = item as Record<string, unknown>;
   if (typeof plant.name !== 'string') {
     const problem = 'name' in plant ? `its "name" is ${kindOf(plant.name)}` : 'it has no "name"';
     throw new BadResponseError(
-      `${where} is not a plant: ${problem}, expected a string: ${excerpt(stringifyJson(item), 200, redact)}`,
+      `${where} is not a plant: ${problem}, expected a string: ${excerpt(stringifyJson(item), 200, maskSecrets)}`,
     );
   }
   if (plant.tag !== undefined && plant.tag !== null && typeof plant.tag !== 'string') {
     throw new BadResponseError(
-      `${where} is not a plant: its "tag" is ${kindOf(plant.tag)}, expected a string: ${excerpt(stringifyJson(item), 200, redact)}`,
+      `${where} is not a plant: its "tag" is ${kindOf(plant.tag)}, expected a string: ${excerpt(stringifyJson(item), 200, maskSecrets)}`,
     );
   }
 }

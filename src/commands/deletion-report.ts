@@ -8,7 +8,8 @@ import {
 } from '../deletion/bulk-run.js';
 import type { Context } from '../context.js';
 import { ExitCode, ExitStatus, HttpError, InterruptedError, OutputError, type StopSignal } from '../shared/errors.js';
-import { statusText, waitText } from '../http/retry.js';
+import { waitText } from '../http/retry.js';
+import { statusText } from '../http/status.js';
 import { formatJson, tsvLine } from '../output/formats.js';
 import { writeAll, writeOut } from '../output/iostreams.js';
 import { failure, info, success, warning } from '../output/messages.js';

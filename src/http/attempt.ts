@@ -3,6 +3,7 @@ import type { Dispatcher } from 'undici';
 import { readBytes, ReadTimeoutError } from '../shared/read-text.js';
 import { bodyText } from '../shared/charset.js';
 import { ConnectionWatch } from './connection-watch.js';
+import { headerValue } from './status.js';
 
 /** An HTTP method, upper case: GET and DELETE for plants' own requests, any for `plants api`. */
 export type Method = string;
@@ -15,10 +16,6 @@ const MAX_ERROR_BODY_BYTES = 64 * 1024;
 
 /** A request body: bytes, or a stream opened anew for each attempt (a large file, never held whole). */
 export type RequestBody = Uint8Array | (() => Readable);
-
-export function headerValue(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
-}
 
 interface AttemptRequest {
   /** The one shared dispatcher (an undici Agent; a MockAgent in unit tests). */

@@ -1,21 +1,21 @@
-import { excerpt, type Redact } from '../shared/text.js';
+import { maskSecrets } from '../secrets/registry.js';
+import { excerpt } from '../shared/text.js';
 import { shownHeaderValue } from './secret-headers.js';
 
 /** How much of a response body --debug shows (docs/commands.md, Global options). */
 export const DEBUG_BODY_CHARACTERS = 1000;
 
 /**
- * The --debug lines of a client: the token masked in every line, and the
- * values of headers that carry secrets (credentials, challenges, cookies,
- * keys, URLs in Location headers) masked as shownHeaderValue says.
+ * The --debug lines of a client: the run's secrets masked in every line
+ * (maskSecrets: this log is one of the places text leaves the process), and
+ * the values of headers that carry secrets (credentials, challenges,
+ * cookies, keys, URLs in Location headers) masked as shownHeaderValue says.
  */
 export class DebugLog {
   readonly #write: ((line: string) => void) | undefined;
-  readonly #redact: Redact;
 
-  constructor(write: ((line: string) => void) | undefined, redact: Redact) {
+  constructor(write: ((line: string) => void) | undefined) {
     this.#write = write;
-    this.#redact = redact;
   }
 
   /** Whether lines go anywhere: callers skip building costly ones otherwise. */
@@ -35,17 +35,17 @@ export class DebugLog {
       return;
     }
     const size = bytes === undefined ? '' : ` (${bytes} bytes)`;
-    this.#write(`  body${size}: ${excerpt(text, DEBUG_BODY_CHARACTERS, this.#redact)}`);
+    this.#write(`  body${size}: ${excerpt(text, DEBUG_BODY_CHARACTERS, maskSecrets)}`);
   }
 
   line(line: string, headers?: Record<string, string | string[] | undefined>): void {
     const write = this.#write;
     if (!write) return;
-    write(this.#redact(line));
+    write(maskSecrets(line));
     for (const [name, value] of Object.entries(headers ?? {})) {
-      // The token is masked first, while it is whole: masking a header's parts may split it.
-      const redacted = Array.isArray(value) ? value.map(this.#redact) : value && this.#redact(value);
-      write(this.#redact(`  ${name}: ${excerpt(shownHeaderValue(name, redacted, this.#redact), 300, this.#redact)}`));
+      // The secrets are masked first, while they are whole: masking a header's parts may split one.
+      const masked = Array.isArray(value) ? value.map(maskSecrets) : value && maskSecrets(value);
+      write(maskSecrets(`  ${name}: ${excerpt(shownHeaderValue(name, masked), 300, maskSecrets)}`));
     }
   }
 }

@@ -1,4 +1,5 @@
-import { excerpt, type Redact } from '../shared/text.js';
+import { maskSecrets } from '../secrets/registry.js';
+import { excerpt } from '../shared/text.js';
 
 /**
  * Turn what undici or the socket layer threw into one line a person can act on.
@@ -40,24 +41,24 @@ const MAX_NAMES_SHOWN = 5;
  * The host names and addresses a certificate is for, from its
  * subjectAltName (`DNS:a, IP Address:10.0.0.1`), else its common name.
  */
-function certificateNames(cert: ErrorLike['cert'], redact: Redact): string[] {
+function certificateNames(cert: ErrorLike['cert']): string[] {
   const altNames = typeof cert?.subjectaltname === 'string' ? cert.subjectaltname : '';
   const names = altNames
     .split(', ')
     .map((entry) => /^(?:DNS|IP Address):(.+)$/.exec(entry)?.[1])
     .filter((name): name is string => Boolean(name));
   if (names.length === 0 && typeof cert?.subject?.CN === 'string') names.push(cert.subject.CN);
-  return names.map((name) => excerpt(name, 100, redact));
+  return names.map((name) => excerpt(name, 100, maskSecrets));
 }
 
 /** The certificate is valid, but for other names: the base URL's host name is the thing to change. */
-function wrongNameMessage(cause: ErrorLike, host: string, redact: Redact): string {
+function wrongNameMessage(cause: ErrorLike, host: string): string {
   const checked = typeof cause.host === 'string' ? cause.host : host;
-  const names = certificateNames(cause.cert, redact);
+  const names = certificateNames(cause.cert);
   const more = names.length > MAX_NAMES_SHOWN ? ` and ${names.length - MAX_NAMES_SHOWN} more` : '';
   const forWhat = names.length ? names.slice(0, MAX_NAMES_SHOWN).join(', ') + more : 'other names';
   return (
-    `TLS error talking to ${host}: its certificate is for ${forWhat}, not ${excerpt(checked, 100, redact)} ` +
+    `TLS error talking to ${host}: its certificate is for ${forWhat}, not ${excerpt(checked, 100, maskSecrets)} ` +
     '(ERR_TLS_CERT_ALTNAME_INVALID); use a name it lists in the base URL'
   );
 }
@@ -142,23 +143,18 @@ export interface NetworkFailure {
 
 /**
  * `proxy` names the variable of the proxy the request went through, if any:
- * a refused or unresolvable connection may then be the proxy's. `redact`
- * masks the token in the error's own text. `deadline` is the attempt's
+ * a refused or unresolvable connection may then be the proxy's. The run's
+ * secrets are masked in the error's own text (maskSecrets, before it is
+ * cut). `deadline` is the attempt's
  * time as said after "within" (`1 s (--timeout 1; …)`): said once, where
  * the attempt's deadline is what ran out, and not for the system's or
  * undici's own timers, which --timeout does not set.
  */
-export function describeNetworkFailure(
-  err: unknown,
-  host: string,
-  redact: Redact,
-  deadline: string,
-  proxy?: string,
-): NetworkFailure {
+export function describeNetworkFailure(err: unknown, host: string, deadline: string, proxy?: string): NetworkFailure {
   const cause = rootCause(err);
   const code = causeCode(err);
   // One line, printable: OpenSSL messages end in a newline.
-  const text = excerpt(typeof cause.message === 'string' ? cause.message : String(err), 300, redact);
+  const text = excerpt(typeof cause.message === 'string' ? cause.message : String(err), 300, maskSecrets);
   const tunnel = /Proxy response \((\d+)\)/.exec(text);
   if (tunnel) {
     return {
@@ -200,7 +196,7 @@ export function describeNetworkFailure(
         timeout: false,
       };
     case 'ERR_TLS_CERT_ALTNAME_INVALID':
-      return { message: wrongNameMessage(cause, host, redact), timeout: false };
+      return { message: wrongNameMessage(cause, host), timeout: false };
     case 'ERR_SSL_WRONG_VERSION_NUMBER':
       // OpenSSL's words for a TLS hello answered in plain text.
       return {

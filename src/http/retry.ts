@@ -88,12 +88,6 @@ export function backoffMs(retry: number, random: () => number = Math.random): nu
   return Math.round(step / 2 + random() * (step / 2));
 }
 
-/** `404 Not Found`: for errors and --debug (node:http, for the names, is loaded only then). */
-export function statusText(status: number): string {
-  const { STATUS_CODES } = process.getBuiltinModule('node:http');
-  return `${status} ${STATUS_CODES[status] ?? 'Unknown Status'}`;
-}
-
 /** What happened to one logical request across its attempts. */
 export class Attempts {
   count = 1;
@@ -104,11 +98,11 @@ export class Attempts {
   /**
    * Some attempt was answered 500: the service may have made the change
    * and failed after it (committed, then crashed). Alone that is a failure;
-   * it counts only when a retry then finds the plant missing.
+   * what a later answer then means is the caller's (api/'s gone rule).
    */
   answered500 = false;
 
-  /** An earlier attempt may have deleted the plant a retry's 404 or 410 says is missing: its answer was lost, or was a 500. */
+  /** An earlier attempt may have carried the request out: its answer was lost, or was a 500. */
   get mayHaveActed(): boolean {
     return this.responseMayBeLost || this.answered500;
   }

@@ -1,5 +1,5 @@
 import { NetworkError } from '../shared/errors.js';
-import { headerValue, type Attempt } from './attempt.js';
+import type { Attempt } from './attempt.js';
 import type { DebugLog } from './debug-log.js';
 import { causeCode, type NetworkFailure } from './network.js';
 import {
@@ -13,8 +13,8 @@ import {
   MAX_WAIT_MS,
   retryAfterMs,
   waitText,
-  statusText,
 } from './retry.js';
+import { headerValue, statusText } from './status.js';
 
 /** One logical request, as the retry loop sees it. */
 interface RetryingRequest {
@@ -34,19 +34,30 @@ interface RetryingRequest {
   log: DebugLog;
   /** Send one attempt (`attempts.count` says which). */
   send(attempts: Attempts): Promise<Attempt>;
-  /** A connection failure in words (a timeout with its figure), the token masked. */
+  /** A connection failure in words (a timeout with its figure), the secrets masked. */
   describeFailure(error: unknown): NetworkFailure;
-  /** The error a retried status stands as when Ctrl-C ends the wait (its body already read). */
-  httpError(attempt: Attempt, attempts: Attempts, text: string): Error;
+}
+
+/** The last attempt's response, not yet read unless `unretried` says so, and what happened across the attempts. */
+export interface RetriedAnswer {
+  attempt: Attempt;
+  attempts: Attempts;
+  /**
+   * Retries ended on a status worth another try, which then stands as a
+   * failure: Ctrl-C ended the wait (`note` empty), or Retry-After asks for
+   * longer than plants waits (`note` says so, for the end of the error's
+   * message). `text`: its body, already read; the attempt is closed.
+   */
+  unretried?: { text: string; note: string };
 }
 
 /**
  * Send a request, and again after transient failures (the statuses and
  * connection errors of the tables in retry.ts) while retries and the caller
- * allow. Resolves with the last attempt's response, not yet read; throws
- * a NetworkError when no response came.
+ * allow. Resolves with the last attempt's response; throws a NetworkError
+ * when no response came.
  */
-export async function sendWithRetries(request: RetryingRequest): Promise<{ attempt: Attempt; attempts: Attempts }> {
+export async function sendWithRetries(request: RetryingRequest): Promise<RetriedAnswer> {
   const { retries, signal, log } = request;
   const attempts = new Attempts();
   for (;;) {
@@ -74,13 +85,10 @@ export async function sendWithRetries(request: RetryingRequest): Promise<{ attem
         // Sooner than the service asks would only be refused again; longer, a run seems to hang.
         const seconds = waitText(asked);
         log.line(`not retrying: Retry-After asks for ${seconds}, and plants waits at most ${MAX_WAIT_MS / 1000} s`);
-        const error = request.httpError(attempt, attempts, text);
-        error.message += ` (the service asks to be retried in ${seconds}, later than plants waits: ${MAX_WAIT_MS / 1000} s)`;
-        throw error;
+        const note = ` (the service asks to be retried in ${seconds}, later than plants waits: ${MAX_WAIT_MS / 1000} s)`;
+        return { attempt, attempts, unretried: { text, note } };
       }
-      if (!(await wait(asked, attempts, request))) {
-        throw request.httpError(attempt, attempts, text);
-      }
+      if (!(await wait(asked, attempts, request))) return { attempt, attempts, unretried: { text, note: '' } };
       continue;
     }
     const code = causeCode(outcome.error);

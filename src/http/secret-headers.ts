@@ -1,4 +1,4 @@
-import type { Redact } from '../shared/text.js';
+import { maskSecrets } from '../secrets/registry.js';
 import { maskUrl } from '../shared/url.js';
 
 /**
@@ -17,9 +17,9 @@ const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
  * scheme kept, each parameter's value masked), cookies (each name kept,
  * each value masked, Set-Cookie's attributes kept), URLs that may carry
  * secrets (maskUrl), and any header whose name says it holds a secret.
- * `redact` masks the token (see maskUrl).
+ * The run's secrets are masked in a URL's text too (maskUrl).
  */
-export function shownHeaderValue(name: string, value: string | string[] | undefined, redact: Redact): string {
+export function shownHeaderValue(name: string, value: string | string[] | undefined): string {
   const values = Array.isArray(value) ? value : [String(value)];
   switch (name.toLowerCase()) {
     case 'authorization':
@@ -34,7 +34,7 @@ export function shownHeaderValue(name: string, value: string | string[] | undefi
       return values.map(maskSetCookie).join(', ');
     case 'location':
     case 'content-location':
-      return maskUrl(values.join(','), redact);
+      return maskUrl(values.join(','), maskSecrets);
     default:
       return SECRET_NAME.test(name) ? '***' : values.join(',');
   }

@@ -1,4 +1,5 @@
 import { PlantStoreClient, type PlantStoreClientOptions } from '../../src/api/client.js';
+import { registerSecret } from '../../src/secrets/registry.js';
 import { parseBaseUrl } from '../../src/shared/url.js';
 
 type Needed = Pick<PlantStoreClientOptions, 'token' | 'dispatcher'>;
@@ -6,9 +7,11 @@ type Needed = Pick<PlantStoreClientOptions, 'token' | 'dispatcher'>;
 /**
  * A PlantStoreClient for the client's unit tests: `base` as the base URL,
  * five-second attempts, no retries and a 1 MiB response limit unless
- * `options` say otherwise.
+ * `options` say otherwise. Its token is registered as a secret, as the
+ * context registers the token in effect, so that messages mask it.
  */
 export function testClient(base: string, options: Needed & Partial<PlantStoreClientOptions>): PlantStoreClient {
+  registerSecret(options.token);
   return new PlantStoreClient({
     baseUrl: parseBaseUrl(base, 'test'),
     userAgent: 'plants/test',

@@ -1,17 +1,20 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DebugLog } from '../../src/http/debug-log.js';
+import { forgetSecrets, registerSecret } from '../../src/secrets/registry.js';
 
 const TOKEN = 'debug-log-token-3';
-const redact = (text: string) => text.replaceAll(TOKEN, '***');
+
+beforeEach(() => registerSecret(TOKEN));
+afterEach(() => forgetSecrets());
 
 function recorded(): { log: DebugLog; lines: string[] } {
   const lines: string[] = [];
-  return { log: new DebugLog((line) => lines.push(line), redact), lines };
+  return { log: new DebugLog((line) => lines.push(line)), lines };
 }
 
 describe('DebugLog (--debug)', () => {
   it('is off without a writer, and then writes nothing', () => {
-    const off = new DebugLog(undefined, redact);
+    const off = new DebugLog(undefined);
     expect(off.on).toBe(false);
     expect(() => off.line('→ GET x', { a: 'b' })).not.toThrow();
     expect(recorded().log.on).toBe(true);
@@ -77,10 +80,9 @@ describe('DebugLog (--debug)', () => {
     const { log, lines } = recorded();
     // A value with a `;` in it: cut at the `;`, the pieces would no longer be the token.
     const withSemicolons = `a;b;${TOKEN}`;
-    const masking = new DebugLog(
-      (line) => lines.push(line),
-      (text) => text.replaceAll(withSemicolons, '***'),
-    );
+    forgetSecrets();
+    registerSecret(withSemicolons);
+    const masking = new DebugLog((line) => lines.push(line));
     masking.line('← 200 OK', { 'set-cookie': `sid=${withSemicolons}; Path=/; odd=1` });
     log.line('← 200 OK', { 'set-cookie': 'sid=x; Path=/; SameSite=Lax; Domain=plants.test; odd=abc; junk' });
     expect(lines).toEqual([

@@ -1,15 +1,17 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AttemptTimeoutError } from '../../src/http/attempt.js';
 import { causeCode, describeNetworkFailure, RESPONSE_HEADER_LIMIT } from '../../src/http/network.js';
 import { RETRY_ERROR_CODES } from '../../src/http/retry.js';
-import { NO_SECRETS } from '../../src/shared/text.js';
+import { forgetSecrets, registerSecret } from '../../src/secrets/registry.js';
 
 // What a person reads when a request got no response: one line per cause,
 // and whether it counts as a timeout (the `timeout` error code scripts see).
 const HOST = 'plants.test';
 const DEADLINE = '5 s (--timeout 5; raise it with --timeout or PLANTS_TIMEOUT)';
 const TOKEN = 'network-test-token-7';
-const redact = (text: string) => text.replaceAll(TOKEN, '***');
+
+beforeEach(() => registerSecret(TOKEN));
+afterEach(() => forgetSecrets());
 
 function coded(code: string, message = `failed with ${code}`): Error {
   return Object.assign(new Error(message), { code });
@@ -21,7 +23,7 @@ function wrapped(inner: unknown, code = 'UND_ERR_CONNECT'): Error {
 }
 
 function describe_(err: unknown, proxy?: string) {
-  return describeNetworkFailure(err, HOST, redact, DEADLINE, proxy);
+  return describeNetworkFailure(err, HOST, DEADLINE, proxy);
 }
 
 describe('describeNetworkFailure: one line per cause, and whether it is a timeout', () => {
@@ -267,8 +269,11 @@ describe('TLS failures', () => {
   });
 });
 
-describe('describeNetworkFailure without a token to mask', () => {
+describe('describeNetworkFailure without a secret to mask', () => {
   it('shows the text as it is', () => {
-    expect(describeNetworkFailure(coded('EWEIRD', 'abc'), HOST, NO_SECRETS, DEADLINE).message).toBe('abc (EWEIRD)');
+    forgetSecrets();
+    expect(describeNetworkFailure(coded('EWEIRD', `abc ${TOKEN}`), HOST, DEADLINE).message).toBe(
+      `abc ${TOKEN} (EWEIRD)`,
+    );
   });
 });

@@ -1,13 +1,14 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
-import { JsonArraySplitter, MAX_PLANT_DEPTH, streamPlantList } from '../../src/api/plant-stream.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { JsonArraySplitter, MAX_PLANT_DEPTH } from '../../src/api/json-array.js';
+import { streamPlantList } from '../../src/api/plant-stream.js';
 import { parsePlantList } from '../../src/api/responses.js';
 import { BadResponseError } from '../../src/shared/errors.js';
 import { JsonNumber } from '../../src/shared/json.js';
 import { TooLargeError } from '../../src/shared/read-text.js';
 import { holdsLarge } from '../../src/shared/large-values.js';
-import { redactToken } from '../../src/secrets/redact.js';
-import { excerpt, NO_SECRETS } from '../../src/shared/text.js';
+import { forgetSecrets, registerSecret } from '../../src/secrets/registry.js';
+import { excerpt } from '../../src/shared/text.js';
 
 // eslint-disable-next-line @typescript-eslint/require-await -- async on purpose: the code under test reads an async iterable.
 async function* chunks(text: string, sizes: number[]): AsyncGenerator<Buffer> {
@@ -23,15 +24,16 @@ async function* chunks(text: string, sizes: number[]): AsyncGenerator<Buffer> {
 
 async function collect(text: string, sizes: number[] = [text.length]): Promise<unknown[]> {
   const out: unknown[] = [];
-  for await (const batch of streamPlantList(chunks(text, sizes), 'application/json', 1e9, NO_SECRETS))
-    out.push(...batch);
+  for await (const batch of streamPlantList(chunks(text, sizes), 'application/json', 1e9)) out.push(...batch);
   return out;
 }
+
+afterEach(() => forgetSecrets());
 
 describe('streamPlantList', () => {
   it('masks a token the service echoes in a plant, in any string but the id, as sent or in its own escapes', async () => {
     const token = 'TOP+SECRET/abc=def==';
-    const redact = (text: string) => redactToken(text, token);
+    registerSecret(token);
     const escaped = [...token].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
     const body = JSON.stringify([
       { id: `x-${token}`, name: `one ${token}`, extra: { deep: [token], n: 12345678901234567890n.toString() } },
@@ -40,8 +42,7 @@ describe('streamPlantList', () => {
     ]);
     for (const sizes of [[body.length], [7, 50, 3]]) {
       const out: unknown[] = [];
-      for await (const batch of streamPlantList(chunks(body, sizes), 'application/json', 1e9, redact))
-        out.push(...batch);
+      for await (const batch of streamPlantList(chunks(body, sizes), 'application/json', 1e9)) out.push(...batch);
       expect(out).toEqual([
         { id: `x-${token}`, name: 'one ***', extra: { deep: ['***'], n: '12345678901234567890' } },
         { id: 2, name: 'two', tag: '***' },
@@ -52,13 +53,12 @@ describe('streamPlantList', () => {
 
   it('masks a token the service echoes as a key, at any depth, as in a value', async () => {
     const token = 'TOP+SECRET/abc=def==';
-    const redact = (text: string) => redactToken(text, token);
+    registerSecret(token);
     const body = JSON.stringify([
       { id: 1, name: 'one', [token]: 1, extra: { [`Bearer ${token}`]: 2, list: [{ [token]: 3 }] } },
     ]);
     const out: unknown[] = [];
-    for await (const batch of streamPlantList(chunks(body, [body.length]), 'application/json', 1e9, redact))
-      out.push(...batch);
+    for await (const batch of streamPlantList(chunks(body, [body.length]), 'application/json', 1e9)) out.push(...batch);
     expect(out).toEqual([{ id: 1, name: 'one', '***': 1, extra: { 'Bearer ***': 2, list: [{ '***': 3 }] } }]);
     expect(JSON.stringify(out)).not.toContain('SECRET');
   });
@@ -66,17 +66,14 @@ describe('streamPlantList', () => {
   it('leaves a batch that does not hold the token as parsed, the same objects', async () => {
     const body = '[{"id":12345678901234567890,"name":"a \\\\ b % & c","tag":null}]';
     const out: unknown[] = [];
-    for await (const batch of streamPlantList(chunks(body, [body.length]), 'application/json', 1e9, (text) =>
-      redactToken(text, 'TOP+SECRET/abc=def=='),
-    ))
-      out.push(...batch);
+    for await (const batch of streamPlantList(chunks(body, [body.length]), 'application/json', 1e9)) out.push(...batch);
     expect(out).toEqual([{ id: new JsonNumber('12345678901234567890'), name: 'a \\ b % & c', tag: null }]);
   });
 
   it('marks a batch plain (PlainRows) only when its text has no backslash: no escape, so no control character', async () => {
     const marks = async (body: string, sizes = [Buffer.byteLength(body)]) => {
       const plain: (true | undefined)[] = [];
-      for await (const batch of streamPlantList(chunks(body, sizes), 'application/json', 1e9, NO_SECRETS)) {
+      for await (const batch of streamPlantList(chunks(body, sizes), 'application/json', 1e9)) {
         plain.push(batch.plain);
       }
       return plain;
@@ -106,7 +103,7 @@ describe('streamPlantList', () => {
         fc.array(fc.integer({ min: 1, max: 7 })),
         async (plants, pretty, sizes) => {
           const text = JSON.stringify(plants, null, pretty ? 2 : undefined);
-          expect(await collect(text, sizes)).toEqual(parsePlantList(text, 'application/json', NO_SECRETS));
+          expect(await collect(text, sizes)).toEqual(parsePlantList(text, 'application/json'));
         },
       ),
       { numRuns: 300 },
@@ -138,12 +135,7 @@ describe('streamPlantList', () => {
     const seen: unknown[] = [];
     await expect(
       (async () => {
-        for await (const batch of streamPlantList(
-          chunks('[{"name":"a"},{"name":2}]', [5, 9]),
-          undefined,
-          1e9,
-          NO_SECRETS,
-        ))
+        for await (const batch of streamPlantList(chunks('[{"name":"a"},{"name":2}]', [5, 9]), undefined, 1e9))
           seen.push(...batch);
       })(),
     ).rejects.toThrow(/item 2 of the plant list/);
@@ -184,7 +176,7 @@ describe('streamPlantList edges found in review', () => {
     const text = '[{"name":"a"},{"name":"b"},{"nope":1}]';
     for (const sizes of [[1000], [1], [14], [27]]) {
       const batches: { plants: unknown[]; overflow?: true }[] = [];
-      for await (const batch of streamPlantList(chunks(text, sizes), undefined, 1e9, NO_SECRETS, 1)) {
+      for await (const batch of streamPlantList(chunks(text, sizes), undefined, 1e9, 1)) {
         batches.push({ plants: [...batch], ...(batch.overflow ? { overflow: batch.overflow } : {}) });
       }
       expect(batches.flatMap((b) => b.plants)).toEqual([{ name: 'a' }]);
@@ -232,7 +224,7 @@ describe('streamPlantList: what a user is told, and JSON blanks', () => {
   });
 
   it('says "a body" when there is no content type', async () => {
-    const stream = streamPlantList(chunks('[1 2]', [10]), undefined, 1e9, NO_SECRETS);
+    const stream = streamPlantList(chunks('[1 2]', [10]), undefined, 1e9);
     await expect(stream.next()).rejects.toThrow(
       'expected a JSON array of plants, but received a body that is not JSON (missing comma between items) near: [1 2]',
     );
@@ -240,14 +232,14 @@ describe('streamPlantList: what a user is told, and JSON blanks', () => {
 
   it('a body that is no array, of exactly the limit, is read and described', async () => {
     const text = '{"plants":[]}';
-    const stream = streamPlantList(chunks(text, [2, 2, 2]), 'application/json', text.length, NO_SECRETS);
+    const stream = streamPlantList(chunks(text, [2, 2, 2]), 'application/json', text.length);
     await expect(stream.next()).rejects.toThrow(/but received an object/);
   });
 
   it('with a cap (--limit), what comes after the plants asked for is not read, even when broken', async () => {
     const text = '[{"name":"a"},{"name":"b"}] and then junk';
     const seen: unknown[] = [];
-    for await (const batch of streamPlantList(chunks(text, [14, 13, 5]), undefined, 1e9, NO_SECRETS, 1)) {
+    for await (const batch of streamPlantList(chunks(text, [14, 13, 5]), undefined, 1e9, 1)) {
       seen.push(...batch);
     }
     expect(seen).toEqual([{ name: 'a' }]);
@@ -255,7 +247,7 @@ describe('streamPlantList: what a user is told, and JSON blanks', () => {
 
   it('reads a body that is no array only up to the limit', async () => {
     const text = `{"plants":[${'{"name":"a"},'.repeat(20)}]}`;
-    const stream = streamPlantList(chunks(text, [5, 5, 5, 5, 5, 5, 5]), 'application/json', 40, NO_SECRETS);
+    const stream = streamPlantList(chunks(text, [5, 5, 5, 5, 5, 5, 5]), 'application/json', 40);
     await expect(stream.next()).rejects.toThrow(new TooLargeError('larger than 40 bytes'));
   });
 });
@@ -273,7 +265,7 @@ describe('streamPlantList: what a body may start with, hold and nest', () => {
         at += size;
       }
     }
-    for await (const batch of streamPlantList(pieces(), 'application/json', 1e9, NO_SECRETS, Infinity, (text) =>
+    for await (const batch of streamPlantList(pieces(), 'application/json', 1e9, Infinity, (text) =>
       warnings.push(text),
     ))
       plants.push(...batch);
@@ -339,7 +331,7 @@ describe('streamPlantList: plants larger than LARGE_TEXT, built as they arrive',
   it('gives what the buffered check gives, however the body is cut, and marks the large plant', async () => {
     for (const sizes of [many(200), [1000, 3, 65536, 7, ...many(100)], [text.length]]) {
       const streamed = await collect(text, sizes);
-      const buffered = parsePlantList(text, 'application/json', NO_SECRETS);
+      const buffered = parsePlantList(text, 'application/json');
       expect(JSON.stringify(streamed)).toBe(JSON.stringify(buffered));
       expect(streamed).toEqual(buffered);
       // Only a plant whose text arrived in many pieces is built as it comes.
@@ -352,7 +344,7 @@ describe('streamPlantList: plants larger than LARGE_TEXT, built as they arrive',
     const broken = `[{"name":"a"},{"name":"b",\n\n   "note":"${'y'.repeat(3 * 65536)}", "x":tru}]`;
     const item = broken.slice(broken.indexOf('{"name":"b"'), -1);
     await expect(collect(broken, many(10))).rejects.toThrow(
-      new BadResponseError(`item 2 of the plant list is not valid JSON: ${excerpt(item, 200, NO_SECRETS)}`),
+      new BadResponseError(`item 2 of the plant list is not valid JSON: ${excerpt(item, 200, (text) => text)}`),
     );
   });
 

@@ -7,7 +7,6 @@ import type { Plant } from '../../src/api/responses.js';
 import { lookUp, plantFor } from '../../src/deletion/guard.js';
 import { idKey, integerForm, protectionMatcher } from '../../src/deletion/protections.js';
 import type { Context } from '../../src/context.js';
-import { NO_SECRETS } from '../../src/shared/text.js';
 import { inProcess } from '../helpers/in-process.js';
 
 // Protections and the profile's max-deletes: `config protect/unprotect`,
@@ -940,7 +939,7 @@ describe('lookUp: a plant the service lists with its id written twice', () => {
     const body = async function* () {
       yield Buffer.from(text);
     };
-    for await (const batch of streamPlantList(body(), 'application/json', 1e9, NO_SECRETS)) plants.push(...batch);
+    for await (const batch of streamPlantList(body(), 'application/json', 1e9)) plants.push(...batch);
     return plants;
   }
 

@@ -1,5 +1,5 @@
 import { deletionOutcome, type DeleteOutcome } from '../../deletion/bulk-run.js';
-import { headerValue } from '../../http/attempt.js';
+import { headerValue } from '../../http/status.js';
 import type { PlantStoreClient, ServiceRequest, ServiceResponse } from '../../api/client.js';
 import type { Context } from '../../context.js';
 import { JournalError, RefusedError, type StopSignal } from '../../shared/errors.js';
@@ -93,7 +93,7 @@ export async function sendDelete(
     // A failure's body that could not be read (too large, cut short): the run ends with it, once recorded.
     let unreadable: Error | undefined;
     const outcome = await deletionOutcome(targets[0]!.id, requestId, async () => {
-      response = await client.request({ ...request, requestId, signal: stop.signal, followRedirects: false });
+      response = await client.sendDelete({ ...request, requestId, signal: stop.signal });
       const { attempt, attempts, gone = false } = response;
       const status = attempt.statusCode;
       if ((status < 200 || status >= 300) && !gone) {

@@ -1,7 +1,6 @@
 import { Command, Option } from 'commander';
-import type { ServiceResponse } from '../../api/client.js';
-import { headerValue } from '../../http/attempt.js';
-import { statusText } from '../../http/retry.js';
+import type { ServiceRequest, ServiceResponse } from '../../api/client.js';
+import { headerValue, statusText } from '../../http/status.js';
 import type { Context } from '../../context.js';
 import { CliError, InterruptedError, OutputError } from '../../shared/errors.js';
 import { palette } from '../../output/color.js';
@@ -140,13 +139,11 @@ async function runApi(options: ApiOptions, ctx: Context): Promise<void> {
   const addressedPlant =
     (deleting || ['GET', 'HEAD'].includes(method)) && target.below.split('/').filter(Boolean).length >= 2;
   const sent = sentBody(body, headers);
-  const request = { method, target, headers, body: sent, addressedPlant, anyStatus: true, requestId };
+  const request: ServiceRequest = { method, target, headers, body: sent, addressedPlant, requestId };
 
   const client = await ctx.client();
-  const deletion = deleting
-    ? await sendDelete(target, { ...request, goneAfterLostAnswer: true }, options, ctx, client)
-    : undefined;
-  const response = deletion?.response ?? (await client.request(request));
+  const deletion = deleting ? await sendDelete(target, request, options, ctx, client) : undefined;
+  const response = deletion?.response ?? (await client.send(request));
   let chunks: AsyncIterable<Buffer> | Iterable<Buffer>;
   if (deletion?.body) chunks = [deletion.body];
   else if (method === 'HEAD') {
