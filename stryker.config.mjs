@@ -10,7 +10,17 @@ export default {
   // of the time. Left out unless STRYKER_STATIC=1. (Incremental runs also
   // keep a static mutant's old result when only the tests changed.)
   ignoreStatic: process.env.STRYKER_STATIC !== '1',
-  mutate: ['src/api/**/*.ts', 'src/commands/**/*.ts', 'src/config/**/*.ts', 'src/output/**/*.ts'],
+  // Every folder that decides, records or masks (docs/architecture.md).
+  mutate: [
+    'src/deletion/**/*.ts',
+    'src/secrets/**/*.ts',
+    'src/http/**/*.ts',
+    'src/api/**/*.ts',
+    'src/shared/**/*.ts',
+    'src/commands/**/*.ts',
+    'src/config/**/*.ts',
+    'src/output/**/*.ts',
+  ],
   // Only mutants whose code or tests changed since the last run are tested
   // again; delete the file (or pass --force) for a full run.
   incremental: true,
