@@ -15,8 +15,7 @@ import {
 } from './config/settings.js';
 import { openKeyring, type Keyring } from './config/keyring.js';
 import { openConfigStore } from './config/open.js';
-import { redactToken } from './secrets/redact.js';
-import { registerSecret } from './secrets/registry.js';
+import { maskSecrets, registerSecret } from './secrets/registry.js';
 import { parseTraceparent } from './shared/values.js';
 import type { ConfigStore } from './config/store.js';
 import type { Env } from './shared/env.js';
@@ -70,7 +69,10 @@ export interface Context {
    * the message the run ends with.
    */
   onInterrupt(onFirst: (signal: StopSignal) => void, onQuit?: () => string): () => void;
-  /** Hide the token, once known, in text about to be shown: the last line of defence. */
+  /**
+   * maskSecrets: the secrets this run knows hidden in text. For callers that
+   * still mask through the context; new code calls maskSecrets.
+   */
   redact(this: void, text: string): string;
   /**
    * A context like this one with other global flags, and its own config and
@@ -169,7 +171,6 @@ export function createContext(options: ContextOptions): Context {
     await namedProfile();
     return resolveBaseUrl(flags().baseUrl, env, config, usedProfile);
   });
-  let knownToken: string | undefined;
   const keyring = once(() => (options.keyring ?? openKeyring)(env));
   const notAtHand = (what: string) => Promise.reject(new AuthError(`${what} is not used here`));
   const tokenReaders: TokenReaders = options.tokenAtHand
@@ -194,7 +195,6 @@ export function createContext(options: ContextOptions): Context {
   const token = once(async () => {
     await namedProfile();
     const resolved = options.token ?? (await resolveToken(env, config, usedProfile, tokenReaders));
-    knownToken = resolved.value;
     registerSecret(resolved.value);
     return resolved;
   });
@@ -244,7 +244,7 @@ export function createContext(options: ContextOptions): Context {
     token,
     client,
     onInterrupt: options.onInterrupt ?? (() => () => {}),
-    redact: (text) => (knownToken ? redactToken(text, knownToken) : text),
+    redact: maskSecrets,
     tokenReaders,
     withFlags: (others, more) => createContext({ ...options, ...more, flags: () => others }),
     withToken: (fixed, url) =>

@@ -214,7 +214,7 @@ export class PlantStoreClient {
   #checkNotMoved(asked: Target, response: ServiceResponse, forDeletion: boolean): void {
     const collection = (target: Target) => target.path.replace(/[?#].*$/s, '').replace(/\/+$/, '');
     if (collection(response.target) === collection(asked)) return;
-    const shown = (target: Target) => printable(maskUrl(target.href.replace(/[?#].*$/s, ''), this.#redact));
+    const shown = (target: Target) => printable(maskUrl(this.#redact(target.href.replace(/[?#].*$/s, '')), true));
     const moved = `the service redirected the list from ${shown(asked)} to ${shown(response.target)}`;
     if (forDeletion) {
       response.attempt.close();
@@ -447,7 +447,7 @@ export class PlantStoreClient {
     let target = request.target;
     for (let redirects = 0; ; redirects += 1) {
       // A query's values may be secrets (`plants api` passes any); plants' own `limit` is shown.
-      const label = `${method} ${maskUrl(target.href, this.#redact)}`;
+      const label = `${method} ${maskUrl(this.#redact(target.href), true)}`;
       const { attempt, attempts } = await sendWithRetries({
         label,
         retries: this.#options.retries,
@@ -484,7 +484,8 @@ export class PlantStoreClient {
       if (following && mayFollow(next, this.baseUrl.origin, redirects)) {
         // Not read: a redirect's body says nothing, and a slow one would only cost time.
         attempt.close();
-        if (this.#log.on) this.#log.line(`following ${statusText(status)} to ${maskUrl(next.href, this.#redact)}`);
+        if (this.#log.on)
+          this.#log.line(`following ${statusText(status)} to ${maskUrl(this.#redact(next.href), true)}`);
         target = next;
         continue;
       }

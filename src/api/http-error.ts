@@ -98,7 +98,7 @@ function describeServiceError({
 }: HttpErrorFacts): ServiceError {
   const { statusCode: status, headers } = response;
   if (status >= 300 && status < 400) {
-    const location = excerpt(maskUrl(headerValue(headers.location) ?? '', redact), 200, redact);
+    const location = excerpt(redact(maskUrl(redact(headerValue(headers.location) ?? ''), true)), 200);
     return {
       error: null,
       message: redact(describeUnfollowedRedirect(status, location, redirect, baseUrl.origin, redirects, redirectsOff)),

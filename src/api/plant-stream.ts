@@ -370,7 +370,7 @@ export async function* streamPlantList(
     } catch (err) {
       if (err instanceof TooDeepError) throw new BadResponseError(`${WHAT}, but ${err.message}`);
       throw new BadResponseError(
-        `${WHAT}, but received ${contentType || 'a body'} that is not JSON (${(err as Error).message}) near: ${excerpt(text, 200, redact)}`,
+        `${WHAT}, but received ${contentType || 'a body'} that is not JSON (${(err as Error).message}) near: ${excerpt(redact(text), 200)}`,
       );
     }
     // Past the cap (--limit) nothing is checked: the same plants pass however the body was cut up.
@@ -393,7 +393,7 @@ export async function* streamPlantList(
         } catch {
           const shown = typeof item === 'string' ? item : item.head;
           throw new BadResponseError(
-            `item ${index + offset + 1} of the plant list is not valid JSON: ${excerpt(shown, 200, redact)}`,
+            `item ${index + offset + 1} of the plant list is not valid JSON: ${excerpt(redact(shown), 200)}`,
           );
         }
       });

@@ -1,6 +1,6 @@
 import { BadResponseError, type ServiceError } from '../shared/errors.js';
 import { JsonNumber, numberText, parseJson, stringifyJson } from '../shared/json.js';
-import { excerpt, NO_SECRETS, quoted, type Redact } from '../shared/text.js';
+import { excerpt, quoted, type Redact } from '../shared/text.js';
 
 /**
  * A plant as the service sends it: `name` and optional `tag`, plus any fields
@@ -42,8 +42,8 @@ function tryJson(text: string): { value: unknown } | undefined {
 /** HTML error pages: their <title> says more than their markup. */
 export function htmlSummary(text: string, redact: Redact): string {
   const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(text)?.[1];
-  if (title?.trim()) return excerpt(title, 200, redact);
-  return excerpt(text.replace(/<[^>]*>/g, ' '), 200, redact);
+  if (title?.trim()) return excerpt(redact(title), 200);
+  return excerpt(redact(text.replace(/<[^>]*>/g, ' ')), 200);
 }
 
 /**
@@ -58,21 +58,21 @@ export function describeErrorBody(text: string, contentType: string | undefined,
   if (body) {
     const code = integerError(body.error);
     if (hasMessage(body)) {
-      return { error: code, message: excerpt(body.message, 500, redact) };
+      return { error: code, message: excerpt(redact(body.message), 500) };
     }
     // application/problem+json (RFC 9457): title and detail.
     const detail = hasText(body.detail) ? body.detail : undefined;
     const title = hasText(body.title) ? body.title : undefined;
     if (detail || title) {
-      return { error: code, message: excerpt([title, detail].filter(Boolean).join(': '), 500, redact) };
+      return { error: code, message: excerpt(redact([title, detail].filter(Boolean).join(': ')), 500) };
     }
     if (typeof body.error === 'string' && body.error.trim()) {
-      return { error: null, message: excerpt(body.error, 500, redact) };
+      return { error: null, message: excerpt(redact(body.error), 500) };
     }
   }
   if (!text.trim()) return { error: null, message: '(empty body)' };
   if (looksLikeHtml(text, type)) return { error: null, message: htmlSummary(text, redact) };
-  return { error: null, message: excerpt(text, 200, redact) };
+  return { error: null, message: excerpt(redact(text), 200) };
 }
 
 /** The text as a JSON object, or undefined when it is not one. */
@@ -116,7 +116,7 @@ export function notAnErrorObject(text: string, redact: Redact): string | undefin
     const value = body.error;
     const shown =
       typeof value === 'string'
-        ? `the string ${quoted(excerpt(value, 40, redact))}`
+        ? `the string ${quoted(excerpt(redact(value), 40))}`
         : value instanceof JsonNumber
           ? numberText(value)
           : typeof value === 'number'
@@ -147,7 +147,7 @@ export function unaskedEncoding(
     .filter((coding) => coding && coding !== 'identity');
   if (codings.length === 0) return undefined;
   // Header text, not a body: it cannot carry the token a body might echo.
-  const shown = excerpt(codings.join(', '), 60, NO_SECRETS);
+  const shown = excerpt(codings.join(', '), 60);
   const encoded = codings.length === 1 ? `${shown}-encoded` : `encoded with ${shown}`;
   return `the ${what} is ${encoded}, which plants did not ask for (it sends Accept-Encoding: identity)`;
 }
@@ -182,12 +182,12 @@ export function parsePlantList(text: string, contentType: string | undefined, re
   const parsed = tryJson(text);
   if (!parsed) {
     const type = mediaType(contentType) || 'no content type';
-    const shown = looksLikeHtml(text, mediaType(contentType)) ? htmlSummary(text, redact) : excerpt(text, 200, redact);
+    const shown = looksLikeHtml(text, mediaType(contentType)) ? htmlSummary(text, redact) : excerpt(redact(text), 200);
     throw new BadResponseError(`${what}, but received ${type} that is not JSON: ${shown}`);
   }
   const items = parsed.value;
   if (!Array.isArray(items)) {
-    throw new BadResponseError(`${what}, but received ${kindOf(items)}: ${excerpt(text, 200, redact)}`);
+    throw new BadResponseError(`${what}, but received ${kindOf(items)}: ${excerpt(redact(text), 200)}`);
   }
   items.forEach((item: unknown, index) => checkPlant(item, index, redact));
   return items as Plant[];
@@ -199,19 +199,19 @@ export function checkPlant(item: unknown, index: number, redact: Redact): void {
   // A large number parses as a JsonNumber, an object: it is still no plant object.
   if (typeof item !== 'object' || item === null || Array.isArray(item) || item instanceof JsonNumber) {
     throw new BadResponseError(
-      `${where} is ${kindOf(item)}, expected a plant object: ${excerpt(stringifyJson(item), 200, redact)}`,
+      `${where} is ${kindOf(item)}, expected a plant object: ${excerpt(redact(stringifyJson(item)), 200)}`,
     );
   }
   const plant = item as Record<string, unknown>;
   if (typeof plant.name !== 'string') {
     const problem = 'name' in plant ? `its "name" is ${kindOf(plant.name)}` : 'it has no "name"';
     throw new BadResponseError(
-      `${where} is not a plant: ${problem}, expected a string: ${excerpt(stringifyJson(item), 200, redact)}`,
+      `${where} is not a plant: ${problem}, expected a string: ${excerpt(redact(stringifyJson(item)), 200)}`,
     );
   }
   if (plant.tag !== undefined && plant.tag !== null && typeof plant.tag !== 'string') {
     throw new BadResponseError(
-      `${where} is not a plant: its "tag" is ${kindOf(plant.tag)}, expected a string: ${excerpt(stringifyJson(item), 200, redact)}`,
+      `${where} is not a plant: its "tag" is ${kindOf(plant.tag)}, expected a string: ${excerpt(redact(stringifyJson(item)), 200)}`,
     );
   }
 }

@@ -3,6 +3,7 @@ import { printable } from '../shared/text.js';
 import type { Env } from '../shared/env.js';
 import { AuthError, ConfigError, UsageError } from '../shared/errors.js';
 import { parseRetries, parseTimeout } from '../shared/values.js';
+import { registerSecret } from '../secrets/registry.js';
 import { keyringAccount, KeyringFailure, keyringRequired, KeyringUnavailable, type Keyring } from './keyring.js';
 import { boundOrigin, checkTokenOrigin } from './token-origin.js';
 import { fromVariable } from './variables.js';
@@ -131,6 +132,7 @@ export async function lookupToken(
 ): Promise<ResolvedToken | undefined> {
   const variable = fromEnv(env, 'PLANTS_TOKEN');
   if (variable !== undefined) {
+    registerSecret(variable);
     return { value: variable, source: 'PLANTS_TOKEN', store: 'environment', storeLabel: 'environment' };
   }
   const [config, name] = [await store(), await profile()];
@@ -153,6 +155,7 @@ export async function lookupToken(
           `${relogin} to keep it in the keyring, or unset PLANTS_KEYRING`,
       );
     }
+    registerSecret(stored.token);
     return {
       value: stored.token,
       source: storedSource(config, name),
@@ -198,6 +201,7 @@ export async function lookupToken(
   if (value === null) {
     throw new AuthError(`the OS keyring has no token for profile ${name} at ${origin} (it was removed); ${relogin}`);
   }
+  registerSecret(value);
   const label = `keyring (${keyring.name})`;
   return {
     value,

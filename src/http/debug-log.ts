@@ -35,7 +35,7 @@ export class DebugLog {
       return;
     }
     const size = bytes === undefined ? '' : ` (${bytes} bytes)`;
-    this.#write(`  body${size}: ${excerpt(text, DEBUG_BODY_CHARACTERS, this.#redact)}`);
+    this.#write(`  body${size}: ${excerpt(this.#redact(text), DEBUG_BODY_CHARACTERS)}`);
   }
 
   line(line: string, headers?: Record<string, string | string[] | undefined>): void {
@@ -45,7 +45,7 @@ export class DebugLog {
     for (const [name, value] of Object.entries(headers ?? {})) {
       // The token is masked first, while it is whole: masking a header's parts may split it.
       const redacted = Array.isArray(value) ? value.map(this.#redact) : value && this.#redact(value);
-      write(this.#redact(`  ${name}: ${excerpt(shownHeaderValue(name, redacted, this.#redact), 300, this.#redact)}`));
+      write(this.#redact(`  ${name}: ${excerpt(this.#redact(shownHeaderValue(name, redacted, this.#redact)), 300)}`));
     }
   }
 }

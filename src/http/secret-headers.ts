@@ -34,7 +34,7 @@ export function shownHeaderValue(name: string, value: string | string[] | undefi
       return values.map(maskSetCookie).join(', ');
     case 'location':
     case 'content-location':
-      return maskUrl(values.join(','), redact);
+      return maskUrl(redact(values.join(',')), true);
     default:
       return SECRET_NAME.test(name) ? '***' : values.join(',');
   }

@@ -2,12 +2,14 @@ import { fstatSync, statSync, type Stats } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import type { Env } from '../shared/env.js';
 import { OutputError } from '../shared/errors.js';
+import { maskSecrets } from '../secrets/registry.js';
 import { writeToFd } from './write-now.js';
 
 /**
  * The one object that knows where output goes and what kind of streams they
  * are, and answers for them: may a person be asked, is colour on. Commands
- * write through it; tests swap in buffers with TTY switches.
+ * write through it; tests swap in buffers with TTY switches. Every text
+ * written to stdout or stderr through it is masked (maskedWrites).
  */
 export interface IOStreams {
   readonly stdin: Readable;
@@ -108,10 +110,10 @@ export function createIOStreams(
       return streams.stdin;
     },
     get stdout() {
-      return streams.stdout;
+      return maskedWrites(streams.stdout);
     },
     get stderr() {
-      return streams.stderr;
+      return maskedWrites(streams.stderr);
     },
     get stdoutIsTTY() {
       return tty.stdout;
@@ -123,10 +125,32 @@ export function createIOStreams(
       colourOff = true;
     },
     terminalWidth: (stream) => (tty[stream] ? terminalWidth(stream) : undefined),
-    writeNow,
-    write,
+    writeNow: (stream, text) => writeNow(stream, maskSecrets(text)),
+    write: (stream, text) => write(stream, maskSecrets(text)),
     stdoutFailure,
   };
+}
+
+/** Each stream whose writes are masked, and its own write: for data masked where it was read (writeOut). */
+const unmaskedWrite = new WeakMap<Writable, Writable['write']>();
+
+/**
+ * `stream`, each text written to it first masked (maskSecrets): the last
+ * line of defence, whoever writes (a command, readline's prompt, a message).
+ * A write is masked on its own: a message is written whole, in one write. A
+ * token cut between two writes is not found here, so what is written in
+ * pieces is masked before it is cut: plants' fields as they are read
+ * (api/plant-stream.ts), plants api's body across chunks (masked-body.ts).
+ * Bytes pass as they are: only those two write any (already masked), and
+ * decoding them here would cost a large list's output its speed.
+ */
+function maskedWrites(stream: Writable): Writable {
+  if (unmaskedWrite.has(stream)) return stream;
+  const write = stream.write.bind(stream) as (chunk: unknown, ...rest: unknown[]) => boolean;
+  unmaskedWrite.set(stream, write as Writable['write']);
+  stream.write = ((chunk: unknown, ...rest: unknown[]) =>
+    write(typeof chunk === 'string' ? maskSecrets(chunk) : chunk, ...rest)) as Writable['write'];
+  return stream;
 }
 
 /**
@@ -258,13 +282,19 @@ export function readerGone(stream: Writable): boolean {
  * outputs respect back-pressure. A closed pipe ends the output quietly; the
  * command still finishes and exits with its own code. Any other failure (a
  * full disk) rejects with an OutputError, which ends the command.
+ *
+ * `masked`: every string in the text was masked where it was read, before
+ * any cut (a list's rows: api/plant-stream.ts, history's records), so the
+ * writer does not mask it again: a list of 100,000 plants whose names read
+ * as encoded (`R&D`, `%20`) would spend a fifth more time on it.
  */
-export function writeOut(stream: Writable, text: string | Uint8Array): Promise<void> {
+export function writeOut(stream: Writable, text: string | Uint8Array, { masked = false } = {}): Promise<void> {
   const failed = failures.get(stream);
   if (failed) return Promise.reject(new OutputError(failed));
   if (readerGone(stream)) return Promise.resolve();
+  const write = (masked && unmaskedWrite.get(stream)) || stream.write.bind(stream);
   return new Promise((resolve, reject) => {
-    stream.write(text, (err) => {
+    write(text, (err) => {
       noteFailure(stream, err);
       if (err && !isReaderGone(err)) return reject(new OutputError(err));
       if (err) gone.add(stream);

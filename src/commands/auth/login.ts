@@ -8,6 +8,7 @@ import type { Context } from '../../context.js';
 import { AuthError, CliError, ConfigError, UsageError } from '../../shared/errors.js';
 import { success, warning } from '../../output/messages.js';
 import { readText, TooLargeError } from '../../shared/read-text.js';
+import { maskSecrets, registerSecret } from '../../secrets/registry.js';
 import { profileToWrite } from '../config/shared.js';
 import { examples } from '../options.js';
 
@@ -172,6 +173,7 @@ async function newToken(options: LoginOptions, profile: string, ctx: Context): P
     ? (await readStdin(io.stdin)).trim()
     : (await ctx.prompter.secret('Paste your token: ')).trim();
   if (value === '') throw new UsageError('no token was given; nothing was stored');
+  registerSecret(value);
   const source = options.withToken ? 'standard input' : 'the prompt';
   checkToken(value, source, 'nothing was stored');
   return { value, source, profile, store: 'file', storeLabel: 'file' };
@@ -197,7 +199,7 @@ async function verify(token: ResolvedToken, baseUrl: URL, ctx: Context): Promise
     }
     warning(
       ctx.io,
-      `could not check the token with the service: ${check.redact((err as Error).message)}; storing it anyway`,
+      `could not check the token with the service: ${maskSecrets((err as Error).message)}; storing it anyway`,
     );
   } finally {
     await check.close();
