@@ -3,6 +3,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { Env } from '../shared/env.js';
 import { OutputError } from '../shared/errors.js';
 import { maskSecrets } from '../secrets/registry.js';
+import { maskedWrites, unmaskedWrite } from './masked-writes.js';
 import { writeToFd } from './write-now.js';
 
 /**
@@ -129,28 +130,6 @@ export function createIOStreams(
     write: (stream, text) => write(stream, maskSecrets(text)),
     stdoutFailure,
   };
-}
-
-/** Each stream whose writes are masked, and its own write: for data masked where it was read (writeOut). */
-const unmaskedWrite = new WeakMap<Writable, Writable['write']>();
-
-/**
- * `stream`, each text written to it first masked (maskSecrets): the last
- * line of defence, whoever writes (a command, readline's prompt, a message).
- * A write is masked on its own: a message is written whole, in one write. A
- * token cut between two writes is not found here, so what is written in
- * pieces is masked before it is cut: plants' fields as they are read
- * (api/plant-stream.ts), plants api's body across chunks (masked-body.ts).
- * Bytes pass as they are: only those two write any (already masked), and
- * decoding them here would cost a large list's output its speed.
- */
-function maskedWrites(stream: Writable): Writable {
-  if (unmaskedWrite.has(stream)) return stream;
-  const write = stream.write.bind(stream) as (chunk: unknown, ...rest: unknown[]) => boolean;
-  unmaskedWrite.set(stream, write as Writable['write']);
-  stream.write = ((chunk: unknown, ...rest: unknown[]) =>
-    write(typeof chunk === 'string' ? maskSecrets(chunk) : chunk, ...rest)) as Writable['write'];
-  return stream;
 }
 
 /**
@@ -292,7 +271,7 @@ export function writeOut(stream: Writable, text: string | Uint8Array, { masked =
   const failed = failures.get(stream);
   if (failed) return Promise.reject(new OutputError(failed));
   if (readerGone(stream)) return Promise.resolve();
-  const write = (masked && unmaskedWrite.get(stream)) || stream.write.bind(stream);
+  const write = masked ? unmaskedWrite(stream) : stream.write.bind(stream);
   return new Promise((resolve, reject) => {
     write(text, (err) => {
       noteFailure(stream, err);

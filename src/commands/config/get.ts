@@ -6,7 +6,8 @@ import { writeOut } from '../../output/iostreams.js';
 import { maskedUrl } from '../../secrets/registry.js';
 import { lookUpKnownTokens } from '../known-tokens.js';
 import { examples } from '../options.js';
-import { keyArgument, selectedProfile, shownValue, type ConfigKey } from './shared.js';
+import { selectedProfile } from '../profile-store.js';
+import { keyArgument, shownValue, type ConfigKey } from './shared.js';
 
 export interface GetOptions {
   key: ConfigKey;

@@ -8,7 +8,8 @@ import { PROTECTION_KINDS } from '../../config/store.js';
 import { lookUpKnownTokens } from '../known-tokens.js';
 import { examples } from '../options.js';
 import { RULE_WORD } from '../../deletion/protections.js';
-import { selectedProfile, shownOr } from './shared.js';
+import { selectedProfile } from '../profile-store.js';
+import { shownOr } from './shared.js';
 
 interface ConfigListOptions {
   json: boolean;

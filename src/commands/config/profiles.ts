@@ -6,7 +6,8 @@ import { writeOut } from '../../output/iostreams.js';
 import { maskedUrl } from '../../secrets/registry.js';
 import { lookUpKnownTokens } from '../known-tokens.js';
 import { examples } from '../options.js';
-import { selectedProfile, shownOr } from './shared.js';
+import { selectedProfile } from '../profile-store.js';
+import { shownOr } from './shared.js';
 
 interface ProfilesOptions {
   json: boolean;

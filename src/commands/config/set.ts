@@ -5,7 +5,8 @@ import type { Context } from '../../context.js';
 import { success, warning } from '../../output/messages.js';
 import { lookUpKnownTokens } from '../known-tokens.js';
 import { examples } from '../options.js';
-import { keyArgument, parseConfigValue, profileToWrite, shownValue, type ConfigKey } from './shared.js';
+import { profileToWrite } from '../profile-store.js';
+import { keyArgument, parseConfigValue, shownValue, type ConfigKey } from './shared.js';
 
 export interface SetOptions {
   key: ConfigKey;
