@@ -132,7 +132,6 @@ export async function lookupToken(
 ): Promise<ResolvedToken | undefined> {
   const variable = fromEnv(env, 'PLANTS_TOKEN');
   if (variable !== undefined) {
-    registerSecret(variable);
     return { value: variable, source: 'PLANTS_TOKEN', store: 'environment', storeLabel: 'environment' };
   }
   const [config, name] = [await store(), await profile()];
@@ -155,7 +154,6 @@ export async function lookupToken(
           `${relogin} to keep it in the keyring, or unset PLANTS_KEYRING`,
       );
     }
-    registerSecret(stored.token);
     return {
       value: stored.token,
       source: storedSource(config, name),
@@ -201,7 +199,6 @@ export async function lookupToken(
   if (value === null) {
     throw new AuthError(`the OS keyring has no token for profile ${name} at ${origin} (it was removed); ${relogin}`);
   }
-  registerSecret(value);
   const label = `keyring (${keyring.name})`;
   return {
     value,
@@ -246,6 +243,8 @@ export async function resolveToken(
   readers: TokenReaders,
 ): Promise<ResolvedToken> {
   const found = await lookupToken(env, store, getProfile, readers);
+  // Registered as read, before it is checked: a message about a refused token must not show it.
+  registerSecret(found?.value);
   const profile = found?.source === 'PLANTS_TOKEN' ? '' : await getProfile();
   if (!found) {
     throw new AuthError(
