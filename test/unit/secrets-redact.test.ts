@@ -8,6 +8,8 @@ describe('redactToken, exactly', () => {
     expect(redactToken('Bearer ', '')).toBe('Bearer ');
     expect(redactToken('abcdefg', TOKEN)).toBe('abcdefg');
     expect(redactToken('', TOKEN)).toBe('');
+    // An empty token has no forms: not even the base64 of `Bearer ` is one.
+    expect(redactToken('QmVhcmVyIA== QmVhcmVy', '')).toBe('QmVhcmVyIA== QmVhcmVy');
   });
 
   it('masks a token of 8 characters anywhere, one of 7 only after Bearer', () => {
@@ -21,6 +23,8 @@ describe('redactToken, exactly', () => {
     expect(redactToken('aaaaaaaaa', 'aaaaaaaa')).toBe('***');
     expect(redactToken('aaaaaaaaa.aaaaaaaa', 'aaaaaaaa')).toBe('***.***');
     expect(redactToken('<abcdefgh> <abcdefgh>', TOKEN)).toBe('<***> <***>');
+    // Found in another order than the text's (the token, then its base64): masked in the text's.
+    expect(redactToken('YWJjZGVmZ2g= abcdefgh', TOKEN)).toBe('***= ***');
   });
 
   it('masks each encoded form from where its first character starts to where its last one ends', () => {
