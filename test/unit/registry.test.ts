@@ -47,6 +47,8 @@ describe('registerKnownTokens', () => {
     // The trimmed token is found inside the untrimmed one: the blanks around it stay.
     expect(maskSecrets('[  variable-token-1 ]')).toBe('[  *** ]');
     expect(maskSecrets('variable-token-1 stored-token-aaaa stored-token-cccc')).toBe('*** *** ***');
+    // The base64 of the variable as set, blanks and all: masked whole, not only the trimmed token inside it.
+    expect(maskSecrets(Buffer.from('  variable-token-1 ').toString('base64'))).toBe('***==');
   });
 
   it('registers nothing for a blank variable and no store', () => {

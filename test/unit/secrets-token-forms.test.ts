@@ -64,6 +64,12 @@ describe('tokenForms', () => {
     });
   });
 
+  it('looks for no empty text: a token of invisible characters is only itself', () => {
+    const token = '\u200b'.repeat(8);
+    expect(tokenForms(token).texts).toEqual([token]);
+    expect(found('abc', token)).toEqual([]);
+  });
+
   it('looks for a token that reads as encoded both as given and decoded', () => {
     const forms = tokenForms('a%41b+c/d=');
     expect(forms.texts).toEqual(['a%41b+c/d=', 'aAb+c/d=']);
@@ -125,6 +131,10 @@ describe('findForms', () => {
     expect(found('YWJjZGVmZ2h', 'abcdefgh')).toEqual(['YWJjZGVmZ2h']);
     expect(found('YWJjZGVmZ2w', 'abcdefgh')).toEqual(['YWJjZGVmZ2']);
     expect(found('YWJjZGVmZ2\u00e9', 'abcdefgh')).toEqual(['YWJjZGVmZ2']);
+    // Nor is a character beyond ASCII, or one outside base64 before a core whose known bit is 1.
+    expect(found('JlYXJlciBhYmNkZWZna\u00e9', 'abcdefgh')).toEqual(['BhYmNkZWZna', 'JlYXJlciBhYmNkZWZna']);
+    expect(found('\u00e9hYmNkZWZna', 'abcdefgh')).toEqual(['hYmNkZWZna']);
+    expect(found('.hYmNkZWZna', 'abcdefgh')).toEqual(['hYmNkZWZna']);
   });
 });
 
