@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { DecodedText } from '../../src/secrets/decoded-text.js';
 import { findForms, mayHold, mayHoldSpaced, tokenForms } from '../../src/secrets/token-forms.js';
 
@@ -116,6 +116,9 @@ describe('findForms', () => {
     expect(found('6f6f6f6f6f6f6f6f6f', 'oooooooo')).toEqual(['6f6f6f6f6f6f6f6f', '6f6f6f6f6f6f6f6f']);
     expect(found('616263646566676', 'abcdefgh')).toEqual([]);
     expect(found('6162636465666769', 'abcdefgh')).toEqual([]);
+    // A longer hex: its start (16 digits) is searched for, the rest compared.
+    expect(found('x 616263646566676869', 'abcdefghi')).toEqual(['616263646566676869']);
+    expect(found('x 616263646566676800', 'abcdefghi')).toEqual([]);
   });
 
   it('widens a base64 core by a neighbour only where its known bits fit', () => {
@@ -139,7 +142,11 @@ describe('findForms', () => {
 });
 
 describe('mayHold and mayHoldSpaced', () => {
-  const forms = tokenForms('abcdefgh');
+  // Worked out in each test, not once: a mutant under test must reach it.
+  let forms: ReturnType<typeof tokenForms>;
+  beforeEach(() => {
+    forms = tokenForms('abcdefgh');
+  });
 
   it('tell text that may hold a form from text that cannot', () => {
     expect(mayHold('x abcdefgh', forms)).toBe(true);
@@ -158,5 +165,7 @@ describe('mayHold and mayHoldSpaced', () => {
     // The start matches, the whole does not.
     expect(mayHoldSpaced('a b c d e f g x', forms)).toBe(false);
     expect(mayHoldSpaced('nothing', forms)).toBe(false);
+    // The start of the base64 of `Bearer abcdefgh` (what the pattern looks for), but not the rest.
+    expect(mayHoldSpaced('QmVhcmVyIGFiY2Rl xyz', forms)).toBe(false);
   });
 });
