@@ -49,11 +49,15 @@ describe('registerKnownTokens', () => {
     expect(maskSecrets('variable-token-1 stored-token-aaaa stored-token-cccc')).toBe('*** *** ***');
     // The base64 of the variable as set, blanks and all: masked whole, not only the trimmed token inside it.
     expect(maskSecrets(Buffer.from('  variable-token-1 ').toString('base64'))).toBe('***==');
+    // And the token as sent (trimmed), encoded on its own.
+    expect(maskSecrets(`<${Buffer.from('variable-token-1').toString('base64')}>`)).toBe('<***==>');
   });
 
   it('registers nothing for a blank variable and no store', () => {
     registerKnownTokens('   ', undefined);
     expect(maskSecrets('Bearer    x')).toBe('Bearer    x');
+    // A blank token would have had forms of its own: the base64 of `Bearer` and blanks.
+    expect(maskSecrets('QmVhcmVyICAgIA==')).toBe('QmVhcmVyICAgIA==');
     registerKnownTokens(undefined, store({}));
     expect(maskSecrets('Bearer    x')).toBe('Bearer    x');
   });
