@@ -228,8 +228,7 @@ function jsonRequested(argv: readonly string[]): boolean {
 
 /**
  * Print the error (and its JSON line), return its exit code. The message is
- * masked whole before it is cut or escaped (the writer masks it again, but
- * could not find a token cut short or escaped piecemeal).
+ * masked whole before it is cut or escaped (a cut token escapes the writer).
  */
 function reportError(err: unknown, ctx: Context, json: boolean): number {
   let exitCode: number;
