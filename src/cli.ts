@@ -4,7 +4,8 @@ import { authCommand } from './commands/auth/index.js';
 import { completeCommand, completionCommand } from './commands/completion.js';
 import { configCommand } from './commands/config/index.js';
 import { completeWith } from './completion/hints.js';
-import { redactTokensAtHand } from './secrets/known-tokens.js';
+import { lookUpTokensAtHand } from './commands/known-tokens.js';
+import { maskSecrets } from './secrets/registry.js';
 import { deleteCommand } from './commands/delete.js';
 import { DoubleDashCommand } from './commands/double-dash.js';
 import { HELP_FOOTER, helpCommand, wrapHelpText } from './commands/help.js';
@@ -21,7 +22,7 @@ import { formatWriter, isOutputFormat } from './output/format-writers.js';
 import { isTerminal, systemIOStreams } from './output/iostreams.js';
 import { writeToFd } from './output/write-now.js';
 import { failure } from './output/messages.js';
-import { excerpt, printable, type Redact } from './shared/text.js';
+import { excerpt, printable } from './shared/text.js';
 import { VERSION } from './shared/version.js';
 import { scanArgv } from './startup/argv.js';
 
@@ -124,7 +125,8 @@ export async function main(
     } catch (err) {
       // --help and --version end this way too: done, as far as the command goes.
       if (!(err instanceof CommanderError && err.exitCode === 0)) {
-        return reportError(err, ctx, jsonRequested(argv), await redactTokensAtHand(ctx));
+        await lookUpTokensAtHand(ctx);
+        return reportError(err, ctx, jsonRequested(argv));
       }
     }
     // Output that a write could not deliver (a full disk), whichever way it went (help included), fails the run.
@@ -158,10 +160,10 @@ function jsonRequested(argv: readonly string[]): boolean {
 }
 
 /**
- * Print the error (and its JSON line), return its exit code. `redact` masks
- * tokens in the message; default: the token the run looked up.
+ * Print the error (and its JSON line), return its exit code. The message is
+ * masked whole before it is cut or escaped (a cut token escapes the writer).
  */
-function reportError(err: unknown, ctx: Context, json: boolean, redact: Redact = ctx.redact): number {
+function reportError(err: unknown, ctx: Context, json: boolean): number {
   let exitCode: number;
   let code: ErrorCode;
   let status: number | null = null;
@@ -170,7 +172,7 @@ function reportError(err: unknown, ctx: Context, json: boolean, redact: Redact =
   if (err instanceof CommanderError) {
     exitCode = ExitCode.usage;
     code = 'usage';
-    message = printable(redact(err.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ')));
+    message = printable(maskSecrets(err.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ')));
     if (err.code === 'commander.help') message = 'a command is required';
     else failure(ctx.io, /Did you mean/.test(message) ? message : `${message} (see --help)`);
   } else if (err instanceof CliError) {
@@ -179,13 +181,13 @@ function reportError(err: unknown, ctx: Context, json: boolean, redact: Redact =
     status = err.status;
     requestId = err.requestId;
     // Printable for the JSON error line too, which a terminal may show.
-    message = printable(redact(err.summary));
+    message = printable(maskSecrets(err.summary));
     if (err.message) failure(ctx.io, message);
   } else {
     // A bug: say so in one line; the stack helps nobody at the terminal.
     exitCode = ExitCode.failure;
     code = 'internal';
-    message = `unexpected error: ${excerpt(err instanceof Error ? err.message : String(err), 500, redact)}`;
+    message = `unexpected error: ${excerpt(maskSecrets(err instanceof Error ? err.message : String(err)), 500)}`;
     failure(ctx.io, message);
   }
   if (json) ctx.io.stderr.write(`${JSON.stringify({ error: { code, status, message, request_id: requestId } })}\n`);

@@ -13,8 +13,7 @@ import {
 import { debugRequested, resolveRequestSettings, type RequestSettings } from './config/request-settings.js';
 import { openKeyring, type Keyring } from './config/keyring.js';
 import { openConfigStore } from './config/open.js';
-import { redactToken } from './secrets/redact.js';
-import { registerSecret } from './secrets/registry.js';
+import { maskSecrets, registerSecret } from './secrets/registry.js';
 import { parseTraceparent } from './shared/values.js';
 import type { ConfigStore } from './config/store.js';
 import type { Env } from './shared/env.js';
@@ -68,7 +67,10 @@ export interface Context {
    * the message the run ends with.
    */
   onInterrupt(onFirst: (signal: StopSignal) => void, onQuit?: () => string): () => void;
-  /** Hide the token, once known, in text about to be shown: the last line of defence. */
+  /**
+   * maskSecrets: the secrets this run knows hidden in text. For callers that
+   * still mask through the context; new code calls maskSecrets.
+   */
   redact(this: void, text: string): string;
   /**
    * A context like this one with other global flags, and its own config and
@@ -242,12 +244,10 @@ export function createContext(options: ContextOptions): Context {
     await namedProfile();
     return resolveBaseUrl(flags().baseUrl, env, config, usedProfile);
   });
-  let knownToken: string | undefined;
   const tokenReaders = tokenReadersFor(options, baseUrl);
   const token = once(async () => {
     await namedProfile();
     const resolved = options.token ?? (await resolveToken(env, config, usedProfile, tokenReaders));
-    knownToken = resolved.value;
     registerSecret(resolved.value);
     return resolved;
   });
@@ -272,7 +272,7 @@ export function createContext(options: ContextOptions): Context {
     token,
     client,
     onInterrupt: options.onInterrupt ?? (() => () => {}),
-    redact: (text) => (knownToken ? redactToken(text, knownToken) : text),
+    redact: maskSecrets,
     tokenReaders,
     withFlags: (others, more) => createContext({ ...options, ...more, flags: () => others }),
     withToken: (fixed, url) =>

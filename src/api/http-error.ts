@@ -1,5 +1,5 @@
 import { HttpError, type ServiceError } from '../shared/errors.js';
-import { maskSecrets } from '../secrets/registry.js';
+import { maskedUrl, maskSecrets } from '../secrets/registry.js';
 import { excerpt } from '../shared/text.js';
 import type { Headers, Target } from '../http/attempt.js';
 import { unaskedEncoding } from '../http/body.js';
@@ -7,7 +7,7 @@ import { describeUnfollowedRedirect } from './redirect-text.js';
 import { describeErrorBody, notAnErrorObject } from './responses.js';
 import { LOST_RESPONSE_STATUSES, retryAfterMs, type Attempts } from '../http/retry.js';
 import { headerValue, statusText } from '../http/status.js';
-import { formatBaseUrl, maskUrl } from '../shared/url.js';
+import { formatBaseUrl } from '../shared/url.js';
 
 /** After a 401, when the client was not told whose token it sends. */
 const AUTH_HINT = "run 'plants auth login' or set PLANTS_TOKEN";
@@ -98,7 +98,7 @@ function describeServiceError({
 }: HttpErrorFacts): ServiceError {
   const { statusCode: status, headers } = response;
   if (status >= 300 && status < 400) {
-    const location = excerpt(maskUrl(headerValue(headers.location) ?? '', maskSecrets), 200, maskSecrets);
+    const location = excerpt(maskedUrl(headerValue(headers.location) ?? ''), 200);
     return {
       error: null,
       message: maskSecrets(

@@ -1,7 +1,6 @@
 import type { Target } from '../http/attempt.js';
-import { maskSecrets } from '../secrets/registry.js';
+import { maskedUrl } from '../secrets/registry.js';
 import { printable } from '../shared/text.js';
-import { maskUrl } from '../shared/url.js';
 
 /**
  * The list's rules beyond its body: the interface has no pages, and a list
@@ -26,7 +25,7 @@ function collection(target: Target): string {
 
 /** A target as a message shows it: without its query, the secrets masked, printable. */
 function shown(target: Target): string {
-  return printable(maskUrl(target.href.replace(/[?#].*$/s, ''), maskSecrets));
+  return printable(maskedUrl(target.href.replace(/[?#].*$/s, '')));
 }
 
 /**

@@ -103,7 +103,7 @@ function parseItems(texts: (string | LargeItem)[], index: number): { parsed: unk
       } catch {
         const shown = typeof item === 'string' ? item : item.head;
         throw new BadResponseError(
-          `item ${index + offset + 1} of the plant list is not valid JSON: ${excerpt(shown, 200, maskSecrets)}`,
+          `item ${index + offset + 1} of the plant list is not valid JSON: ${excerpt(maskSecrets(shown), 200)}`,
         );
       }
     });
@@ -131,7 +131,7 @@ class PlantBatches {
     } catch (err) {
       if (err instanceof TooDeepError) throw new BadResponseError(`${WHAT}, but ${err.message}`);
       throw new BadResponseError(
-        `${WHAT}, but received ${this.#contentType || 'a body'} that is not JSON (${(err as Error).message}) near: ${excerpt(text, 200, maskSecrets)}`,
+        `${WHAT}, but received ${this.#contentType || 'a body'} that is not JSON (${(err as Error).message}) near: ${excerpt(maskSecrets(text), 200)}`,
       );
     }
     // The same plants pass however the body was cut up.

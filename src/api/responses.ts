@@ -43,8 +43,8 @@ function tryJson(text: string): { value: unknown } | undefined {
 /** HTML error pages: their <title> says more than their markup. */
 export function htmlSummary(text: string): string {
   const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(text)?.[1];
-  if (title?.trim()) return excerpt(title, 200, maskSecrets);
-  return excerpt(text.replace(/<[^>]*>/g, ' '), 200, maskSecrets);
+  if (title?.trim()) return excerpt(maskSecrets(title), 200);
+  return excerpt(maskSecrets(text.replace(/<[^>]*>/g, ' ')), 200);
 }
 
 /**
@@ -59,21 +59,21 @@ export function describeErrorBody(text: string, contentType: string | undefined)
   if (body) {
     const code = integerError(body.error);
     if (hasMessage(body)) {
-      return { error: code, message: excerpt(body.message, 500, maskSecrets) };
+      return { error: code, message: excerpt(maskSecrets(body.message), 500) };
     }
     // application/problem+json (RFC 9457): title and detail.
     const detail = hasText(body.detail) ? body.detail : undefined;
     const title = hasText(body.title) ? body.title : undefined;
     if (detail || title) {
-      return { error: code, message: excerpt([title, detail].filter(Boolean).join(': '), 500, maskSecrets) };
+      return { error: code, message: excerpt(maskSecrets([title, detail].filter(Boolean).join(': ')), 500) };
     }
     if (typeof body.error === 'string' && body.error.trim()) {
-      return { error: null, message: excerpt(body.error, 500, maskSecrets) };
+      return { error: null, message: excerpt(maskSecrets(body.error), 500) };
     }
   }
   if (!text.trim()) return { error: null, message: '(empty body)' };
   if (looksLikeHtml(text, type)) return { error: null, message: htmlSummary(text) };
-  return { error: null, message: excerpt(text, 200, maskSecrets) };
+  return { error: null, message: excerpt(maskSecrets(text), 200) };
 }
 
 /** The text as a JSON object, or undefined when it is not one. */
@@ -117,7 +117,7 @@ export function notAnErrorObject(text: string): string | undefined {
     const value = body.error;
     const shown =
       typeof value === 'string'
-        ? `the string ${quoted(excerpt(value, 40, maskSecrets))}`
+        ? `the string ${quoted(excerpt(maskSecrets(value), 40))}`
         : value instanceof JsonNumber
           ? numberText(value)
           : typeof value === 'number'
@@ -142,12 +142,12 @@ export function parsePlantList(text: string, contentType: string | undefined): P
   const parsed = tryJson(text);
   if (!parsed) {
     const type = mediaType(contentType) || 'no content type';
-    const shown = looksLikeHtml(text, mediaType(contentType)) ? htmlSummary(text) : excerpt(text, 200, maskSecrets);
+    const shown = looksLikeHtml(text, mediaType(contentType)) ? htmlSummary(text) : excerpt(maskSecrets(text), 200);
     throw new BadResponseError(`${what}, but received ${type} that is not JSON: ${shown}`);
   }
   const items = parsed.value;
   if (!Array.isArray(items)) {
-    throw new BadResponseError(`${what}, but received ${kindOf(items)}: ${excerpt(text, 200, maskSecrets)}`);
+    throw new BadResponseError(`${what}, but received ${kindOf(items)}: ${excerpt(maskSecrets(text), 200)}`);
   }
   items.forEach((item: unknown, index) => checkPlant(item, index));
   return items as Plant[];
@@ -159,19 +159,19 @@ export function checkPlant(item: unknown, index: number): void {
   // A large number parses as a JsonNumber, an object: it is still no plant object.
   if (typeof item !== 'object' || item === null || Array.isArray(item) || item instanceof JsonNumber) {
     throw new BadResponseError(
-      `${where} is ${kindOf(item)}, expected a plant object: ${excerpt(stringifyJson(item), 200, maskSecrets)}`,
+      `${where} is ${kindOf(item)}, expected a plant object: ${excerpt(maskSecrets(stringifyJson(item)), 200)}`,
     );
   }
   const plant = item as Record<string, unknown>;
   if (typeof plant.name !== 'string') {
     const problem = 'name' in plant ? `its "name" is ${kindOf(plant.name)}` : 'it has no "name"';
     throw new BadResponseError(
-      `${where} is not a plant: ${problem}, expected a string: ${excerpt(stringifyJson(item), 200, maskSecrets)}`,
+      `${where} is not a plant: ${problem}, expected a string: ${excerpt(maskSecrets(stringifyJson(item)), 200)}`,
     );
   }
   if (plant.tag !== undefined && plant.tag !== null && typeof plant.tag !== 'string') {
     throw new BadResponseError(
-      `${where} is not a plant: its "tag" is ${kindOf(plant.tag)}, expected a string: ${excerpt(stringifyJson(item), 200, maskSecrets)}`,
+      `${where} is not a plant: its "tag" is ${kindOf(plant.tag)}, expected a string: ${excerpt(maskSecrets(stringifyJson(item)), 200)}`,
     );
   }
 }

@@ -5,7 +5,7 @@ import { parseProfileName } from '../config/profile-names.js';
 import type { Context } from '../context.js';
 import { printable } from '../shared/text.js';
 import { shownUrl } from './config/shared.js';
-import { redactKnownTokens } from '../secrets/known-tokens.js';
+import { lookUpKnownTokens } from './known-tokens.js';
 import { plantId } from '../deletion/id-input.js';
 import { examples } from './options.js';
 
@@ -99,10 +99,10 @@ function lookUp(ctx: Context, onContext: (lookup: Context) => void): ValueSource
     };
     if (kind === 'profiles') {
       const store = await ctx.config();
-      const redact = await redactKnownTokens(ctx);
+      await lookUpKnownTokens(ctx);
       return [...new Set([...store.profileNames(), 'default'])].map((value) => ({
         value,
-        description: shownUrl(store.get(value, 'base-url') ?? '', redact),
+        description: shownUrl(store.get(value, 'base-url') ?? ''),
       }));
     }
     // No token command is run and no keyring opened for a Tab press: ids are offered only with a token at hand.

@@ -11,7 +11,8 @@ import { info, warning } from '../output/messages.js';
 import { writeRows } from '../output/rows.js';
 import { quoted } from '../shared/text.js';
 import { parseSince } from '../shared/values.js';
-import { redactKnownTokens } from '../secrets/known-tokens.js';
+import { lookUpKnownTokens } from './known-tokens.js';
+import { maskSecrets } from '../secrets/registry.js';
 import { examples, outputFormat, outputOption, parseJournalFile } from './options.js';
 
 export interface HistoryOptions {
@@ -107,7 +108,8 @@ async function runHistory(options: HistoryOptions, ctx: Context): Promise<void> 
   const source = files ? files.join(', ') : stateDir(ctx.env);
   // plants writes no token into the journal, but a journal edited by hand, or written under
   // another token's name, might hold one: every token plants knows of is masked in what is shown.
-  const redact = await redactKnownTokens(ctx);
+  await lookUpKnownTokens(ctx);
+  const redact = maskSecrets;
   // Read as a stream: a run's plants are kept only for `history <run>`, the runs it may name.
   const prefix = options.run?.toLowerCase();
   const collector = new RunCollector({

@@ -2,6 +2,7 @@ import { parseBaseUrl } from '../shared/url.js';
 import { printable } from '../shared/text.js';
 import type { Env } from '../shared/env.js';
 import { AuthError, ConfigError, UsageError } from '../shared/errors.js';
+import { registerSecret } from '../secrets/registry.js';
 import { keyringAccount, KeyringFailure, keyringRequired, KeyringUnavailable, type Keyring } from './keyring.js';
 import { boundOrigin, checkTokenOrigin } from './token-origin.js';
 import { fromEnv } from './variables.js';
@@ -240,6 +241,8 @@ export async function resolveToken(
   readers: TokenReaders,
 ): Promise<ResolvedToken> {
   const found = await lookupToken(env, store, getProfile, readers);
+  // Registered as read, before it is checked: a message about a refused token must not show it.
+  registerSecret(found?.value);
   const profile = found?.source === 'PLANTS_TOKEN' ? '' : await getProfile();
   if (!found) {
     throw new AuthError(

@@ -3,6 +3,7 @@ import type { Writable } from 'node:stream';
 import type { Env } from '../shared/env.js';
 import { AuthError } from '../shared/errors.js';
 import { redactToken } from '../secrets/redact.js';
+import { registerSecret } from '../secrets/registry.js';
 import { printable } from '../shared/text.js';
 import { parseTimeout } from '../shared/values.js';
 import { fromVariable } from './variables.js';
@@ -128,5 +129,6 @@ export async function runTokenCommand(command: string, options: TokenCommandOpti
   if (token === '') throw fail('printed nothing');
   const lines = token.split(/\r?\n/).length;
   if (lines > 1) throw fail(`printed ${lines} lines; it must print the token alone, on one line`);
+  registerSecret(token);
   return token;
 }

@@ -5,7 +5,7 @@ import { CONFIG_FILE, configDir } from '../config/config-file.js';
 import type { Protections } from '../config/profile-settings.js';
 import type { Context } from '../context.js';
 import { ConfigError, RefusedError } from '../shared/errors.js';
-import { excerpt, NO_SECRETS, printable, quoted, wordList } from '../shared/text.js';
+import { excerpt, printable, quoted, wordList } from '../shared/text.js';
 import { capOf, formatMaxDeletes, parseMaxDeletes, type MaxDeletes } from '../shared/values.js';
 import { ambiguity, listedIds } from './ambiguous.js';
 import { plantId } from './id-input.js';
@@ -192,12 +192,12 @@ function checkProtections(
     const unclear = found === undefined ? known.find((listed) => ambiguity(listed) !== undefined) : undefined;
     if (unclear !== undefined) {
       ambiguous.push(
-        `${printable(id)} ${quoted(excerpt(String(unclear.name), NAME_IN_REFUSAL, NO_SECRETS))} (${ambiguity(unclear)!})`,
+        `${printable(id)} ${quoted(excerpt(String(unclear.name), NAME_IN_REFUSAL))} (${ambiguity(unclear)!})`,
       );
     } else if (found !== undefined) {
       // The plant that matched a tag or name rule; for an id rule, the one the run knows, if any.
       const shown = found.plant ?? known[0];
-      const name = shown ? ` ${quoted(excerpt(String(shown.name), NAME_IN_REFUSAL, NO_SECRETS))}` : '';
+      const name = shown ? ` ${quoted(excerpt(String(shown.name), NAME_IN_REFUSAL))}` : '';
       const shownId = found.plant && plantId(found.plant);
       const readAs = found.readAs ?? (shownId !== undefined && idKey(shownId) !== idKey(id) ? shownId : undefined);
       const as = readAs === undefined ? '' : `, which a service may read as ${printable(readAs)}`;

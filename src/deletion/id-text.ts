@@ -1,7 +1,7 @@
 import { parseCsvLines } from '../shared/csv.js';
 import { UsageError } from '../shared/errors.js';
 import { formatsWhere } from '../output/format-writers.js';
-import { excerpt, NO_SECRETS, printable, quoted, wordList } from '../shared/text.js';
+import { excerpt, printable, quoted, wordList } from '../shared/text.js';
 import { askFor } from '../commands/options.js';
 
 /**
@@ -92,7 +92,7 @@ export function idsFromText(text: string, startLine = 1, untrimmed = text): stri
       (endsInCrlf && COLUMN_PATH.test(word))
     ) {
       throw new UsageError(
-        `standard input starts with the header ${printable(excerpt(word, 60, NO_SECRETS))} and has no id column; its values are not ids: ${instead()}; ${NOTHING}`,
+        `standard input starts with the header ${printable(excerpt(word, 60))} and has no id column; its values are not ids: ${instead()}; ${NOTHING}`,
       );
     }
   } else if (
@@ -100,7 +100,7 @@ export function idsFromText(text: string, startLine = 1, untrimmed = text): stri
     (words.some((word) => KNOWN_COLUMNS.has(word.toLowerCase()) || word.includes('.')) || / {2}/.test(firstLine))
   ) {
     throw new UsageError(
-      `standard input looks like a table (its first line is the header ${printable(excerpt(firstLine, 60, NO_SECRETS))}); its cells are not ids: ${instead()}; ${NOTHING}`,
+      `standard input looks like a table (its first line is the header ${printable(excerpt(firstLine, 60))}); its cells are not ids: ${instead()}; ${NOTHING}`,
     );
   }
   if (untrimmed.includes('\t')) throw tabSeparated();
@@ -116,7 +116,7 @@ export function idsFromText(text: string, startLine = 1, untrimmed = text): stri
   text.split(LINE_BREAK).forEach((line, index) => {
     if (EDGE_SPACE_ONLY.test(line)) return;
     const where = `line ${startLine + index} of standard input`;
-    const shown = printable(excerpt(line, 60, NO_SECRETS));
+    const shown = printable(excerpt(line, 60));
     if (/^".*"$/.test(line)) throw quotedId(line);
     // What jq prints for a missing field (`jq -r '.[].id'` over a plant without one): no id at all.
     if (line === 'null') {
@@ -175,7 +175,7 @@ function idsFromCsv(text: string, startLine: number, untrimmed: string): string[
   const column = header.findIndex((name) => name.toLowerCase() === 'id');
   if (column === -1) {
     throw new UsageError(
-      `standard input is CSV without an id column (its header is ${printable(excerpt(header.join(','), 60, NO_SECRETS))}); add id to --columns, or pipe plants list --json; ${NOTHING}`,
+      `standard input is CSV without an id column (its header is ${printable(excerpt(header.join(','), 60))}); add id to --columns, or pipe plants list --json; ${NOTHING}`,
     );
   }
   // More columns named id (`--columns id,name,id` writes the same twice): they must agree.

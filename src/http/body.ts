@@ -49,7 +49,7 @@ export function unaskedEncoding(
     .map((coding) => coding.trim().toLowerCase())
     .filter((coding) => coding && coding !== 'identity');
   if (codings.length === 0) return undefined;
-  const shown = excerpt(codings.join(', '), 60, maskSecrets);
+  const shown = excerpt(maskSecrets(codings.join(', ')), 60);
   const encoded = codings.length === 1 ? `${shown}-encoded` : `encoded with ${shown}`;
   return `the ${what} is ${encoded}, which plants did not ask for (it sends Accept-Encoding: identity)`;
 }

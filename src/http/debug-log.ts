@@ -35,7 +35,7 @@ export class DebugLog {
       return;
     }
     const size = bytes === undefined ? '' : ` (${bytes} bytes)`;
-    this.#write(`  body${size}: ${excerpt(text, DEBUG_BODY_CHARACTERS, maskSecrets)}`);
+    this.#write(`  body${size}: ${excerpt(maskSecrets(text), DEBUG_BODY_CHARACTERS)}`);
   }
 
   line(line: string, headers?: Record<string, string | string[] | undefined>): void {
@@ -45,7 +45,7 @@ export class DebugLog {
     for (const [name, value] of Object.entries(headers ?? {})) {
       // The secrets are masked first, while they are whole: masking a header's parts may split one.
       const masked = Array.isArray(value) ? value.map(maskSecrets) : value && maskSecrets(value);
-      write(maskSecrets(`  ${name}: ${excerpt(shownHeaderValue(name, masked), 300, maskSecrets)}`));
+      write(maskSecrets(`  ${name}: ${excerpt(maskSecrets(shownHeaderValue(name, masked)), 300)}`));
     }
   }
 }

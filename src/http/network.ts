@@ -48,7 +48,7 @@ function certificateNames(cert: ErrorLike['cert']): string[] {
     .map((entry) => /^(?:DNS|IP Address):(.+)$/.exec(entry)?.[1])
     .filter((name): name is string => Boolean(name));
   if (names.length === 0 && typeof cert?.subject?.CN === 'string') names.push(cert.subject.CN);
-  return names.map((name) => excerpt(name, 100, maskSecrets));
+  return names.map((name) => excerpt(maskSecrets(name), 100));
 }
 
 /** The certificate is valid, but for other names: the base URL's host name is the thing to change. */
@@ -58,7 +58,7 @@ function wrongNameMessage(cause: ErrorLike, host: string): string {
   const more = names.length > MAX_NAMES_SHOWN ? ` and ${names.length - MAX_NAMES_SHOWN} more` : '';
   const forWhat = names.length ? names.slice(0, MAX_NAMES_SHOWN).join(', ') + more : 'other names';
   return (
-    `TLS error talking to ${host}: its certificate is for ${forWhat}, not ${excerpt(checked, 100, maskSecrets)} ` +
+    `TLS error talking to ${host}: its certificate is for ${forWhat}, not ${excerpt(maskSecrets(checked), 100)} ` +
     '(ERR_TLS_CERT_ALTNAME_INVALID); use a name it lists in the base URL'
   );
 }
@@ -154,7 +154,7 @@ export function describeNetworkFailure(err: unknown, host: string, deadline: str
   const cause = rootCause(err);
   const code = causeCode(err);
   // One line, printable: OpenSSL messages end in a newline.
-  const text = excerpt(typeof cause.message === 'string' ? cause.message : String(err), 300, maskSecrets);
+  const text = excerpt(maskSecrets(typeof cause.message === 'string' ? cause.message : String(err)), 300);
   const tunnel = /Proxy response \((\d+)\)/.exec(text);
   if (tunnel) {
     return {

@@ -1,7 +1,6 @@
 import type { Dispatcher } from 'undici';
-import { maskSecrets } from '../secrets/registry.js';
+import { maskedUrl } from '../secrets/registry.js';
 import { CliError } from '../shared/errors.js';
-import { maskUrl } from '../shared/url.js';
 import { Attempt, type Method, type RequestBody, type Target } from './attempt.js';
 import { bodyError, readBody, streamBody, timedBody, type BodyOf, type BodyReading } from './body.js';
 import { DebugLog } from './debug-log.js';
@@ -141,7 +140,7 @@ export class HttpClient {
     let target = request.target;
     for (let redirects = 0; ; redirects += 1) {
       // A query's values may be secrets (`plants api` passes any); plants' own `limit` is shown.
-      const label = `${method} ${maskUrl(target.href, maskSecrets)}`;
+      const label = `${method} ${maskedUrl(target.href)}`;
       const { attempt, attempts, unretried } = await sendWithRetries({
         label,
         retries: this.#options.retries,
@@ -162,7 +161,7 @@ export class HttpClient {
       // Not read: a redirect's body says nothing, and a slow one would only cost time.
       attempt.close();
       if (this.log.on) {
-        this.log.line(`following ${statusText(attempt.statusCode)} to ${maskUrl(next.href, maskSecrets)}`);
+        this.log.line(`following ${statusText(attempt.statusCode)} to ${maskedUrl(next.href)}`);
       }
       target = next;
     }

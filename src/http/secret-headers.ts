@@ -1,5 +1,4 @@
-import { maskSecrets } from '../secrets/registry.js';
-import { maskUrl } from '../shared/url.js';
+import { maskedUrl } from '../secrets/registry.js';
 
 /**
  * Headers that carry secrets under other names than these (API keys,
@@ -34,7 +33,7 @@ export function shownHeaderValue(name: string, value: string | string[] | undefi
       return values.map(maskSetCookie).join(', ');
     case 'location':
     case 'content-location':
-      return maskUrl(values.join(','), maskSecrets);
+      return maskedUrl(values.join(','));
     default:
       return SECRET_NAME.test(name) ? '***' : values.join(',');
   }

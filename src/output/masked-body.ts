@@ -2,12 +2,13 @@ import { StringDecoder } from 'node:string_decoder';
 import { bodyEncoding as charsetOf } from '../shared/charset.js';
 import { MaskedStream } from '../secrets/masked-stream.js';
 import { Utf8EscapedDecoder, Utf8EscapedEncoder } from '../shared/utf8-escaped.js';
-import type { Redact } from '../shared/text.js';
 
 /**
- * A response body as `plants api` passes it on, the token masked, a chunk
- * at a time (memory bounded, whatever the size): in a pipe its bytes as
- * received, in the encoding it came in; on a terminal its text.
+ * A response body as `plants api` passes it on, the secrets this run knows
+ * masked (maskSecrets), a chunk at a time (memory bounded, whatever the
+ * size): in a pipe its bytes as received, in the encoding it came in; on a
+ * terminal its text. The stdout writer masks text only: these bytes are
+ * masked here, across chunks (a token cut between two would escape it).
  *
  * A body in UTF-16 holds the token as two bytes a character (`t\0o\0…`),
  * which no search of its bytes as text finds: it is read as UTF-16 (its
@@ -52,8 +53,8 @@ export class MaskedBody<Out extends 'bytes' | 'text'> {
   #bytesOut: Utf8EscapedEncoder | undefined;
 
   /** `out`: `bytes` for a pipe (the encoding received), `text` for a terminal. */
-  constructor(redact: Redact, contentType: string | undefined, out: Out) {
-    this.#masked = new MaskedStream(redact);
+  constructor(contentType: string | undefined, out: Out) {
+    this.#masked = new MaskedStream();
     this.#contentType = contentType;
     this.#out = out;
   }

@@ -7,7 +7,10 @@ import { CliError, InterruptedError, OutputError } from '../shared/errors.js';
 const FLUSH_AT = 64 * 1024;
 const FLUSH_AFTER_MS = 100;
 
-/** Text written in large pieces, each waited for: output keeps pace with the reader. */
+/**
+ * Text written in large pieces, each waited for: output keeps pace with the
+ * reader. Rows are masked where they are read (see writeOut's `masked`).
+ */
 class Output {
   #buffer = '';
   /** Whether any text has gone to stdout. */
@@ -33,7 +36,7 @@ class Output {
       for (const slice of slicesOf(text)) {
         if (readerGone(this.io.stdout)) break;
         this.wrote = true;
-        await writeOut(this.io.stdout, this.#bytes(slice));
+        await writeOut(this.io.stdout, this.#bytes(slice), { masked: true });
       }
       return;
     }
@@ -62,7 +65,7 @@ class Output {
     const text = this.#buffer;
     this.#buffer = '';
     this.wrote = true;
-    await writeOut(this.io.stdout, text);
+    await writeOut(this.io.stdout, text, { masked: true });
   }
 }
 

@@ -20,13 +20,16 @@ import { findForms, mayHoldSpaced, tokenForms, type TokenForms } from './token-f
 export function redactToken(text: string, token: string): string {
   if (token === '') return text;
   const forms = formsOf(token);
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: a shortcut; text this short holds no form anyway.
   if (text.length < forms.shortest) return text;
   // Most text holds nothing encoded: without its white space it reads as it is, and a quick
   // search there tells whether there is anything to mask (decoding is what costs).
   if (!mayBeEncoded(text) && !mayHoldSpaced(text, forms)) return text;
   const decoded = new DecodedText(text);
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: a shortcut; findForms finds nothing in it.
   if (decoded.plain.length < forms.shortest) return text;
   const found = findForms(decoded, forms);
+  // Stryker disable next-line ConditionalExpression,EqualityOperator,BlockStatement: a shortcut; the loop copies the text.
   if (found.length === 0) return text;
   // In the text: each span from where its first character starts to where its last one ends, overlaps merged.
   const masked = found
@@ -49,10 +52,12 @@ export function redactToken(text: string, token: string): string {
  * a JSON escape, `&#` or `&` and a letter. Not a bare `%` or `&` (`50%`,
  * `Salt & Pepper`), which would send a list's every block to be decoded.
  */
+// Stryker disable next-line Regex: a pattern that matches more only sends more text to be decoded.
 const ENCODED = /%[\dA-Fa-f]{2}|\\[nrt"\\/u]|&[#A-Za-z]/;
 
 /** ENCODED's test, after a search for the three characters it starts with (much faster on Node 22 than the pattern alone). */
 function mayBeEncoded(text: string): boolean {
+  // Stryker disable next-line ConditionalExpression,LogicalOperator,StringLiteral: a shortcut; answering yes more often only decodes more.
   return (text.includes('%') || text.includes('\\') || text.includes('&')) && ENCODED.test(text);
 }
 
@@ -63,7 +68,9 @@ const FORMS_KEPT = 16;
 
 function formsOf(token: string): TokenForms {
   let forms = FORMS.get(token);
+  // Stryker disable next-line ConditionalExpression: a cache; without it the forms are worked out again, the same.
   if (forms === undefined) {
+    // Stryker disable next-line all: the cache's bound; another bound keeps more or fewer, each found again when needed.
     if (FORMS.size >= FORMS_KEPT) FORMS.delete(FORMS.keys().next().value!);
     forms = tokenForms(token);
     FORMS.set(token, forms);

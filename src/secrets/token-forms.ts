@@ -62,6 +62,7 @@ export interface Found {
 const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 /** The value of each base64 and base64url character (both alphabets at once), -1 for others. */
 const SEXTETS = new Int8Array(128).fill(-1);
+// Stryker disable next-line EqualityOperator: BASE64 has no 65th character to set.
 for (let value = 0; value < 64; value += 1) SEXTETS[BASE64.charCodeAt(value)] = value;
 SEXTETS[0x2d] = 62; // -
 SEXTETS[0x5f] = 63; // _
@@ -127,11 +128,13 @@ function spacedPattern(texts: string[], flags = ''): RegExp {
  * out, found without taking them out (which copies the whole text).
  */
 export function mayHoldSpaced(text: string, forms: TokenForms): boolean {
+  // Stryker disable next-line ConditionalExpression: a shortcut; the check after it answers the same, slower.
   return forms.spacedStarts.some((pattern) => pattern.test(text)) && mayHold(text.replace(IGNORABLE_RUN, ''), forms);
 }
 
 /** Whether decoded text may hold the token: only then is it worth finding where. */
 export function mayHold(plain: string, forms: TokenForms): boolean {
+  // Stryker disable next-line BooleanLiteral: a shortcut; finding every place answers the same.
   return forms.needles.some((needle) => plain.includes(needle)) || hexIndexes(plain, forms, true).length > 0;
 }
 
@@ -150,6 +153,7 @@ function hexIndexes(plain: string, forms: TokenForms, first = false): number[] {
     const at = match.index;
     if (plain.slice(at, at + hex.length).toLowerCase() === hex) {
       found.push(at);
+      // Stryker disable next-line ConditionalExpression: a shortcut; mayHold asks whether there is any.
       if (first) break;
     }
     hexStart.lastIndex = at + 1; // overlapping: 6f6f6f… may start again one digit on

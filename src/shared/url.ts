@@ -1,5 +1,5 @@
 import { ConfigError, UsageError } from './errors.js';
-import { quoted, type Redact } from './text.js';
+import { quoted } from './text.js';
 
 /**
  * Parse and check a base URL: absolute http(s), no credentials, query or
@@ -80,20 +80,20 @@ const USERINFO = /^([a-z][a-z\d+.-]*:[/\\]*|[/\\]{2,})[^/\\?#]*@/i;
  * (`?token=***`, `#***`), except plants' own `limit`. Text, not a URL
  * object: an invalid URL is echoed too.
  *
- * `redact` masks the token first, in the whole text: a parameter is cut at
- * its first `=`, and a token cut there (`?c2VjcmV0==`, base64's padding)
- * would no longer be found, its first part shown as the parameter's name.
- * Where the token is not known (`redact` left out), nothing of the query
+ * `tokenMasked`: the caller masked the secrets first, in the whole text
+ * (secrets/ maskedUrl): a parameter is cut at its first `=`, and a token
+ * cut there (`?c2VjcmV0==`, base64's padding) would no longer be found, its
+ * first part shown as the parameter's name. Otherwise nothing of the query
  * or the fragment is shown: `?***`, `#***`.
  */
-export function maskUrl(text: string, redact?: Redact): string {
-  const masked = (redact ? redact(text) : text).replace(USERINFO, '$1***@');
+export function maskUrl(text: string, tokenMasked = false): string {
+  const masked = text.replace(USERINFO, '$1***@');
   const query = masked.search(/[?#]/);
   if (query === -1) return masked;
   // The query up to the fragment, then the fragment: each its mark, then parameters.
   const fragment = masked.indexOf('#', query);
   const parts = fragment === -1 ? [masked.slice(query)] : [masked.slice(query, fragment), masked.slice(fragment)];
-  const shown = (parameters: string) => (redact ? maskParameters(parameters) : parameters === '' ? '' : '***');
+  const shown = (parameters: string) => (tokenMasked ? maskParameters(parameters) : parameters === '' ? '' : '***');
   return masked.slice(0, query) + parts.map((part) => part.slice(0, 1) + shown(part.slice(1))).join('');
 }
 

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, expect } from 'vitest';
 import { main } from '../../src/cli.js';
 import type { ContextOptions } from '../../src/context.js';
 import type { Prompter } from '../../src/output/prompt.js';
+import { forgetSecrets } from '../../src/secrets/registry.js';
 import { tempDir } from './cli.js';
 import { fakeIO, scriptedPrompter, type FakeIO } from './io.js';
 
@@ -44,6 +45,8 @@ export function inProcess(token: string) {
     agent.assertNoPendingInterceptors();
     await agent.close();
     dir.remove();
+    // The registry is the process's: one test's tokens are not the next one's.
+    forgetSecrets();
   });
 
   async function plants(args: string[], options: InProcessOptions = {}): Promise<{ code: number } & FakeIO> {

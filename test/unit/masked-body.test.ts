@@ -1,8 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { bodyEncoding, MaskedBody } from '../../src/output/masked-body.js';
 import { terminalText, TerminalTextStream } from '../../src/output/response.js';
 import { MaskedStream } from '../../src/secrets/masked-stream.js';
 import { redactToken } from '../../src/secrets/redact.js';
+import { forgetSecrets, registerSecret } from '../../src/secrets/registry.js';
+
+afterEach(forgetSecrets);
 
 /** A token with the characters every encoding changes: `+`, `/` and `=`. */
 const TOKEN = 'TOP+SECRET/abc=def==';
@@ -99,7 +102,8 @@ describe('bodyEncoding', () => {
 
 describe('MaskedBody', () => {
   const through = (body: Buffer, type: string, out: 'bytes' | 'text', most: number) => {
-    const masked = new MaskedBody(redact, type, out);
+    registerSecret(TOKEN);
+    const masked = new MaskedBody(type, out);
     const next = sizes(7, most);
     const parts: (Buffer | string)[] = [];
     for (let at = 0; at < body.length;) {

@@ -225,7 +225,7 @@ async function writeResponse(
   };
   if (!terminal) {
     await writeOut(io.stdout, out);
-    const masked = new MaskedBody(ctx.redact, contentType, 'bytes');
+    const masked = new MaskedBody(contentType, 'bytes');
     for await (const chunk of chunks) {
       received(chunk);
       const shown = masked.push(chunk);
@@ -237,7 +237,7 @@ async function writeResponse(
     if (rest.length > 0) await writeOut(io.stdout, rest);
     return Buffer.concat(start);
   }
-  const masked = new MaskedBody(ctx.redact, contentType, 'text');
+  const masked = new MaskedBody(contentType, 'text');
   let text = '';
   // Past MAX_INDENTED_BYTES the text is shown as it comes.
   let streamed: TerminalTextStream | undefined;

@@ -10,8 +10,8 @@ import type { Context } from '../../context.js';
 import { AuthError, CliError, ConfigError, UsageError } from '../../shared/errors.js';
 import { success, warning } from '../../output/messages.js';
 import { readText, TooLargeError } from '../../shared/read-text.js';
-import { maskSecrets } from '../../secrets/registry.js';
-import { profileToWrite } from '../profile-to-write.js';
+import { maskSecrets, registerSecret } from '../../secrets/registry.js';
+import { profileToWrite } from '../profile-store.js';
 import { examples } from '../options.js';
 
 export interface LoginOptions {
@@ -175,6 +175,7 @@ async function newToken(options: LoginOptions, profile: string, ctx: Context): P
     ? (await readStdin(io.stdin)).trim()
     : (await ctx.prompter.secret('Paste your token: ')).trim();
   if (value === '') throw new UsageError('no token was given; nothing was stored');
+  registerSecret(value);
   const source = options.withToken ? 'standard input' : 'the prompt';
   checkToken(value, source, 'nothing was stored');
   return { value, source, profile, store: 'file', storeLabel: 'file' };

@@ -6,7 +6,8 @@ import { boundOrigin, originOf } from '../../config/token-origin.js';
 import type { Context } from '../../context.js';
 import { formatJson } from '../../output/formats.js';
 import { writeOut } from '../../output/iostreams.js';
-import { redactKnownTokens } from '../../secrets/known-tokens.js';
+import { maskSecrets } from '../../secrets/registry.js';
+import { lookUpKnownTokens } from '../known-tokens.js';
 import { examples } from '../options.js';
 
 interface StatusOptions {
@@ -60,8 +61,8 @@ async function runStatus(options: StatusOptions, ctx: Context): Promise<void> {
   // Set, but refused before any request (white space, a control character): set, not "not set".
   const unusable = !token && ctx.env.PLANTS_TOKEN?.trim() ? 'PLANTS_TOKEN' : undefined;
   // The token may be a segment of the base URL's path, this profile's or another's.
-  const redact = await redactKnownTokens(ctx);
-  const shown = base && redact(shownUrl(base.value));
+  await lookUpKnownTokens(ctx);
+  const shown = base && maskSecrets(shownUrl(base.value));
   const check = async () => {
     await (await ctx.client()).listPlants({ limit: 1 });
   };
@@ -71,7 +72,7 @@ async function runStatus(options: StatusOptions, ctx: Context): Promise<void> {
       profile_source: profile.source || null,
       base_url: shown ?? null,
       base_url_source: base?.source ?? null,
-      token_source: token ? ctx.redact(token.source) : (unusable ?? null),
+      token_source: token ? maskSecrets(token.source) : (unusable ?? null),
       token_store: token?.store ?? kept ?? null,
       token_origin: bound ?? null,
       accepted: false,
@@ -88,7 +89,7 @@ async function runStatus(options: StatusOptions, ctx: Context): Promise<void> {
   const lines = [
     `Profile:  ${profile.value}${profile.source ? ` (from ${profile.source})` : ''}`,
     `Base URL: ${base ? `${shown} (from ${base.source})` : 'not set'}`,
-    `Token:    ${token ? `set (from ${ctx.redact(token.source)})` : kept ? 'stored, but could not be read (see below)' : unusable ? `set (from ${unusable}), but not usable (see below)` : 'not set'}`,
+    `Token:    ${token ? `set (from ${maskSecrets(token.source)})` : kept ? 'stored, but could not be read (see below)' : unusable ? `set (from ${unusable}), but not usable (see below)` : 'not set'}`,
     ...(token ? [`Store:    ${token.storeLabel}`] : kept ? [`Store:    ${kept}`] : []),
     ...(stored
       ? [

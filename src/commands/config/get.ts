@@ -3,10 +3,11 @@ import type { Context } from '../../context.js';
 import { NotSetError } from '../../shared/errors.js';
 import { formatJson } from '../../output/formats.js';
 import { writeOut } from '../../output/iostreams.js';
-import { maskUrl } from '../../shared/url.js';
-import { redactKnownTokens } from '../../secrets/known-tokens.js';
+import { maskedUrl } from '../../secrets/registry.js';
+import { lookUpKnownTokens } from '../known-tokens.js';
 import { examples } from '../options.js';
-import { keyArgument, selectedProfile, shownValue, type ConfigKey } from './shared.js';
+import { selectedProfile } from '../profile-store.js';
+import { keyArgument, shownValue, type ConfigKey } from './shared.js';
 
 export interface GetOptions {
   key: ConfigKey;
@@ -38,12 +39,12 @@ async function runGet(options: GetOptions, ctx: Context): Promise<void> {
   const [store, profile] = await selectedProfile(ctx);
   const value = store.get(profile, options.key);
   if (value === undefined) throw new NotSetError(`${options.key} is not set for profile ${profile}`);
-  const redact = await redactKnownTokens(ctx);
+  await lookUpKnownTokens(ctx);
   if (options.json) {
-    const shown = options.key === 'base-url' ? maskUrl(value, redact) : value;
+    const shown = options.key === 'base-url' ? maskedUrl(value) : value;
     await writeOut(ctx.io.stdout, formatJson({ profile, key: options.key, value: shown }, ctx.io.stdoutIsTTY));
     return;
   }
   // Masking leaves any base URL plants can use as it is, but for a token in it: scripts still read back what they stored.
-  ctx.io.stdout.write(`${shownValue(options.key, value, redact)}\n`);
+  ctx.io.stdout.write(`${shownValue(options.key, value)}\n`);
 }

@@ -2,13 +2,14 @@ import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { formatJson } from '../../output/formats.js';
 import { writeOut } from '../../output/iostreams.js';
-import { maskUrl } from '../../shared/url.js';
+import { maskedUrl } from '../../secrets/registry.js';
 import { printable, quoted } from '../../shared/text.js';
 import { PROTECTION_KINDS } from '../../config/profile-settings.js';
-import { redactKnownTokens } from '../../secrets/known-tokens.js';
+import { lookUpKnownTokens } from '../known-tokens.js';
 import { examples } from '../options.js';
 import { RULE_WORD } from '../../deletion/protections.js';
-import { selectedProfile, shownOr } from './shared.js';
+import { selectedProfile } from '../profile-store.js';
+import { shownOr } from './shared.js';
 
 interface ConfigListOptions {
   json: boolean;
@@ -38,11 +39,11 @@ async function runConfigList(options: ConfigListOptions, ctx: Context): Promise<
   const tokenStore = store.storedToken(profile)?.store;
   const maxDeletes = store.get(profile, 'max-deletes');
   const rules = store.protections(profile);
-  const redact = await redactKnownTokens(ctx);
+  await lookUpKnownTokens(ctx);
   if (options.json) {
     const settings = {
       profile,
-      base_url: baseUrl === undefined ? null : maskUrl(baseUrl, redact),
+      base_url: baseUrl === undefined ? null : maskedUrl(baseUrl),
       token_set: tokenStore !== undefined,
       token_store: tokenStore ?? null,
       max_deletes: maxDeletes ?? null,
@@ -53,7 +54,7 @@ async function runConfigList(options: ConfigListOptions, ctx: Context): Promise<
   }
   const lines = [
     `profile=${profile}`,
-    `base-url=${shownOr(baseUrl, '(not set)', redact)}`,
+    `base-url=${shownOr(baseUrl, '(not set)')}`,
     `token=${tokenStore === undefined ? '(not set)' : '(set)'}`,
     `max-deletes=${maxDeletes === undefined ? '(not set)' : printable(maxDeletes)}`,
     // One line per rule, quoted so that blanks at its ends show: protect.tag="mother-plant".

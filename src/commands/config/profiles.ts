@@ -3,10 +3,11 @@ import type { Context } from '../../context.js';
 import { alignColumns } from '../../output/columns.js';
 import { formatJson } from '../../output/formats.js';
 import { writeOut } from '../../output/iostreams.js';
-import { maskUrl } from '../../shared/url.js';
-import { redactKnownTokens } from '../../secrets/known-tokens.js';
+import { maskedUrl } from '../../secrets/registry.js';
+import { lookUpKnownTokens } from '../known-tokens.js';
 import { examples } from '../options.js';
-import { selectedProfile, shownOr } from './shared.js';
+import { selectedProfile } from '../profile-store.js';
+import { shownOr } from './shared.js';
 
 interface ProfilesOptions {
   json: boolean;
@@ -27,7 +28,7 @@ export function profilesCommand(ctx: Context, run: ProfilesRunner = runProfiles)
 async function runProfiles(options: ProfilesOptions, ctx: Context): Promise<void> {
   const [store, profile] = await selectedProfile(ctx);
   const names = [...new Set([...store.profileNames(), profile])].sort();
-  const redact = await redactKnownTokens(ctx);
+  await lookUpKnownTokens(ctx);
   if (options.json) {
     const profiles = names.map((name) => {
       const baseUrl = store.get(name, 'base-url');
@@ -35,7 +36,7 @@ async function runProfiles(options: ProfilesOptions, ctx: Context): Promise<void
       return {
         name,
         in_use: name === profile,
-        base_url: baseUrl === undefined ? null : maskUrl(baseUrl, redact),
+        base_url: baseUrl === undefined ? null : maskedUrl(baseUrl),
         token_set: kept !== undefined,
         token_store: kept ?? null,
       };
@@ -46,7 +47,7 @@ async function runProfiles(options: ProfilesOptions, ctx: Context): Promise<void
   const lines = await alignColumns(
     names.map((name) => [
       `${name === profile ? '*' : ' '} ${name}`,
-      shownOr(store.get(name, 'base-url'), '(no base-url)', redact),
+      shownOr(store.get(name, 'base-url'), '(no base-url)'),
       store.storedToken(name) === undefined ? 'no token' : 'token set',
     ]),
   );

@@ -6,8 +6,7 @@ import { info, success } from '../../output/messages.js';
 import { collect, examples } from '../options.js';
 import { looseText } from '../../deletion/loose-text.js';
 import { describeRule, describeRules, hasRules, idKey, RULE_WORD } from '../../deletion/protections.js';
-import { selectedProfile } from './shared.js';
-import { profileToWrite } from '../profile-to-write.js';
+import { profileToWrite, selectedProfile } from '../profile-store.js';
 
 /** `config protect` and `config unprotect`: the rules named by --id, --tag and --name. */
 export interface ProtectOptions {

@@ -4,10 +4,10 @@ import type { StoredToken } from '../../config/profile-settings.js';
 import { boundOrigin, originOf } from '../../config/token-origin.js';
 import type { Context } from '../../context.js';
 import { success, warning } from '../../output/messages.js';
-import { redactKnownTokens } from '../../secrets/known-tokens.js';
+import { lookUpKnownTokens } from '../known-tokens.js';
 import { examples } from '../options.js';
+import { profileToWrite } from '../profile-store.js';
 import { keyArgument, parseConfigValue, shownValue, type ConfigKey } from './shared.js';
-import { profileToWrite } from '../profile-to-write.js';
 
 export interface SetOptions {
   key: ConfigKey;
@@ -42,7 +42,8 @@ async function runSet(options: SetOptions, ctx: Context): Promise<void> {
   const [store, profile] = await profileToWrite(ctx);
   const token = store.storedToken(profile);
   store.set(profile, options.key, options.value);
-  const shown = shownValue(options.key, options.value, await redactKnownTokens(ctx));
+  await lookUpKnownTokens(ctx);
+  const shown = shownValue(options.key, options.value);
   success(ctx.io, `Set ${options.key} of profile ${profile} to ${shown}`);
   // As auth login says of PLANTS_TOKEN: what was stored is not what runs will use.
   if (options.key === 'base-url' && ctx.env.PLANTS_BASE_URL?.trim()) {

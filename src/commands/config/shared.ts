@@ -1,11 +1,11 @@
 import { Argument } from 'commander';
-import { formatBaseUrl, maskUrl, parseBaseUrl } from '../../shared/url.js';
+import { formatBaseUrl, parseBaseUrl } from '../../shared/url.js';
 import { formatMaxDeletes, parseMaxDeletes } from '../../shared/values.js';
 import { DEFAULT_PROFILE, noSuchProfile, parseProfileName } from '../../config/profile-names.js';
 import type { ConfigStore } from '../../config/store.js';
-import type { Context } from '../../context.js';
 import { UsageError } from '../../shared/errors.js';
-import { printable, type Redact } from '../../shared/text.js';
+import { printable } from '../../shared/text.js';
+import { maskedUrl } from '../../secrets/registry.js';
 
 /** Keys `config set/get/unset` accept. The token has its own commands (`auth`), protections theirs (`protect`). */
 export const CONFIG_KEYS = ['base-url', 'max-deletes'] as const;
@@ -21,8 +21,8 @@ export function parseConfigValue(key: ConfigKey, raw: string): string {
 }
 
 /** A stored value as shown: a base URL masked and escaped (shownUrl), anything else escaped. */
-export function shownValue(key: ConfigKey, value: string, redact: Redact): string {
-  return key === 'base-url' ? shownUrl(value, redact) : printable(value);
+export function shownValue(key: ConfigKey, value: string): string {
+  return key === 'base-url' ? shownUrl(value) : printable(value);
 }
 
 function parseKey(raw: string): ConfigKey {
@@ -50,21 +50,16 @@ export function keyArgument(description: string): Argument {
 /**
  * A stored base URL as shown. `config set` stores only valid ones, which
  * this leaves as they are, but for a token in them (a path segment), which
- * `redact` masks (redactKnownTokens); the file may have been edited:
+ * maskedUrl masks (see lookUpKnownTokens); the file may have been edited:
  * credentials, query and fragment values are masked, and what would act on
  * a terminal escaped (every command refuses such a value anyway).
  */
-export function shownUrl(value: string, redact: Redact): string {
-  return printable(maskUrl(value, redact));
+export function shownUrl(value: string): string {
+  return printable(maskedUrl(value));
 }
 
-export function shownOr(value: string | undefined, unset: string, redact: Redact): string {
-  return value === undefined ? unset : shownUrl(value, redact);
-}
-
-/** The config store and the name of the selected profile, which must exist (Context.usedProfile). */
-export async function selectedProfile(ctx: Context): Promise<[ConfigStore, string]> {
-  return Promise.all([ctx.config(), ctx.usedProfile()]);
+export function shownOr(value: string | undefined, unset: string): string {
+  return value === undefined ? unset : shownUrl(value);
 }
 
 /**

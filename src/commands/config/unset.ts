@@ -2,7 +2,8 @@ import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { success } from '../../output/messages.js';
 import { examples } from '../options.js';
-import { keyArgument, selectedProfile, type ConfigKey } from './shared.js';
+import { selectedProfile } from '../profile-store.js';
+import { keyArgument, type ConfigKey } from './shared.js';
 
 interface UnsetOptions {
   key: ConfigKey;

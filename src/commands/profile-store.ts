@@ -3,6 +3,11 @@ import type { ConfigStore } from '../config/store.js';
 import type { Context } from '../context.js';
 import { info } from '../output/messages.js';
 
+/** The config store and the name of the selected profile, which must exist (Context.usedProfile). */
+export async function selectedProfile(ctx: Context): Promise<[ConfigStore, string]> {
+  return Promise.all([ctx.config(), ctx.usedProfile()]);
+}
+
 /**
  * The config store and the name of the selected profile, for a command
  * that stores a value in it: a profile that does not exist yet is created
