@@ -1,5 +1,5 @@
 import { Command, Option } from 'commander';
-import type { DeleteResultKind } from '../deletion/bulk-run.js';
+import type { DeleteResultKind } from '../deletion/results.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../shared/errors.js';
 import { streamJournal, streamJournalFiles, type JournalRecord, type JournalSink } from '../deletion/journal/read.js';

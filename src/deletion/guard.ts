@@ -2,13 +2,13 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Plant } from '../api/responses.js';
 import { CONFIG_FILE, configDir, type Protections } from '../config/store.js';
-import type { Context } from '../context.js';
+import type { Env } from '../shared/env.js';
 import { ConfigError, RefusedError } from '../shared/errors.js';
 import { excerpt, NO_SECRETS, printable, quoted, wordList } from '../shared/text.js';
 import { capOf, formatMaxDeletes, parseMaxDeletes, type MaxDeletes } from '../shared/values.js';
 import { ambiguity, listedIds } from './ambiguous.js';
 import { plantId } from './id-input.js';
-import { countListed, ListCounter, warnOfDuplicates, type ListedCount } from './list-count.js';
+import { countListed, duplicatesWarning, ListCounter, type ListedCount } from './list-count.js';
 import { unseenShown } from './loose-text.js';
 import {
   describeRules,
@@ -53,13 +53,27 @@ export interface ProfileGuard {
   rules: Protections;
 }
 
-/** The selected profile's default cap and protections, read (and checked) before anything is listed. */
-export async function profileGuard(ctx: Context): Promise<ProfileGuard> {
+/** What profileGuard reads of the config file: a profile's settings (config/store.ts). */
+export interface ProfileSettings {
+  readonly path: string;
+  get(profile: string, key: 'max-deletes'): string | undefined;
+  protections(profile: string): Protections;
+}
+
+/**
+ * The selected profile's default cap and protections, read (and checked)
+ * before anything is listed. `load` opens the config file and names the
+ * selected profile; it is not called when there is no config file.
+ */
+export async function profileGuard(
+  env: Env,
+  load: () => Promise<{ store: ProfileSettings; profile: string }>,
+): Promise<ProfileGuard> {
   // No config file, no rules: not even its directory is made (a run configured by the environment alone).
-  if (!existsSync(join(configDir(ctx.env), CONFIG_FILE))) {
+  if (!existsSync(join(configDir(env), CONFIG_FILE))) {
     return { profile: '', rules: { ids: [], tags: [], names: [] } };
   }
-  const [store, { value: profile }] = await Promise.all([ctx.config(), ctx.profile()]);
+  const { store, profile } = await load();
   const raw = store.get(profile, 'max-deletes');
   let cap: MaxDeletes | undefined;
   if (raw !== undefined) {
@@ -98,19 +112,35 @@ export function plantFor(byId: PlantsById, id: string): Plant | undefined {
   return same?.find((plant) => plantId(plant) === id) ?? same?.[0];
 }
 
+/** Reads the service's list of plants, batch by batch, for a deletion (lookUp). */
+export type ListPlants = () => AsyncIterable<readonly Plant[]>;
+
+/** What guardDeletion checks, and what it may use on the way. */
+export interface GuardRequest {
+  targets: readonly DeletionTarget[];
+  /** What the service listed when the caller listed it (prune): every plant, matching or not. */
+  listed?: readonly Plant[];
+  options: GuardOptions;
+  guard: ProfileGuard;
+  /** Lists the plants when a percentage cap needs the count or a tag or name rule the plants. */
+  listPlants: ListPlants;
+  /** Says a warning about the list (duplicate ids) on the way. */
+  warn: (text: string) => void;
+}
+
 /**
  * Check the run's targets; return them with the plants looked up on the
- * way (for the preview and the journal). `listed` is what the service
- * listed when the caller listed it (prune); otherwise delete lists here
- * when a percentage cap needs the count or a tag or name rule the plants.
+ * way (for the preview and the journal). Without `listed`, the guard lists
+ * here when a percentage cap needs the count or a tag or name rule the plants.
  */
-export async function guardDeletion(
-  targets: readonly DeletionTarget[],
-  listed: readonly Plant[] | undefined,
-  options: GuardOptions,
-  guard: ProfileGuard,
-  ctx: Context,
-): Promise<DeletionTarget[]> {
+export async function guardDeletion({
+  targets,
+  listed,
+  options,
+  guard,
+  listPlants,
+  warn,
+}: GuardRequest): Promise<DeletionTarget[]> {
   const max = options.maxDeletes ?? guard.cap;
   const rules = options.includeProtected ? undefined : guard.rules;
   const needPlants = rules !== undefined && needsPlant(rules);
@@ -120,13 +150,14 @@ export async function guardDeletion(
     byId = new Map();
     for (const plant of listed) addPlant(byId, plant);
   } else if (needPlants || (max !== undefined && typeof max !== 'number' && counted === undefined)) {
-    const found = await lookUp(ctx, new Set(targets.flatMap((target) => idReadings(target.id))), {
+    const found = await lookUp(listPlants, new Set(targets.flatMap((target) => idReadings(target.id))), {
       countOnly: !needPlants,
     });
     counted = found.counted;
     if (needPlants) byId = found.byId;
   }
-  if (counted) warnOfDuplicates(ctx.io, counted);
+  const duplicates = counted && duplicatesWarning(counted);
+  if (duplicates) warn(duplicates);
   const count = counted?.distinct;
   const checked = byId ? targets.map(({ id, plant }) => ({ id, plant: plant ?? plantFor(byId, id) })) : [...targets];
   if (rules && hasRules(rules)) checkProtections(checked, byId, rules, guard.profile);
@@ -265,7 +296,7 @@ function named(items: readonly string[]): string {
  * the list to its end).
  */
 export async function lookUp(
-  ctx: Context,
+  listPlants: ListPlants,
   wanted: ReadonlySet<string>,
   {
     countOnly = false,
@@ -276,7 +307,7 @@ export async function lookUp(
   const byId: PlantsById = new Map();
   const exactFound = new Set<string>();
   const counter = new ListCounter();
-  for await (const batch of (await ctx.client()).streamPlants({ forDeletion: true })) {
+  for await (const batch of listPlants()) {
     counter.add(batch);
     if (countOnly) continue;
     for (const plant of batch) {

@@ -12,7 +12,7 @@ import { headerBlock, indentJson, isJsonType, terminalText, TerminalTextStream }
 import { bodyText } from '../../shared/charset.js';
 import { apiTarget } from '../../shared/url.js';
 import type { JournalChoice } from '../../deletion/journal/choice.js';
-import { deletionsMade } from '../deletion-report.js';
+import { deletionsMade } from '../../deletion/run-counts.js';
 import { wrapHelpText } from '../help.js';
 import { collect, examples, parseJournalFile } from '../options.js';
 import { deleteAskedBy, sentBody } from '../../deletion/api-request/asked-delete.js';

@@ -10,11 +10,12 @@ import {
   writeSync,
 } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { DeleteResult } from '../bulk-run.js';
+import type { DeleteResult } from '../results.js';
 import { JournalError } from '../../shared/errors.js';
 import { errorCode, fsReason } from '../../shared/fs-reason.js';
 import { makeDirectory } from '../../shared/make-directory.js';
-import { printable, type Redact } from '../../shared/text.js';
+import { maskSecrets } from '../../secrets/registry.js';
+import { printable } from '../../shared/text.js';
 import { JOURNAL_FILE } from './location.js';
 import {
   PIPE_BUF,
@@ -114,7 +115,6 @@ export class DeletionJournal {
   /** The fields every record of the run shares, as JSON text without braces: made once. */
   readonly #shared: { run: string; rest: string };
   readonly #runId: string;
-  readonly #redact: Redact;
   /** Intents written whose outcome is not (yet) on record, by request id. */
   readonly #open = new Set<string>();
   /** The files a write failed on: they take no more records (the run stops sending). */
@@ -124,12 +124,7 @@ export class DeletionJournal {
   /** How writes wait for a pipe's reader. */
   readonly #wait: PipeWait;
 
-  private constructor(
-    files: JournalFile[],
-    run: JournalRun,
-    redact: Redact,
-    wait: { signal?: AbortSignal; stallMs?: number },
-  ) {
+  private constructor(files: JournalFile[], run: JournalRun, wait: { signal?: AbortSignal; stallMs?: number }) {
     this.#files = files;
     this.#wait = { signal: wait.signal, stallMs: wait.stallMs ?? STALL_MS };
     // Once the run is stopping, a pipe's reader gets a moment more, no longer: the run must end within seconds.
@@ -140,9 +135,8 @@ export class DeletionJournal {
     this.#runId = run.run;
     this.#shared = {
       run: JSON.stringify(run.run),
-      rest: JSON.stringify({ command, profile: redact(profile), base_url: redact(baseUrl) }).slice(1, -1),
+      rest: JSON.stringify({ command, profile: maskSecrets(profile), base_url: maskSecrets(baseUrl) }).slice(1, -1),
     };
-    this.#redact = redact;
   }
 
   /**
@@ -154,7 +148,6 @@ export class DeletionJournal {
     dir?: string;
     extraFile?: string;
     run: JournalRun;
-    redact: Redact;
     plants: number;
     /** More fields for the start record (e.g. `include_protected`). */
     start?: Record<string, unknown>;
@@ -209,7 +202,7 @@ export class DeletionJournal {
         }
       }
       if (options.extraFile !== undefined) opened(options.extraFile, OTHER_FILE, false);
-      const journal = new DeletionJournal(files, options.run, options.redact, options.wait ?? {});
+      const journal = new DeletionJournal(files, options.run, options.wait ?? {});
       const pipe = files.find((file) => file.pipe);
       if (pipe && options.targets) journal.#fitPipe(pipe.path, options.targets);
       await journal.#write(
@@ -367,7 +360,7 @@ export class DeletionJournal {
       if (bytes <= PIPE_BUF) continue;
       const id = plant.id.length > 40 ? `${plant.id.slice(0, 39)}…` : plant.id;
       throw new JournalError(
-        `cannot write the deletion journal ${path}: the records of plant ${printable(this.#redact(id))} would be ${bytes} bytes, more than a pipe takes whole (${PIPE_BUF}), so another run's records could tear them; nothing was deleted; name a regular --journal-file, or leave that plant out`,
+        `cannot write the deletion journal ${path}: the records of plant ${printable(maskSecrets(id))} would be ${bytes} bytes, more than a pipe takes whole (${PIPE_BUF}), so another run's records could tear them; nothing was deleted; name a regular --journal-file, or leave that plant out`,
       );
     }
   }
@@ -473,11 +466,11 @@ export class DeletionJournal {
 
   /** The plant's fields of a record, as JSON text without braces: its id, and its name and tag when known. */
   #plant(plant: JournalPlant): string {
-    let fields = `"id":${JSON.stringify(this.#redact(plant.id))}`;
+    let fields = `"id":${JSON.stringify(maskSecrets(plant.id))}`;
     for (const key of ['name', 'tag'] as const) {
       const value = plant[key];
       // Masked before it is cut: a cut could leave a piece of the token that no mask would find.
-      if (typeof value === 'string') fields += `,"${key}":${JSON.stringify(cut(this.#redact(value)))}`;
+      if (typeof value === 'string') fields += `,"${key}":${JSON.stringify(cut(maskSecrets(value)))}`;
     }
     return fields;
   }
