@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { streamPlantList } from '../../src/api/plant-stream.js';
 import type { Plant } from '../../src/api/responses.js';
 import { lookUp, plantFor } from '../../src/deletion/guard.js';
-import { idKey, integerForm, protectionMatcher } from '../../src/deletion/protections.js';
+import { integerForm } from '../../src/deletion/integer-form.js';
+import { idKey, protectionMatcher } from '../../src/deletion/protections.js';
 import { NO_SECRETS } from '../../src/shared/text.js';
 import { inProcess } from '../helpers/in-process.js';
 
