@@ -33,7 +33,10 @@ function listOf(plants: object[]) {
   return Object.assign(list, { listPlants });
 }
 
-function request(targets: DeletionTarget[], over: Partial<GuardRequest> & { guard?: Partial<ProfileGuard> } = {}) {
+function request(
+  targets: DeletionTarget[],
+  over: Partial<Omit<GuardRequest, 'guard'>> & { guard?: Partial<ProfileGuard> } = {},
+): GuardRequest {
   const list = listOf([]);
   const warn = vi.fn();
   return {

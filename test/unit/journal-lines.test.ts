@@ -2,7 +2,13 @@ import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { failedByStop, JournalWriter, wholeLines, WriteFailed } from '../../src/deletion/journal/file-writer.js';
+import {
+  failedByStop,
+  JournalWriter,
+  wholeLines,
+  WriteFailed,
+  type JournalFile,
+} from '../../src/deletion/journal/file-writer.js';
 import { cut, RunRecords } from '../../src/deletion/journal/record-lines.js';
 import { forgetSecrets, registerSecret } from '../../src/secrets/registry.js';
 
@@ -103,7 +109,7 @@ describe('JournalWriter', () => {
     const a = file();
     const b = file();
     const writer = new JournalWriter([a, b], {});
-    const took: unknown[] = [];
+    const took: JournalFile[] = [];
     await writer.write('one\n', () => 'then', took);
     writer.writeNow('two\n', () => 'then');
     expect(took).toEqual([a, b]);
@@ -119,7 +125,7 @@ describe('JournalWriter', () => {
     const bad = file();
     closeSync(bad.fd);
     const writer = new JournalWriter([good, bad], {});
-    const took: unknown[] = [];
+    const took: JournalFile[] = [];
     const failure = await writer
       .write('x\n', (wayOn, whole) => `${wayOn}: ${whole} whole`, took)
       .catch((e: unknown) => e);
