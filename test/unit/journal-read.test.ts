@@ -1,6 +1,14 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -246,11 +254,16 @@ describe('streamJournalFiles: files a user names', () => {
     const dir = tempDir();
     const fifo = join(dir, 'journal.fifo');
     runCommand('mkfifo', [fifo]);
-    const text = `${record('piped-1')}\nbroken\n${record('piped-2')}`;
-    const writer = spawn('sh', ['-c', `printf '%s' "$1" > "$2"`, 'sh', text, fifo], { stdio: 'ignore' });
+    // A writer that is there before the read starts, as `<(zcat run.jsonl.gz)` is: opened while a
+    // reader holds the pipe (else the open would wait), the records put in, then left once the read has begun.
+    const holder = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+    const writer = openSync(fifo, constants.O_WRONLY);
+    writeSync(writer, `${record('piped-1')}\nbroken\n${record('piped-2')}`);
     const { sink, runs, damaged } = collecting();
-    await streamJournalFiles([fifo], sink);
-    await once(writer, 'exit');
+    const read = streamJournalFiles([fifo], sink);
+    closeSync(holder);
+    closeSync(writer);
+    await read;
     expect(runs).toEqual(['piped-1', 'piped-2']);
     expect(damaged).toEqual([`${fifo}:2`]);
   });
