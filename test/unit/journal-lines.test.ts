@@ -1,8 +1,9 @@
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, fstatSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
+  closeJournalFile,
   failedByStop,
   JournalWriter,
   wholeLines,
@@ -86,8 +87,14 @@ describe('wholeLines: what a write cut short left on record whole', () => {
     [5, false, 1],
     [5, true, 2],
     [6, false, 2],
+    [6, true, 2],
   ])('after %i bytes (line break written after: %s): %i lines', (written, ended, whole) => {
     expect(wholeLines(text, written, ended)).toBe(whole);
+  });
+
+  it('counts an empty last line whose line break came after', () => {
+    expect(wholeLines('ab\n\n', 3, true)).toBe(2);
+    expect(wholeLines('ab\n\n', 3, false)).toBe(1);
   });
 
   it('counts bytes, not characters', () => {
@@ -138,7 +145,54 @@ describe('JournalWriter', () => {
     expect(failedByStop(new Error('x'))).toBe(false);
     expect(took).toEqual([good]);
     expect(writer.healthy).toEqual([good]);
-    expect(() => writer.writeNow('y\n', () => 'then', [], [bad])).toThrow(WriteFailed);
+    expect(() => writer.writeNow('y\n', () => 'then', [], [bad])).toThrow(/\(EBADF\); then$/);
+    let now: unknown;
+    try {
+      writer.writeNow('\n', () => 'then', [], [bad]);
+    } catch (err) {
+      now = err;
+    }
+    expect((now as WriteFailed).whole).toBe(0);
     closeSync(good.fd);
+  });
+
+  it('a file whose pipe stalled takes no more: each write fails at once with why', async () => {
+    const stalled = { ...file(), stalled: new Error('the reader took nothing for 30 s') };
+    const writer = new JournalWriter([stalled], {});
+    await expect(writer.write('x\n', () => 'then')).rejects.toThrow(
+      `cannot write the deletion journal ${stalled.path}: the reader took nothing for 30 s; then`,
+    );
+    expect(() => writer.writeNow('x\n', () => 'then')).toThrow(
+      `cannot write the deletion journal ${stalled.path}: the reader took nothing for 30 s; then`,
+    );
+    expect(readFileSync(stalled.path, 'utf8')).toBe('');
+    closeSync(stalled.fd);
+  });
+
+  it('writeNow names the files it wrote to', () => {
+    const a = file();
+    const b = file();
+    const took: JournalFile[] = [];
+    new JournalWriter([a, b], {}).writeNow('x\n', () => 'then', took);
+    expect(took).toEqual([a, b]);
+    closeSync(a.fd);
+    closeSync(b.fd);
+  });
+});
+
+describe('closeJournalFile and failedByStop', () => {
+  it('closes the file and removes its writer mark', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'plants-journal-lines-'));
+    dirs.push(dir);
+    const fd = openSync(join(dir, 'deletions.jsonl'), 'a');
+    const remove = vi.fn();
+    closeJournalFile({ path: 'p', fd, wayOn: '', pipe: false, regular: true, mark: { remove } as never });
+    expect(remove).toHaveBeenCalledTimes(1);
+    expect(() => fstatSync(fd)).toThrow(/EBADF/);
+  });
+
+  it('tells a write failed only because the run was stopping', () => {
+    expect(failedByStop(new WriteFailed('x', 0, true))).toBe(true);
+    expect(failedByStop(new WriteFailed('x', 0, false))).toBe(false);
   });
 });

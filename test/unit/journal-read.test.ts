@@ -97,25 +97,29 @@ describe('streamJournal: the state directory', () => {
     ]);
   });
 
-  it('reads a line longer than a read chunk whole', () => {
+  it('reads lines longer than a read chunk whole, one after another', () => {
     const dir = tempDir();
     const name = 'n'.repeat(3 * 1024 * 1024);
-    writeFileSync(
-      join(dir, 'deletions.jsonl'),
-      `${record('long', { event: 'intent', id: '1', name })}\n${record('next')}\n`,
-    );
+    const tag = 't'.repeat(2 * 1024 * 1024);
+    const lines = [
+      record('long', { event: 'intent', id: '1', name }),
+      record('longer', { event: 'intent', id: '2', tag }),
+      record('next'),
+    ];
+    writeFileSync(join(dir, 'deletions.jsonl'), `${lines.join('\n')}\n`);
     const { records } = readJournal(dir);
-    expect(records.map((r) => [r.run, r.name?.length])).toEqual([
-      ['long', name.length],
-      ['next', undefined],
+    expect(records.map((r) => [r.run, r.name?.length, r.tag?.length])).toEqual([
+      ['long', name.length, undefined],
+      ['longer', undefined, tag.length],
+      ['next', undefined, undefined],
     ]);
   });
 
-  it('counts a line over 16 MiB as damaged, whether it ends the file or not, and reads on', () => {
+  it('counts a line over 16 MiB as damaged, a record or not, whether it ends the file or not, and reads on', () => {
     const dir = tempDir();
     const file = join(dir, 'deletions.jsonl');
-    const huge = 'x'.repeat(16 * 1024 * 1024 + 1);
-    writeFileSync(file, `${huge}\n${record('after')}\n${huge}`);
+    const huge = record('huge', { event: 'intent', id: '1', name: 'n'.repeat(16 * 1024 * 1024) });
+    writeFileSync(file, `${huge}\n${record('after')}\n${'x'.repeat(16 * 1024 * 1024 + 1)}`);
     const { records, damaged } = readJournal(dir);
     expect(records.map((r) => r.run)).toEqual(['after']);
     expect(damaged).toEqual([
@@ -217,9 +221,9 @@ describe('streamJournalFiles: files a user names', () => {
     expect(runs).toEqual([]);
   });
 
-  it('refuses a first line too long to be a record', async () => {
+  it('refuses a first line too long to be a record, even one that parses', async () => {
     const file = join(tempDir(), 'huge.jsonl');
-    writeFileSync(file, `${'{'.repeat(16 * 1024 * 1024 + 1)}\n`);
+    writeFileSync(file, `${record('huge', { event: 'intent', id: '1', name: 'n'.repeat(16 * 1024 * 1024) })}\n`);
     await expect(streamJournalFiles([file], collecting().sink)).rejects.toThrow(
       /its first line is not a journal record/,
     );
@@ -248,6 +252,20 @@ describe('streamJournalFiles: files a user names', () => {
     const { sink, runs } = collecting();
     await expect(streamJournalFiles([join(dir, 'missing'), good], sink)).rejects.toBeInstanceOf(JournalError);
     expect(runs).toEqual([]);
+  });
+
+  it('refuses a pipe whose first line is not a journal record', async () => {
+    const fifo = join(tempDir(), 'not-a-journal.fifo');
+    runCommand('mkfifo', [fifo]);
+    const holder = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+    const writer = openSync(fifo, constants.O_WRONLY);
+    writeSync(writer, 'root:x:0:0:root:/root:/bin/bash\n');
+    const read = streamJournalFiles([fifo], collecting().sink);
+    closeSync(holder);
+    closeSync(writer);
+    await expect(read).rejects.toThrow(
+      `cannot read the journal file ${fifo}: its first line is not a journal record; give a file that --journal-file wrote`,
+    );
   });
 
   it('reads a pipe to its end', async () => {

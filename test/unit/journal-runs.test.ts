@@ -216,6 +216,22 @@ describe('RunCollector', () => {
     expect(runs.map((run) => run.run)).toEqual(['new', 'mid', 'mid2', 'old']);
   });
 
+  it('orders runs newest first whatever order they were read in', () => {
+    const times = { a: '2026-01-01', b: '2026-02-01', c: '2026-03-01', d: '2026-04-01' };
+    const orders = [
+      ['a', 'b', 'c', 'd'],
+      ['d', 'c', 'b', 'a'],
+      ['b', 'd', 'a', 'c'],
+      ['c', 'a', 'd', 'b'],
+    ] as const;
+    for (const order of orders) {
+      const runs = collect(order.map((run) => start(run, times[run])));
+      expect(runs.map((run) => run.run)).toEqual(['d', 'c', 'b', 'a']);
+    }
+    const same = collect(['x', 'y', 'z', 'w'].map((run) => start(run, '2026-05-01')));
+    expect(same.map((run) => run.run)).toEqual(['x', 'y', 'z', 'w']);
+  });
+
   it('does not change its counts when runs() is asked twice', () => {
     const collector = new RunCollector();
     for (const record of [start('a', 't0', 2), intent('a', '1', 'r1')]) collector.add(record);

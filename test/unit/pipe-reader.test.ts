@@ -71,7 +71,8 @@ describe('waitForPipeReader', () => {
     const done = waitForPipeReader(path, waiting).then((release) => (found = release));
     await vi.advanceTimersByTimeAsync(980);
     expect(waiting).not.toHaveBeenCalled();
-    await vi.advanceTimersByTimeAsync(40);
+    // Tried every 20 ms: at 1000 ms it has waited a second.
+    await vi.advanceTimersByTimeAsync(20);
     expect(waiting).toHaveBeenCalledTimes(1);
     await vi.advanceTimersByTimeAsync(2000);
     expect(waiting).toHaveBeenCalledTimes(1);

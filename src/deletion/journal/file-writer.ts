@@ -157,6 +157,7 @@ export function wholeLines(text: string, written: number, ended: boolean): numbe
   for (const line of text.split('\n').slice(0, -1)) {
     const end = offset + Buffer.byteLength(line);
     if (end + 1 <= written || (ended && end === written)) whole += 1;
+    // Stryker disable next-line ConditionalExpression,ArithmeticOperator: a shortcut; once a line is not whole, no later one can be
     if (end + 1 > written) break;
     offset = end + 1;
   }
