@@ -186,7 +186,7 @@ describe('closeJournalFile and failedByStop', () => {
     dirs.push(dir);
     const fd = openSync(join(dir, 'deletions.jsonl'), 'a');
     const remove = vi.fn();
-    closeJournalFile({ path: 'p', fd, wayOn: '', pipe: false, regular: true, mark: { remove } as never });
+    closeJournalFile({ path: 'p', fd, wayOn: '', pipe: false, regular: true, mark: { remove } });
     expect(remove).toHaveBeenCalledTimes(1);
     expect(() => fstatSync(fd)).toThrow(/EBADF/);
   });
