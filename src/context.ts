@@ -13,7 +13,7 @@ import {
 import { debugRequested, resolveRequestSettings, type RequestSettings } from './config/request-settings.js';
 import { openKeyring, type Keyring } from './config/keyring.js';
 import { openConfigStore } from './config/open.js';
-import { maskSecrets, registerSecret } from './secrets/registry.js';
+import { registerSecret } from './secrets/registry.js';
 import { parseTraceparent } from './shared/values.js';
 import type { ConfigStore } from './config/store.js';
 import type { Env } from './shared/env.js';
@@ -67,11 +67,6 @@ export interface Context {
    * the message the run ends with.
    */
   onInterrupt(onFirst: (signal: StopSignal) => void, onQuit?: () => string): () => void;
-  /**
-   * maskSecrets: the secrets this run knows hidden in text. For callers that
-   * still mask through the context; new code calls maskSecrets.
-   */
-  redact(this: void, text: string): string;
   /**
    * A context like this one with other global flags, and its own config and
    * client (completion looks up with a short timeout). Close it too.
@@ -272,7 +267,6 @@ export function createContext(options: ContextOptions): Context {
     token,
     client,
     onInterrupt: options.onInterrupt ?? (() => () => {}),
-    redact: maskSecrets,
     tokenReaders,
     withFlags: (others, more) => createContext({ ...options, ...more, flags: () => others }),
     withToken: (fixed, url) =>

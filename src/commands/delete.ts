@@ -4,7 +4,7 @@ import type { Context } from '../context.js';
 import { UsageError } from '../shared/errors.js';
 import { readText, TooLargeError } from '../shared/read-text.js';
 import { addDeletionOptions, pickDeletionOptions, type DeletionFlags, type DeletionOptions } from './deletion-flags.js';
-import { deletePlants } from '../deletion/run.js';
+import { deletePlants } from './deletion-run.js';
 import { DoubleDashCommand, splitAtDoubleDash } from './double-dash.js';
 import { parseIdInput, readBackFormats } from '../deletion/id-input.js';
 import { examples, parsePlantId } from './options.js';

@@ -4,7 +4,7 @@ import { parseJournalOutput } from './options.js';
 import type { GuardOptions } from '../deletion/guard.js';
 import type { JournalChoice } from '../deletion/journal/choice.js';
 
-// Its own module: run.ts and report.ts both need DeletionOptions, and neither imports the other back.
+// Its own module: deletion-run.ts and deletion-report.ts both need DeletionOptions, and neither imports the other back.
 
 /** The flags `delete` and `prune` share, as commander parses them (with defaults). */
 export interface DeletionOptions extends JournalChoice, GuardOptions {

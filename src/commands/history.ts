@@ -1,12 +1,13 @@
 import { Command, Option } from 'commander';
-import type { DeleteResultKind } from '../deletion/bulk-run.js';
+import type { DeleteResultKind } from '../deletion/results.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../shared/errors.js';
 import { streamJournal, streamJournalFiles, type JournalRecord, type JournalSink } from '../deletion/journal/read.js';
 import { stateDir } from '../deletion/journal/location.js';
-import { RECORDED_RESULTS, RunCollector, type PlantOutcome, type RunSummary } from '../deletion/journal/runs.js';
+import { RECORDED_RESULTS, RunCollector, type RunSummary } from '../deletion/journal/runs.js';
 import { chosenFormat, formatWriter, type OutputFormat } from '../output/format-writers.js';
 import type { RowView } from '../output/row-encoder.js';
+import type { IOStreams } from '../output/iostreams.js';
 import { info, warning } from '../output/messages.js';
 import { writeRows } from '../output/rows.js';
 import { quoted } from '../shared/text.js';
@@ -14,6 +15,7 @@ import { parseSince } from '../shared/values.js';
 import { lookUpKnownTokens } from './known-tokens.js';
 import { maskSecrets } from '../secrets/registry.js';
 import { examples, outputFormat, outputOption, parseJournalFile } from './options.js';
+import { PLANT_VIEW, RUN_VIEW } from './history-views.js';
 
 export interface HistoryOptions {
   /** A run id, or a unique beginning of one: that run's plants. */
@@ -103,40 +105,17 @@ const DAMAGED_NAMED = 20;
 
 async function runHistory(options: HistoryOptions, ctx: Context): Promise<void> {
   const { io } = ctx;
-  const files = options.journalFiles;
   // Where the records come from, as the messages name it.
-  const source = files ? files.join(', ') : stateDir(ctx.env);
+  const source = options.journalFiles ? options.journalFiles.join(', ') : stateDir(ctx.env);
   // plants writes no token into the journal, but a journal edited by hand, or written under
   // another token's name, might hold one: every token plants knows of is masked in what is shown.
   await lookUpKnownTokens(ctx);
-  const redact = maskSecrets;
-  // Read as a stream: a run's plants are kept only for `history <run>`, the runs it may name.
-  const prefix = options.run?.toLowerCase();
-  const collector = new RunCollector({
-    id: options.id,
-    keepPlants: (run) => prefix !== undefined && prefix.length >= 4 && (run.startsWith(prefix) || run === options.run),
-  });
-  let damaged = 0;
-  const sink: JournalSink = {
-    record: (record) => collector.add(masked(record, redact)),
-    damaged: ({ file, line }) => {
-      damaged += 1;
-      if (damaged <= DAMAGED_NAMED) warning(io, `skipped a damaged line of the journal: ${file} line ${line}`);
-    },
-    large: (file, bytes) =>
-      warning(io, `the journal ${file} is ${(bytes / 1024 ** 3).toFixed(1)} GiB: reading it takes a while`),
-  };
-  if (files) await streamJournalFiles(files, sink);
-  else streamJournal(source, sink);
-  if (damaged > DAMAGED_NAMED) {
-    warning(io, `skipped ${damaged - DAMAGED_NAMED} more damaged lines of the journal (${damaged} in all)`);
-  }
-  const all = collector.runs();
+  const all = await readRuns(options, source, io);
   const format = chosenFormat(options.output, io.stdoutIsTTY);
   // The filters asked for, as a message names them: --id and --result pick plants, all four pick runs.
   // Masked as the records are: a value typed by mistake may be a token.
   const named = (flag: string, value: string | undefined) =>
-    value === undefined ? [] : [`${flag} ${redact(/^[\w.:@+-]+$/.test(value) ? value : quoted(value))}`];
+    value === undefined ? [] : [`${flag} ${maskSecrets(/^[\w.:@+-]+$/.test(value) ? value : quoted(value))}`];
   const plantFilters = [...named('--id', options.id), ...named('--result', options.result?.join(','))];
   const wanted = options.result === undefined ? undefined : new Set<string>(options.result);
   // A duration that reaches back past any date a Date holds leaves out nothing: it is not named.
@@ -157,20 +136,7 @@ async function runHistory(options: HistoryOptions, ctx: Context): Promise<void> 
       await writeHistory(ctx, format, PLANT_VIEW, [], `Run ${run.run} does not match ${runOnly.join(' ')}`);
       return;
     }
-    const plants = (run.plants ?? []).filter(
-      (plant) =>
-        (wanted === undefined || wanted.has(plant.result)) && (options.id === undefined || plant.id === options.id),
-    );
-    const none = `No plants of this run on record${plantFilters.length > 0 ? ` match ${plantFilters.join(' ')}` : ''}`;
-    await writeHistory(ctx, format, PLANT_VIEW, plants, none);
-    // Skipped plants counted by the start record but not on record by id cannot be listed: said, not left out silently.
-    const unlisted = run.planned - run.recorded;
-    if (unlisted > 0 && (wanted === undefined || wanted.has('unknown')) && options.id === undefined) {
-      warning(
-        io,
-        `${unlisted} more plant${unlisted === 1 ? '' : 's'} of this run ${unlisted === 1 ? 'is' : 'are'} counted as unknown: no record names ${unlisted === 1 ? 'it' : 'them'} (a damaged line, a journal that could not be written, or an older plants that did not record skipped plants by id)`,
-      );
-    }
+    await showRun(run, { id: options.id, wanted, plantFilters }, format, ctx);
     return;
   }
   const runs = all.filter(
@@ -190,6 +156,57 @@ async function runHistory(options: HistoryOptions, ctx: Context): Promise<void> 
   await writeHistory(ctx, format, RUN_VIEW, runs, none);
 }
 
+/**
+ * Every run on record, its records masked; read as a stream: a run's plants
+ * are kept only for `history <run>`, the runs it may name.
+ */
+async function readRuns(options: HistoryOptions, source: string, io: IOStreams): Promise<RunSummary[]> {
+  const prefix = options.run?.toLowerCase();
+  const collector = new RunCollector({
+    id: options.id,
+    keepPlants: (run) => prefix !== undefined && prefix.length >= 4 && (run.startsWith(prefix) || run === options.run),
+  });
+  let damaged = 0;
+  const sink: JournalSink = {
+    record: (record) => collector.add(masked(record)),
+    damaged: ({ file, line }) => {
+      damaged += 1;
+      if (damaged <= DAMAGED_NAMED) warning(io, `skipped a damaged line of the journal: ${file} line ${line}`);
+    },
+    large: (file, bytes) =>
+      warning(io, `the journal ${file} is ${(bytes / 1024 ** 3).toFixed(1)} GiB: reading it takes a while`),
+  };
+  if (options.journalFiles) await streamJournalFiles(options.journalFiles, sink);
+  else streamJournal(source, sink);
+  if (damaged > DAMAGED_NAMED) {
+    warning(io, `skipped ${damaged - DAMAGED_NAMED} more damaged lines of the journal (${damaged} in all)`);
+  }
+  return collector.runs();
+}
+
+/** One run's plants, those the filters pick; and how many more it counts than its records name. */
+async function showRun(
+  run: RunSummary,
+  filters: { id?: string; wanted?: ReadonlySet<string>; plantFilters: readonly string[] },
+  format: OutputFormat,
+  ctx: Context,
+): Promise<void> {
+  const { id, wanted, plantFilters } = filters;
+  const plants = (run.plants ?? []).filter(
+    (plant) => (wanted === undefined || wanted.has(plant.result)) && (id === undefined || plant.id === id),
+  );
+  const none = `No plants of this run on record${plantFilters.length > 0 ? ` match ${plantFilters.join(' ')}` : ''}`;
+  await writeHistory(ctx, format, PLANT_VIEW, plants, none);
+  // Skipped plants counted by the start record but not on record by id cannot be listed: said, not left out silently.
+  const unlisted = run.planned - run.recorded;
+  if (unlisted > 0 && (wanted === undefined || wanted.has('unknown')) && id === undefined) {
+    warning(
+      ctx.io,
+      `${unlisted} more plant${unlisted === 1 ? '' : 's'} of this run ${unlisted === 1 ? 'is' : 'are'} counted as unknown: no record names ${unlisted === 1 ? 'it' : 'them'} (a damaged line, a journal that could not be written, or an older plants that did not record skipped plants by id)`,
+    );
+  }
+}
+
 /** `--result skipped,unknown`: one or more of the results a run records, each named once. */
 export function parseResults(raw: string): DeleteResultKind[] {
   const words = raw.split(',').map((word) => word.trim().toLowerCase());
@@ -203,9 +220,10 @@ export function parseResults(raw: string): DeleteResultKind[] {
   return [...new Set(words)] as DeleteResultKind[];
 }
 
-function masked(record: JournalRecord, redact: (text: string) => string): JournalRecord {
+/** A record as shown: every text in it masked (a journal edited by hand may hold a token). */
+function masked(record: JournalRecord): JournalRecord {
   const copy: Record<string, unknown> = { ...record };
-  for (const [key, value] of Object.entries(copy)) if (typeof value === 'string') copy[key] = redact(value);
+  for (const [key, value] of Object.entries(copy)) if (typeof value === 'string') copy[key] = maskSecrets(value);
   return copy as unknown as JournalRecord;
 }
 
@@ -229,69 +247,6 @@ function findRun(runs: readonly RunSummary[], wanted: string): RunSummary {
   );
 }
 
-const RUN_VIEW: RowView<RunSummary> = {
-  table: {
-    values: (run) => [run.run.slice(0, 8), when(run.time), run.profile, host(run.base_url), run.command, results(run)],
-    layout: () => ({
-      headers: ['RUN', 'WHEN (UTC)', 'PROFILE', 'HOST', 'COMMAND', 'RESULTS'],
-      shown: [0, 1, 2, 3, 4, 5],
-      whole: [0],
-    }),
-  },
-  data: {
-    columns: ['run', 'time', 'profile', 'base_url', 'command', 'plants', ...RECORDED_RESULTS],
-    values: (run) => {
-      const counts = run.counts;
-      return [
-        run.run,
-        run.time,
-        run.profile,
-        run.base_url,
-        run.command,
-        run.planned,
-        ...RECORDED_RESULTS.map((r) => counts[r]),
-      ];
-    },
-  },
-  json: (run) => ({
-    run: run.run,
-    time: run.time,
-    profile: run.profile,
-    base_url: run.base_url,
-    command: run.command,
-    plants: run.planned,
-    results: run.counts,
-  }),
-};
-
-/** A plant's outcome as text cells, in the order of PLANT_VIEW's data columns; the table shows the first six. */
-const plantValues = (plant: PlantOutcome): unknown[] => [
-  plant.id,
-  plant.name ?? '',
-  plant.tag ?? '',
-  plant.result,
-  plant.status ?? '',
-  plant.request_id ?? '',
-  plant.attempts ?? '',
-  plant.time,
-];
-
-const PLANT_VIEW: RowView<PlantOutcome> = {
-  table: {
-    values: (plant) => plantValues(plant).slice(0, 6),
-    layout: () => ({
-      headers: ['ID', 'NAME', 'TAG', 'RESULT', 'STATUS', 'REQUEST ID'],
-      shown: [0, 1, 2, 3, 4, 5],
-      whole: [0],
-    }),
-  },
-  data: {
-    columns: ['id', 'name', 'tag', 'result', 'status', 'request_id', 'attempts', 'time'],
-    values: plantValues,
-  },
-  json: (plant) => plant,
-};
-
 /** The rows in the chosen format; `none` said on stderr when there are none, unless the output says so (`[]`). */
 async function writeHistory<T>(
   ctx: Context,
@@ -302,21 +257,4 @@ async function writeHistory<T>(
 ): Promise<void> {
   const count = await writeRows(ctx.io, format, view, [rows]);
   if (count === 0 && !formatWriter(format).showsEmpty) info(ctx.io, none);
-}
-
-/** `2026-11-25 15:37:52`: a table's time, to the second, in UTC as the journal keeps it. */
-function when(time: string): string {
-  return time.replace('T', ' ').replace(/\.\d+Z$|Z$/, '');
-}
-
-/** The host (and path prefix) of a base URL, as the confirmation names the target. */
-function host(baseUrl: string): string {
-  return baseUrl.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '');
-}
-
-/** `2 deleted, 1 not_found`: the results a run had, in the usual order. */
-function results(run: RunSummary): string {
-  const counts = run.counts;
-  const parts = RECORDED_RESULTS.filter((result) => counts[result] > 0).map((result) => `${counts[result]} ${result}`);
-  return parts.length > 0 ? parts.join(', ') : 'nothing sent';
 }

@@ -4,7 +4,7 @@ import { UsageError } from '../shared/errors.js';
 import { hasFilter, plantMatcher, type PlantFilter } from '../api/filters.js';
 import { quoted } from '../shared/text.js';
 import { addDeletionOptions, pickDeletionOptions, type DeletionFlags, type DeletionOptions } from './deletion-flags.js';
-import { deletePlants } from '../deletion/run.js';
+import { deletePlants } from './deletion-run.js';
 import { requirePlantId } from '../deletion/id-input.js';
 import { addFilterOptions, fetchPlants } from './listing.js';
 import { parseLimit } from '../shared/values.js';

@@ -3,23 +3,14 @@ import { join } from 'node:path';
 import type { Plant } from '../api/responses.js';
 import { CONFIG_FILE, configDir } from '../config/config-file.js';
 import type { Protections } from '../config/profile-settings.js';
-import type { Context } from '../context.js';
+import type { Env } from '../shared/env.js';
 import { ConfigError, RefusedError } from '../shared/errors.js';
-import { excerpt, printable, quoted, wordList } from '../shared/text.js';
 import { capOf, formatMaxDeletes, parseMaxDeletes, type MaxDeletes } from '../shared/values.js';
-import { ambiguity, listedIds } from './ambiguous.js';
+import { listedIds } from './ambiguous.js';
+import { checkProtections } from './protection-check.js';
 import { plantId } from './id-input.js';
-import { countListed, ListCounter, warnOfDuplicates, type ListedCount } from './list-count.js';
-import { unseenShown } from './loose-text.js';
-import {
-  describeRules,
-  hasRules,
-  idKey,
-  idReadings,
-  needsPlant,
-  protectionMatcher,
-  type Protection,
-} from './protections.js';
+import { countListed, duplicatesWarning, ListCounter, type ListedCount } from './list-count.js';
+import { hasRules, idKey, idReadings, needsPlant } from './protections.js';
 
 /**
  * The checks a delete or prune passes before anything is shown or sent:
@@ -43,9 +34,6 @@ export interface GuardOptions {
   noMaxDeletesFlag?: boolean;
 }
 
-/** At most this many plants are named in a refusal; the count says how many more. */
-const NAMED_IN_REFUSAL = 20;
-
 /** What the selected profile says about deletes. */
 export interface ProfileGuard {
   profile: string;
@@ -54,13 +42,27 @@ export interface ProfileGuard {
   rules: Protections;
 }
 
-/** The selected profile's default cap and protections, read (and checked) before anything is listed. */
-export async function profileGuard(ctx: Context): Promise<ProfileGuard> {
+/** What profileGuard reads of the config file: a profile's settings (config/store.ts). */
+export interface ProfileSettings {
+  readonly path: string;
+  get(profile: string, key: 'max-deletes'): string | undefined;
+  protections(profile: string): Protections;
+}
+
+/**
+ * The selected profile's default cap and protections, read (and checked)
+ * before anything is listed. `load` opens the config file and names the
+ * selected profile; it is not called when there is no config file.
+ */
+export async function profileGuard(
+  env: Env,
+  load: () => Promise<{ store: ProfileSettings; profile: string }>,
+): Promise<ProfileGuard> {
   // No config file, no rules: not even its directory is made (a run configured by the environment alone).
-  if (!existsSync(join(configDir(ctx.env), CONFIG_FILE))) {
+  if (!existsSync(join(configDir(env), CONFIG_FILE))) {
     return { profile: '', rules: { ids: [], tags: [], names: [] } };
   }
-  const [store, { value: profile }] = await Promise.all([ctx.config(), ctx.profile()]);
+  const { store, profile } = await load();
   const raw = store.get(profile, 'max-deletes');
   let cap: MaxDeletes | undefined;
   if (raw !== undefined) {
@@ -76,7 +78,7 @@ export async function profileGuard(ctx: Context): Promise<ProfileGuard> {
 }
 
 /** The plants the run knows, by idKey: every one of them, for an id the list holds twice. */
-type PlantsById = Map<string, Plant[]>;
+export type PlantsById = Map<string, Plant[]>;
 
 /** The plant under its id, and under every other id the service listed it with (ambiguous.ts). */
 function addPlant(byId: PlantsById, plant: Plant, ids = listedIds(plant)): void {
@@ -99,19 +101,35 @@ export function plantFor(byId: PlantsById, id: string): Plant | undefined {
   return same?.find((plant) => plantId(plant) === id) ?? same?.[0];
 }
 
+/** Reads the service's list of plants, batch by batch, for a deletion (lookUp). */
+export type ListPlants = () => AsyncIterable<readonly Plant[]>;
+
+/** What guardDeletion checks, and what it may use on the way. */
+export interface GuardRequest {
+  targets: readonly DeletionTarget[];
+  /** What the service listed when the caller listed it (prune): every plant, matching or not. */
+  listed?: readonly Plant[];
+  options: GuardOptions;
+  guard: ProfileGuard;
+  /** Lists the plants when a percentage cap needs the count or a tag or name rule the plants. */
+  listPlants: ListPlants;
+  /** Says a warning about the list (duplicate ids) on the way. */
+  warn: (text: string) => void;
+}
+
 /**
  * Check the run's targets; return them with the plants looked up on the
- * way (for the preview and the journal). `listed` is what the service
- * listed when the caller listed it (prune); otherwise delete lists here
- * when a percentage cap needs the count or a tag or name rule the plants.
+ * way (for the preview and the journal). Without `listed`, the guard lists
+ * here when a percentage cap needs the count or a tag or name rule the plants.
  */
-export async function guardDeletion(
-  targets: readonly DeletionTarget[],
-  listed: readonly Plant[] | undefined,
-  options: GuardOptions,
-  guard: ProfileGuard,
-  ctx: Context,
-): Promise<DeletionTarget[]> {
+export async function guardDeletion({
+  targets,
+  listed,
+  options,
+  guard,
+  listPlants,
+  warn,
+}: GuardRequest): Promise<DeletionTarget[]> {
   const max = options.maxDeletes ?? guard.cap;
   const rules = options.includeProtected ? undefined : guard.rules;
   const needPlants = rules !== undefined && needsPlant(rules);
@@ -121,13 +139,14 @@ export async function guardDeletion(
     byId = new Map();
     for (const plant of listed) addPlant(byId, plant);
   } else if (needPlants || (max !== undefined && typeof max !== 'number' && counted === undefined)) {
-    const found = await lookUp(ctx, new Set(targets.flatMap((target) => idReadings(target.id))), {
+    const found = await lookUp(listPlants, new Set(targets.flatMap((target) => idReadings(target.id))), {
       countOnly: !needPlants,
     });
     counted = found.counted;
     if (needPlants) byId = found.byId;
   }
-  if (counted) warnOfDuplicates(ctx.io, counted);
+  const duplicates = counted && duplicatesWarning(counted);
+  if (duplicates) warn(duplicates);
   const count = counted?.distinct;
   const checked = byId ? targets.map(({ id, plant }) => ({ id, plant: plant ?? plantFor(byId, id) })) : [...targets];
   if (rules && hasRules(rules)) checkProtections(checked, byId, rules, guard.profile);
@@ -168,95 +187,6 @@ function runSize(targets: readonly DeletionTarget[], max: MaxDeletes): number {
   return typeof max === 'number' ? targets.length : new Set(targets.map(({ id }) => idKey(id))).size;
 }
 
-/** How a plant is named in a refusal: its name cut short, the service's text escaped. */
-const NAME_IN_REFUSAL = 60;
-
-/**
- * Refuse the run when a target is protected, or cannot be checked, naming
- * each (the first NAMED_IN_REFUSAL). `byId` holds every listed plant under
- * a target's id when tag or name rules need them.
- */
-function checkProtections(
-  targets: readonly DeletionTarget[],
-  byId: PlantsById | undefined,
-  rules: Protections,
-  profile: string,
-): void {
-  const protectedBy = protectionMatcher(rules);
-  const hits: string[] = [];
-  const unchecked: string[] = [];
-  const ambiguous: string[] = [];
-  for (const { id, plant } of targets) {
-    const known = (byId && knownAs(byId, id)) ?? (plant ? [plant] : []);
-    const found = protectedBy(id, known);
-    const unclear = found === undefined ? known.find((listed) => ambiguity(listed) !== undefined) : undefined;
-    if (unclear !== undefined) {
-      ambiguous.push(
-        `${printable(id)} ${quoted(excerpt(String(unclear.name), NAME_IN_REFUSAL))} (${ambiguity(unclear)!})`,
-      );
-    } else if (found !== undefined) {
-      // The plant that matched a tag or name rule; for an id rule, the one the run knows, if any.
-      const shown = found.plant ?? known[0];
-      const name = shown ? ` ${quoted(excerpt(String(shown.name), NAME_IN_REFUSAL))}` : '';
-      const shownId = found.plant && plantId(found.plant);
-      const readAs = found.readAs ?? (shownId !== undefined && idKey(shownId) !== idKey(id) ? shownId : undefined);
-      const as = readAs === undefined ? '' : `, which a service may read as ${printable(readAs)}`;
-      hits.push(`plant ${printable(id)}${name} (${found.rule}${as}${looseWhy(found)})`);
-    } else if (known.length === 0 && needsPlant(rules)) {
-      unchecked.push(printable(id));
-    }
-  }
-  const parts: string[] = [];
-  if (hits.length > 0) {
-    parts.push(
-      `${hits.length === 1 ? '1 plant is' : `${hits.length} plants are`} protected in profile ${profile}: ${named(hits)}`,
-    );
-  }
-  if (unchecked.length > 0) {
-    const rulesText = describeRules({ ...rules, ids: [] }).join(', ');
-    parts.push(
-      `${unchecked.length === 1 ? 'plant' : 'plants'} ${named(unchecked)} ${unchecked.length === 1 ? 'is' : 'are'} ` +
-        `not in the service's list, so cannot be checked against the protections of profile ${profile} (${rulesText})`,
-    );
-  }
-  if (ambiguous.length > 0) {
-    parts.push(
-      `${ambiguous.length === 1 ? 'plant' : 'plants'} ${named(ambiguous)} ${ambiguous.length === 1 ? 'is' : 'are'} ` +
-        `listed ambiguously by the service (which plant it means is unknown), so cannot be checked against the protections of profile ${profile}`,
-    );
-  }
-  if (parts.length === 0) return;
-  const refused = hits.length + unchecked.length + ambiguous.length;
-  throw new RefusedError(
-    `${parts.join('; ')}; nothing was deleted; leave ${refused === 1 ? 'it' : 'them'} out, ` +
-      "or pass --include-protected to delete without checking any rule (rules: 'plants config list')",
-  );
-}
-
-/** Why a tag or name rule matched text it differs from as written: `, matched with letter case set aside`. */
-function looseWhy({ rule, plant, looseSteps }: Protection): string {
-  if (looseSteps === undefined) return '';
-  const field = rule.startsWith('tag ') ? 'tag' : 'name';
-  const text = plant?.[field];
-  // Cut short, then what does not show escaped: the difference is what is shown.
-  const by =
-    typeof text === 'string'
-      ? ` by its ${field} "${unseenShown(text.length > NAME_IN_REFUSAL ? `${text.slice(0, NAME_IN_REFUSAL)}…` : text)}"`
-      : '';
-  return `, matched${by} with ${wordList(looseSteps, 'and')} set aside`;
-}
-
-/** Every plant listed under an id a service may read `id` as (idReadings), each once; undefined for none. */
-function knownAs(byId: PlantsById, id: string): Plant[] | undefined {
-  const plants = new Set(idReadings(id).flatMap((key) => byId.get(key) ?? []));
-  return plants.size > 0 ? [...plants] : undefined;
-}
-
-function named(items: readonly string[]): string {
-  const shown = items.slice(0, NAMED_IN_REFUSAL).join(', ');
-  return items.length > NAMED_IN_REFUSAL ? `${shown} and ${items.length - NAMED_IN_REFUSAL} more` : shown;
-}
-
 /**
  * Read the service's list once: how many plants it holds (countListed), and every plant
  * whose id (idKey) is wanted. With `countOnly`, no plant is kept; with
@@ -266,7 +196,7 @@ function named(items: readonly string[]): string {
  * the list to its end).
  */
 export async function lookUp(
-  ctx: Context,
+  listPlants: ListPlants,
   wanted: ReadonlySet<string>,
   {
     countOnly = false,
@@ -277,7 +207,7 @@ export async function lookUp(
   const byId: PlantsById = new Map();
   const exactFound = new Set<string>();
   const counter = new ListCounter();
-  for await (const batch of (await ctx.client()).streamPlants({ forDeletion: true })) {
+  for await (const batch of listPlants()) {
     counter.add(batch);
     if (countOnly) continue;
     for (const plant of batch) {

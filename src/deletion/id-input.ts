@@ -1,9 +1,8 @@
 import { UsageError } from '../shared/errors.js';
 import { JsonNumber, numberText, parseJson } from '../shared/json.js';
-import { formatsWhere } from '../output/format-writers.js';
 import { repeatedKey } from '../shared/json-keys.js';
 import { printable, quoted, wordList } from '../shared/text.js';
-import { idsFromText, leadingLineBreaks, trimAsciiSpace, trimBlankLines } from './id-text.js';
+import { idsFromText, leadingLineBreaks, READ_BACK_FORMATS, trimAsciiSpace, trimBlankLines } from './id-text.js';
 
 /**
  * The id of a plant object as text, or undefined when it has none usable.
@@ -39,7 +38,7 @@ function idFromItem(item: unknown, where: string): string {
 /** The formats of plants list that parseIdInput reads back, as help names them (`JSON, NDJSON or CSV`). */
 export function readBackFormats(): string {
   return wordList(
-    formatsWhere((writer) => writer.readBack).map((format) => format.toUpperCase()),
+    READ_BACK_FORMATS.map(({ format }) => format.toUpperCase()),
     'or',
   );
 }

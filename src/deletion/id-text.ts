@@ -1,8 +1,6 @@
 import { parseCsvLines } from '../shared/csv.js';
 import { UsageError } from '../shared/errors.js';
-import { formatsWhere } from '../output/format-writers.js';
 import { excerpt, printable, quoted, wordList } from '../shared/text.js';
-import { askFor } from '../commands/options.js';
 
 /**
  * Ids from text that is not JSON: CSV with an id column, or ids separated
@@ -28,9 +26,23 @@ const SGR = /\u001b\[[0-9;]*m/g;
 const CONTROL_NOT_SPACE = /[\u0000-\u0008\u000e-\u001f\u007f-\u009f]/;
 
 const NOTHING = 'nothing was deleted';
+/**
+ * The formats of plants list that parseIdInput reads back, as help lists
+ * them, each with the flag that asks for it. output/format-writers.ts marks
+ * the same formats `readBack` (a unit test keeps the two the same).
+ */
+export const READ_BACK_FORMATS = [
+  { format: 'json', flag: '--json' },
+  { format: 'ndjson', flag: '-o ndjson' },
+  { format: 'csv', flag: '-o csv' },
+] as const;
+
 /** What to pipe instead: the formats of plants list that hold ids only where they are named (`--json, -o ndjson or -o csv`). */
 function instead(): string {
-  return `pipe plants list ${wordList(formatsWhere((writer) => writer.readBack).map(askFor), 'or')} instead`;
+  return `pipe plants list ${wordList(
+    READ_BACK_FORMATS.map(({ flag }) => flag),
+    'or',
+  )} instead`;
 }
 
 /** `text` with ASCII whitespace trimmed from both ends (other spaces belong to ids). */

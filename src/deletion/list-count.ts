@@ -1,6 +1,4 @@
 import type { Plant } from '../api/responses.js';
-import type { IOStreams } from '../output/iostreams.js';
-import { warning } from '../output/messages.js';
 import { plantId } from './id-input.js';
 import { idKey } from './protections.js';
 
@@ -42,17 +40,14 @@ export function countListed(plants: readonly Plant[]): ListedCount {
   return counter.counted;
 }
 
-/** One line on stderr when the list holds an id twice (under any spelling) or plants without ids. */
-export function warnOfDuplicates(io: IOStreams, { items, distinct, withoutId }: ListedCount): void {
+/** The warning when the list holds an id twice (under any spelling) or plants without ids; undefined when it does not. */
+export function duplicatesWarning({ items, distinct, withoutId }: ListedCount): string | undefined {
   const duplicates = items - distinct - withoutId;
-  if (duplicates === 0 && withoutId === 0) return;
+  if (duplicates === 0 && withoutId === 0) return undefined;
   const parts: string[] = [];
   if (duplicates > 0) {
     parts.push(`${duplicates} duplicate id${duplicates === 1 ? '' : 's'}`);
   }
   if (withoutId > 0) parts.push(`${withoutId} plant${withoutId === 1 ? '' : 's'} without an id`);
-  warning(
-    io,
-    `the service listed ${parts.join(' and ')} (${distinct} distinct plant${distinct === 1 ? '' : 's'} in ${items} item${items === 1 ? '' : 's'}); a percentage cap counts the distinct plants`,
-  );
+  return `the service listed ${parts.join(' and ')} (${distinct} distinct plant${distinct === 1 ? '' : 's'} in ${items} item${items === 1 ? '' : 's'}); a percentage cap counts the distinct plants`;
 }

@@ -1,7 +1,10 @@
 import { StringDecoder } from 'node:string_decoder';
-import { bodyEncoding as charsetOf } from '../shared/charset.js';
+import { bodyEncoding, SNIFFED, type BodyEncoding } from '../shared/body-encoding.js';
 import { MaskedStream } from '../secrets/masked-stream.js';
 import { Utf8EscapedDecoder, Utf8EscapedEncoder } from '../shared/utf8-escaped.js';
+
+// Moved to shared/ (deletion/ reads a request body's encoding too); named here as before.
+export { bodyEncoding, type BodyEncoding };
 
 /**
  * A response body as `plants api` passes it on, the secrets this run knows
@@ -21,22 +24,6 @@ import { Utf8EscapedDecoder, Utf8EscapedEncoder } from '../shared/utf8-escaped.j
  * masker passes over, as it is in any text, and every byte comes out as it
  * came where nothing is masked.
  */
-export type BodyEncoding = 'utf8' | 'utf16le' | 'utf16be';
-
-/**
- * The encoding to read a body in, from its Content-Type and its first bytes
- * (at least 4, unless it is shorter), as shared/charset.ts tells it: UTF-16
- * by its byte order mark, declared charset or ASCII start; anything else,
- * UTF-32 too (its NULs are characters the masker passes over), as UTF-8.
- */
-export function bodyEncoding(contentType: string | undefined, start: Uint8Array): BodyEncoding {
-  const encoding = charsetOf(start.subarray(0, SNIFFED), contentType);
-  return encoding === 'utf-16le' ? 'utf16le' : encoding === 'utf-16be' ? 'utf16be' : 'utf8';
-}
-
-/** Bytes a body's encoding is told from. */
-const SNIFFED = 4;
-
 export class MaskedBody<Out extends 'bytes' | 'text'> {
   readonly #contentType: string | undefined;
   readonly #out: Out;

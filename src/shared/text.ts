@@ -73,16 +73,6 @@ export interface PlainRows {
 }
 
 /**
- * Masks the secrets (the token) in text about to be shown. Left for the
- * api/, http/ and deletion/ functions that still take one until they call
- * maskSecrets (secrets/registry.ts) themselves; then it goes.
- */
-export type Redact = (text: string) => string;
-
-/** For text that no secret can be in (tests, text the CLI made itself). */
-export const NO_SECRETS: Redact = (text) => text;
-
-/**
  * A short, single-line, printable excerpt of a body for error messages.
  * Text that may hold a secret is masked by the caller first, whole
  * (`excerpt(maskSecrets(text), max)`): a token cut in two is no longer

@@ -1,7 +1,7 @@
 import { MockAgent } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { PlantStoreClient } from '../../src/api/client.js';
-import { deleteMany, type DeletionRecorder } from '../../src/deletion/bulk-run.js';
+import { deleteMany, type DeletionRecorder, type SendDelete } from '../../src/deletion/bulk-run.js';
 import { HttpError, NetworkError } from '../../src/shared/errors.js';
 import { parseBaseUrl } from '../../src/shared/url.js';
 import { withoutRequestIds } from '../helpers/results.js';
@@ -37,8 +37,14 @@ function scripted(answers: Record<string, Answer>, log: string[] = []) {
   return { client, sent, mostInFlight: () => mostInFlight };
 }
 
+/** The client's DELETE, as deleteMany takes it. */
+const sendOf =
+  (client: PlantStoreClient): SendDelete =>
+  (id, request) =>
+    client.deletePlant(id, request);
+
 const run = (client: PlantStoreClient, ids: string[], concurrency = 2, signal = new AbortController().signal) =>
-  deleteMany(client, ids, { concurrency, signal });
+  deleteMany(ids, { send: sendOf(client), concurrency, signal });
 
 describe('deleteMany results', () => {
   it('says per id what happened, in input order', async () => {
@@ -113,7 +119,8 @@ describe('deleteMany requests', () => {
     const { client, sent, mostInFlight } = scripted({});
     const settled: number[] = [];
     const ids = ['1', '2', '3', '4', '5'];
-    await deleteMany(client, ids, {
+    await deleteMany(ids, {
+      send: sendOf(client),
       concurrency: 2,
       signal: new AbortController().signal,
       onSettled: (n) => settled.push(n),
@@ -150,7 +157,8 @@ describe('deleteMany requests', () => {
   it('after Ctrl-C, starts nothing new; requests in flight show as unknown until they settle', async () => {
     const stop = new AbortController();
     const { client, sent } = scripted({});
-    const bulk = deleteMany(client, ['1', '2', '3'], {
+    const bulk = deleteMany(['1', '2', '3'], {
+      send: sendOf(client),
       concurrency: 1,
       signal: stop.signal,
       onSettled: (n) => {
@@ -202,7 +210,7 @@ describe('deleteMany with the real client', () => {
         if (line.startsWith('retrying in')) stop.abort();
       },
     });
-    const [outcome] = await deleteMany(client, ['1', '2'], { concurrency: 1, signal: stop.signal }).done;
+    const [outcome] = await deleteMany(['1', '2'], { send: sendOf(client), concurrency: 1, signal: stop.signal }).done;
     expect(withoutRequestIds(outcome!.result)).toEqual({
       id: '1',
       result: 'failed',
@@ -233,7 +241,12 @@ describe('deleteMany with a recorder (the deletion journal)', () => {
   it('records each intent before its request and its outcome after, with the same request id', async () => {
     const { client, sent } = scripted({});
     const { recorder, events } = recording({});
-    const bulk = deleteMany(client, ['a', 'b'], { concurrency: 1, signal: new AbortController().signal, recorder });
+    const bulk = deleteMany(['a', 'b'], {
+      send: sendOf(client),
+      concurrency: 1,
+      signal: new AbortController().signal,
+      recorder,
+    });
     const outcomes = await bulk.done;
     expect(sent).toEqual(['a', 'b']);
     const [a, b] = outcomes.map((outcome) => outcome.result.request_id);
@@ -244,7 +257,8 @@ describe('deleteMany with a recorder (the deletion journal)', () => {
   /** a, b, c, d one at a time, with a recorder that fails when c is to be recorded: a and b go, c and d never do. */
   const stoppedBeforeC = async (recorder: DeletionRecorder) => {
     const { client, sent } = scripted({});
-    const bulk = deleteMany(client, ['a', 'b', 'c', 'd'], {
+    const bulk = deleteMany(['a', 'b', 'c', 'd'], {
+      send: sendOf(client),
       concurrency: 1,
       signal: new AbortController().signal,
       recorder,
@@ -273,7 +287,12 @@ describe('deleteMany with a recorder (the deletion journal)', () => {
       },
       outcome() {},
     };
-    const bulk = deleteMany(client, ['a', 'b', 'c'], { concurrency, signal: new AbortController().signal, recorder });
+    const bulk = deleteMany(['a', 'b', 'c'], {
+      send: sendOf(client),
+      concurrency,
+      signal: new AbortController().signal,
+      recorder,
+    });
     expect((await bulk.done).map((outcome) => outcome.result.result)).toEqual(['skipped', 'skipped', 'skipped']);
     expect(sent).toEqual([]);
     expect((bulk.recordingFailure() as Error).message).toBe('disk full');
@@ -290,7 +309,8 @@ describe('deleteMany with a recorder (the deletion journal)', () => {
         throw new Error('first');
       },
     };
-    const bulk = deleteMany(client, ['a', 'b', 'c', 'd'], {
+    const bulk = deleteMany(['a', 'b', 'c', 'd'], {
+      send: sendOf(client),
       concurrency: 2,
       signal: new AbortController().signal,
       recorder,
@@ -324,7 +344,8 @@ describe('deleteMany with a recorder (the deletion journal)', () => {
   it("with a recorder that can, each outcome and the next request's intent are one record", async () => {
     const { recorder, events } = recordingTogether();
     const { client, sent } = scripted({}, events);
-    const bulk = deleteMany(client, ['a', 'b', 'c'], {
+    const bulk = deleteMany(['a', 'b', 'c'], {
+      send: sendOf(client),
       concurrency: 1,
       signal: new AbortController().signal,
       recorder,
@@ -349,7 +370,8 @@ describe('deleteMany with a recorder (the deletion journal)', () => {
       '2': new HttpError('DELETE … → 401', 401, { error: 401, message: 'bad token' }),
     });
     const { recorder, events } = recordingTogether();
-    const bulk = deleteMany(client, ['1', '2', '3'], {
+    const bulk = deleteMany(['1', '2', '3'], {
+      send: sendOf(client),
       concurrency: 1,
       signal: new AbortController().signal,
       recorder,
@@ -374,7 +396,8 @@ describe('deleteMany with a recorder (the deletion journal)', () => {
   it('a request in flight when recording failed still gets its outcome on record, alone', async () => {
     const { client, sent } = scripted({});
     const { recorder, events } = recordingTogether(0);
-    const bulk = deleteMany(client, ['a', 'b', 'c', 'd'], {
+    const bulk = deleteMany(['a', 'b', 'c', 'd'], {
+      send: sendOf(client),
       concurrency: 2,
       signal: new AbortController().signal,
       recorder,
@@ -390,7 +413,8 @@ describe('deleteMany with a recorder (the deletion journal)', () => {
   it('a progress display that throws ends the run, with the outcome of what settled on record first', async () => {
     const { recorder, events } = recordingTogether();
     const { client } = scripted({}, events);
-    const bulk = deleteMany(client, ['a', 'b'], {
+    const bulk = deleteMany(['a', 'b'], {
+      send: sendOf(client),
       concurrency: 1,
       signal: new AbortController().signal,
       recorder,
@@ -406,7 +430,8 @@ describe('deleteMany with a recorder (the deletion journal)', () => {
   it('an outcome that cannot be recorded stops the run after it', async () => {
     const { client, sent } = scripted({});
     const { recorder } = recording({ outcome: 0 });
-    const bulk = deleteMany(client, ['a', 'b', 'c'], {
+    const bulk = deleteMany(['a', 'b', 'c'], {
+      send: sendOf(client),
       concurrency: 1,
       signal: new AbortController().signal,
       recorder,

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { DeleteOutcome } from '../../src/deletion/bulk-run.js';
+import type { DeleteOutcome } from '../../src/deletion/results.js';
 import type { DeletionOptions } from '../../src/commands/deletion-flags.js';
 import { quitReport, reportDeletions } from '../../src/commands/deletion-report.js';
-import { createContext } from '../../src/context.js';
 import { HttpError } from '../../src/shared/errors.js';
 import { fakeIO } from '../helpers/io.js';
 import { withoutRequestIds } from '../helpers/results.js';
@@ -23,8 +22,7 @@ const OPTIONS: DeletionOptions = {
 
 function reportOf(outcomes: DeleteOutcome[], options: Partial<DeletionOptions> = {}, tty = false) {
   const fake = fakeIO({ tty });
-  const ctx = createContext({ io: fake.io, env: {} });
-  const done = reportDeletions(outcomes, { ...OPTIONS, ...options }, ctx, undefined);
+  const done = reportDeletions({ outcomes, options: { ...OPTIONS, ...options }, io: fake.io });
   return { done, ...fake };
 }
 
@@ -81,7 +79,6 @@ describe('ids skipped without a service asking to wait (a journal write that fai
 describe('quitReport (the second Ctrl-C)', () => {
   it('counts gone ids in the final line, and writes a line only for the id in flight', () => {
     const fake = fakeIO();
-    const ctx = createContext({ io: fake.io, env: {} });
     const inFlight: DeleteOutcome = {
       result: {
         id: '3',
@@ -91,7 +88,7 @@ describe('quitReport (the second Ctrl-C)', () => {
         error: { error: null, message: 'stopped' },
       },
     };
-    const summary = quitReport([deleted('1'), gone('2'), inFlight], OPTIONS, ctx);
+    const summary = quitReport({ outcomes: [deleted('1'), gone('2'), inFlight], options: OPTIONS, io: fake.io });
     expect(summary).toBe('interrupted: 1 deleted, 1 gone, 1 unknown');
     expect(fake.stderr()).toBe('Deleted: 1, 2\nplants: 3: stopped\n');
     expect(fake.stdout()).toBe('');
@@ -99,7 +96,6 @@ describe('quitReport (the second Ctrl-C)', () => {
 
   it('after a stop names the plants deleted and unknown, the first ten of each, then where all of them are', async () => {
     const fake = fakeIO();
-    const ctx = createContext({ io: fake.io, env: {} });
     const ids = Array.from({ length: 12 }, (_, i) => deleted(String(i + 1)));
     const odd: DeleteOutcome = { result: { id: 'a, b', result: 'deleted', status: 204, request_id: 'r' } };
     const lost: DeleteOutcome = {
@@ -112,7 +108,15 @@ describe('quitReport (the second Ctrl-C)', () => {
       },
     };
     const run = 'aaaa1111-0000-4000-8000-000000000001';
-    await expect(reportDeletions([odd, ...ids, lost], OPTIONS, ctx, 'SIGTERM', undefined, run)).rejects.toMatchObject({
+    await expect(
+      reportDeletions({
+        outcomes: [odd, ...ids, lost],
+        options: OPTIONS,
+        io: fake.io,
+        stoppedBy: 'SIGTERM',
+        runId: run,
+      }),
+    ).rejects.toMatchObject({
       exitCode: 143,
     });
     expect(
@@ -128,7 +132,7 @@ describe('quitReport (the second Ctrl-C)', () => {
     // With --json every result is on stdout already: no list.
     const quiet = fakeIO();
     await expect(
-      reportDeletions(ids, { ...OPTIONS, json: true }, createContext({ io: quiet.io, env: {} }), 'SIGINT'),
+      reportDeletions({ outcomes: ids, options: { ...OPTIONS, json: true }, io: quiet.io, stoppedBy: 'SIGINT' }),
     ).rejects.toMatchObject({ exitCode: 130 });
     expect(quiet.stderr()).not.toMatch(/Deleted:/);
   });

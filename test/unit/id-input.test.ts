@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { parseIdInput } from '../../src/deletion/id-input.js';
+import { parseIdInput, readBackFormats } from '../../src/deletion/id-input.js';
+import { READ_BACK_FORMATS } from '../../src/deletion/id-text.js';
+import { formatsWhere } from '../../src/output/format-writers.js';
+import { askFor } from '../../src/commands/options.js';
 import { parseCsv } from '../../src/shared/csv.js';
 import { UsageError } from '../../src/shared/errors.js';
 
@@ -345,5 +348,18 @@ describe('input that names no plant is no empty selection', () => {
   it('blank lines among ids are still skipped', () => {
     expect(parseIdInput('\n7\n\n8\n\n')).toEqual(['7', '8']);
     expect(parseIdInput('id\r\n7\r\n\r\n8\r\n\r\n')).toEqual(['7', '8']);
+  });
+});
+
+describe('READ_BACK_FORMATS: the formats parseIdInput reads back', () => {
+  it('are those output/format-writers.ts marks readBack, in its order, each with the flag that asks for it', () => {
+    const readBack = formatsWhere((writer) => writer.readBack);
+    expect(READ_BACK_FORMATS.map(({ format }) => format)).toEqual(readBack);
+    expect(READ_BACK_FORMATS.map(({ flag }) => flag)).toEqual(readBack.map(askFor));
+  });
+
+  it('are named in help as JSON, NDJSON or CSV, and in a refusal by their flags', () => {
+    expect(readBackFormats()).toBe('JSON, NDJSON or CSV');
+    expect(() => parseIdInput('ID  NAME\n7   Ficus\n')).toThrow(/pipe plants list --json, -o ndjson or -o csv instead/);
   });
 });

@@ -40,7 +40,6 @@ async function open(options: { extraFile?: boolean } = {}) {
     dir: join(dir, 'state'),
     extraFile,
     run: { run: 'run-1', command: 'delete', profile: 'default', baseUrl: 'http://127.0.0.1:1' },
-    redact: (text) => text,
     plants: 2,
   });
   const events = (path: string) =>

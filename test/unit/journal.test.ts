@@ -8,6 +8,7 @@ import { DeletionJournal } from '../../src/deletion/journal/journal.js';
 import { JournalError } from '../../src/shared/errors.js';
 import { readJournal } from '../../src/deletion/journal/read.js';
 import { waitForPipeReader } from '../../src/deletion/journal/pipe-reader.js';
+import { forgetSecrets, registerSecret } from '../../src/secrets/registry.js';
 import { runCommand } from '../helpers/command.js';
 
 // The journal's combined record: a bulk delete's outcome and the next
@@ -16,6 +17,7 @@ import { runCommand } from '../helpers/command.js';
 const dirs: string[] = [];
 afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  forgetSecrets();
 });
 
 async function open(extraFile?: string) {
@@ -25,7 +27,6 @@ async function open(extraFile?: string) {
     dir,
     extraFile,
     run: { run: 'run-1', command: 'delete', profile: 'default', baseUrl: 'http://127.0.0.1:1' },
-    redact: (text) => text.replaceAll('secret', '***'),
     plants: 2,
   });
   /** The file's text, each record's time (the one thing that differs from run to run) masked. */
@@ -46,7 +47,8 @@ async function open(extraFile?: string) {
   return { dir, journal, records, text };
 }
 
-const first = { id: '1', name: 'Monstera "secret" deliciosa', tag: 'tropical' };
+// The journal writer masks every secret the run knows (secrets/registry.ts).
+const first = { id: '1', name: 'Monstera "secret-token" deliciosa', tag: 'tropical' };
 const second = { id: '9007199254740993', name: 'Ficus' };
 const deleted = { id: '1', result: 'deleted' as const, status: 204, request_id: 'r1' };
 
@@ -61,7 +63,6 @@ describe('DeletionJournal.open', () => {
       dir,
       extraFile: join(dir, 'extra.jsonl'),
       run: { run: 'run-1', command: 'delete', profile: 'default', baseUrl: 'http://127.0.0.1:1' },
-      redact: (text) => text,
       plants: 2,
     });
     journal.close();
@@ -74,7 +75,6 @@ describe('DeletionJournal.open', () => {
       await DeletionJournal.open({
         dir,
         run: { run: 'run-2', command: 'delete', profile: 'default', baseUrl: 'http://127.0.0.1:1' },
-        redact: (text) => text,
         plants: 1,
       })
     ).close();
@@ -105,7 +105,8 @@ describe('DeletionJournal.outcomeThenIntent', () => {
     apart.journal.close();
   });
 
-  it('writes records field by field as they always were', async () => {
+  it('writes records field by field as they always were, every secret the run knows masked', async () => {
+    registerSecret('secret-token');
     const together = await open();
     await together.journal.intent(first, 'r1');
     await together.journal.outcomeThenIntent(first, deleted, 1, second, 'r2');

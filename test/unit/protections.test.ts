@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { streamPlantList } from '../../src/api/plant-stream.js';
 import type { Plant } from '../../src/api/responses.js';
 import { lookUp, plantFor } from '../../src/deletion/guard.js';
-import { idKey, integerForm, protectionMatcher } from '../../src/deletion/protections.js';
-import type { Context } from '../../src/context.js';
+import { integerForm } from '../../src/deletion/integer-form.js';
+import { idKey, protectionMatcher } from '../../src/deletion/protections.js';
 import { inProcess } from '../helpers/in-process.js';
 
 // Protections and the profile's max-deletes: `config protect/unprotect`,
@@ -867,21 +867,16 @@ describe('delete and prune refuse a run that touches a protected plant', () => {
 });
 
 describe("lookUp: the service's list read once, batch by batch as it arrives", () => {
-  /** A context whose list arrives in these batches; `read` counts the batches taken. */
+  /** A list that arrives in these batches; `read` counts the batches taken. */
   function listing(batches: object[][]) {
     let read = 0;
-    const ctx = {
-      client: () =>
-        Promise.resolve({
-          async *streamPlants() {
-            for (const batch of batches) {
-              read += 1;
-              yield await Promise.resolve(batch as Plant[]);
-            }
-          },
-        }),
-    } as unknown as Context;
-    return { ctx, read: () => read };
+    async function* list() {
+      for (const batch of batches) {
+        read += 1;
+        yield await Promise.resolve(batch as Plant[]);
+      }
+    }
+    return { list, read: () => read };
   }
   const batches = [
     [{ name: 'no id' }, { id: 7, name: 'A' }, { id: 8, name: 'B' }],
@@ -892,8 +887,8 @@ describe("lookUp: the service's list read once, batch by batch as it arrives", (
   ];
 
   it('keeps every plant under a wanted id (idKey), to the end of the list, and counts them all', async () => {
-    const { ctx, read } = listing(batches);
-    const { counted, byId } = await lookUp(ctx, new Set(['7']));
+    const { list, read } = listing(batches);
+    const { counted, byId } = await lookUp(list, new Set(['7']));
     // 7 and 07 are one plant to a cap; one without an id is not counted.
     expect(counted).toEqual({ items: 5, distinct: 3, withoutId: 1 });
     expect(read()).toBe(2);
@@ -902,31 +897,31 @@ describe("lookUp: the service's list read once, batch by batch as it arrives", (
   });
 
   it('countOnly keeps no plant', async () => {
-    const { counted, byId } = await lookUp(listing(batches).ctx, new Set(['7']), { countOnly: true });
+    const { counted, byId } = await lookUp(listing(batches).list, new Set(['7']), { countOnly: true });
     expect(counted).toEqual({ items: 5, distinct: 3, withoutId: 1 });
     expect(byId.size).toBe(0);
   });
 
   it('firstOnly stops once every wanted id has a plant', async () => {
     const first = listing(batches);
-    const found = await lookUp(first.ctx, new Set(['7', '8']), { firstOnly: true });
+    const found = await lookUp(first.list, new Set(['7', '8']), { firstOnly: true });
     expect(first.read()).toBe(1);
     expect(found.counted.items).toBe(3);
     const all = listing(batches);
-    await lookUp(all.ctx, new Set(['7', '9']), { firstOnly: true });
+    await lookUp(all.list, new Set(['7', '9']), { firstOnly: true });
     expect(all.read()).toBe(2);
   });
 
   it('firstOnly with exact reads on until each exact id is listed: 07 is not the 7 of the first batch', async () => {
     const exact = listing(batches);
-    const found = await lookUp(exact.ctx, new Set(['7']), { firstOnly: true, exact: new Set(['07']) });
+    const found = await lookUp(exact.list, new Set(['7']), { firstOnly: true, exact: new Set(['07']) });
     expect(exact.read()).toBe(2);
     expect(plantFor(found.byId, '07')?.name).toBe('Keep');
     expect(plantFor(found.byId, '7')?.name).toBe('A');
     // No plant is listed as 7.0: the first under the same number stands in.
     expect(plantFor(found.byId, '7.0')?.name).toBe('A');
     const canonical = listing(batches);
-    await lookUp(canonical.ctx, new Set(['7']), { firstOnly: true, exact: new Set(['7']) });
+    await lookUp(canonical.list, new Set(['7']), { firstOnly: true, exact: new Set(['7']) });
     expect(canonical.read()).toBe(1);
   });
 });
@@ -946,21 +941,16 @@ describe('lookUp: a plant the service lists with its id written twice', () => {
   it('is found under each id wanted, and firstOnly still reads on until every wanted id has a plant', async () => {
     const batches = [await batchOf('[{"id":"2","id":"3","name":"Twin"}]'), await batchOf('[{"id":"4","name":"D"}]')];
     let read = 0;
-    const ctx = {
-      client: () =>
-        Promise.resolve({
-          async *streamPlants() {
-            for (const batch of batches) {
-              read += 1;
-              yield await Promise.resolve(batch);
-            }
-          },
-        }),
-    } as unknown as Context;
-    const { byId } = await lookUp(ctx, new Set(['3', '4']), { firstOnly: true });
+    async function* list() {
+      for (const batch of batches) {
+        read += 1;
+        yield await Promise.resolve(batch);
+      }
+    }
+    const { byId } = await lookUp(list, new Set(['3', '4']), { firstOnly: true });
     expect(read).toBe(2);
     expect([...byId.keys()]).toEqual(['3', '4']);
-    const byFirst = await lookUp(ctx, new Set(['2']));
+    const byFirst = await lookUp(list, new Set(['2']));
     expect(byFirst.byId.get('2')!.map((plant) => plant.name)).toEqual(['Twin']);
   });
 });

@@ -1,23 +1,23 @@
-import { deletionOutcome, type DeleteOutcome } from '../../deletion/bulk-run.js';
+import { deletionOutcome, type DeleteOutcome } from '../../deletion/results.js';
 import { headerValue } from '../../http/status.js';
 import type { PlantStoreClient, ServiceRequest, ServiceResponse } from '../../api/client.js';
 import type { Context } from '../../context.js';
 import { JournalError, RefusedError, type StopSignal } from '../../shared/errors.js';
-import { info } from '../../output/messages.js';
+import { info, warning } from '../../output/messages.js';
 import { bodyText } from '../../shared/charset.js';
 import { quoted } from '../../shared/text.js';
 import type { ApiTarget } from '../../shared/url.js';
-import { guardDeletion, profileGuard } from '../../deletion/guard.js';
+import { guardDeletion, type DeletionTarget } from '../../deletion/guard.js';
 import {
   checkDeletionJournal,
   journalOnByEnv,
-  openDeletionJournal,
   recorderFor,
   type JournalChoice,
 } from '../../deletion/journal/choice.js';
 import { hasRules } from '../../deletion/protections.js';
 import { randomUUID } from '../../shared/random.js';
 import { deletedBy } from '../../deletion/api-request/deletion-path.js';
+import { openJournalOf, plantListerOf, profileGuardOf } from '../deletion-context.js';
 
 /** What a DELETE sent through `plants api` came to. */
 export interface ApiDeletion {
@@ -51,29 +51,10 @@ export async function sendDelete(
 ): Promise<ApiDeletion> {
   journalOnByEnv(ctx.env);
   // Before the guard, which may list the plants: a journal the DELETE could not be recorded in costs no request.
-  checkDeletionJournal(options, ctx);
-  const { below } = target;
-  const deleted = deletedBy(target.path);
-  // A plant's path is recorded by its id; any other path as it is.
-  let targets = [{ id: deleted.kind === 'plant' ? deleted.id : below }];
-  if (deleted.kind !== 'other') {
-    const guard = await profileGuard(ctx);
-    if (deleted.kind === 'plant') {
-      targets = await guardDeletion(
-        targets,
-        undefined,
-        { includeProtected: options.includeProtected, noMaxDeletesFlag: true },
-        guard,
-        ctx,
-      );
-    } else if (!options.includeProtected && (hasRules(guard.rules) || guard.cap !== undefined)) {
-      throw new RefusedError(
-        `refusing DELETE ${quoted(below)}: profile ${guard.profile} has protections or a max-deletes, which cannot be checked for the whole collection; name one plant (/plants/<id>), or pass --include-protected; nothing was deleted`,
-      );
-    }
-  }
+  checkDeletionJournal(options, ctx.env);
+  const targets = await guardedTarget(target, options, ctx);
   const stop = new AbortController();
-  const journal = await openDeletionJournal('api', 1, options, ctx, undefined, stop.signal);
+  const journal = await openJournalOf(ctx, { command: 'api', plants: 1, choice: options, signal: stop.signal });
   const recorder = journal && recorderFor(journal, targets);
   const requestId = request.requestId ?? randomUUID();
   let stoppedBy: StopSignal | undefined;
@@ -127,4 +108,36 @@ export async function sendDelete(
     release();
     journal?.close();
   }
+}
+
+/**
+ * What a DELETE of this path deletes, checked against the profile's
+ * protections and max-deletes: a plant's path is recorded by its id, any
+ * other path as it is.
+ */
+async function guardedTarget(
+  target: Pick<ApiTarget, 'path' | 'below'>,
+  options: { includeProtected: boolean },
+  ctx: Context,
+): Promise<DeletionTarget[]> {
+  const { below } = target;
+  const deleted = deletedBy(target.path);
+  const targets = [{ id: deleted.kind === 'plant' ? deleted.id : below }];
+  if (deleted.kind === 'other') return targets;
+  const guard = await profileGuardOf(ctx);
+  if (deleted.kind === 'plant') {
+    return guardDeletion({
+      targets,
+      options: { includeProtected: options.includeProtected, noMaxDeletesFlag: true },
+      guard,
+      listPlants: plantListerOf(ctx),
+      warn: (text) => warning(ctx.io, text),
+    });
+  }
+  if (!options.includeProtected && (hasRules(guard.rules) || guard.cap !== undefined)) {
+    throw new RefusedError(
+      `refusing DELETE ${quoted(below)}: profile ${guard.profile} has protections or a max-deletes, which cannot be checked for the whole collection; name one plant (/plants/<id>), or pass --include-protected; nothing was deleted`,
+    );
+  }
+  return targets;
 }

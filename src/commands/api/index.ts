@@ -1,3 +1,4 @@
+import { maskSecrets } from '../../secrets/registry.js';
 import { Command, Option } from 'commander';
 import type { ServiceRequest, ServiceResponse } from '../../api/client.js';
 import { headerValue, statusText } from '../../http/status.js';
@@ -11,7 +12,7 @@ import { headerBlock, indentJson, isJsonType, terminalText, TerminalTextStream }
 import { bodyText } from '../../shared/charset.js';
 import { apiTarget } from '../../shared/url.js';
 import type { JournalChoice } from '../../deletion/journal/choice.js';
-import { deletionsMade } from '../deletion-report.js';
+import { deletionsMade } from '../../deletion/run-counts.js';
 import { wrapHelpText } from '../help.js';
 import { collect, examples, parseJournalFile } from '../options.js';
 import { deleteAskedBy, sentBody } from '../../deletion/api-request/asked-delete.js';
@@ -215,7 +216,7 @@ async function writeResponse(
   const contentType = headerValue(attempt.headers['content-type']);
   let out = '';
   if (options.include) {
-    out += ctx.redact(headerBlock(statusText(attempt.statusCode), attempt.headers, terminal, paint));
+    out += maskSecrets(headerBlock(statusText(attempt.statusCode), attempt.headers, terminal, paint));
   }
   const start: Buffer[] = [];
   let size = 0;

@@ -4,6 +4,7 @@ import { JsonNumber, stringifyJson } from '../../shared/json.js';
 import { fsReason } from '../../shared/fs-reason.js';
 import { readPipe } from '../../shared/read-pipe.js';
 import { quoted } from '../../shared/text.js';
+import { INSPECTED_BYTES, type FileBody } from '../../deletion/api-request/request-body.js';
 
 /**
  * What `plants api` sends, from its flags: the method, the headers, the
@@ -11,18 +12,8 @@ import { quoted } from '../../shared/text.js';
  * checked here, before anything is looked up or sent.
  */
 
-/** A body of more than INSPECTED_BYTES in a file: sent from the file, opened again for each attempt. */
-export interface FileBody {
-  path: string;
-  size: number;
-}
-
-/**
- * A body up to this size is read whole, and searched for a method override
- * (override.ts); a larger one is only scanned for the word (mayNameMethod),
- * and a file that large is streamed from the disk.
- */
-export const INSPECTED_BYTES = 16 * 1024 * 1024;
+// Defined in deletion/ (the override check reads them); named here as before.
+export { INSPECTED_BYTES, type FileBody };
 
 /** A field of the JSON body (or query): its name and its value as it goes into the body (`@file` still to read). */
 export type Field = readonly [name: string, value: unknown];

@@ -4,7 +4,7 @@ import { UsageError } from '../../shared/errors.js';
 import { contentCodings, decoded } from './encoded-body.js';
 import { mayNameMethod, METHOD_WORD_OVERLAP } from './method-word.js';
 import { deleteOverride } from './override.js';
-import { INSPECTED_BYTES, type FileBody } from '../../commands/api/request.js';
+import { INSPECTED_BYTES, type FileBody } from './request-body.js';
 
 /**
  * Whether a request of another method asks for a DELETE (override.ts), said

@@ -1,4 +1,4 @@
-import { bodyEncoding } from '../../output/masked-body.js';
+import { bodyEncoding } from '../../shared/body-encoding.js';
 import { stringEnd } from '../../shared/json-keys.js';
 
 /**

@@ -1,8 +1,8 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { DeleteOutcome, DeletionRecorder } from '../bulk-run.js';
+import type { DeletionRecorder } from '../bulk-run.js';
+import type { DeleteOutcome } from '../results.js';
 import type { Plant } from '../../api/responses.js';
-import type { Context } from '../../context.js';
 import type { Env } from '../../shared/env.js';
 import { switchedOff } from '../../config/variables.js';
 import { JournalError } from '../../shared/errors.js';
@@ -11,7 +11,6 @@ import { JOURNAL_FILE, stateDir } from './location.js';
 import type { Pause } from './roll-over.js';
 import { stateDirProblem } from './open-file.js';
 import { waitForPipeReader } from './pipe-reader.js';
-import { info, warning } from '../../output/messages.js';
 import { formatBaseUrl, maskUrl } from '../../shared/url.js';
 import { randomUUID } from '../../shared/random.js';
 
@@ -78,8 +77,30 @@ function journalDir(choice: JournalChoice, env: Env): string | undefined {
  * could open its journal: refused as openDeletionJournal would refuse it
  * (exit 2), with nothing made or written (a dry run goes no further).
  */
-export function checkDeletionJournal(choice: JournalChoice, ctx: Context): void {
-  DeletionJournal.check({ dir: journalDir(choice, ctx.env), extraFile: choice.journalFile });
+export function checkDeletionJournal(choice: JournalChoice, env: Env): void {
+  DeletionJournal.check({ dir: journalDir(choice, env), extraFile: choice.journalFile });
+}
+
+/** A run about to send, as its journal's start record names it. */
+export interface JournalOpening {
+  command: string;
+  /** How many plants it will send for. */
+  plants: number;
+  // --include-protected goes on the start record: a deletion the protections would have refused is attributable.
+  choice: JournalChoice & { includeProtected?: boolean };
+  env: Env;
+  /**
+   * The profile and base URL in effect (a token the base URL holds is
+   * masked on the way in), asked only when the run keeps a journal.
+   */
+  where: () => Promise<{ profile: string; baseUrl: URL }>;
+  /** The plants it will send for, when known: a pipe refuses a run whose records it cannot take whole. */
+  targets?: readonly { id: string; plant?: Plant }[];
+  /** The run's stop (Ctrl-C, SIGTERM): a write waiting for a pipe's reader then waits a moment at most. */
+  signal?: AbortSignal;
+  /** Says a warning (a state directory others may write) or a wait (for a pipe's reader) to the person. */
+  warn: (text: string) => void;
+  info: (text: string) => void;
 }
 
 /**
@@ -87,51 +108,40 @@ export function checkDeletionJournal(choice: JournalChoice, ctx: Context): void 
  * neither) and record its start; a JournalError (exit 2) when it cannot be
  * written, before anything is sent.
  */
-export async function openDeletionJournal(
-  command: string,
-  plants: number,
-  // --include-protected goes on the start record: a deletion the protections would have refused is attributable.
-  choice: JournalChoice & { includeProtected?: boolean },
-  ctx: Context,
-  /** The plants it will send for, when known: a pipe refuses a run whose records it cannot take whole. */
-  targets?: readonly { id: string; plant?: Plant }[],
-  /** The run's stop (Ctrl-C, SIGTERM): a write waiting for a pipe's reader then waits a moment at most. */
-  signal?: AbortSignal,
-): Promise<DeletionJournal | undefined> {
-  const dir = journalDir(choice, ctx.env);
+export async function openDeletionJournal(opening: JournalOpening): Promise<DeletionJournal | undefined> {
+  const { choice, env, targets } = opening;
+  const dir = journalDir(choice, env);
   if (dir === undefined && choice.journalFile === undefined) return undefined;
-  // The token is looked up first (the client has it already), so ctx.redact masks it in the base URL.
-  const [profile, baseUrl] = await Promise.all([ctx.profile(), ctx.baseUrl(), ctx.token()]);
+  const { profile, baseUrl } = await opening.where();
   // A journal file that is a pipe is opened only once a process reads it (see waitForPipeReader).
   const files = [dir === undefined ? undefined : join(dir, JOURNAL_FILE), choice.journalFile].filter(
     (file) => file !== undefined,
   );
   if (dir !== undefined) {
     const problem = stateDirProblem(dir);
-    if (problem !== undefined) warning(ctx.io, problem);
+    if (problem !== undefined) opening.warn(problem);
   }
   const readersFound: (() => void)[] = [];
   try {
     for (const file of files) {
       const waiting = () =>
-        info(ctx.io, `waiting for a process to read ${file}, a pipe, to record the deletions in (Ctrl-C to stop)`);
+        opening.info(`waiting for a process to read ${file}, a pipe, to record the deletions in (Ctrl-C to stop)`);
       readersFound.push(await waitForPipeReader(file, waiting));
     }
     return await DeletionJournal.open({
       dir,
       extraFile: choice.journalFile,
-      plants,
-      redact: ctx.redact,
+      plants: opening.plants,
       start: choice.includeProtected ? { include_protected: true } : undefined,
-      rollOverBytes: testRollOverBytes(ctx.env),
-      pause: testPause(ctx.env),
-      wait: { signal, stallMs: testStallMs(ctx.env) },
+      rollOverBytes: testRollOverBytes(env),
+      pause: testPause(env),
+      wait: { signal: opening.signal, stallMs: testStallMs(env) },
       targets: targets?.map(({ id, plant }) => ({ id, name: plant?.name, tag: plant?.tag })),
       run: {
         run: randomUUID(),
-        command,
-        profile: profile.value,
-        baseUrl: maskUrl(formatBaseUrl(baseUrl.value)),
+        command: opening.command,
+        profile,
+        baseUrl: maskUrl(formatBaseUrl(baseUrl)),
       },
     });
   } finally {

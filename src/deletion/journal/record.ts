@@ -1,4 +1,4 @@
-import type { DeleteResultKind } from '../bulk-run.js';
+import type { DeleteResultKind } from '../results.js';
 
 /** One line of the journal, as written by DeletionJournal (journal.ts). */
 export interface JournalRecord {

@@ -1,4 +1,4 @@
-import type { DeleteResultKind } from '../bulk-run.js';
+import type { DeleteResultKind } from '../results.js';
 import type { JournalRecord } from './record.js';
 
 /** The results a plant of a run can have, in the order counts are shown. */
