@@ -200,3 +200,36 @@ describe('DeletionJournal records', () => {
     expect(two).toMatchObject({ name: `${'x'.repeat(199)}…`, tag: 't' });
   });
 });
+
+describe('DeletionJournal.open on a pipe', () => {
+  it('a plant whose records a pipe cannot take whole is named masked first, then cut: no part of a secret shows', async () => {
+    const token = 'tok_' + 'A1b2C3d4'.repeat(8);
+    registerSecret(token);
+    const fifoDir = mkdtempSync(join(tmpdir(), 'plants-journal-fifo-'));
+    dirs.push(fifoDir);
+    const fifo = join(fifoDir, 'journal.fifo');
+    runCommand('mkfifo', [fifo]);
+    const reader = spawn('cat', [fifo], { stdio: 'ignore' });
+    const exited = once(reader, 'exit');
+    const release = await waitForPipeReader(fifo, () => {});
+    let thrown: unknown;
+    try {
+      await DeletionJournal.open({
+        dir: undefined,
+        extraFile: fifo,
+        run: { run: 'run-1', command: 'delete', profile: 'default', baseUrl: 'http://127.0.0.1:1' },
+        plants: 1,
+        targets: [{ id: `${token}${'y'.repeat(4000)}` }],
+      });
+    } catch (err) {
+      thrown = err;
+    } finally {
+      release();
+    }
+    await exited;
+    expect(thrown).toBeInstanceOf(JournalError);
+    const { message } = thrown as Error;
+    expect(message).toContain(`the records of plant ***${'y'.repeat(36)}… would be `);
+    expect(message).not.toContain(token.slice(0, 8));
+  });
+});

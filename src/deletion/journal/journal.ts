@@ -194,9 +194,11 @@ export class DeletionJournal {
       const line = this.#records.outcome(plant, { id: plant.id, result: 'not_found', ...longest }, 999);
       const bytes = Buffer.byteLength(line);
       if (bytes <= PIPE_BUF) continue;
-      const id = plant.id.length > 40 ? `${plant.id.slice(0, 39)}…` : plant.id;
+      // Masked before it is cut: a cut could leave a piece of a secret that no mask would find.
+      const masked = maskSecrets(plant.id);
+      const id = masked.length > 40 ? `${masked.slice(0, 39)}…` : masked;
       throw new JournalError(
-        `cannot write the deletion journal ${path}: the records of plant ${printable(maskSecrets(id))} would be ${bytes} bytes, more than a pipe takes whole (${PIPE_BUF}), so another run's records could tear them; nothing was deleted; name a regular --journal-file, or leave that plant out`,
+        `cannot write the deletion journal ${path}: the records of plant ${printable(id)} would be ${bytes} bytes, more than a pipe takes whole (${PIPE_BUF}), so another run's records could tear them; nothing was deleted; name a regular --journal-file, or leave that plant out`,
       );
     }
   }
