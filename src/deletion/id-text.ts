@@ -1,5 +1,6 @@
 import { parseCsvLines } from '../shared/csv.js';
 import { UsageError } from '../shared/errors.js';
+import { maskSecrets } from '../secrets/registry.js';
 import { excerpt, printable, quoted, wordList } from '../shared/text.js';
 
 /**
@@ -128,7 +129,9 @@ export function idsFromText(text: string, startLine = 1, untrimmed = text): stri
   text.split(LINE_BREAK).forEach((line, index) => {
     if (EDGE_SPACE_ONLY.test(line)) return;
     const where = `line ${startLine + index} of standard input`;
-    const shown = printable(excerpt(line, 60));
+    // Masked before it is cut (a cut token would escape the writer's mask): a pasted header may hold one.
+    const masked = maskSecrets(line);
+    const shown = printable(excerpt(masked, 60));
     if (/^".*"$/.test(line)) throw quotedId(line);
     // What jq prints for a missing field (`jq -r '.[].id'` over a plant without one): no id at all.
     if (line === 'null') {
@@ -138,7 +141,7 @@ export function idsFromText(text: string, startLine = 1, untrimmed = text): stri
     }
     if (INNER_SPACE.test(line)) {
       throw new UsageError(
-        `${where} holds a space (${quoted(line.length > 60 ? `${line.slice(0, 60)}…` : line)}), so it may be one id or several: put each id on a line of its own, pass the ids as arguments, or ${instead()}; ${NOTHING}`,
+        `${where} holds a space (${quoted(masked.length > 60 ? `${masked.slice(0, 60)}…` : masked)}), so it may be one id or several: put each id on a line of its own, pass the ids as arguments, or ${instead()}; ${NOTHING}`,
       );
     }
     if (line.includes('\\')) {

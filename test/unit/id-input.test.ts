@@ -6,6 +6,7 @@ import { formatsWhere } from '../../src/output/format-writers.js';
 import { askFor } from '../../src/commands/options.js';
 import { parseCsv } from '../../src/shared/csv.js';
 import { UsageError } from '../../src/shared/errors.js';
+import { forgetSecrets, registerSecret } from '../../src/secrets/registry.js';
 
 describe('parseCsv', () => {
   it.each([
@@ -361,5 +362,33 @@ describe('READ_BACK_FORMATS: the formats parseIdInput reads back', () => {
   it('are named in help as JSON, NDJSON or CSV, and in a refusal by their flags', () => {
     expect(readBackFormats()).toBe('JSON, NDJSON or CSV');
     expect(() => parseIdInput('ID  NAME\n7   Ficus\n')).toThrow(/pipe plants list --json, -o ndjson or -o csv instead/);
+  });
+});
+
+describe('parseIdInput: a line quoted in a refusal is masked before it is cut', () => {
+  const token = 'Qok_' + 'A1b2C3d4'.repeat(8);
+  const refusal = (text: string) => {
+    registerSecret(token);
+    try {
+      parseIdInput(text);
+    } catch (err) {
+      return (err as Error).message;
+    } finally {
+      forgetSecrets();
+    }
+    throw new Error('not refused');
+  };
+
+  it('a line with a space: no part of a secret shows', () => {
+    const message = refusal(`Bearer ${token}\n7\n`);
+    expect(message).toMatch(/^line 1 of standard input holds a space \("Bearer \*\*\*"\), so it may be one id/);
+    expect(message).not.toContain(token.slice(0, 8));
+  });
+
+  it('a line with a backslash: no part of a secret shows', () => {
+    const message = refusal(`\\${token}${'x'.repeat(40)}\n`);
+    expect(message).toBe(
+      `line 1 of standard input holds a backslash (\\***${'x'.repeat(40)}): plants list -o tsv writes a tab in an id as \\t and jq -r writes it as it is, so which id is meant cannot be told; pipe plants list --json, -o ndjson or -o csv instead; nothing was deleted`,
+    );
   });
 });
