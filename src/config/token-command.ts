@@ -3,7 +3,7 @@ import type { Writable } from 'node:stream';
 import type { Env } from '../shared/env.js';
 import { AuthError } from '../shared/errors.js';
 import { redactToken } from '../secrets/redact.js';
-import { registerSecret } from '../secrets/registry.js';
+import { maskSecrets, registerSecret } from '../secrets/registry.js';
 import { printable } from '../shared/text.js';
 import { parseTimeout } from '../shared/values.js';
 import { fromVariable } from './variables.js';
@@ -52,7 +52,8 @@ function timeLimitMs(env: Env): number {
 function lastLine(stderr: string, stdout: string): string {
   let line = stderr.split(/\r?\n/).findLast((text) => text.trim() !== '') ?? '';
   for (const printed of stdout.split(/\r?\n/, 16)) line = redactToken(line, printed.trim());
-  const shown = printable(line.trim());
+  // And every secret the run knows, before the cut: a cut one would escape the writer's mask.
+  const shown = printable(maskSecrets(line).trim());
   return shown.length > 200 ? `${shown.slice(0, 200)}…` : shown;
 }
 
