@@ -12,9 +12,6 @@ import { INSPECTED_BYTES, type FileBody } from '../../deletion/api-request/reque
  * checked here, before anything is looked up or sent.
  */
 
-// Defined in deletion/ (the override check reads them); named here as before.
-export { INSPECTED_BYTES, type FileBody };
-
 /** A field of the JSON body (or query): its name and its value as it goes into the body (`@file` still to read). */
 export type Field = readonly [name: string, value: unknown];
 
