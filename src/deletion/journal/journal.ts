@@ -8,9 +8,8 @@ import { checkJournalPlaces, closeAll, openJournalFiles, type JournalPlaces } fr
 import type { Pause } from './roll-over.js';
 import { RunRecords, type JournalPlant, type JournalRun } from './record-lines.js';
 
-export { KEEP_OLD_FILES, oldJournalsInOrder, ROLL_OVER_BYTES } from './roll-over.js';
 export { failedByStop } from './file-writer.js';
-export type { JournalPlant, JournalRun } from './record-lines.js';
+export type { JournalPlant } from './record-lines.js';
 
 /** Said of an intent a file took all but its line break of, which it was given after. */
 const INTENT_WHOLE = 'its intent is on record there in full, so it reads as unknown';
