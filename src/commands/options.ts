@@ -58,11 +58,6 @@ export function outputFormat(flags: { output?: OutputFormat; json?: boolean }): 
   return flags.json ? JSON_FLAG_FORMAT : flags.output;
 }
 
-/** How to ask plants list for `format`: `--json`, `-o csv`. */
-export function askFor(format: OutputFormat): string {
-  return format === JSON_FLAG_FORMAT ? '--json' : `-o ${format}`;
-}
-
 /** `--columns id,name,extra.height`: field paths, dotted into nested objects. */
 export function parseColumns(raw: string): string[] {
   const columns = raw.split(',').map((column) => column.trim());

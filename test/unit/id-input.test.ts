@@ -3,7 +3,6 @@ import fc from 'fast-check';
 import { parseIdInput, readBackFormats } from '../../src/deletion/id-input.js';
 import { READ_BACK_FORMATS } from '../../src/deletion/id-text.js';
 import { formatsWhere } from '../../src/output/format-writers.js';
-import { askFor } from '../../src/commands/options.js';
 import { parseCsv } from '../../src/shared/csv.js';
 import { UsageError } from '../../src/shared/errors.js';
 import { forgetSecrets, registerSecret } from '../../src/secrets/registry.js';
@@ -356,7 +355,10 @@ describe('READ_BACK_FORMATS: the formats parseIdInput reads back', () => {
   it('are those output/format-writers.ts marks readBack, in its order, each with the flag that asks for it', () => {
     const readBack = formatsWhere((writer) => writer.readBack);
     expect(READ_BACK_FORMATS.map(({ format }) => format)).toEqual(readBack);
-    expect(READ_BACK_FORMATS.map(({ flag }) => flag)).toEqual(readBack.map(askFor));
+    // As plants list asks for each: --json for json, -o <format> for the others.
+    expect(READ_BACK_FORMATS.map(({ flag }) => flag)).toEqual(
+      readBack.map((format) => (format === 'json' ? '--json' : `-o ${format}`)),
+    );
   });
 
   it('are named in help as JSON, NDJSON or CSV, and in a refusal by their flags', () => {
