@@ -129,9 +129,6 @@ export function idsFromText(text: string, startLine = 1, untrimmed = text): stri
   text.split(LINE_BREAK).forEach((line, index) => {
     if (EDGE_SPACE_ONLY.test(line)) return;
     const where = `line ${startLine + index} of standard input`;
-    // Masked before it is cut (a cut token would escape the writer's mask): a pasted header may hold one.
-    const masked = maskSecrets(line);
-    const shown = printable(excerpt(masked, 60));
     if (/^".*"$/.test(line)) throw quotedId(line);
     // What jq prints for a missing field (`jq -r '.[].id'` over a plant without one): no id at all.
     if (line === 'null') {
@@ -140,13 +137,15 @@ export function idsFromText(text: string, startLine = 1, untrimmed = text): stri
       );
     }
     if (INNER_SPACE.test(line)) {
+      // Masked before it is cut (a cut token would escape the writer's mask): a pasted header may hold one.
+      const masked = maskSecrets(line);
       throw new UsageError(
         `${where} holds a space (${quoted(masked.length > 60 ? `${masked.slice(0, 60)}…` : masked)}), so it may be one id or several: put each id on a line of its own, pass the ids as arguments, or ${instead()}; ${NOTHING}`,
       );
     }
     if (line.includes('\\')) {
       throw new UsageError(
-        `${where} holds a backslash (${shown}): plants list -o tsv writes a tab in an id as \\t and jq -r writes it as it is, so which id is meant cannot be told; ${instead()}; ${NOTHING}`,
+        `${where} holds a backslash (${printable(excerpt(maskSecrets(line), 60))}): plants list -o tsv writes a tab in an id as \\t and jq -r writes it as it is, so which id is meant cannot be told; ${instead()}; ${NOTHING}`,
       );
     }
     ids.push(line);
