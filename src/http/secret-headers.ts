@@ -1,11 +1,5 @@
+import { SECRET_HEADER_NAME } from '../secrets/header-secrets.js';
 import { maskedUrl } from '../secrets/registry.js';
-
-/**
- * Headers that carry secrets under other names than these (API keys,
- * session ids, security tokens, cookies of any name): their whole value is
- * masked. The name stays: it says what was sent, not what it was.
- */
-const SECRET_NAME = /token|secret|key|session|auth|cookie/i;
 
 /** A header name, or an auth scheme or parameter name (RFC 9110 `token`). */
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
@@ -35,7 +29,8 @@ export function shownHeaderValue(name: string, value: string | string[] | undefi
     case 'content-location':
       return maskedUrl(values.join(','));
     default:
-      return SECRET_NAME.test(name) ? '***' : values.join(',');
+      // Its whole value masked; the name stays: it says what was sent, not what it was.
+      return SECRET_HEADER_NAME.test(name) ? '***' : values.join(',');
   }
 }
 

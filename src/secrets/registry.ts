@@ -9,10 +9,12 @@ import { redactToken } from './redact.js';
  * stdout and stderr writers, the journal writer, the debug log), and where
  * it is cut first (an excerpt: a cut token's first part would not be found).
  *
- * One kind of secret: a token, masked in every form redactToken knows. The
- * other secrets a run shows are masked by where they stand, not by value:
- * a base URL's userinfo and query (maskUrl; a base URL with credentials is
- * refused), a secret header's value in the debug log (http/secret-headers.ts).
+ * One kind of secret: a token, masked in every form redactToken knows;
+ * the secrets of headers given to `plants api -H` are registered as tokens
+ * (header-secrets.ts). Other secrets are masked by where they stand, not
+ * by value: a base URL's userinfo and query (maskUrl; a base URL with
+ * credentials is refused), a secret header's value in the debug log
+ * (http/secret-headers.ts), whatever it holds.
  */
 const SECRETS = new Set<string>();
 

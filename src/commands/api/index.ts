@@ -1,3 +1,4 @@
+import { registerHeaderSecrets } from '../../secrets/header-secrets.js';
 import { maskSecrets } from '../../secrets/registry.js';
 import { Command, Option } from 'commander';
 import type { ServiceRequest, ServiceResponse } from '../../api/client.js';
@@ -126,6 +127,7 @@ Rules:
 `;
 
 async function runApi(options: ApiOptions, ctx: Context): Promise<void> {
+  registerHeaderSecrets(options.headers);
   const method = options.method ?? (options.input !== undefined || options.fields.length > 0 ? 'POST' : 'GET');
   const { body, query } = await requestParts(method, options.fields, options.input, ctx);
   // Checked before the token is looked up: a bad path costs nothing.
