@@ -38,6 +38,14 @@ export class MaskedBody<Out extends 'bytes' | 'text'> {
   /** Bytes for a pipe, not UTF-16: UTF-8 decoded across chunks, bytes that are not UTF-8 kept. */
   #bytesIn: Utf8EscapedDecoder | undefined;
   #bytesOut: Utf8EscapedEncoder | undefined;
+  /**
+   * Bytes for a pipe, UTF-16: what it writes, read again as single bytes
+   * and masked. A body declared UTF-16 (or starting with its byte order
+   * mark) may hold ASCII all the same, an echoed `Authorization` header
+   * among it: read as UTF-16 its token is no text the masker finds, and
+   * its bytes would pass as they came.
+   */
+  #singleBytes: MaskedStream | undefined;
 
   /** `out`: `bytes` for a pipe (the encoding received), `text` for a terminal. */
   constructor(contentType: string | undefined, out: Out) {
@@ -73,7 +81,9 @@ export class MaskedBody<Out extends 'bytes' | 'text'> {
     if (this.#out === 'text') return this.#encoded(text);
     // A last odd byte of UTF-16 is no character: passed on as it came.
     const last = this.#bytesOut?.end() ?? Buffer.alloc(0);
-    return Buffer.concat([this.#encoded(text) as Buffer, last, odd]) as Out extends 'bytes' ? Buffer : string;
+    const bytes = [this.#encoded(text) as Buffer, last, this.#asSingleBytes(odd)];
+    if (this.#singleBytes) bytes.push(Buffer.from(this.#singleBytes.end(), 'latin1'));
+    return Buffer.concat(bytes) as Out extends 'bytes' ? Buffer : string;
   }
 
   /** The encoding told from the first bytes, which are returned to be read. */
@@ -86,6 +96,7 @@ export class MaskedBody<Out extends 'bytes' | 'text'> {
       this.#bytesIn = new Utf8EscapedDecoder();
       this.#bytesOut = new Utf8EscapedEncoder();
     }
+    if (this.#encoding !== 'utf8' && this.#out === 'bytes') this.#singleBytes = new MaskedStream();
     // On a terminal the byte order mark says nothing (and would be shown as an escape).
     if (this.#out === 'text' && this.#encoding !== 'utf8' && bomOf(start)) return start.subarray(2);
     return start;
@@ -108,7 +119,13 @@ export class MaskedBody<Out extends 'bytes' | 'text'> {
     if (this.#bytesOut) return this.#bytesOut.write(text) as Result;
     if (this.#encoding === 'utf8') return Buffer.from(text, 'utf8') as Result;
     const bytes = Buffer.from(text, 'utf16le');
-    return (this.#encoding === 'utf16be' ? bytes.swap16() : bytes) as Result;
+    return this.#asSingleBytes(this.#encoding === 'utf16be' ? bytes.swap16() : bytes) as Result;
+  }
+
+  /** UTF-16 bytes about to be written, masked as single bytes too (#singleBytes); others as they are. */
+  #asSingleBytes(bytes: Buffer): Buffer {
+    if (this.#singleBytes === undefined) return bytes;
+    return Buffer.from(this.#singleBytes.push(bytes.toString('latin1')), 'latin1');
   }
 }
 

@@ -143,6 +143,25 @@ describe('MaskedBody', () => {
     }
   });
 
+  it('masks a token sent as ASCII in a body declared UTF-16, or after its byte order mark, in a pipe', () => {
+    // A service echoing the Authorization header under a wrong charset: read as UTF-16, the token is no text.
+    const ascii = Buffer.from(`your token: Bearer ${TOKEN}\n`);
+    for (const most of [1, 2, 3, 64]) {
+      expect(through(ascii, 'text/plain; charset=utf-16le', 'bytes', most)).toEqual(
+        Buffer.from('your token: Bearer ***\n'),
+      );
+      expect(through(ascii, 'text/plain; charset=utf-16be', 'bytes', most)).toEqual(
+        Buffer.from('your token: Bearer ***\n'),
+      );
+    }
+    const afterMark = Buffer.concat([Buffer.from([0xff, 0xfe, 0x41]), Buffer.from(TOKEN), Buffer.from([0xc3])]);
+    for (const most of [1, 5, 100]) {
+      expect(through(afterMark, 'text/plain', 'bytes', most)).toEqual(
+        Buffer.concat([Buffer.from([0xff, 0xfe, 0x41]), Buffer.from('***'), Buffer.from([0xc3])]),
+      );
+    }
+  });
+
   it('gives a terminal the text: UTF-8 decoded across chunks, UTF-16 without its byte order mark', () => {
     const utf8 = Buffer.from(`🌿 ${TOKEN} é`);
     expect(through(utf8, 'text/plain', 'text', 1)).toBe('🌿 *** é');
