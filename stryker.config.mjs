@@ -3,7 +3,10 @@
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   testRunner: 'vitest',
-  vitest: { configFile: 'vitest.mutation.config.ts' },
+  // forks, not threads: a worker thread closes at its exit the descriptors it opened, and a
+  // pipe handed to a socket (deletion/journal/read.ts) is closed by libuv, not by fs, so a
+  // later file's worker would close a descriptor that by then is another's (libuv aborts).
+  vitest: { configFile: 'vitest.mutation.config.ts', pool: 'forks' },
   coverageAnalysis: 'perTest',
   // Static mutants (module-level constants: tables of codes, limits) have no
   // per-test coverage, so each runs the whole suite: 8% of the mutants, 60%
