@@ -1,6 +1,5 @@
-import type { Dispatcher } from 'undici';
 import type { Target } from '../http/attempt.js';
-import { HttpClient, type HttpRequest, type HttpResponse } from '../http/request.js';
+import { HttpClient, type HttpClientOptions, type HttpRequest, type HttpResponse } from '../http/request.js';
 import { withRequestId } from '../http/request-id.js';
 import { headerValue } from '../http/status.js';
 import { RefusedError } from '../shared/errors.js';
@@ -14,7 +13,8 @@ import type { Plant } from './responses.js';
 export { newRequestId } from '../http/request-id.js';
 export type { ServiceResponse } from './delete-plant.js';
 
-export interface PlantStoreClientOptions {
+/** The transport's options, but the base URL and token in place of the origin, host and Authorization made from them. */
+export interface PlantStoreClientOptions extends Omit<HttpClientOptions, 'origin' | 'host' | 'authorization'> {
   baseUrl: URL;
   token: string;
   /**
@@ -22,23 +22,8 @@ export interface PlantStoreClientOptions {
    * to replace it. Default: how to log in or set PLANTS_TOKEN.
    */
   refusedToken?: string;
-  /** The one shared dispatcher (an undici Agent; a MockAgent in unit tests). */
-  dispatcher: Dispatcher;
-  userAgent: string;
-  /** Largest response body accepted, in bytes. */
-  maxResponseBytes: number;
-  /** Bound on each attempt: connecting, waiting for the response, reading the whole body. */
-  timeoutMs: number;
-  /** Further attempts after a transient failure (0: none). */
-  retries: number;
-  /** Where debug lines go, when --debug is on. */
-  debug?: (line: string) => void;
   /** Where a warning about a response goes (a list body that is not valid UTF-8), once per response. */
   warn?: (text: string) => void;
-  /** Named in connection errors when requests go through a proxy (its variable, never its URL). */
-  proxy?: string;
-  /** A W3C trace context to send on as `traceparent` (TRACEPARENT, as CI systems set it). */
-  traceparent?: string;
 }
 
 /** Per request: `signal` stops retries (Ctrl-C); `requestId` is its X-Request-Id (a fresh UUID when not given). */
