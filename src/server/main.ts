@@ -10,6 +10,10 @@ A local plant store service for trying plants and testing scripts safely.
 Prints the URL it listens on as the first line of stdout, and logs each
 DELETE it serves, with its X-Request-Id, to stderr.
 
+Besides the interface's GET /plants and DELETE /plants/{id}, it answers
+GET /plants/{id}, POST /plants (a JSON object with a string "name") and
+PATCH /plants/{id} ({"name": ..., "tag": ...}; "tag": null takes it away).
+
 Options:
   --port <n>     port to listen on; 0 picks a free one (default: 0)
   --host <addr>  address to listen on (default: 127.0.0.1)

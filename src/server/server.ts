@@ -1,8 +1,9 @@
 import { timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { parseJson, stringifyJson } from '../shared/json.js';
+import { stringifyJson } from '../shared/json.js';
 import { cellText } from '../shared/text.js';
+import { readJsonObject, sendError, sendJsonText } from './replies.js';
 import { PlantStore } from './store.js';
 
 interface PlantStoreServerOptions {
@@ -31,61 +32,14 @@ export interface RunningPlantStore {
 
 const INT32_MAX = 2_147_483_647;
 
-function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  sendJsonText(res, status, JSON.stringify(body), headers);
-}
-
-function sendJsonText(
-  res: ServerResponse,
-  status: number,
-  text: string | Buffer,
-  headers: Record<string, string> = {},
-): void {
-  res.writeHead(status, {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(text),
-    ...headers,
-  });
-  res.end(text);
-}
-
-/** The interface's Error object; `error` carries the HTTP status. */
-function sendError(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
-  sendJson(res, status, { error: status, message }, headers);
-}
-
-/** Largest body a create accepts. */
-const MAX_CREATE_BYTES = 1024 * 1024;
-
 /**
  * POST /plants (not in the interface; a real store has it, and `plants api`
  * is how it is reached): a JSON object with a string `name`, and any other
  * fields but `id`, which the store assigns. Answers 201 with the plant.
  */
 function createPlant(req: IncomingMessage, res: ServerResponse, store: PlantStore, onChange?: () => void): void {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  req.on('data', (chunk: Buffer) => {
-    size += chunk.length;
-    if (size <= MAX_CREATE_BYTES) chunks.push(chunk);
-  });
-  req.on('end', () => {
-    if (size > MAX_CREATE_BYTES) {
-      sendError(res, 413, `the body is larger than ${MAX_CREATE_BYTES} bytes`);
-      return;
-    }
-    let fields: unknown;
-    try {
-      fields = parseJson(Buffer.concat(chunks).toString('utf8'));
-    } catch {
-      sendError(res, 400, 'the body is not JSON');
-      return;
-    }
-    if (typeof fields !== 'object' || fields === null || Array.isArray(fields)) {
-      sendError(res, 400, 'expected a JSON object such as {"name": "Fern"}');
-      return;
-    }
-    const { id, ...plant } = fields as Record<string, unknown>;
+  readJsonObject(req, res, 'expected a JSON object such as {"name": "Fern"}', (fields) => {
+    const { id, ...plant } = fields;
     if (typeof plant.name !== 'string' || plant.name === '') {
       sendError(res, 400, 'a plant needs a non-empty string "name"');
       return;
@@ -97,6 +51,39 @@ function createPlant(req: IncomingMessage, res: ServerResponse, store: PlantStor
     const created = store.add({ ...plant, name: plant.name });
     onChange?.();
     sendJsonText(res, 201, stringifyJson(created), { location: `/plants/${encodeURIComponent(cellText(created.id))}` });
+  });
+}
+
+/**
+ * PATCH /plants/{id} (not in the interface either; the tests and the demo
+ * rename and retag plants with it, as a plan meets a store that changed):
+ * a JSON object with a non-empty string `name`, a string `tag`, or `tag`
+ * null to take it away. Answers 200 with the plant.
+ */
+function updatePlant(
+  req: IncomingMessage,
+  res: ServerResponse,
+  id: string,
+  { store, onChange }: { store: PlantStore; onChange?: () => void },
+): void {
+  readJsonObject(req, res, 'expected a JSON object such as {"name": "Fern", "tag": "fern"}', (fields) => {
+    const { name, tag, ...others } = fields;
+    const unknown = Object.keys(others);
+    if (unknown.length > 0) {
+      sendError(res, 400, `only "name" and "tag" can be changed, not ${JSON.stringify(unknown[0])}`);
+    } else if (name !== undefined && (typeof name !== 'string' || name === '')) {
+      sendError(res, 400, '"name" must be a non-empty string');
+    } else if (tag !== undefined && tag !== null && typeof tag !== 'string') {
+      sendError(res, 400, '"tag" must be a string, or null to take it away');
+    } else {
+      const updated = store.update(id, { name, tag });
+      if (updated === undefined) {
+        sendError(res, 404, `plant ${id} not found`);
+        return;
+      }
+      onChange?.();
+      sendJsonText(res, 200, stringifyJson(updated));
+    }
   });
 }
 
@@ -121,8 +108,9 @@ export function plantStoreHandler(
     const rawPath = (req.url ?? '/').split('?')[0]!;
 
     const allowed = authorized(req.headers.authorization, expected);
-    // Only a create reads its body; others are drained, so keep-alive works.
-    if (!(allowed && method === 'POST' && rawPath === '/plants')) req.resume();
+    // Only a create and an update read their bodies; others are drained, so keep-alive works.
+    const readsBody = (method === 'POST' && rawPath === '/plants') || (method === 'PATCH' && rawPath !== '/plants');
+    if (!(allowed && readsBody)) req.resume();
     if (!allowed) {
       sendError(res, 401, 'missing or invalid bearer token', { 'www-authenticate': 'Bearer' });
       return;
@@ -134,7 +122,7 @@ export function plantStoreHandler(
     }
     const match = /^\/plants\/([^/]+)$/.exec(rawPath);
     if (match) {
-      servePlant(res, method, match[1]!, options);
+      servePlant(req, res, method, match[1]!, options);
       return;
     }
 
@@ -188,15 +176,17 @@ function servePlants(
   sendJsonText(res, 200, store.listJson(limit));
 }
 
-/** /plants/{id} (`encodedId` as in the path): GET or HEAD reads the plant, DELETE deletes it. */
+/** /plants/{id} (`encodedId` as in the path): GET or HEAD reads the plant, DELETE deletes it, PATCH changes it. */
 function servePlant(
+  req: IncomingMessage,
   res: ServerResponse,
   method: string,
   encodedId: string,
   { store, onChange }: PlantStoreServerOptions & { store: PlantStore },
 ): void {
-  if (method !== 'DELETE' && method !== 'GET' && method !== 'HEAD') {
-    sendError(res, 405, `method ${method} is not allowed on /plants/{id}`, { allow: 'GET, HEAD, DELETE' });
+  if (!['DELETE', 'GET', 'HEAD', 'PATCH'].includes(method)) {
+    req.resume();
+    sendError(res, 405, `method ${method} is not allowed on /plants/{id}`, { allow: 'GET, HEAD, DELETE, PATCH' });
     return;
   }
   let id: string;
@@ -204,6 +194,10 @@ function servePlant(
     id = decodeURIComponent(encodedId);
   } catch {
     sendError(res, 400, 'the plant id in the path is not valid percent-encoded UTF-8');
+    return;
+  }
+  if (method === 'PATCH') {
+    updatePlant(req, res, id, { store, onChange });
     return;
   }
   if (method !== 'DELETE') {

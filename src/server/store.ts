@@ -121,6 +121,24 @@ export class PlantStore {
     return this.#plants.get(id)?.json;
   }
 
+  /**
+   * Rename or retag a plant, by the id's text form, keeping its id and place
+   * in the list: `tag: null` takes its tag away. The plant as it is now, or
+   * undefined when there is no such plant.
+   */
+  update(id: string, changes: { name?: string; tag?: string | null }): StoredPlant | undefined {
+    const entry = this.#plants.get(id);
+    if (entry === undefined) return undefined;
+    const { tag: _old, ...rest } = entry.plant;
+    const tag = changes.tag === undefined ? entry.plant.tag : changes.tag;
+    const fields = { ...rest, ...(changes.name === undefined ? {} : { name: changes.name }) };
+    const plant = Object.freeze(tag === undefined || tag === null ? fields : { ...fields, tag }) as StoredPlant;
+    // Map.set on a key it holds keeps the key's place: the list's order does not change.
+    this.#plants.set(id, { plant, json: stringifyJson(plant) });
+    this.#body = undefined;
+    return plant;
+  }
+
   /** Delete by the id's text form; false when there is no such plant. */
   delete(id: string): boolean {
     if (!this.#plants.delete(id)) return false;

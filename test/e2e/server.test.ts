@@ -120,6 +120,33 @@ describe('plant-store-server', () => {
     expect(await second.json()).toEqual({ error: 404, message: 'plant 1 not found' });
   });
 
+  it('renames and retags with PATCH, keeping the id and the place in the list', async () => {
+    const { url } = await start(['--seed', '3']);
+    const headers = { ...auth, 'content-type': 'application/json' };
+    const patch = (id: string, body: string) => fetch(`${url}/plants/${id}`, { method: 'PATCH', headers, body });
+    const renamed = await patch('2', '{"name": "Fern", "tag": "fern"}');
+    expect(renamed.status).toBe(200);
+    expect(await renamed.json()).toEqual({ id: 2, name: 'Fern', tag: 'fern' });
+    expect((await patch('2', '{"tag": null}')).status).toBe(200);
+    const listed = (await (await fetch(`${url}/plants`, { headers: auth })).json()) as { id: number }[];
+    expect(listed.map((plant) => plant.id)).toEqual([1, 2, 3]);
+    expect(listed[1]).toEqual({ id: 2, name: 'Fern' });
+    const refusals = [
+      ['9', '{"name": "x"}', 404, 'plant 9 not found'],
+      ['2', '{"id": 5}', 400, 'only "name" and "tag" can be changed, not "id"'],
+      ['2', '{"name": ""}', 400, '"name" must be a non-empty string'],
+      ['2', '{"tag": 7}', 400, '"tag" must be a string, or null to take it away'],
+      ['2', '[]', 400, 'expected a JSON object such as {"name": "Fern", "tag": "fern"}'],
+      ['2', 'nope', 400, 'the body is not JSON'],
+    ] as const;
+    for (const [id, body, status, message] of refusals) {
+      const res = await patch(id, body);
+      expect([res.status, await res.json()]).toEqual([status, { error: status, message }]);
+    }
+    const put = await fetch(`${url}/plants/2`, { method: 'PUT', headers, body: '{}' });
+    expect([put.status, put.headers.get('allow')]).toEqual([405, 'GET, HEAD, DELETE, PATCH']);
+  });
+
   it('answers an unknown route as a router would (plain text), an unknown method with an Error body', async () => {
     const { url } = await start([]);
     const unknown = await fetch(`${url}/api/plants/1`, { method: 'DELETE', headers: auth });

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PlantStore } from '../../src/server/store.js';
+import { PlantStore, type StoredPlant } from '../../src/server/store.js';
+import { parseJson } from '../../src/shared/json.js';
 
 describe('PlantStore.listJson', () => {
   const store = new PlantStore([
@@ -59,5 +60,28 @@ describe('PlantStore.load and save', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('PlantStore.update', () => {
+  it('renames and retags in place, and the list follows', () => {
+    const store = new PlantStore([
+      { id: 1, name: 'Fern', tag: 'fern' },
+      { id: 2, name: 'Ivy' },
+    ]);
+    expect(store.update('1', { name: 'Boston fern' })).toEqual({ id: 1, name: 'Boston fern', tag: 'fern' });
+    expect(store.update('2', { tag: 'vine' })).toEqual({ id: 2, name: 'Ivy', tag: 'vine' });
+    expect(store.update('1', { tag: null })).toEqual({ id: 1, name: 'Boston fern' });
+    expect(store.update('3', { name: 'x' })).toBeUndefined();
+    expect(store.listJson().toString()).toBe('[{"id":1,"name":"Boston fern"},{"id":2,"name":"Ivy","tag":"vine"}]');
+  });
+
+  it('finds an id above 2^53 by its exact text', () => {
+    const plants = parseJson('[{"id": 9007199254740993, "name": "Big"}, {"id": 9007199254740992, "name": "Near"}]');
+    const store = new PlantStore(plants as StoredPlant[]);
+    expect(store.update('9007199254740993', { tag: 'big' })).toBeDefined();
+    expect(store.listJson().toString()).toBe(
+      '[{"id":9007199254740993,"name":"Big","tag":"big"},{"id":9007199254740992,"name":"Near"}]',
+    );
   });
 });
