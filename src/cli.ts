@@ -10,6 +10,7 @@ import { deleteCommand } from './commands/delete.js';
 import { DoubleDashCommand } from './commands/double-dash.js';
 import { HELP_FOOTER, helpCommand, wrapHelpText } from './commands/help.js';
 import { historyCommand } from './commands/history.js';
+import { applyCommand } from './commands/apply.js';
 import { listCommand } from './commands/list.js';
 import { pruneCommand } from './commands/prune.js';
 import { parseRetries, parseSize, parseTimeout } from './shared/values.js';
@@ -31,6 +32,7 @@ const COMMANDS: readonly ((ctx: Context) => Command)[] = [
   listCommand,
   deleteCommand,
   pruneCommand,
+  applyCommand,
   historyCommand,
   apiCommand,
   configCommand,

@@ -1,3 +1,5 @@
+import { readdir } from 'node:fs/promises';
+import type { Dirent } from 'node:fs';
 import { Argument, Command } from 'commander';
 import { complete, type Candidate, type ValueSource } from '../completion/complete.js';
 import { completionScript, INSTALL, SHELLS, type Shell } from '../completion/scripts.js';
@@ -91,7 +93,8 @@ function completionLine({ value, description }: Candidate): string[] {
  * to be closed.
  */
 function lookUp(ctx: Context, onContext: (lookup: Context) => void): ValueSource {
-  return async (kind, globals) => {
+  return async (kind, globals, current) => {
+    if (kind === 'plan-files') return planFiles(current);
     const flags = {
       ...ctx.flags,
       ...(globals.profile ? { profile: parseProfileName(globals.profile) } : {}),
@@ -115,4 +118,26 @@ function lookUp(ctx: Context, onContext: (lookup: Context) => void): ValueSource
       return id === undefined ? [] : [{ value: id, description: printable(plant.name) }];
     });
   };
+}
+
+/**
+ * Plan files for `plants apply`: the JSON files and the directories where
+ * the word being completed points (`plans/` lists that directory), as the
+ * word's own spelling of the path goes on. Nothing is read but the names.
+ */
+async function planFiles(current: string): Promise<Candidate[]> {
+  const slash = current.lastIndexOf('/');
+  const dir = slash === -1 ? '' : current.slice(0, slash + 1);
+  let entries: Dirent[];
+  try {
+    entries = await readdir(dir === '' ? '.' : dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  const hidden = !current.slice(slash + 1).startsWith('.');
+  return entries
+    .filter((entry) => !(hidden && entry.name.startsWith('.')))
+    .filter((entry) => entry.isDirectory() || (entry.isFile() && entry.name.endsWith('.json')))
+    .map((entry) => ({ value: `${dir}${entry.name}${entry.isDirectory() ? '/' : ''}`, description: '' }))
+    .sort((a, b) => (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
 }

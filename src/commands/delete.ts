@@ -3,7 +3,13 @@ import { completeWith } from '../completion/hints.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../shared/errors.js';
 import { readText, TooLargeError } from '../shared/read-text.js';
-import { addDeletionOptions, pickDeletionOptions, type DeletionFlags, type DeletionOptions } from './deletion-flags.js';
+import {
+  addDeletionOptions,
+  addPlanOption,
+  pickDeletionOptions,
+  type DeletionFlags,
+  type DeletionOptions,
+} from './deletion-flags.js';
 import { deletePlants } from './deletion-run.js';
 import { DoubleDashCommand, splitAtDoubleDash } from './double-dash.js';
 import { parseIdInput, readBackFormats } from '../deletion/id-input.js';
@@ -33,7 +39,7 @@ export function deleteCommand(ctx: Context, run: DeleteRunner = runDelete): Comm
       ),
     )
     .option('--stdin', `read ids from standard input: one a line, or the ${readBackFormats()} of plants list`);
-  return addDeletionOptions(command)
+  return addPlanOption(addDeletionOptions(command))
     .addHelpText(
       'after',
       examples(
@@ -42,12 +48,13 @@ export function deleteCommand(ctx: Context, run: DeleteRunner = runDelete): Comm
         'plants list --tag weed --json | plants delete --stdin --yes',
         'cat ids.txt | plants delete - --yes --concurrency 16',
         'plants delete 42 --dry-run',
+        'plants delete 42 43 --plan plan.json   # review, then: plants apply plan.json',
         'plants list -o csv | plants delete --stdin --yes --max-deletes 50',
         'plants delete --yes -- -7       # an id that starts with a dash',
         'plants delete --yes -- -        # the id -: after --, - is an id, not standard input',
       ),
     )
-    .action(async (rawIds: string[], flags: DeletionFlags & { stdin?: boolean }, self: Command) => {
+    .action(async (rawIds: string[], flags: DeletionFlags & { stdin?: boolean; plan?: string }, self: Command) => {
       // `-` reads standard input, unless it comes after `--`: there it is an id like any other word.
       const [marked, literal] = splitAtDoubleDash(rawIds, self);
       const stdin = flags.stdin === true || marked.includes('-');
@@ -63,10 +70,12 @@ export function deleteCommand(ctx: Context, run: DeleteRunner = runDelete): Comm
 
 async function runDelete(options: DeleteOptions, ctx: Context): Promise<void> {
   await deletePlants(
-    'delete',
-    async () => {
-      const ids = options.stdin ? [...options.ids, ...parseIdInput(await readIds(ctx))] : options.ids;
-      return ids.map((id) => ({ id }));
+    {
+      command: 'delete',
+      findTargets: async () => {
+        const ids = options.stdin ? [...options.ids, ...parseIdInput(await readIds(ctx))] : options.ids;
+        return ids.map((id) => ({ id }));
+      },
     },
     options,
     ctx,

@@ -13,6 +13,8 @@ export interface DeletionOptions extends JournalChoice, GuardOptions {
   dryRun: boolean;
   ignoreMissing: boolean;
   concurrency: number;
+  /** --plan <file>: write the run's plan there instead of deleting (delete, prune). */
+  plan?: string;
 }
 
 export function addDeletionOptions(command: Command): Command {
@@ -43,6 +45,14 @@ export function addDeletionOptions(command: Command): Command {
   );
 }
 
+/** `--plan <file>`, for the commands that select plants (delete, prune); `plants apply` deletes what a plan holds. */
+export function addPlanOption(command: Command): Command {
+  return command.option(
+    '--plan <file>',
+    'write what would be deleted to this plan file (JSON, 0600) instead of deleting; delete it later with plants apply <file>',
+  );
+}
+
 /** The flags as commander leaves them: booleans absent when not given. */
 export type DeletionFlags = Partial<Omit<DeletionOptions, 'concurrency' | 'journal'>> & {
   ignoreNotFound?: boolean;
@@ -62,5 +72,6 @@ export function pickDeletionOptions(flags: DeletionFlags): DeletionOptions {
     includeProtected: flags.includeProtected === true,
     journal: flags.journal,
     journalFile: flags.journalFile,
+    plan: flags.plan,
   };
 }

@@ -26,6 +26,8 @@ export interface DeletionReport {
   stoppedBy?: StopSignal;
   /** Where a dry run would have deleted: `plants.example.com/api (profile staging)`. */
   target?: string;
+  /** A plan written instead of a run: the line that says where it is, in place of the dry run's. */
+  planned?: string;
   /** The run's id in the deletion journal, when it keeps one: where every plant of a stopped run is. */
   runId?: string;
 }
@@ -84,9 +86,12 @@ async function writeResults(
 }
 
 /** The line for a person: what a dry run would do, the one plant deleted, or the counts. */
-function sayHowItWent({ outcomes, options, io, stoppedBy, target }: DeletionReport, counts: Counts, problems: number) {
+function sayHowItWent(report: DeletionReport, counts: Counts, problems: number) {
+  const { outcomes, options, io, stoppedBy, target } = report;
   const total = outcomes.length;
-  if (options.dryRun) {
+  if (report.planned !== undefined) {
+    info(io, report.planned);
+  } else if (options.dryRun) {
     const where = target === undefined ? '' : ` from ${target}`;
     info(io, `Would delete ${total} plant${total === 1 ? '' : 's'}${where}; dry run: nothing was sent`);
   } else if (total === 1 && counts.deleted === 1) {

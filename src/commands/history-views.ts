@@ -5,7 +5,7 @@ import { RECORDED_RESULTS, type PlantOutcome, type RunSummary } from '../deletio
 
 export const RUN_VIEW: RowView<RunSummary> = {
   table: {
-    values: (run) => [run.run.slice(0, 8), when(run.time), run.profile, host(run.base_url), run.command, results(run)],
+    values: (run) => [run.run.slice(0, 8), when(run.time), run.profile, host(run.base_url), command(run), results(run)],
     layout: () => ({
       headers: ['RUN', 'WHEN (UTC)', 'PROFILE', 'HOST', 'COMMAND', 'RESULTS'],
       shown: [0, 1, 2, 3, 4, 5],
@@ -13,7 +13,8 @@ export const RUN_VIEW: RowView<RunSummary> = {
     }),
   },
   data: {
-    columns: ['run', 'time', 'profile', 'base_url', 'command', 'plants', ...RECORDED_RESULTS],
+    // New columns go at the end: a script reads these by position.
+    columns: ['run', 'time', 'profile', 'base_url', 'command', 'plants', ...RECORDED_RESULTS, 'plan'],
     values: (run) => {
       const counts = run.counts;
       return [
@@ -24,6 +25,7 @@ export const RUN_VIEW: RowView<RunSummary> = {
         run.command,
         run.planned,
         ...RECORDED_RESULTS.map((r) => counts[r]),
+        run.plan ?? '',
       ];
     },
   },
@@ -35,6 +37,7 @@ export const RUN_VIEW: RowView<RunSummary> = {
     command: run.command,
     plants: run.planned,
     results: run.counts,
+    ...(run.plan === undefined ? {} : { plan: run.plan }),
   }),
 };
 
@@ -65,6 +68,11 @@ export const PLANT_VIEW: RowView<PlantOutcome> = {
   },
   json: (plant) => plant,
 };
+
+/** The command, and the plan an apply applied: `apply (plan 1f0c9a2e)`. */
+function command(run: RunSummary): string {
+  return run.plan === undefined ? run.command : `${run.command} (plan ${run.plan.slice(0, 8)})`;
+}
 
 /** `2026-11-25 15:37:52`: a table's time, to the second, in UTC as the journal keeps it. */
 function when(time: string): string {

@@ -3,7 +3,13 @@ import type { Context } from '../context.js';
 import { UsageError } from '../shared/errors.js';
 import { hasFilter, plantMatcher, type PlantFilter } from '../api/filters.js';
 import { quoted } from '../shared/text.js';
-import { addDeletionOptions, pickDeletionOptions, type DeletionFlags, type DeletionOptions } from './deletion-flags.js';
+import {
+  addDeletionOptions,
+  addPlanOption,
+  pickDeletionOptions,
+  type DeletionFlags,
+  type DeletionOptions,
+} from './deletion-flags.js';
 import { deletePlants } from './deletion-run.js';
 import { requirePlantId } from '../deletion/id-input.js';
 import { addFilterOptions, fetchPlants } from './listing.js';
@@ -25,7 +31,7 @@ export function pruneCommand(ctx: Context, run: PruneRunner = runPrune): Command
       .option('-l, --limit <n>', 'ask the service for at most n plants, before filters apply', parseLimit)
       .option('--all', 'allow pruning without --tag or --name: every plant listed'),
   );
-  return addDeletionOptions(command)
+  return addPlanOption(addDeletionOptions(command))
     .addHelpText(
       'after',
       examples(
@@ -33,6 +39,7 @@ export function pruneCommand(ctx: Context, run: PruneRunner = runPrune): Command
         'plants prune --tag seedling --yes --max-deletes 100',
         "plants prune --name 'Test *' --yes --json --ignore-missing",
         'plants prune --all --limit 100 --yes',
+        'plants prune --tag seedling --plan plan.json   # review, then: plants apply plan.json',
       ),
     )
     .action(async (flags: DeletionFlags & { limit?: number; tag?: string[]; name?: string; all?: boolean }) => {
@@ -67,17 +74,21 @@ async function runPrune(options: PruneOptions, ctx: Context): Promise<void> {
   if (!hasFilter(options.filter) && !options.all) {
     throw new UsageError('prune needs a filter (--tag or --name), or --all to delete every plant listed');
   }
+  const { filter, limit, all } = options;
   await deletePlants(
-    'prune',
-    async () => {
-      const matches = plantMatcher(options.filter);
-      const listed = await fetchPlants(ctx, options.limit);
-      const targets = listed.filter(matches).map((plant, index) => ({
-        id: requirePlantId(plant, `matching plant ${index + 1} (${quoted(plant.name)})`),
-        plant,
-      }));
-      // --max-deletes 10% is of the plants listed, before the filters; protections look at every plant listed.
-      return { targets, listed };
+    {
+      command: 'prune',
+      filters: { tags: filter.tags, name: filter.name ?? null, all, limit: limit ?? null },
+      findTargets: async () => {
+        const matches = plantMatcher(options.filter);
+        const listed = await fetchPlants(ctx, options.limit);
+        const targets = listed.filter(matches).map((plant, index) => ({
+          id: requirePlantId(plant, `matching plant ${index + 1} (${quoted(plant.name)})`),
+          plant,
+        }));
+        // --max-deletes 10% is of the plants listed, before the filters; protections look at every plant listed.
+        return { targets, listed };
+      },
     },
     options,
     ctx,

@@ -9,7 +9,12 @@ export interface Candidate {
 }
 
 /** Looks up values known only at run time; any failure means no candidates. */
-export type ValueSource = (kind: DynamicValues, globals: Record<string, string>) => Promise<Candidate[]>;
+/** Values of a kind, for the command line's global option values so far and the word being completed. */
+export type ValueSource = (
+  kind: DynamicValues,
+  globals: Record<string, string>,
+  current: string,
+) => Promise<Candidate[]>;
 
 function visibleCommands(command: Command): Command[] {
   return command.createHelp().visibleCommands(command);
@@ -41,10 +46,11 @@ async function valuesOf(
   target: Option | Argument,
   values: ValueSource,
   globals: Record<string, string>,
+  current: string,
 ): Promise<Candidate[]> {
   if (target.argChoices) return target.argChoices.map((value) => ({ value, description: '' }));
   const kind = dynamicValues(target);
-  return kind ? values(kind, globals) : [];
+  return kind ? values(kind, globals, current) : [];
 }
 
 /** Values looked up at run time (ids, profiles) come in no order worth keeping. */
@@ -103,16 +109,15 @@ export async function complete(program: Command, words: readonly string[], value
   let completing: Option | Argument | undefined;
   if (pendingOption) {
     completing = pendingOption;
-    candidates = await valuesOf(pendingOption, values, globals);
+    candidates = await valuesOf(pendingOption, values, globals, current);
   } else if (!operandsOnly && /^--[^=]+=/.test(current)) {
     // --name=value: the option's values, each as the whole word.
     const name = current.slice(0, current.indexOf('='));
     const option = findOption(command, name);
     completing = option;
-    candidates =
-      option && takesValue(option)
-        ? (await valuesOf(option, values, globals)).map((c) => ({ ...c, value: `${name}=${c.value}` }))
-        : [];
+    const given = current.slice(name.length + 1);
+    const found = option && takesValue(option) ? await valuesOf(option, values, globals, given) : [];
+    candidates = found.map((c) => ({ ...c, value: `${name}=${c.value}` }));
   } else if (!operandsOnly && current.startsWith('-')) {
     candidates = optionsInScope(command).flatMap((option) =>
       [option.long, option.short]
@@ -128,7 +133,7 @@ export async function complete(program: Command, words: readonly string[], value
       const last = args.at(-1);
       const argument = args[position] ?? (last?.variadic ? last : undefined);
       completing = argument;
-      candidates = argument ? await valuesOf(argument, values, globals) : [];
+      candidates = argument ? await valuesOf(argument, values, globals, current) : [];
       // Before `--`, a value with a leading dash would be read as an option (an id
       // `--yes` from the service skipping the confirmation); `-`, even after it, as standard input.
       candidates = candidates.filter((c) => c.value !== '-' && (operandsOnly || !c.value.startsWith('-')));

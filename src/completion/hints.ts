@@ -1,7 +1,7 @@
 import type { Argument, Option } from 'commander';
 
 /** Values that are only known at run time. */
-export type DynamicValues = 'profiles' | 'plant-ids';
+export type DynamicValues = 'profiles' | 'plant-ids' | 'plan-files';
 
 const hints = new WeakMap<Option | Argument, DynamicValues>();
 

@@ -56,8 +56,21 @@ export function runEnd(outcomes: readonly DeleteOutcome[], problems: readonly De
   const failed = counts.failed + counts.unknown;
   const total = outcomes.length;
   if (failed === 0) {
+    // A plan's plants that changed since it was made outrank those gone: a new plan is the way on.
+    const changed = problems.filter((o) => o.result.result === 'changed').length;
+    if (changed > 0) {
+      const missing = problems.length - changed;
+      const also = missing > 0 ? `, ${missing} not found` : '';
+      return {
+        status: new ExitStatus(
+          ExitCode.changed,
+          'changed',
+          `${changed} of ${total} plants changed since the plan${also}; make a new plan to delete them`,
+        ),
+      };
+    }
     return {
-      status: new ExitStatus(ExitCode.notFound, 'not_found', `${counts.not_found} of ${total} plants were not found`),
+      status: new ExitStatus(ExitCode.notFound, 'not_found', `${problems.length} of ${total} plants were not found`),
     };
   }
   const unknown = counts.unknown ? ` (${counts.unknown} of them may have been deleted)` : '';

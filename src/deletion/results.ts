@@ -14,9 +14,11 @@ import type { DeleteResponse } from '../api/client.js';
  *   run was stopped): the plant may have been deleted;
  * - `failed`: the service refused, or the request never reached it;
  * - `skipped`: never sent (stopped, or an answer that every later request would get too);
- * - `would_delete`: a dry run.
+ * - `would_delete`: a dry run;
+ * - `changed`: a plan's plant listed with another name or tag than the plan's: not sent (plants apply).
  */
-export type DeleteResultKind = 'deleted' | 'gone' | 'not_found' | 'unknown' | 'failed' | 'would_delete' | 'skipped';
+export type DeleteResultKind =
+  'deleted' | 'gone' | 'not_found' | 'unknown' | 'failed' | 'would_delete' | 'skipped' | 'changed';
 
 /** One object of the `--json` array, in input order. */
 export interface DeleteResult {

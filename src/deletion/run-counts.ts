@@ -6,7 +6,16 @@ import type { DeleteResult, DeleteResultKind } from './results.js';
 export type Counts = Record<DeleteResultKind, number>;
 
 export function countResults(results: readonly DeleteResult[]): Counts {
-  const counts: Counts = { deleted: 0, gone: 0, not_found: 0, unknown: 0, failed: 0, skipped: 0, would_delete: 0 };
+  const counts: Counts = {
+    deleted: 0,
+    gone: 0,
+    not_found: 0,
+    changed: 0,
+    unknown: 0,
+    failed: 0,
+    skipped: 0,
+    would_delete: 0,
+  };
   for (const { result } of results) counts[result] += 1;
   return counts;
 }
@@ -15,6 +24,7 @@ export function countResults(results: readonly DeleteResult[]): Counts {
 const NAMED: readonly [DeleteResultKind, string][] = [
   ['gone', 'gone'],
   ['not_found', 'not found'],
+  ['changed', 'changed'],
   ['unknown', 'unknown'],
   ['failed', 'failed'],
   ['skipped', 'skipped'],

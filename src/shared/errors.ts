@@ -15,6 +15,8 @@ export const ExitCode = {
   notFound: 3,
   /** 401/403 from the service, or no token configured. */
   auth: 4,
+  /** plants apply: a planned plant changed (name or tag) since the plan, so it was not deleted. */
+  changed: 5,
   /** Stopped by a signal, as shells report it (128 + the signal's number): SIGHUP. */
   hangup: 129,
   /** Ctrl-C (SIGINT). */
@@ -227,6 +229,23 @@ export class OutputError extends CliError {
   }
 }
 
+/**
+ * A plant of a plan that apply did not send, as the list showed it: no
+ * longer listed (not_found, exit 3), or listed with another name or tag
+ * than the plan's (changed, exit 5).
+ */
+export class PlanDriftError extends CliError {
+  readonly exitCode: typeof ExitCode.notFound | typeof ExitCode.changed;
+  readonly code: 'not_found' | 'changed';
+  override name = 'PlanDriftError';
+
+  constructor(kind: 'not_found' | 'changed', message: string) {
+    super(message);
+    this.code = kind;
+    this.exitCode = kind === 'changed' ? ExitCode.changed : ExitCode.notFound;
+  }
+}
+
 /** `config get` of a key the selected profile does not set: exit 1, as scripts that test for a value expect. */
 export class NotSetError extends CliError {
   readonly exitCode = ExitCode.failure;
@@ -249,5 +268,6 @@ export type ErrorCode =
   | 'partial_failure'
   | 'journal'
   | 'refused'
+  | 'changed'
   | 'output'
   | 'internal';

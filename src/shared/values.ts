@@ -167,3 +167,17 @@ export function parseSince(raw: string, now = Date.now()): number {
   }
   return time;
 }
+
+/** `--max-age`: a duration (`30m`, `24h`, `7d`; s, m, h, d, w), or 0 for no limit; in milliseconds. */
+export function parseMaxAge(raw: string): number {
+  const text = raw.trim();
+  if (/^0+$/.test(text)) return 0;
+  const duration = /^(\d+)\s*([smhdw])$/i.exec(text);
+  const ms = duration ? Number(duration[1]) * DURATION_UNITS[duration[2]!.toLowerCase()]! : NaN;
+  if (!Number.isSafeInteger(ms) || ms <= 0) {
+    throw new UsageError(
+      `invalid --max-age ${JSON.stringify(raw)}: expected a duration such as 30m, 24h or 7d, or 0 for no limit`,
+    );
+  }
+  return ms;
+}

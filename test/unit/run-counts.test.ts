@@ -23,7 +23,7 @@ const result = (
   request_id: sent ? `r-${id}` : null,
 });
 
-const none = { deleted: 0, gone: 0, not_found: 0, unknown: 0, failed: 0, skipped: 0, would_delete: 0 };
+const none = { deleted: 0, gone: 0, not_found: 0, changed: 0, unknown: 0, failed: 0, skipped: 0, would_delete: 0 };
 
 describe('countResults', () => {
   it('counts every kind, zero for those that did not occur', () => {

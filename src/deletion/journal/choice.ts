@@ -68,7 +68,7 @@ function testPause(env: Env): Pause | undefined {
 }
 
 /** The state directory's journal, when the run keeps one. */
-function journalDir(choice: JournalChoice, env: Env): string | undefined {
+export function journalDir(choice: JournalChoice, env: Env): string | undefined {
   return choice.journal && journalOnByEnv(env) ? stateDir(env) : undefined;
 }
 
@@ -84,6 +84,8 @@ export function checkDeletionJournal(choice: JournalChoice, env: Env): void {
 /** A run about to send, as its journal's start record names it. */
 export interface JournalOpening {
   command: string;
+  /** The plan the run applies (plants apply): every record names it. */
+  plan?: string;
   /** How many plants it will send for. */
   plants: number;
   // --include-protected goes on the start record: a deletion the protections would have refused is attributable.
@@ -140,6 +142,7 @@ export async function openDeletionJournal(opening: JournalOpening): Promise<Dele
       run: {
         run: randomUUID(),
         command: opening.command,
+        plan: opening.plan,
         profile,
         baseUrl: maskUrl(formatBaseUrl(baseUrl)),
       },

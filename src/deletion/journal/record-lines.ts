@@ -14,6 +14,8 @@ export interface JournalRun {
   profile: string;
   /** The base URL, credentials masked. */
   baseUrl: string;
+  /** The plan the run applies (plants apply): its records name it. */
+  plan?: string;
 }
 
 /** A plant as the run knows it: always its id; its name and tag when it listed or looked it up. */
@@ -32,11 +34,9 @@ export class RunRecords {
   /** The fields every record of the run shares, as JSON text without braces: made once. */
   readonly #shared: { run: string; rest: string };
 
-  constructor({ run, command, profile, baseUrl }: JournalRun) {
-    this.#shared = {
-      run: JSON.stringify(run),
-      rest: JSON.stringify({ command, profile: maskSecrets(profile), base_url: maskSecrets(baseUrl) }).slice(1, -1),
-    };
+  constructor({ run, command, profile, baseUrl, plan }: JournalRun) {
+    const rest = { command, profile: maskSecrets(profile), base_url: maskSecrets(baseUrl), plan };
+    this.#shared = { run: JSON.stringify(run), rest: JSON.stringify(rest).slice(1, -1) };
   }
 
   /**
@@ -45,7 +45,7 @@ export class RunRecords {
    * into one cost more than the write).
    */
   line(event: string, fields: string): string {
-    // {"v":1,"event":…,"run":…,"time":…,"command":…,"profile":…,"base_url":…, then the record's own fields}
+    // {"v":1,"event":…,"run":…,"time":…,"command":…,"profile":…,"base_url":…,"plan"?:…, then the record's own fields}
     return `{"v":1,"event":"${event}","run":${this.#shared.run},"time":"${isoNow()}",${this.#shared.rest}${fields === '' ? '' : `,${fields}`}}\n`;
   }
 

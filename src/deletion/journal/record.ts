@@ -8,6 +8,8 @@ export interface JournalRecord {
   command: string;
   profile: string;
   base_url: string;
+  /** The plan a run of plants apply applied. */
+  plan?: string;
   id?: string;
   name?: string;
   tag?: string;
@@ -44,6 +46,7 @@ export function parseRecord(text: string): JournalRecord | undefined {
   const record = value as Record<string, unknown>;
   if (!EVENTS.has(record.event as string) || STRINGS.some((key) => typeof record[key] !== 'string')) return undefined;
   if (!optional(record.name, 'string') || !optional(record.tag, 'string')) return undefined;
+  if (!optional(record.plan, 'string')) return undefined;
   if (!optional(record.request_id, 'string') || !optional(record.status, 'number')) return undefined;
   if (!optional(record.attempts, 'number') || !optional(record.plants, 'number')) return undefined;
   if (record.event !== 'start' && typeof record.id !== 'string') return undefined;

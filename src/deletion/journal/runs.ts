@@ -27,6 +27,8 @@ export interface RunSummary {
   command: string;
   profile: string;
   base_url: string;
+  /** The plan it applied (plants apply), if it did. */
+  plan?: string;
   /** How many it was about to delete when it started (at least as many as are on record). */
   planned: number;
   /** How many of its plants had each result; those planned but not on record by id count as unknown. */
@@ -75,6 +77,7 @@ export class RunCollector {
           command: record.command,
           profile: record.profile,
           base_url: record.base_url,
+          ...(record.plan === undefined ? {} : { plan: record.plan }),
           planned: 0,
           counts: noCounts(),
           recorded: 0,
