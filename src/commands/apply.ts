@@ -211,7 +211,7 @@ function doneBefore(
     const one = settled.done === 1;
     info(
       ctx.io,
-      `${settled.done} plant${one ? ' was' : 's were'} deleted by an earlier apply of this plan (plants history ${runs}): done`,
+      `${settled.done} plant${one ? '' : 's'} not found ${one ? 'was' : 'were'} deleted (or sent for deletion) by an earlier apply of this plan (plants history ${runs}): done`,
     );
   }
   return settled.outcomes;

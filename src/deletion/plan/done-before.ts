@@ -4,20 +4,31 @@ import type { DeleteOutcome } from '../results.js';
 // A plant an earlier apply of the same plan deleted is done: its not_found is no failure of a re-apply.
 
 /**
- * The ids that a run applying `planId` recorded as deleted (or gone) in the
- * state directory's journal `dir`, each with that run's id.
+ * The ids whose DELETE a run applying `planId` sent, as the state
+ * directory's journal `dir` records it, and did not see fail: recorded as
+ * deleted (or gone), or sent with no outcome on record or an unknown one
+ * (a stopped run's requests in flight). Each with the run's id. One it saw
+ * refused or not found is not among them: that DELETE deleted nothing.
  */
 export function deletedByPlan(dir: string, planId: string): Map<string, string> {
-  const deleted = new Map<string, string>();
+  const sent = new Map<string, { id: string; run: string; result?: string }>();
   streamJournal(dir, {
     record(record) {
-      if (record.plan !== planId || record.event !== 'outcome' || record.id === undefined) return;
-      if (record.result === 'deleted' || record.result === 'gone') deleted.set(record.id, record.run);
+      if (record.plan !== planId || record.id === undefined || typeof record.request_id !== 'string') return;
+      if (record.event === 'intent') sent.set(record.request_id, { id: record.id, run: record.run });
+      else if (record.event === 'outcome') {
+        const request = sent.get(record.request_id);
+        if (request) request.result = record.result;
+      }
     },
     damaged() {
       // A damaged line records nothing that could count as done.
     },
   });
+  const deleted = new Map<string, string>();
+  for (const { id, run, result } of sent.values()) {
+    if (result === undefined || ['deleted', 'gone', 'unknown'].includes(result)) deleted.set(id, run);
+  }
   return deleted;
 }
 

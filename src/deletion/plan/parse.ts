@@ -1,5 +1,6 @@
 import { UsageError } from '../../shared/errors.js';
 import { printable } from '../../shared/text.js';
+import { jsonErrorPlace } from './json-error.js';
 import { PLAN_KIND, PLAN_VERSION, type PlanDocument, type PlannedPlant, type PlanSelection } from './document.js';
 
 // A plan file read back, every field checked: a hand edit that broke it is named, never guessed at.
@@ -59,9 +60,9 @@ export function parsePlan(text: string, file: string): PlanDocument {
   let value: unknown;
   try {
     value = JSON.parse(text);
-  } catch (err) {
+  } catch {
     throw new InvalidPlanError(
-      `${printable(file)} is not a valid plan: it is not JSON (${syntaxWhere(text, err as Error)}); make the plan again, or fix that line`,
+      `${printable(file)} is not a valid plan: it is not JSON (${jsonErrorPlace(text)}); make the plan again, or fix that line`,
     );
   }
   const doc = fields.object(value, 'the document');
@@ -143,15 +144,4 @@ function plantsOf(fields: Fields, value: unknown): PlannedPlant[] {
       tag: fields.nullableString(plant.tag, `${where}.tag`),
     };
   });
-}
-
-/** What JSON.parse found, and where, as a line and column of the text: `expected ',' or '}' after property value at line 5, column 3`. */
-function syntaxWhere(text: string, err: Error): string {
-  const position = /position (\d+)/.exec(err.message)?.[1];
-  if (position === undefined) return text.trim() === '' ? 'the file is empty' : 'the file ends too soon';
-  const what = err.message.replace(/ in JSON at position.*$/s, '');
-  const before = text.slice(0, Number(position));
-  const line = before.split('\n').length;
-  const column = Number(position) - before.lastIndexOf('\n');
-  return `${what.charAt(0).toLowerCase()}${what.slice(1)} at line ${line}, column ${column}`;
 }
