@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { isProblem, runEnd } from '../../src/deletion/exit-rule.js';
 import type { DeleteOutcome } from '../../src/deletion/results.js';
+import { driftOutcome } from '../../src/deletion/plan/verdicts.js';
 import { forgetSecrets, registerSecret } from '../../src/secrets/registry.js';
 import { ExitStatus, HttpError, NetworkError, NotTheServiceError, type CliError } from '../../src/shared/errors.js';
 
@@ -188,5 +189,34 @@ describe('runEnd', () => {
       sayFirst: undefined,
     });
     expect(endOf([serverError('1'), ok('2')])!.summary).toBe('1 of 2 deletes failed');
+  });
+
+  it("a plan's plants that changed exit 5, above those not found; --ignore-missing leaves those out; a failure outranks both", () => {
+    const changed = (id: string) =>
+      driftOutcome({
+        planned: { id, id_type: 'number', name: 'a', tag: null },
+        action: 'changed',
+        why: 'w',
+        chosen: true,
+      });
+    const gone = (id: string) =>
+      driftOutcome({ planned: { id, id_type: 'number', name: 'a', tag: null }, action: 'not_found', chosen: true });
+    expect(endOf([changed('1'), ok('2')])).toEqual({
+      exitCode: 5,
+      code: 'changed',
+      summary: '1 of 2 plants changed since the plan; make a new plan to delete them',
+      status: null,
+      requestId: null,
+      sayFirst: undefined,
+    });
+    expect(endOf([changed('1'), changed('2'), gone('3'), notFound('4')])!.summary).toBe(
+      '2 of 4 plants changed since the plan, 2 not found; make a new plan to delete them',
+    );
+    expect(endOf([changed('1'), gone('3')], true)!.summary).toBe(
+      '1 of 2 plants changed since the plan; make a new plan to delete them',
+    );
+    expect(endOf([gone('1'), ok('2')])).toMatchObject({ exitCode: 3, summary: '1 of 2 plants were not found' });
+    expect(endOf([gone('1'), ok('2')], true)).toBeUndefined();
+    expect(endOf([changed('1'), serverError('2')])).toMatchObject({ exitCode: 1, code: 'partial_failure' });
   });
 });

@@ -37,11 +37,14 @@ describe('countResults', () => {
       'failed',
       'skipped',
       'would_delete',
+      'changed',
+      'changed',
     ];
     expect(countResults(kinds.map((kind, i) => result(String(i), kind)))).toEqual({
       deleted: 2,
       gone: 1,
       not_found: 1,
+      changed: 2,
       unknown: 1,
       failed: 1,
       skipped: 1,
@@ -58,6 +61,9 @@ describe('summary and interruptedSummary', () => {
     expect(summary(counts)).toBe('Deleted 2, gone 5, not found 4, unknown 6, failed 1, skipped 3');
     expect(interruptedSummary(counts)).toBe(
       'interrupted: 2 deleted, 5 gone, 4 not found, 6 unknown, 1 failed, 3 skipped',
+    );
+    expect(summary({ ...counts, changed: 7 })).toBe(
+      'Deleted 2, gone 5, not found 4, changed 7, unknown 6, failed 1, skipped 3',
     );
   });
 });
