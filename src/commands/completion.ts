@@ -1,5 +1,4 @@
-import { readdir } from 'node:fs/promises';
-import type { Dirent } from 'node:fs';
+import { readdirSync, type Dirent } from 'node:fs';
 import { Argument, Command } from 'commander';
 import { complete, type Candidate, type ValueSource } from '../completion/complete.js';
 import { completionScript, INSTALL, SHELLS, type Shell } from '../completion/scripts.js';
@@ -125,12 +124,13 @@ function lookUp(ctx: Context, onContext: (lookup: Context) => void): ValueSource
  * the word being completed points (`plans/` lists that directory), as the
  * word's own spelling of the path goes on. Nothing is read but the names.
  */
-async function planFiles(current: string): Promise<Candidate[]> {
+function planFiles(current: string): Candidate[] {
   const slash = current.lastIndexOf('/');
   const dir = slash === -1 ? '' : current.slice(0, slash + 1);
   let entries: Dirent[];
   try {
-    entries = await readdir(dir === '' ? '.' : dir, { withFileTypes: true });
+    // node:fs/promises would load readline and more at start-up for every command: the names are few.
+    entries = readdirSync(dir === '' ? '.' : dir, { withFileTypes: true });
   } catch {
     return [];
   }

@@ -13,8 +13,8 @@ export const RUN_VIEW: RowView<RunSummary> = {
     }),
   },
   data: {
-    // New columns go at the end: a script reads these by position.
-    columns: ['run', 'time', 'profile', 'base_url', 'command', 'plants', ...RECORDED_RESULTS, 'plan'],
+    // Fixed columns, which scripts read by position: the plan an apply applied is in the JSON and the table.
+    columns: ['run', 'time', 'profile', 'base_url', 'command', 'plants', ...RECORDED_RESULTS],
     values: (run) => {
       const counts = run.counts;
       return [
@@ -25,7 +25,6 @@ export const RUN_VIEW: RowView<RunSummary> = {
         run.command,
         run.planned,
         ...RECORDED_RESULTS.map((r) => counts[r]),
-        run.plan ?? '',
       ];
     },
   },

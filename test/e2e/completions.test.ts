@@ -88,7 +88,11 @@ describe.skipIf(shellMissing('bash'))('in bash', () => {
     expect(await bash(['plants', 'delete', ''])).toEqual(['1', '2', '3']);
     expect(await bash(['plants', 'completion', ''])).toEqual(['bash', 'zsh', 'fish']);
     expect(await bash(['plants', 'config', 'set', ''])).toEqual(['base-url', 'max-deletes']);
-    expect(await bash(['plants', 'ap'])).toEqual(['api']);
+    expect(await bash(['plants', 'ap'])).toEqual(['apply', 'api']);
+    // Plan files: JSON files and directories, where the word points (the repository's root here).
+    expect(await bash(['plants', 'apply', 'tsc'])).toEqual(['tsconfig.json']);
+    expect(await bash(['plants', 'apply', 'scr'])).toEqual(['scripts/']);
+    expect(await bash(['plants', 'apply', 'README'])).toEqual([]);
     expect(await bash(['plants', 'api', '--in'])).toEqual(['--input', '--include', '--include-protected']);
     expect(await bash(['plants', 'api', '--h'])).toEqual(['--header', '--help']);
   });
