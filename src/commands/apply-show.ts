@@ -27,7 +27,7 @@ const VERDICT_VIEW: RowView<PlanVerdict> = {
   table: {
     values: (v) => [v.planned.id, v.planned.name ?? '', v.planned.tag ?? '', v.action, why(v)],
     layout: () => ({
-      headers: ['ID', 'NAME', 'TAG', 'ACTION', 'WHY NOT, OR NOTE'],
+      headers: ['ID', 'NAME', 'TAG', 'ACTION', 'REASON'],
       shown: [0, 1, 2, 3, 4],
       whole: [0, 3],
     }),
@@ -85,7 +85,7 @@ export function markdown(plan: PlanDocument, verdicts: readonly PlanVerdict[]): 
     '',
     `Made ${cell(plan.created_at)} by ${selection}, for ${cell(plan.origin + plan.path_prefix)} (profile ${cell(plan.profile)}). ${verdictCount(verdicts)}.`,
     '',
-    '| ID | Name | Tag | Action | Why not, or note |',
+    '| ID | Name | Tag | Action | Reason |',
     '| --- | --- | --- | --- | --- |',
     ...verdicts.map(
       (v) =>

@@ -1,7 +1,19 @@
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli, spawnCli, tempDir, waitFor, type CliResult, type JsonError } from '../helpers/cli.js';
+import {
+  NO_KEYRING,
+  PLANTS_BIN,
+  ROOT,
+  runCli,
+  spawnCli,
+  tempDir,
+  waitFor,
+  type CliResult,
+  type JsonError,
+} from '../helpers/cli.js';
 import { plantStore, rawServer, TOKEN, type RawServer } from '../helpers/servers.js';
 import { ECHO_FORMS, expectNoFormOf } from '../helpers/token-forms.js';
 import type { JournalRecord } from '../../src/deletion/journal/read.js';
@@ -347,6 +359,34 @@ describe('exact ids and no token', () => {
     // Applied as made: the names are compared as the plan keeps them, masked.
     const applied = ok(await plants(['apply', planFile(), '--yes', '--json']));
     expect(results(applied).every(([, result]) => result === 'deleted')).toBe(true);
+  });
+});
+
+describe('the recipe in docs/plans.md', () => {
+  it('the plain-shell two steps run as written against the store: plan, Markdown, apply, done', async () => {
+    // 10% of 30 plants: the recipe's cap lets the 3 seedlings go.
+    const trees = Array.from({ length: 27 }, (_, i) => ({ id: 10 + i, name: `Oak ${i}`, tag: 'tree' }));
+    await start([...garden(3), ...trees]);
+    const doc = readFileSync(join(ROOT, 'docs', 'plans.md'), 'utf8');
+    const recipe = /The same as plain shell[\s\S]*?```sh\n([\s\S]*?)```/.exec(doc)?.[1];
+    expect(recipe).toBeDefined();
+    const bin = join(dir.path, 'bin');
+    mkdirSync(bin);
+    writeFileSync(join(bin, 'plants'), `#!/bin/sh\nexec "${process.execPath}" "${PLANTS_BIN}" "$@"\n`, { mode: 0o755 });
+    // Asynchronously: the store answers from this process.
+    const child = spawn('bash', ['-e', '-c', recipe!], {
+      cwd: dir.path,
+      env: { ...env(), PATH: `${bin}:${process.env.PATH}`, HOME: dir.path, PLANTS_CONFIG_DIR: dir.path, ...NO_KEYRING },
+    });
+    const r = { status: null as number | null, stdout: '', stderr: '' };
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (r.stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (r.stderr += chunk));
+    [r.status] = (await once(child, 'close')) as [number | null];
+    // The plan's ids (stdout is no terminal, as after --dry-run), then the recipe's word.
+    expect([r.status, r.stdout], r.stderr).toEqual([0, '1\n2\n3\ndone\n']);
+    expect(readFileSync(join(dir.path, 'plan.md'), 'utf8')).toContain('| 1 | Plant 1 | seedling | delete |');
+    expect(JSON.parse(readFileSync(join(dir.path, 'results.json'), 'utf8'))).toHaveLength(3);
+    expect(store!.store.list().map((p) => p.id)).toEqual(trees.map((p) => p.id));
   });
 });
 

@@ -347,7 +347,7 @@ describe('the Markdown of a dry run', () => {
         '',
         'Made 2026-11-29T10:00:00.000Z by prune --tag t\\|1 --name O\\* --all --limit 5, for https://plants.example.com/api (profile prod). 0 of 1 planned plant would be deleted.',
         '',
-        '| ID | Name | Tag | Action | Why not, or note |',
+        '| ID | Name | Tag | Action | Reason |',
         '| --- | --- | --- | --- | --- |',
         '| 1 | a\\|b &lt;img src=x&gt; \\*c\\* \\_d\\_ \\`e\\` \\[f\\](g) \\~h\\~ \\\\i | x&amp;y | **changed** | name "x" is now "y"; added by hand: not chosen by the plan\'s selection |',
         '',
