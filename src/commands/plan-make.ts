@@ -56,17 +56,28 @@ export async function writePlan(
         `the service listed a plant whose id holds the token, which a plan never holds; no plan was written; delete it with plants delete`,
       );
     }
-    const masked = (text: string | null) => (text === null ? null : maskSecrets(text));
-    return { ...planned, name: masked(planned.name), tag: masked(planned.tag) };
+    const mask = (text: string | null) => (text === null ? null : maskSecrets(text));
+    return { ...planned, name: mask(planned.name), tag: mask(planned.tag) };
   });
+  // What the run was given is kept as given, but for a secret in it (`--name "$TOKEN"`), masked as all output is.
+  const masked = (texts: readonly string[]) => texts.map(maskSecrets);
+  const selection: PlanSelection =
+    run.selection.command === 'delete'
+      ? { command: 'delete', ids: masked(run.selection.ids) }
+      : {
+          ...run.selection,
+          tags: masked(run.selection.tags),
+          name: run.selection.name && maskSecrets(run.selection.name),
+        };
+  const { ids, tags, names } = guard.rules;
   const plan: PlanDocument = planDocument(
     {
       origin: place.origin,
       pathPrefix: place.pathPrefix,
       profile: place.profile,
-      selection: run.selection,
+      selection,
       includeProtected: options.includeProtected,
-      protections: guard.rules,
+      protections: { ids: masked(ids), tags: masked(tags), names: masked(names) },
       maxDeletes: options.maxDeletes ?? guard.cap,
       plants,
     },

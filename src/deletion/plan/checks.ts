@@ -14,7 +14,11 @@ export interface PlanPlace {
 
 /** Where a base URL deletes, as a plan records it: its origin, and its path without a trailing slash. */
 export function placeOf(baseUrl: URL, profile: string, mask: (text: string) => string): PlanPlace {
-  return { origin: mask(baseUrl.origin), pathPrefix: mask(baseUrl.pathname.replace(/\/+$/, '')), profile };
+  return {
+    origin: mask(baseUrl.origin),
+    pathPrefix: mask(baseUrl.pathname.replace(/\/+$/, '')),
+    profile: mask(profile),
+  };
 }
 
 /** A plan made for another origin, path prefix or profile than the run's is refused, naming both. */
