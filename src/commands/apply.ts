@@ -63,7 +63,9 @@ export function applyCommand(ctx: Context, run: ApplyRunner = runApply): Command
         'with --dry-run, show the plan plant by plant as a table (on a terminal), json, or markdown (for a CI job summary)',
       ).choices(APPLY_VIEW_FORMATS),
     );
-  return addDeletionOptions(command)
+  return addDeletionOptions(command, {
+    dryRun: 'list the store once and show what an apply would do with each planned plant now; send no DELETE',
+  })
     .addHelpText(
       'after',
       examples(

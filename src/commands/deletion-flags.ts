@@ -17,11 +17,16 @@ export interface DeletionOptions extends JournalChoice, GuardOptions {
   plan?: string;
 }
 
-export function addDeletionOptions(command: Command): Command {
+/** What a flag means for one command, where it differs: `apply --dry-run` shows the plan's plants. */
+interface FlagWords {
+  dryRun?: string;
+}
+
+export function addDeletionOptions(command: Command, words: FlagWords = {}): Command {
   return (
     command
       .option('-y, --yes', 'do not ask for confirmation (required when stdin is not a terminal)')
-      .option('--dry-run', 'send no DELETE; report each id as would_delete')
+      .option('--dry-run', words.dryRun ?? 'send no DELETE; report each id as would_delete')
       .option(
         '--max-deletes <n>',
         'refuse, deleting nothing, when more than n plants (or n% of the plants listed, e.g. 10%) would be deleted (default: the max-deletes of the profile, else no cap)',
