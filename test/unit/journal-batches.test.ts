@@ -9,6 +9,8 @@ import { DeletionJournal } from '../../src/deletion/journal/journal.js';
 const fs = vi.hoisted(() => ({
   writes: [] as string[],
   fail: undefined as ((text: string) => boolean) | undefined,
+  /** Writes all but the last byte of the text it says yes to. */
+  short: undefined as ((text: string) => boolean) | undefined,
 }));
 vi.mock('node:fs', async (importOriginal) => {
   const real = await importOriginal<typeof import('node:fs')>();
@@ -17,7 +19,7 @@ vi.mock('node:fs', async (importOriginal) => {
     writeSync: (fd: number, text: string) => {
       fs.writes.push(text);
       if (fs.fail?.(text)) throw Object.assign(new Error('no space left on device'), { code: 'ENOSPC' });
-      return real.writeSync(fd, text);
+      return real.writeSync(fd, fs.short?.(text) ? text.slice(0, -1) : text);
     },
   };
 });
@@ -26,6 +28,7 @@ const dirs: string[] = [];
 afterEach(() => {
   fs.writes = [];
   fs.fail = undefined;
+  fs.short = undefined;
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -204,6 +207,47 @@ describe('DeletionJournal bookkeeping', () => {
     expect(journal.unrecordedOutcomes).toBe(1);
     expect(journal.paths).toEqual([join(dir, 'deletions.jsonl')]);
     expect(journal.healthyPaths).toEqual([]);
+    journal.close();
+  });
+
+  it('an outcome cut of its line break alone is on record all the same: its intent is closed', async () => {
+    const { journal, dir, records } = await open();
+    await journal.intent({ id: '1' }, 'r1');
+    fs.short = (text) => text.includes('"event":"outcome"');
+    const message = (
+      (await journal
+        .outcome({ id: '1' }, { id: '1', result: 'deleted', status: 204, request_id: 'r1' }, 1)
+        .catch((e: unknown) => e)) as Error
+    ).message;
+    const bytes = Buffer.byteLength(fs.writes.at(-2)!);
+    expect(message).toBe(
+      `cannot write the deletion journal ${join(dir, 'deletions.jsonl')}: only ${bytes - 1} of ${bytes} bytes could be written (is the disk full?); its outcome is on record all the same`,
+    );
+    expect(journal.unrecordedOutcomes).toBe(0);
+    journal.close();
+    expect(records().map((r) => [r.event, r.request_id])).toEqual([
+      ['start', undefined],
+      ['intent', 'r1'],
+      ['outcome', 'r1'],
+    ]);
+  });
+
+  it('an outcome cut inside it: its intent stays open', async () => {
+    const { journal } = await open();
+    await journal.intent({ id: '1' }, 'r1');
+    let first = true;
+    fs.short = (text) => text.includes('"event":"outcome"');
+    fs.fail = (text) => {
+      // The line break that would end the piece does not go either.
+      if (text !== '\n') return false;
+      const was = first;
+      first = false;
+      return was;
+    };
+    await expect(
+      journal.outcome({ id: '1' }, { id: '1', result: 'deleted', status: 204, request_id: 'r1' }, 1),
+    ).rejects.toThrow(/; its intent is on record, so it reads as unknown$/);
+    expect(journal.unrecordedOutcomes).toBe(1);
     journal.close();
   });
 
