@@ -25,6 +25,7 @@ import {
   type JournalOpening,
 } from '../../src/deletion/journal/choice.js';
 import type { DeleteOutcome } from '../../src/deletion/results.js';
+import { RunRecords } from '../../src/deletion/journal/record-lines.js';
 import { JournalError } from '../../src/shared/errors.js';
 import { runCommand } from '../helpers/command.js';
 
@@ -232,6 +233,69 @@ describe('openDeletionJournal', () => {
         }),
       ),
     ).rejects.toThrow(/^cannot write the deletion journal .*: the records of plant x{39}… would be \d+ bytes/);
+  });
+
+  it("counts a target's name and tag in what a pipe must take whole", async () => {
+    const records = new RunRecords({
+      run: '00000000-0000-4000-8000-000000000000',
+      command: 'delete',
+      profile: 'default',
+      baseUrl: 'http://127.0.0.1:1/api',
+    });
+    const bytes = (plant: { id: string; name?: string; tag?: string }) =>
+      Buffer.byteLength(
+        records.outcome(
+          plant,
+          { id: plant.id, result: 'not_found', request_id: '00000000-0000-4000-8000-000000000000', status: 404 },
+          999,
+        ),
+      );
+    const named = { name: 'n'.repeat(100), tag: 't'.repeat(100) };
+    const id = 'i'.repeat(4097 - bytes({ id: '', ...named }));
+    expect(bytes({ id, ...named })).toBe(4097);
+    const path = join(tempDir(), 'journal.fifo');
+    runCommand('mkfifo', [path]);
+    fds.push(openSync(path, constants.O_RDONLY | constants.O_NONBLOCK));
+    await expect(
+      openDeletionJournal(
+        opening({
+          choice: { journal: false, journalFile: path },
+          targets: [{ id, plant: { id: 1, ...named } }],
+        }),
+      ),
+    ).rejects.toThrow(/ would be 4097 bytes, more than a pipe takes whole/);
+    for (const plant of [
+      { id: 1, name: named.name },
+      { id: 1, name: '', tag: named.tag },
+    ]) {
+      const journal = await openDeletionJournal(
+        opening({ choice: { journal: false, journalFile: path }, targets: [{ id, plant }] }),
+      );
+      journal!.close();
+    }
+  });
+
+  it('lets go of a pipe once the journal has it: closed, the reader sees its end', async () => {
+    const path = join(tempDir(), 'journal.fifo');
+    runCommand('mkfifo', [path]);
+    const reader = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    fds.push(reader);
+    const journal = await openDeletionJournal(opening({ choice: { journal: false, journalFile: path } }));
+    journal!.close();
+    const buffer = Buffer.alloc(65536);
+    expect(JSON.parse(buffer.subarray(0, readSync(reader, buffer)).toString())).toMatchObject({ event: 'start' });
+    expect(readSync(reader, buffer)).toBe(0);
+    // Refused after the pipe had its reader: let go all the same.
+    writeFileSync(join(dirs.at(-1)!, 'not-a-journal'), 'x\n');
+    await expect(
+      openDeletionJournal(
+        opening({
+          choice: { journal: true, journalFile: path },
+          env: { PLANTS_STATE_DIR: join(dirs.at(-1)!, 'not-a-journal') },
+        }),
+      ),
+    ).rejects.toThrow(/^cannot make the directory of the deletion journal/);
+    expect(readSync(reader, buffer)).toBe(0);
   });
 
   it('checks as it would open: a --journal-file with the journal off', () => {
