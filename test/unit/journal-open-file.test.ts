@@ -5,6 +5,7 @@ import {
   fstatSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   rmSync,
   statSync,
@@ -23,6 +24,7 @@ import {
   stateDirProblem,
 } from '../../src/deletion/journal/open-file.js';
 import { JournalError } from '../../src/shared/errors.js';
+import { runCommand } from '../helpers/command.js';
 
 // Opening a journal file, on real files in a temp dir (and the devices every Linux has).
 
@@ -123,6 +125,26 @@ describe('openJournalFile', () => {
     expect(() => openJournalFile(join(dir, 'file', 'j.jsonl'), true)).toThrow(
       expect.objectContaining({ code: 'ENOTDIR' }),
     );
+  });
+
+  it('a --journal-file that is a link to itself: the system error, not a refusal of links', () => {
+    const dir = tempDir();
+    symlinkSync(join(dir, 'loop.jsonl'), join(dir, 'loop.jsonl'));
+    expect(() => openJournalFile(join(dir, 'loop.jsonl'), false)).toThrow(expect.objectContaining({ code: 'ELOOP' }));
+  });
+
+  it('a pipe nobody reads: the open fails at once (ENXIO) rather than wait', () => {
+    const path = join(tempDir(), 'journal.fifo');
+    runCommand('mkfifo', [path]);
+    expect(() => openJournalFile(path, false)).toThrow(expect.objectContaining({ code: 'ENXIO' }));
+  });
+
+  it('closes what it opened before refusing it', () => {
+    const path = join(tempDir(), 'config.json');
+    writeFileSync(path, '{}\n');
+    const before = readdirSync('/proc/self/fd').length;
+    expect(() => openJournalFile(path, false)).toThrow(/is not a deletion journal/);
+    expect(readdirSync('/proc/self/fd').length).toBe(before);
   });
 
   it('refuses --journal-file -, and not a state journal of that name', () => {

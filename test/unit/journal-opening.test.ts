@@ -123,6 +123,7 @@ describe('openJournalFiles', () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'deletions.jsonl'), 'first\n');
     const points: string[] = [];
+    const fdsBefore = readdirSync('/proc/self/fd').length;
     const [file] = open({
       dir,
       pause: (point) => {
@@ -138,6 +139,8 @@ describe('openJournalFiles', () => {
     expect(fstatSync(file!.fd).ino).toBe(statSync(join(dir, 'deletions.jsonl')).ino);
     expect(readFileSync(join(dir, 'deletions.jsonl'), 'utf8')).toBe('');
     expect(writers(dir)).toHaveLength(1);
+    // The first descriptor was closed: only the one kept is open.
+    expect(readdirSync('/proc/self/fd').length).toBe(fdsBefore + 1);
   });
 
   it('a state directory that cannot be made: a JournalError naming it, the reason and the way on', () => {
