@@ -147,6 +147,37 @@ describe('openJournalFile', () => {
     expect(readdirSync('/proc/self/fd').length).toBe(before);
   });
 
+  it('takes a --journal-file whose first line is a record written otherwise (keys reordered), whatever follows', () => {
+    const dir = tempDir();
+    const { v, event, ...rest } = JSON.parse(RECORD) as Record<string, unknown>;
+    const reordered = JSON.stringify({ event, v, ...rest });
+    for (const text of [`${reordered}\nnot a record\n`, reordered]) {
+      writeFileSync(join(dir, 'j.jsonl'), text);
+      expect(() => checkJournalFile(join(dir, 'j.jsonl'), false)).not.toThrow();
+    }
+    expect(journalFirstLine(reordered)).toBe(true);
+  });
+
+  it.runIf(process.platform === 'linux')('takes a terminal as a --journal-file: it shows what is written', () => {
+    const before = readdirSync('/proc/self/fd').length;
+    expect(() => checkJournalFile('/dev/ptmx', false)).not.toThrow();
+    expect(() => checkJournalFile('/dev/zero', false)).toThrow(/is a device that is not a terminal/);
+    // The devices opened to ask are closed again.
+    expect(readdirSync('/proc/self/fd').length).toBe(before);
+  });
+
+  it('opens a state journal named - where it is, as any other name', () => {
+    const dir = tempDir();
+    const cwd = process.cwd();
+    process.chdir(dir);
+    try {
+      open('-', true);
+    } finally {
+      process.chdir(cwd);
+    }
+    expect(mode(join(dir, '-'))).toBe(0o600);
+  });
+
   it('refuses --journal-file -, and not a state journal of that name', () => {
     const message =
       "--journal-file - is not supported: stdout has the run's results, not its journal; nothing was deleted; give a file's path (--journal-file run.jsonl), or a pipe: --journal-file >(gzip > run.jsonl.gz)";

@@ -178,6 +178,29 @@ describe('openJournalFiles', () => {
     expect(readdirSync('/proc/self/fd').length).toBe(fdsBefore);
   });
 
+  it('a --journal-file is followed through a link, and its mode left as it is', () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'target.jsonl'), `${RECORD}\n`, { mode: 0o644 });
+    symlinkSync(join(dir, 'target.jsonl'), join(dir, 'link.jsonl'));
+    const [file] = open({ extraFile: join(dir, 'link.jsonl') });
+    expect(fstatSync(file!.fd).ino).toBe(statSync(join(dir, 'target.jsonl')).ino);
+    expect(statSync(join(dir, 'target.jsonl')).mode & 0o777).toBe(0o644);
+  });
+
+  it('a name too long for the file system: the system says so', () => {
+    const dir = join(tempDir(), 'x'.repeat(300));
+    expect(() => checkJournalPlaces({ dir })).toThrow(
+      new JournalError(
+        `cannot make the directory of the deletion journal ${dir}: name too long (ENAMETOOLONG); nothing was deleted; ${WAY_ON}`,
+      ),
+    );
+    expect(() => checkJournalPlaces({ extraFile: join(dir, 'run.jsonl') })).toThrow(
+      new JournalError(
+        `cannot write the deletion journal ${join(dir, 'run.jsonl')}: name too long (ENAMETOOLONG); nothing was deleted; ${OTHER_FILE}`,
+      ),
+    );
+  });
+
   it('a refused state journal is refused in its own words (a link), not as a write failure', () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'target'), '');

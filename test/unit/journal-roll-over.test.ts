@@ -96,6 +96,10 @@ describe('oldJournalsInOrder', () => {
       'deletions.20261129T061102Z.1.jsonl',
       'deletions.removing.7.deletions.20261129T061102Z.1.jsonl',
     ]);
+    // A name to the second is at .000: the same time as one at .000, then by pid.
+    expect(
+      oldJournalsInOrder(['deletions.20261129T061100Z.9.jsonl', 'deletions.20261129T061100.000Z.1.jsonl']),
+    ).toEqual(['deletions.20261129T061100.000Z.1.jsonl', 'deletions.20261129T061100Z.9.jsonl']);
     expect(oldJournalsInOrder(['deletions.20261129T061100Z.2.jsonl', 'deletions.20261129T061100Z.1.jsonl'])).toEqual([
       'deletions.20261129T061100Z.1.jsonl',
       'deletions.20261129T061100Z.2.jsonl',
