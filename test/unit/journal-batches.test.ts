@@ -141,6 +141,36 @@ describe('DeletionJournal.skipped', () => {
     }
   });
 
+  it('leaves out of skipped() a plant whose intent failed part-way: the files that took it have its skipped outcome', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'plants-journal-batches-'));
+    dirs.push(dir);
+    const journal = await DeletionJournal.open({
+      dir,
+      extraFile: join(dir, 'extra.jsonl'),
+      run: { run: 'run-1', command: 'delete', profile: 'default', baseUrl: 'http://127.0.0.1:1' },
+      plants: 2,
+    });
+    let intents = 0;
+    // The state journal takes the intent of plant 1; the --journal-file refuses it.
+    fs.fail = (text) => text.includes('"event":"intent"') && ++intents === 2;
+    await expect(journal.intent({ id: '1' }, 'r1')).rejects.toThrow(
+      /extra\.jsonl: no space left on device; it was not sent$/,
+    );
+    fs.fail = undefined;
+    await journal.skipped([{ id: '1' }, { id: '2' }]);
+    journal.close();
+    const main = readFileSync(join(dir, 'deletions.jsonl'), 'utf8')
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(main.map((r) => [r.event, r.id, r.result])).toEqual([
+      ['start', undefined, undefined],
+      ['intent', '1', undefined],
+      ['outcome', '1', 'skipped'],
+      ['outcome', '2', 'skipped'],
+    ]);
+  });
+
   it('an intent that fails: it was not sent, and the file takes no more', async () => {
     const { journal, records } = await open();
     fs.fail = (text) => text.includes('"event":"intent"');
