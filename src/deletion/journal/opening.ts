@@ -51,6 +51,7 @@ export function openJournalFiles(
 ): JournalFile[] {
   const files: JournalFile[] = [];
   // A --journal-file that is not a journal is refused before the state directory's is touched.
+  // Stryker disable next-line ConditionalExpression: checkJournalFile(undefined) finds nothing to refuse (its looks at the path fail and are passed over)
   if (places.extraFile !== undefined) checkJournalFile(places.extraFile, false);
   try {
     if (places.dir !== undefined) {

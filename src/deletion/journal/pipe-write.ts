@@ -55,8 +55,11 @@ export async function writeLines(
     } catch (err) {
       if (kind.regular || errorCode(err) !== 'EAGAIN') throw err;
       const now = Date.now();
+      // Stryker disable next-line ConditionalExpression,EqualityOperator: `now >= undefined` is false anyway; `>` for `>=` only moves the give-up by one try within the same millisecond
       if (wait.stopsAt !== undefined && now >= wait.stopsAt) throw new PipeWaitStopped();
+      // Stryker disable next-line EqualityOperator: `>` for `>=` only moves the give-up by one try within the same millisecond
       if (now >= giveUp) throw new PipeStalled(wait.stallMs);
+      // Stryker disable next-line ConditionalExpression,EqualityOperator: which pause an abort wakes early changes only how soon (at most 20 ms) the next try comes
       await sleep(pause, wait.stopsAt === undefined ? wait.signal : undefined);
       pause = Math.min(pause * 2, MOST_PAUSE_MS);
     }
@@ -89,6 +92,7 @@ function refuseTornWrite(bytes: number, kind: { pipe: boolean }): void {
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve) => {
     const done = () => {
+      // Stryker disable next-line CallExpression: a timer left to fire resolves a settled promise (a no-op) at most 20 ms later
       clearTimeout(timer);
       signal?.removeEventListener('abort', done);
       resolve();

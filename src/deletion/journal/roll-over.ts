@@ -37,6 +37,7 @@ export type Pause = (point: 'marks-read' | 'writer-opened') => void;
 export function oldJournalsInOrder(names: readonly string[]): string[] {
   const keyed = names.flatMap((name) => {
     const old = REMOVING.exec(name)?.[2] ?? name;
+    // Stryker disable next-line ArrayDeclaration: any one-element fallback leaves `seconds` (index 1) undefined all the same
     const [, seconds, ms = '000', pid] = OLD_JOURNAL.exec(old) ?? [];
     return seconds === undefined ? [] : [{ name, time: `${seconds}.${ms}`, pid: Number(pid) }];
   });
