@@ -1,0 +1,72 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runCli, tempDir, type CliResult } from '../helpers/cli.js';
+import { plantStore, TOKEN } from '../helpers/servers.js';
+import type { PlanDocument } from '../../src/deletion/plan/document.js';
+import type { StoredPlant } from '../../src/server/store.js';
+
+// A hostile pass over deletion plans (docs/plans.md): hand edits, odd services, odd files.
+
+type Store = Awaited<ReturnType<typeof plantStore>>;
+let store: Store | undefined;
+let dir: ReturnType<typeof tempDir>;
+beforeEach(() => {
+  dir = tempDir();
+});
+afterEach(async () => {
+  await store?.close();
+  store = undefined;
+  dir.remove();
+});
+
+const start = async (plants: StoredPlant[]) => {
+  store = await plantStore({ plants });
+};
+const planFile = () => join(dir.path, 'plan.json');
+const env = (more: Record<string, string> = {}) => ({
+  PLANTS_BASE_URL: store?.url ?? '',
+  PLANTS_TOKEN: TOKEN,
+  PLANTS_STATE_DIR: join(dir.path, 'state'),
+  ...more,
+});
+const plants = (args: string[], more: Record<string, string> = {}, input?: string) =>
+  runCli(args, { configDir: dir.path, env: env(more), input });
+const readPlan = () => JSON.parse(readFileSync(planFile(), 'utf8')) as PlanDocument;
+const editPlan = (edit: (plan: PlanDocument) => unknown) => writeFileSync(planFile(), JSON.stringify(edit(readPlan())));
+const results = (r: CliResult) =>
+  (JSON.parse(r.stdout) as { id: string; result: string }[]).map((x) => [x.id, x.result]);
+const deletes = () => store!.requests.filter((r) => r.method === 'DELETE').map((r) => r.path);
+const ok = (r: CliResult) => {
+  expect(r.code, r.stderr).toBe(0);
+  return r;
+};
+
+describe('a planned id is matched to the list exactly', () => {
+  it('a hand-added "05" or "4.0" is not the plant listed as 5 or 4: not_found, and no DELETE is sent for it', async () => {
+    await start([
+      { id: 4, name: 'Pothos', tag: 'seedling' },
+      { id: 5, name: 'Fern', tag: null },
+    ] as StoredPlant[]);
+    ok(await plants(['delete', '4', '--plan', planFile()]));
+    editPlan((plan) => ({
+      ...plan,
+      plants: [
+        { id: '4.0', id_type: 'number', name: 'Pothos', tag: 'seedling' },
+        { id: '05', id_type: 'string', name: 'Fern', tag: null },
+      ],
+    }));
+    const dry = ok(await plants(['apply', planFile(), '--dry-run', '--json']));
+    expect((JSON.parse(dry.stdout) as { id: string; action: string }[]).map((v) => [v.id, v.action])).toEqual([
+      ['4.0', 'not_found'],
+      ['05', 'not_found'],
+    ]);
+    const applied = await plants(['apply', planFile(), '--yes', '--json']);
+    expect(applied.code, applied.stderr).toBe(3);
+    expect(results(applied)).toEqual([
+      ['4.0', 'not_found'],
+      ['05', 'not_found'],
+    ]);
+    expect(deletes()).toEqual([]);
+  });
+});
