@@ -1,7 +1,25 @@
 import { describe, expect, it } from 'vitest';
+import { planDocument, planText, type PlanDocument } from '../../src/deletion/plan/document.js';
 import { InvalidPlanError, parsePlan } from '../../src/deletion/plan/parse.js';
 
 // A hostile pass over the plan parser: what a hand edit, or a file that is no plan, may hold.
+
+const plan = (plants: PlanDocument['plants'] = []): PlanDocument =>
+  planDocument(
+    {
+      origin: 'https://plants.example.com',
+      pathPrefix: '/api',
+      profile: 'prod',
+      selection: { command: 'prune', tags: ['seedling'], name: null, all: false, limit: null },
+      includeProtected: false,
+      protections: { ids: [], tags: [], names: [] },
+      maxDeletes: undefined,
+      plants,
+    },
+    '0f9c1e2a-1111-4222-8333-444455556666',
+    new Date('2026-11-29T10:00:00.000Z'),
+  );
+const fern = { id: '1', id_type: 'number', name: 'Fern', tag: null } as const;
 
 const refusal = (text: string): string => {
   try {
@@ -16,5 +34,19 @@ const refusal = (text: string): string => {
 describe('parsePlan of text that is no plan', () => {
   it('JSON nested deeper than the stack is an invalid plan (exit 2), not an unexpected error', () => {
     expect(refusal('['.repeat(200_000))).toMatch(/^p\.json is not a valid plan: it is not JSON/);
+  });
+});
+
+describe('parsePlan of a plan edited to say two things', () => {
+  it('refuses a key written twice: a reviewer reads the first, JSON.parse keeps the last', () => {
+    const text = planText(plan([fern]));
+    // A second "plants" after the first: the reviewer approves Fern, the apply would delete plant 2.
+    const twoLists = text.replace(
+      /\n\}\n$/,
+      ',\n  "plants": [{"id":"2","id_type":"number","name":"Oak","tag":null}]\n}\n',
+    );
+    expect(refusal(twoLists)).toMatch(/"plants".*twice/);
+    const twoIds = text.replace('{"id":"1",', '{"id":"1","id":"2",');
+    expect(refusal(twoIds)).toMatch(/"id".*twice/);
   });
 });

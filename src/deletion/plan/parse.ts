@@ -1,4 +1,5 @@
 import { UsageError } from '../../shared/errors.js';
+import { repeatedKey } from '../../shared/json-keys.js';
 import { printable } from '../../shared/text.js';
 import { jsonErrorPlace } from './json-error.js';
 import { PLAN_KIND, PLAN_VERSION, type PlanDocument, type PlannedPlant, type PlanSelection } from './document.js';
@@ -63,6 +64,13 @@ export function parsePlan(text: string, file: string): PlanDocument {
   } catch {
     throw new InvalidPlanError(
       `${printable(file)} is not a valid plan: it is not JSON (${jsonErrorPlace(text)}); make the plan again, or fix that line`,
+    );
+  }
+  // JSON.parse keeps the last of a key written twice: a reviewer reading the file sees the first.
+  const twice = repeatedKey(text)?.key;
+  if (twice !== undefined) {
+    throw new InvalidPlanError(
+      `${printable(file)} is not a valid plan: one of its objects holds the key ${printable(JSON.stringify(twice))} twice, and which one is meant cannot be told; remove one of them`,
     );
   }
   const doc = fields.object(value, 'the document');
