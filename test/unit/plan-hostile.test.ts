@@ -49,4 +49,11 @@ describe('parsePlan of a plan edited to say two things', () => {
     const twoIds = text.replace('{"id":"1",', '{"id":"1","id":"2",');
     expect(refusal(twoIds)).toMatch(/"id".*twice/);
   });
+
+  it('refuses a created_at that is no day of the calendar, which Date.parse rolls into the next month', () => {
+    const text = planText(plan([fern]));
+    expect(refusal(text.replace('2026-11-29T10:00:00.000Z', '2026-02-30T10:00:00.000Z'))).toContain('"created_at"');
+    expect(refusal(text.replace('2026-11-29T10:00:00.000Z', '2026-11-29T24:00:00.000Z'))).toContain('"created_at"');
+    expect(parsePlan(text, 'p.json').created_at).toBe('2026-11-29T10:00:00.000Z');
+  });
 });

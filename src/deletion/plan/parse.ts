@@ -82,7 +82,10 @@ export function parsePlan(text: string, file: string): PlanDocument {
     );
   }
   const created = fields.string(doc.created_at, '"created_at"');
-  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/.test(created) || Number.isNaN(Date.parse(created))) {
+  const made = Date.parse(created);
+  // Date.parse rolls a day or hour out of range into the next (02-30 is 03-02): the time must read back as written.
+  const exact = !Number.isNaN(made) && new Date(made).toISOString().slice(0, 19) === created.slice(0, 19);
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/.test(created) || !exact) {
     fields.fail('"created_at"', 'must be a UTC time such as 2026-11-29T10:00:00.000Z');
   }
   const protections = fields.object(doc.protections, '"protections"');
