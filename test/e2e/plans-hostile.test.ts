@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli, tempDir, type CliResult } from '../helpers/cli.js';
-import { plantStore, TOKEN } from '../helpers/servers.js';
+import { plantStore, rawServer, TOKEN, type RawServer } from '../helpers/servers.js';
 import type { PlanDocument } from '../../src/deletion/plan/document.js';
 import type { StoredPlant } from '../../src/server/store.js';
 
@@ -68,5 +68,34 @@ describe('a planned id is matched to the list exactly', () => {
       ['05', 'not_found'],
     ]);
     expect(deletes()).toEqual([]);
+  });
+});
+
+describe('a service that lists one id twice', () => {
+  let server: RawServer | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+
+  it('a planned plant listed again under its id as another plant is changed, not sent: which one a DELETE takes is unknown', async () => {
+    let listed: unknown[] = [{ id: 1, name: 'Fern', tag: 'seedling' }];
+    server = await rawServer((req, res) => {
+      if (req.method === 'GET') {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(listed));
+        return;
+      }
+      res.writeHead(204).end();
+    });
+    const serverEnv = { PLANTS_BASE_URL: server.url };
+    ok(await plants(['delete', '1', '--plan', planFile()], serverEnv));
+    listed = [
+      { id: 1, name: 'Fern', tag: 'seedling' },
+      { id: 1, name: 'Oak', tag: 'tree' },
+    ];
+    const applied = await plants(['apply', planFile(), '--yes', '--json'], serverEnv);
+    expect(applied.code, applied.stderr).toBe(5);
+    expect(results(applied)).toEqual([['1', 'changed']]);
+    expect(server.requests.filter((r) => r.method === 'DELETE')).toEqual([]);
   });
 });
