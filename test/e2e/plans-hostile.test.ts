@@ -99,3 +99,21 @@ describe('a service that lists one id twice', () => {
     expect(server.requests.filter((r) => r.method === 'DELETE')).toEqual([]);
   });
 });
+
+describe('plan files that are no file of a plan', () => {
+  it('an endless file (/dev/zero) is refused once past the bound, not read to the end of memory', async () => {
+    await start([]);
+    const applied = await plants(['apply', '/dev/zero', '--dry-run']);
+    expect([applied.code, applied.stderr]).toEqual([
+      2,
+      'plants: /dev/zero is larger than any plan; nothing was deleted\n',
+    ]);
+  }, 30_000);
+
+  it('a directory is refused, naming why', async () => {
+    await start([]);
+    const applied = await plants(['apply', dir.path, '--dry-run']);
+    expect(applied.code).toBe(2);
+    expect(applied.stderr).toContain('cannot read the plan');
+  });
+});
