@@ -57,3 +57,12 @@ describe('parsePlan of a plan edited to say two things', () => {
     expect(parsePlan(text, 'p.json').created_at).toBe('2026-11-29T10:00:00.000Z');
   });
 });
+
+describe('parsePlan of a plan id', () => {
+  it('refuses a plan_id that is no UUID: the journal keeps it unmasked and history shows it', () => {
+    const text = planText(plan([fern]));
+    for (const id of ['x', 'a\\nb', 's3cr3t-token-value', '0f9c1e2a-1111-4222-8333-444455556666 ']) {
+      expect(refusal(text.replace('0f9c1e2a-1111-4222-8333-444455556666', id))).toContain('"plan_id" must be a UUID');
+    }
+  });
+});

@@ -93,7 +93,7 @@ export function parsePlan(text: string, file: string): PlanDocument {
   return {
     kind: PLAN_KIND,
     version: PLAN_VERSION,
-    plan_id: fields.string(doc.plan_id, '"plan_id"', { empty: false }),
+    plan_id: planIdOf(fields, doc.plan_id),
     created_at: created,
     origin: fields.string(doc.origin, '"origin"', { empty: false }),
     path_prefix: fields.string(doc.path_prefix, '"path_prefix"'),
@@ -108,6 +108,18 @@ export function parsePlan(text: string, file: string): PlanDocument {
     max_deletes: maxDeletes,
     plants: plantsOf(fields, doc.plants),
   };
+}
+
+/**
+ * The plan's id: a UUID, as docs/plans.md says. The journal keeps it as it is and history shows it,
+ * so text of any other shape (a line break, a secret, a megabyte) is no plan id.
+ */
+function planIdOf(fields: Fields, value: unknown): string {
+  const id = fields.string(value, '"plan_id"', { empty: false });
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) {
+    fields.fail('"plan_id"', 'must be a UUID such as 0b147983-3e0f-4c59-9a51-8d0e6c1a2b3c');
+  }
+  return id;
 }
 
 function selectionOf(fields: Fields, value: unknown): PlanSelection {
