@@ -66,3 +66,14 @@ describe('parsePlan of a plan id', () => {
     }
   });
 });
+
+describe('planText of the service text a reviewer reads', () => {
+  it('writes invisible, bidi and line-breaking characters as \\u escapes, which read back the same', () => {
+    const name = 'Fern\u202e\u2066x\u2028y\u0085z\u009b31m\u200b\u00ad\ufeff';
+    const doc = plan([{ ...fern, name, tag: 'a\u2029b\u061c' }]);
+    const text = planText(doc);
+    expect(text).not.toMatch(/[\u007f-\u009f\u00ad\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/);
+    expect(text).toContain('"name":"Fern\\u202e\\u2066x\\u2028y\\u0085z\\u009b31m\\u200b\\u00ad\\ufeff"');
+    expect(parsePlan(text, 'p.json')).toEqual(doc);
+  });
+});
