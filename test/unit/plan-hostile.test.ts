@@ -77,3 +77,10 @@ describe('planText of the service text a reviewer reads', () => {
     expect(parsePlan(text, 'p.json')).toEqual(doc);
   });
 });
+
+describe('parsePlan of a plan saved by an editor', () => {
+  it('reads a plan that starts with a byte order mark, as a reviewer editing it on Windows may save it', () => {
+    const doc = plan([fern]);
+    expect(parsePlan(`\uFEFF${planText(doc)}`, 'p.json')).toEqual(doc);
+  });
+});

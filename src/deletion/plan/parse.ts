@@ -56,7 +56,9 @@ class Fields {
  * kind and version, every field of the type it must be, and no id twice.
  * An InvalidPlanError (exit 2) names what is wrong.
  */
-export function parsePlan(text: string, file: string): PlanDocument {
+export function parsePlan(fileText: string, file: string): PlanDocument {
+  // A byte order mark (Notepad, PowerShell 5's Set-Content -Encoding UTF8) is no part of the JSON.
+  const text = fileText.replace(/^\uFEFF/, '');
   const fields = new Fields(file);
   let value: unknown;
   try {
