@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readSync } from 'node:fs';
 import { Argument, Command, Option } from 'commander';
 import { completeWith } from '../completion/hints.js';
 import type { Context } from '../context.js';
@@ -127,14 +127,27 @@ async function runApply(options: ApplyOptions, ctx: Context): Promise<void> {
 }
 
 function readPlan(file: string): string {
+  let fd: number | undefined;
   try {
-    const text = readFileSync(file);
-    if (text.length > MAX_PLAN_BYTES)
-      throw new UsageError(`${printable(file)} is larger than any plan; nothing was deleted`);
-    return text.toString('utf8');
+    // Read in chunks up to the bound, never more: /dev/zero or an endless pipe is refused, not read to memory's end.
+    fd = openSync(file, 'r');
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(1024 * 1024);
+      const read = readSync(fd, chunk, 0, chunk.length, null);
+      if (read === 0) break;
+      chunks.push(chunk.subarray(0, read));
+      size += read;
+      if (size > MAX_PLAN_BYTES)
+        throw new UsageError(`${printable(file)} is larger than any plan; nothing was deleted`);
+    }
+    return Buffer.concat(chunks, size).toString('utf8');
   } catch (err) {
     if (err instanceof UsageError) throw err;
     throw new UsageError(`cannot read the plan ${printable(file)}: ${fsReason(err)}; nothing was deleted`);
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }
 

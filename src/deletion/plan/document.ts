@@ -95,5 +95,11 @@ export function planText(plan: PlanDocument): string {
   const { plants, ...head } = plan;
   const lines = plants.map((plant) => `    ${JSON.stringify(plant)}`);
   const start = JSON.stringify({ ...head, plants: [] }, null, 2).replace(/\[\]\n\}$/, '');
-  return `${start}${lines.length === 0 ? '[]' : `[\n${lines.join(',\n')}\n  ]`}\n}\n`;
+  const text = `${start}${lines.length === 0 ? '[]' : `[\n${lines.join(',\n')}\n  ]`}\n}\n`;
+  // The service's text as the reviewer's editor or terminal shows it: a character that is invisible,
+  // reorders the line (bidi) or breaks it is written as its \u escape, which JSON reads back the same.
+  return text.replace(UNSEEN, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
+
+/** Characters a person does not see as written: C1 controls, invisible, bidi and line or paragraph separators. */
+const UNSEEN = /[\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb]/g;

@@ -104,7 +104,14 @@ export function jsonErrorOffset(text: string): number | undefined {
 
 /** Where JSON breaks, for a person: `an unexpected "," at line 5, column 3`, or that the text ends too soon. */
 export function jsonErrorPlace(text: string): string {
-  const offset = jsonErrorOffset(text);
+  let offset: number | undefined;
+  try {
+    offset = jsonErrorOffset(text);
+  } catch (err) {
+    // The scan recurses: arrays or objects nested deeper than the stack are no plan, and the place is not found.
+    if (err instanceof RangeError) return 'arrays or objects nested too deeply';
+    throw err;
+  }
   if (offset === undefined) return 'it is JSON';
   if (text.trim() === '') return 'the file is empty';
   if (offset >= text.length) return 'the file ends too soon';

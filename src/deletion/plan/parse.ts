@@ -1,4 +1,5 @@
 import { UsageError } from '../../shared/errors.js';
+import { repeatedKey } from '../../shared/json-keys.js';
 import { printable } from '../../shared/text.js';
 import { jsonErrorPlace } from './json-error.js';
 import { PLAN_KIND, PLAN_VERSION, type PlanDocument, type PlannedPlant, type PlanSelection } from './document.js';
@@ -55,7 +56,9 @@ class Fields {
  * kind and version, every field of the type it must be, and no id twice.
  * An InvalidPlanError (exit 2) names what is wrong.
  */
-export function parsePlan(text: string, file: string): PlanDocument {
+export function parsePlan(fileText: string, file: string): PlanDocument {
+  // A byte order mark (Notepad, PowerShell 5's Set-Content -Encoding UTF8) is no part of the JSON.
+  const text = fileText.replace(/^\uFEFF/, '');
   const fields = new Fields(file);
   let value: unknown;
   try {
@@ -63,6 +66,13 @@ export function parsePlan(text: string, file: string): PlanDocument {
   } catch {
     throw new InvalidPlanError(
       `${printable(file)} is not a valid plan: it is not JSON (${jsonErrorPlace(text)}); make the plan again, or fix that line`,
+    );
+  }
+  // JSON.parse keeps the last of a key written twice: a reviewer reading the file sees the first.
+  const twice = repeatedKey(text)?.key;
+  if (twice !== undefined) {
+    throw new InvalidPlanError(
+      `${printable(file)} is not a valid plan: one of its objects holds the key ${printable(JSON.stringify(twice))} twice, and which one is meant cannot be told; remove one of them`,
     );
   }
   const doc = fields.object(value, 'the document');
@@ -74,7 +84,10 @@ export function parsePlan(text: string, file: string): PlanDocument {
     );
   }
   const created = fields.string(doc.created_at, '"created_at"');
-  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/.test(created) || Number.isNaN(Date.parse(created))) {
+  const made = Date.parse(created);
+  // Date.parse rolls a day or hour out of range into the next (02-30 is 03-02): the time must read back as written.
+  const exact = !Number.isNaN(made) && new Date(made).toISOString().slice(0, 19) === created.slice(0, 19);
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/.test(created) || !exact) {
     fields.fail('"created_at"', 'must be a UTC time such as 2026-11-29T10:00:00.000Z');
   }
   const protections = fields.object(doc.protections, '"protections"');
@@ -82,7 +95,7 @@ export function parsePlan(text: string, file: string): PlanDocument {
   return {
     kind: PLAN_KIND,
     version: PLAN_VERSION,
-    plan_id: fields.string(doc.plan_id, '"plan_id"', { empty: false }),
+    plan_id: planIdOf(fields, doc.plan_id),
     created_at: created,
     origin: fields.string(doc.origin, '"origin"', { empty: false }),
     path_prefix: fields.string(doc.path_prefix, '"path_prefix"'),
@@ -97,6 +110,18 @@ export function parsePlan(text: string, file: string): PlanDocument {
     max_deletes: maxDeletes,
     plants: plantsOf(fields, doc.plants),
   };
+}
+
+/**
+ * The plan's id: a UUID, as docs/plans.md says. The journal keeps it as it is and history shows it,
+ * so text of any other shape (a line break, a secret, a megabyte) is no plan id.
+ */
+function planIdOf(fields: Fields, value: unknown): string {
+  const id = fields.string(value, '"plan_id"', { empty: false });
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) {
+    fields.fail('"plan_id"', 'must be a UUID such as 0b147983-3e0f-4c59-9a51-8d0e6c1a2b3c');
+  }
+  return id;
 }
 
 function selectionOf(fields: Fields, value: unknown): PlanSelection {

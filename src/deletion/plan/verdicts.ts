@@ -4,8 +4,9 @@ import type { Protections } from '../../config/profile-settings.js';
 import { maskSecrets } from '../../secrets/registry.js';
 import { PlanDriftError } from '../../shared/errors.js';
 import { printable, quoted } from '../../shared/text.js';
-import { plantFor, type DeletionTarget, type PlantsById } from '../guard.js';
-import { idReadings, protectionMatcher } from '../protections.js';
+import type { DeletionTarget, PlantsById } from '../guard.js';
+import { plantId } from '../id-input.js';
+import { idKey, idReadings, protectionMatcher } from '../protections.js';
 import type { DeleteOutcome } from '../results.js';
 import type { PlanDocument, PlannedPlant, PlanSelection } from './document.js';
 
@@ -40,10 +41,16 @@ export function planVerdicts(plan: PlanDocument, byId: PlantsById, rules: Protec
   const protectedBy = rules && protectionMatcher(rules);
   return plan.plants.map((planned) => {
     const verdict = { planned, chosen: chosen(planned) };
-    const listed = plantFor(byId, planned.id);
+    // Listed under exactly the planned id, as a plan is made: `05` or `7.0` is not the plant listed as 5 or 7.
+    const all = byId.get(idKey(planned.id))?.filter((plant) => plantId(plant) === planned.id) ?? [];
+    const listed = all[0];
     if (listed === undefined) return { ...verdict, action: 'not_found', why: 'no longer listed' };
-    const change = changeOf(planned, listed);
-    if (change !== undefined) return { ...verdict, action: 'changed', listed, why: change };
+    // Listed more than once under that id: a DELETE of it may take any of them, so each must be as planned.
+    const other = all.find((plant) => changeOf(planned, plant) !== undefined);
+    if (other !== undefined) {
+      const twice = all.length > 1 ? ` (the service lists id ${printable(planned.id)} ${all.length} times)` : '';
+      return { ...verdict, action: 'changed', listed: other, why: `${changeOf(planned, other)!}${twice}` };
+    }
     const known = [...new Set(idReadings(planned.id).flatMap((key) => byId.get(key) ?? []))];
     const protection = protectedBy?.(planned.id, known);
     if (protection !== undefined) return { ...verdict, action: 'protected', listed, why: protection.rule };
