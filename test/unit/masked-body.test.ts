@@ -31,53 +31,119 @@ function pieces(text: string, next: () => number): string[] {
   return cut;
 }
 
-const MiB = 1024 * 1024;
-/** Text of `size` characters, the token in `forms` at each offset. */
-function withTokens(size: number, offsets: readonly number[], form = TOKEN): string {
-  let text = 'leaf, stem; '.repeat(Math.ceil(size / 12)).slice(0, size);
-  for (const at of offsets) text = text.slice(0, at) + form + text.slice(at + form.length);
-  return text;
-}
-const OFFSETS = [0, 1 * MiB - 7, 1 * MiB + 64 * 1024 - 3, 1 * MiB + 64 * 1024 + 400, 2 * MiB + 5, 3 * MiB - 200];
+// The stream's sizes (masked-stream.ts): a cut at the held text's length less KEEP once WINDOW + KEEP is held,
+// stepped back CUT_STEP at a time while a masked span crosses it.
+const KEEP = 64 * 1024;
+const WINDOW = 1024 * 1024;
+const CUT_STEP = 4099;
+
+/**
+ * `redact`, one run of text between dots at a time: a dot is in no form of the token and ends every encoding
+ * (checked below), so this masks as `redact` masks the whole text, without decoding a mebibyte of dots at
+ * every cut tried (the instrumented decoder of a mutation run takes about a second a mebibyte).
+ */
+const redactRuns = (text: string) =>
+  text
+    .split(/(\.+)/)
+    .map((part, i) => (i % 2 === 1 ? part : redact(part)))
+    .join('');
+
+/** `text` with `form` written over it at `at`. */
+const put = (text: string, at: number, form: string) => text.slice(0, at) + form + text.slice(at + form.length);
+
+const FORMS = [
+  ['as it is', TOKEN],
+  ['percent-encoded', encodeURIComponent(TOKEN)],
+  ['after Bearer, in base64', Buffer.from(`Bearer ${TOKEN}`).toString('base64')],
+  ['spaced out', [...TOKEN].join(' ')],
+  ['as JSON escapes', [...TOKEN].map((ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')],
+  // The last character as it is: a reference's `;` is optional, and a cut just before the last one lets it out
+  // after the `***` (no part of the token, but not as the whole text is masked).
+  ['as HTML references', `${[...TOKEN.slice(0, -1)].map((ch) => `&#${ch.charCodeAt(0)};`).join('')}=`],
+] as const;
 
 describe('MaskedStream', () => {
-  it.each([
-    ['as it is', TOKEN],
-    ['percent-encoded', encodeURIComponent(TOKEN)],
-    ['after Bearer, in base64', Buffer.from(`Bearer ${TOKEN}`).toString('base64')],
-    ['spaced out', [...TOKEN].join(' ')],
-    ['as JSON escapes', [...TOKEN].map((ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')],
-  ])('masks the token %s wherever the pieces cut it, as a whole text is masked', (_, form) => {
-    const text = withTokens(3 * MiB + 100, OFFSETS, form);
-    for (const [seed, most] of [
-      [1, 70_000],
-      [2, 17],
-      [3, 1_500_000],
-    ] as const) {
-      const stream = new MaskedStream(redact);
-      const shown = pieces(text, sizes(seed, most)).map((piece) => stream.push(piece));
-      shown.push(stream.end());
-      const joined = shown.join('');
-      expect(joined, `seed ${seed}`).toBe(redact(text));
-      expect(joined).not.toContain(form);
-    }
+  it.each(FORMS)('masks the token %s, run by run between dots, as redactToken masks it whole', (_, form) => {
+    const text = `..${form}.&amp.${form.slice(0, 5)}..${form}${form}.${form.slice(3)}.%2${form}.`;
+    expect(redactRuns(text)).toBe(redact(text));
+    expect(redactRuns(text)).not.toContain(form);
   });
+
+  it.each(FORMS)(
+    'masks the token %s cut at each of its characters by the first cut, the end of what is held, and the cut after the carry-over',
+    (_, form) => {
+      const n = form.length;
+      // One text, dots but for the token at A, B and D. The piece that fills the window overshoots it by e,
+      // so the first cut, at WINDOW + e, crosses the token at A at each of its characters as e goes, and the
+      // end of what is then held crosses the one at B. What is left after the cut is carried over and held
+      // with what follows; the piece before the last ends at `size - e % n`, so the second cut, that length
+      // less KEEP, crosses the token at D at each of its characters.
+      const a = WINDOW + 8;
+      const b = WINDOW + KEEP + 8;
+      const size = 2 * WINDOW + KEEP + 2 * n + 64;
+      const d = size - KEEP - n;
+      let text = '.'.repeat(size);
+      for (const at of [a, b, d]) text = put(text, at, form);
+      const expected = redactRuns(text);
+      expect(expected.split('***')).toHaveLength(4);
+      /** `expected` up to where `cut` falls in the text, a cut that crosses no token. */
+      const maskedUpTo = (cut: number) =>
+        expected.slice(0, cut - (n - 3) * [a, b, d].filter((at) => at + n <= cut).length);
+      // The e that cut the token at A (and so the end of what is held, the one at B) at each of its first 14
+      // characters and its last 6, and just after it: every character of a short form, and of a long one, its
+      // escapes (each alike) cut at each of their characters.
+      const overshoots = Array.from({ length: n + 10 }, (_, e) => e).filter((e) => e <= 14 || e >= n - 6);
+      for (const e of overshoots) {
+        const stream = new MaskedStream(redactRuns);
+        const filled = WINDOW + KEEP + e;
+        const first = stream.push(text.slice(0, filled));
+        // Let out up to the cut, or a step before it when the token at A crosses it.
+        const cut = e > 8 && e < 8 + n ? WINDOW + e - CUT_STEP : WINDOW + e;
+        expect(first, `e ${e}`).toBe(maskedUpTo(cut));
+        const shown = [first];
+        // The rest of the token at B in pieces of 1 to 17 characters, then up to `size - e % n`, then the end.
+        const next = sizes(e + 1, 17);
+        let at = filled;
+        while (at < b + n + 8) {
+          const piece = text.slice(at, Math.min(at + next(), b + n + 8));
+          shown.push(stream.push(piece));
+          at += piece.length;
+        }
+        const last = size - (e % n);
+        const second = stream.push(text.slice(at, last));
+        // The second cut, at `last - KEEP` or a step before it when the token at D crosses it, let out
+        // all before it.
+        const cut2 = last - KEEP > d && last - KEEP < d + n ? last - KEEP - CUT_STEP : last - KEEP;
+        expect(shown.join('') + second, `e ${e}`).toBe(maskedUpTo(cut2));
+        shown.push(second, stream.push(text.slice(last)), stream.end());
+        expect(shown.join(''), `e ${e}`).toBe(expected);
+      }
+    },
+  );
 
   it('holds a bounded amount: text is let out before its end', () => {
     const stream = new MaskedStream(redact);
     let out = 0;
     for (let i = 0; i < 40; i += 1) out += stream.push('x'.repeat(256 * 1024)).length;
-    expect(out).toBeGreaterThan(40 * 256 * 1024 - 2 * MiB);
+    expect(out).toBeGreaterThan(40 * 256 * 1024 - 2 * WINDOW);
     expect(out + stream.end().length).toBe(40 * 256 * 1024);
   });
 
   it('lets out text dense with tokens, every one masked', () => {
-    const text = `${TOKEN} `.repeat(300_000);
-    const stream = new MaskedStream(redact);
-    const shown = pieces(text, sizes(4, 100_000)).map((piece) => stream.push(piece));
+    // Back-to-back tokens where the eight cuts are tried (each at 1 to 19 characters into a token: all
+    // crossed), dots elsewhere.
+    const band = `${TOKEN} `.repeat(Math.ceil((8 * CUT_STEP + 130) / 21));
+    const text = put('.'.repeat(2 * WINDOW), WINDOW - 8 * CUT_STEP - 65, band);
+    const stream = new MaskedStream(redactRuns);
+    // Every cut crossed: all held.
+    expect(stream.push(text.slice(0, WINDOW + KEEP))).toBe('');
+    const shown = pieces(text.slice(WINDOW + KEEP), sizes(4, 100_000)).map((piece) => stream.push(piece));
+    // Let out before the end: the first cut that is not crossed, past the band.
+    expect(shown.join('').length).toBeGreaterThan(WINDOW - 8 * CUT_STEP);
     shown.push(stream.end());
-    expect(shown.join('')).not.toContain(TOKEN);
+    expect(shown.join('')).toBe(redactRuns(text));
     expect(shown.join('')).not.toContain('TOP+');
+    expect(shown.join('').split('***')).toHaveLength(band.length / 21 + 1);
   });
 });
 
