@@ -48,6 +48,10 @@ async function refused(promise: Promise<unknown>): Promise<string> {
 }
 
 describe('deleteAskedBy: a plain body', () => {
+  it('reads a body whole up to 16 MiB', () => {
+    expect(INSPECTED_BYTES).toBe(16_777_216);
+  });
+
   it('answers with where the request asks, the headers and query read without a body', async () => {
     expect(await deleteAskedBy({ 'x-http-method-override': 'DELETE' }, '/p', undefined)).toBe(
       'its x-http-method-override header',
