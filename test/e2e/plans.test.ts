@@ -356,11 +356,12 @@ describe('exact ids and no token', () => {
     ok(await plants(['prune', '--all', '--plan', planFile()]));
     expectNoFormOf(TOKEN, readFileSync(planFile(), 'utf8'), 'the plan file');
     expect(readPlan().plants).toHaveLength(ECHO_FORMS.length);
-    // Applied as made: the names are compared as the plan keeps them, masked.
     // A selection given the token (a variable that held it by mistake) is kept masked too.
     ok(await plants(['prune', '--tag', TOKEN, '--name', `*${TOKEN}*`, '--plan', planFile()]));
     expectNoFormOf(TOKEN, readFileSync(planFile(), 'utf8'), 'the plan of --tag <token>');
-    expect(readPlan().selection).toMatchObject({ tags: [expect.stringContaining('***')], name: expect.stringContaining('***') });
+    const selection = readPlan().selection as { tags: string[]; name: string };
+    expect([selection.tags[0], selection.name].every((text) => text.includes('***'))).toBe(true);
+    // Applied as made: the names are compared as the plan keeps them, masked.
     ok(await plants(['prune', '--all', '--plan', planFile()]));
     const applied = ok(await plants(['apply', planFile(), '--yes', '--json']));
     expect(results(applied).every(([, result]) => result === 'deleted')).toBe(true);
