@@ -119,6 +119,7 @@ Examples:
   plants list --tag seedling
   plants delete 42
   plants prune --tag seedling --dry-run
+  plants prune --tag seedling --plan plan.json && plants apply plan.json --dry-run
   plants history --since 24h
   plants api /plants/7
   plants completion bash --help
@@ -130,6 +131,7 @@ Exit codes:
   2    usage error (bad flag, argument or configuration; --yes missing; prompt declined)
   3    not found (delete of an id the service does not have; api: a 404 or 410 to one resource)
   4    authentication (401/403 from the service, or no token)
+  5    apply: a planned plant changed since the plan, so it was not deleted
   129  stopped by SIGHUP (a closed terminal), as by Ctrl-C
   130  interrupted (Ctrl-C)
   143  stopped by SIGTERM (a cancelled CI job), as by Ctrl-C
