@@ -1,46 +1,12 @@
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli, tempDir, type CliResult } from '../helpers/cli.js';
-import { plantStore, rawServer, TOKEN, type RawServer } from '../helpers/servers.js';
-import type { PlanDocument } from '../../src/deletion/plan/document.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { rawServer, type RawServer } from '../helpers/servers.js';
 import type { StoredPlant } from '../../src/server/store.js';
+import { planRuns } from '../helpers/plan-runs.js';
 
 // A hostile pass over deletion plans (docs/plans.md): hand edits, odd services, odd files.
 
-type Store = Awaited<ReturnType<typeof plantStore>>;
-let store: Store | undefined;
-let dir: ReturnType<typeof tempDir>;
-beforeEach(() => {
-  dir = tempDir();
-});
-afterEach(async () => {
-  await store?.close();
-  store = undefined;
-  dir.remove();
-});
-
-const start = async (plants: StoredPlant[]) => {
-  store = await plantStore({ plants });
-};
-const planFile = () => join(dir.path, 'plan.json');
-const env = (more: Record<string, string> = {}) => ({
-  PLANTS_BASE_URL: store?.url ?? '',
-  PLANTS_TOKEN: TOKEN,
-  PLANTS_STATE_DIR: join(dir.path, 'state'),
-  ...more,
-});
-const plants = (args: string[], more: Record<string, string> = {}, input?: string) =>
-  runCli(args, { configDir: dir.path, env: env(more), input });
-const readPlan = () => JSON.parse(readFileSync(planFile(), 'utf8')) as PlanDocument;
-const editPlan = (edit: (plan: PlanDocument) => unknown) => writeFileSync(planFile(), JSON.stringify(edit(readPlan())));
-const results = (r: CliResult) =>
-  (JSON.parse(r.stdout) as { id: string; result: string }[]).map((x) => [x.id, x.result]);
-const deletes = () => store!.requests.filter((r) => r.method === 'DELETE').map((r) => r.path);
-const ok = (r: CliResult) => {
-  expect(r.code, r.stderr).toBe(0);
-  return r;
-};
+const setup = planRuns();
+const { start, planFile, plants, editPlan, results, deletes, ok } = setup;
 
 describe('a planned id is matched to the list exactly', () => {
   it('a hand-added "05" or "4.0" is not the plant listed as 5 or 4: not_found, and no DELETE is sent for it', async () => {
@@ -112,7 +78,7 @@ describe('plan files that are no file of a plan', () => {
 
   it('a directory is refused, naming why', async () => {
     await start([]);
-    const applied = await plants(['apply', dir.path, '--dry-run']);
+    const applied = await plants(['apply', setup.dir, '--dry-run']);
     expect(applied.code).toBe(2);
     expect(applied.stderr).toContain('cannot read the plan');
   });

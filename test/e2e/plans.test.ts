@@ -2,71 +2,29 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  NO_KEYRING,
-  PLANTS_BIN,
-  ROOT,
-  runCli,
-  spawnCli,
-  tempDir,
-  waitFor,
-  type CliResult,
-  type JsonError,
-} from '../helpers/cli.js';
-import { plantStore, rawServer, TOKEN, type RawServer } from '../helpers/servers.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { NO_KEYRING, PLANTS_BIN, ROOT, spawnCli, waitFor, type CliResult, type JsonError } from '../helpers/cli.js';
+import { rawServer, TOKEN, type RawServer } from '../helpers/servers.js';
 import { ECHO_FORMS, expectNoFormOf } from '../helpers/token-forms.js';
 import type { JournalRecord } from '../../src/deletion/journal/read.js';
-import type { PlanDocument } from '../../src/deletion/plan/document.js';
 import type { StoredPlant } from '../../src/server/store.js';
 import { parseJson } from '../../src/shared/json.js';
 import { startPlantStoreServer } from '../../src/server/server.js';
 import { PlantStore } from '../../src/server/store.js';
+import { planRuns } from '../helpers/plan-runs.js';
 
 // Deletion plans end to end (docs/plans.md): made by prune or delete --plan, applied by plants apply.
 
-type Store = Awaited<ReturnType<typeof plantStore>>;
-let store: Store | undefined;
-let dir: ReturnType<typeof tempDir>;
-beforeEach(() => {
-  dir = tempDir();
-});
-afterEach(async () => {
-  await store?.close();
-  store = undefined;
-  dir.remove();
-});
-
-const start = async (plants: StoredPlant[]) => {
-  store = await plantStore({ plants });
-};
+const setup = planRuns();
+const { start, planFile, env, plants, readPlan, editPlan, results, deletes, ok, plan } = setup;
 const garden = (count: number, tag = 'seedling'): { id: number; name: string; tag: string }[] =>
   Array.from({ length: count }, (_, i) => ({ id: i + 1, name: `Plant ${i + 1}`, tag }));
-const planFile = () => join(dir.path, 'plan.json');
-const env = (more: Record<string, string> = {}) => ({
-  PLANTS_BASE_URL: store?.url ?? '',
-  PLANTS_TOKEN: TOKEN,
-  PLANTS_STATE_DIR: join(dir.path, 'state'),
-  ...more,
-});
-const plants = (args: string[], more: Record<string, string> = {}, input?: string) =>
-  runCli(args, { configDir: dir.path, env: env(more), input });
-const readPlan = () => JSON.parse(readFileSync(planFile(), 'utf8')) as PlanDocument;
-const editPlan = (edit: (plan: PlanDocument) => unknown) => writeFileSync(planFile(), JSON.stringify(edit(readPlan())));
-const results = (r: CliResult) =>
-  (JSON.parse(r.stdout) as { id: string; result: string }[]).map((x) => [x.id, x.result]);
-const deletes = () => store!.requests.filter((r) => r.method === 'DELETE').map((r) => r.path);
 const errorLine = (r: CliResult) => (JSON.parse(r.stderr.trimEnd().split('\n').at(-1)!) as JsonError).error;
 const journal = (): JournalRecord[] =>
-  readFileSync(join(dir.path, 'state', 'deletions.jsonl'), 'utf8')
+  readFileSync(join(setup.dir, 'state', 'deletions.jsonl'), 'utf8')
     .split('\n')
     .filter((line) => line !== '')
     .map((line) => JSON.parse(line) as JournalRecord);
-const ok = (r: CliResult) => {
-  expect(r.code, r.stderr).toBe(0);
-  return r;
-};
-const plan = async (args: string[]) => ok(await plants([...args, '--plan', planFile()]));
 
 describe('a plan applied as made', () => {
   it('prune --plan sends nothing but the list, writes a 0600 plan, and apply deletes exactly its plants', async () => {
@@ -76,13 +34,13 @@ describe('a plan applied as made', () => {
     expect(made.stderr).toMatch(
       /^Planned 3 plants for deletion from 127\.0\.0\.1:\d+ \(profile default\): plan [0-9a-f]{8} in .*plan\.json; nothing was sent\. Review it, then: plants apply .*plan\.json\n$/,
     );
-    expect(store!.requests.map((r) => r.method)).toEqual(['GET']);
+    expect(setup.store.requests.map((r) => r.method)).toEqual(['GET']);
     expect(statSync(planFile()).mode & 0o777).toBe(0o600);
     const doc = readPlan();
     expect(doc).toMatchObject({
       kind: 'plants.deletion-plan',
       version: 1,
-      origin: store!.url,
+      origin: setup.store.url,
       path_prefix: '',
       profile: 'default',
       selection: { command: 'prune', tags: ['seedling'], name: null, all: false, limit: null },
@@ -104,7 +62,7 @@ describe('a plan applied as made', () => {
       ['3', 'deleted'],
     ]);
     expect(deletes()).toEqual(['/plants/1', '/plants/2', '/plants/3']);
-    expect(store!.store.list().map((p) => p.id)).toEqual([4]);
+    expect(setup.store.store.list().map((p) => p.id)).toEqual([4]);
     const records = journal();
     expect(records.every((record) => record.plan === doc.plan_id && record.command === 'apply')).toBe(true);
     const history = JSON.parse(ok(await plants(['history', '--json'])).stdout) as { plan?: string; command: string }[];
@@ -147,10 +105,10 @@ describe('drift between plan and apply', () => {
   it('deleted, renamed and retagged plants are not sent: not_found and changed, exit 5', async () => {
     await start(garden(5));
     await plan(['prune', '--tag', 'seedling']);
-    store!.store.delete('1');
-    store!.store.update('2', { name: 'Plant two' });
-    store!.store.update('3', { tag: 'tree' });
-    store!.store.update('4', { tag: null });
+    setup.store.store.delete('1');
+    setup.store.store.update('2', { name: 'Plant two' });
+    setup.store.store.update('3', { tag: 'tree' });
+    setup.store.store.update('4', { tag: null });
     const dry = ok(await plants(['apply', planFile(), '--dry-run', '--json']));
     expect(
       (JSON.parse(dry.stdout) as { id: string; action: string; reason: string | null }[]).map((v) => [
@@ -187,11 +145,11 @@ describe('drift between plan and apply', () => {
   it('only plants gone: exit 3; with --ignore-missing, 0', async () => {
     await start(garden(3));
     await plan(['prune', '--all']);
-    store!.store.delete('2');
+    setup.store.store.delete('2');
     expect((await plants(['apply', planFile(), '--yes'])).code).toBe(3);
-    store!.store.add({ id: 4, name: 'Plant 4' });
+    setup.store.store.add({ id: 4, name: 'Plant 4' });
     await plan(['prune', '--all']);
-    store!.store.delete('4');
+    setup.store.store.delete('4');
     expect((await plants(['apply', planFile(), '--yes', '--ignore-missing'])).code).toBe(0);
   });
 
@@ -236,19 +194,19 @@ describe('refusals before anything is sent', () => {
     await start(garden(2));
     await plan(['prune', '--all']);
     const other = await plants(['apply', planFile(), '--yes', '--json'], {
-      PLANTS_BASE_URL: store!.url.replace('127.0.0.1', 'localhost'),
+      PLANTS_BASE_URL: setup.store.url.replace('127.0.0.1', 'localhost'),
     });
     expect([other.code, errorLine(other).code]).toEqual([2, 'refused']);
     expect(other.stderr).toMatch(
       /made for another service: origin "http:\/\/127\.0\.0\.1:\d+", not "http:\/\/localhost:\d+"/,
     );
-    const prefix = await plants(['apply', planFile(), '--yes'], { PLANTS_BASE_URL: `${store!.url}/api/` });
+    const prefix = await plants(['apply', planFile(), '--yes'], { PLANTS_BASE_URL: `${setup.store.url}/api/` });
     expect(prefix.stderr).toContain('path prefix "/", not "/api"');
-    ok(await plants(['--profile', 'staging', 'config', 'set', 'base-url', store!.url]));
+    ok(await plants(['--profile', 'staging', 'config', 'set', 'base-url', setup.store.url]));
     const profile = await plants(['--profile', 'staging', 'apply', planFile(), '--yes']);
     expect(profile.stderr).toContain('profile "default", not "staging"');
-    expect(store!.requests.filter((r) => r.method !== 'GET' || r.path !== '/plants')).toEqual([]);
-    expect(store!.requests).toHaveLength(1);
+    expect(setup.store.requests.filter((r) => r.method !== 'GET' || r.path !== '/plants')).toEqual([]);
+    expect(setup.store.requests).toHaveLength(1);
   });
 
   it('a plan older than --max-age (24h by default), or made in the future', async () => {
@@ -301,7 +259,7 @@ describe('refusals before anything is sent', () => {
       const r = await plants(['apply', planFile(), '--yes']);
       expect([r.code, r.stderr]).toEqual([2, expect.stringMatching(message)]);
     }
-    const missing = await plants(['apply', join(dir.path, 'nope.json'), '--yes']);
+    const missing = await plants(['apply', join(setup.dir, 'nope.json'), '--yes']);
     expect(missing.stderr).toMatch(/cannot read the plan .*nope\.json: .*no such file/i);
     expect(deletes()).toEqual([]);
   });
@@ -329,7 +287,7 @@ describe('review by editing', () => {
       ['3', 'deleted'],
       ['10', 'deleted'],
     ]);
-    expect(store!.store.list().map((p) => p.id)).toEqual([2]);
+    expect(setup.store.store.list().map((p) => p.id)).toEqual([2]);
   });
 });
 
@@ -346,8 +304,8 @@ describe('exact ids and no token', () => {
     ]);
     ok(await plants(['apply', planFile(), '--yes']));
     expect(deletes()).toEqual(['/plants/9007199254740993', '/plants/12345678901234567890123']);
-    expect(store!.store.list().length).toBe(1);
-    expect(readFileSync(join(dir.path, 'state', 'deletions.jsonl'), 'utf8')).toContain('"id":"9007199254740993"');
+    expect(setup.store.store.list().length).toBe(1);
+    expect(readFileSync(join(setup.dir, 'state', 'deletions.jsonl'), 'utf8')).toContain('"id":"9007199254740993"');
   });
 
   it('the plan file holds no form of the token, whatever the service echoes in names and tags', async () => {
@@ -360,7 +318,7 @@ describe('exact ids and no token', () => {
     ok(await plants(['prune', '--tag', TOKEN, '--name', `*${TOKEN}*`, '--plan', planFile()]));
     expectNoFormOf(TOKEN, readFileSync(planFile(), 'utf8'), 'the plan of --tag <token>');
     const selection = readPlan().selection as { tags: string[]; name: string };
-    expect([selection.tags[0], selection.name].every((text) => text.includes('***'))).toBe(true);
+    expect([selection.tags[0] ?? '', selection.name].every((text) => text.includes('***'))).toBe(true);
     // Applied as made: the names are compared as the plan keeps them, masked.
     ok(await plants(['prune', '--all', '--plan', planFile()]));
     const applied = ok(await plants(['apply', planFile(), '--yes', '--json']));
@@ -376,13 +334,19 @@ describe('the recipe in docs/plans.md', () => {
     const doc = readFileSync(join(ROOT, 'docs', 'plans.md'), 'utf8');
     const recipe = /The same as plain shell[\s\S]*?```sh\n([\s\S]*?)```/.exec(doc)?.[1];
     expect(recipe).toBeDefined();
-    const bin = join(dir.path, 'bin');
+    const bin = join(setup.dir, 'bin');
     mkdirSync(bin);
     writeFileSync(join(bin, 'plants'), `#!/bin/sh\nexec "${process.execPath}" "${PLANTS_BIN}" "$@"\n`, { mode: 0o755 });
     // Asynchronously: the store answers from this process.
     const child = spawn('bash', ['-e', '-c', recipe!], {
-      cwd: dir.path,
-      env: { ...env(), PATH: `${bin}:${process.env.PATH}`, HOME: dir.path, PLANTS_CONFIG_DIR: dir.path, ...NO_KEYRING },
+      cwd: setup.dir,
+      env: {
+        ...env(),
+        PATH: `${bin}:${process.env.PATH}`,
+        HOME: setup.dir,
+        PLANTS_CONFIG_DIR: setup.dir,
+        ...NO_KEYRING,
+      },
     });
     const r = { status: null as number | null, stdout: '', stderr: '' };
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (r.stdout += chunk));
@@ -390,9 +354,9 @@ describe('the recipe in docs/plans.md', () => {
     [r.status] = (await once(child, 'close')) as [number | null];
     // The plan's ids (stdout is no terminal, as after --dry-run), then the recipe's word.
     expect([r.status, r.stdout], r.stderr).toEqual([0, '1\n2\n3\ndone\n']);
-    expect(readFileSync(join(dir.path, 'plan.md'), 'utf8')).toContain('| 1 | Plant 1 | seedling | delete |');
-    expect(JSON.parse(readFileSync(join(dir.path, 'results.json'), 'utf8'))).toHaveLength(3);
-    expect(store!.store.list().map((p) => p.id)).toEqual(trees.map((p) => p.id));
+    expect(readFileSync(join(setup.dir, 'plan.md'), 'utf8')).toContain('| 1 | Plant 1 | seedling | delete |');
+    expect(JSON.parse(readFileSync(join(setup.dir, 'results.json'), 'utf8'))).toHaveLength(3);
+    expect(setup.store.store.list().map((p) => p.id)).toEqual(trees.map((p) => p.id));
   });
 });
 
@@ -425,7 +389,7 @@ describe('interruptions and concurrent applies', () => {
     const serverEnv = { PLANTS_BASE_URL: server.url };
     ok(await plants(['prune', '--all', '--plan', planFile()], serverEnv));
     const run = spawnCli(['apply', planFile(), '--yes', '--json', '--concurrency', '3', '--debug'], {
-      configDir: dir.path,
+      configDir: setup.dir,
       env: { ...env(serverEnv), PLANTS_RETRIES: '0' },
     });
     await waitFor(

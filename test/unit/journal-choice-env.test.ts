@@ -1,21 +1,17 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import {
-  closeSync,
   constants,
   existsSync,
-  mkdtempSync,
   openSync,
   readdirSync,
   readFileSync,
   readSync,
-  rmSync,
   writeFileSync,
   writeSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   checkDeletionJournal,
   journalStopped,
@@ -28,21 +24,11 @@ import type { DeleteOutcome } from '../../src/deletion/results.js';
 import { RunRecords } from '../../src/deletion/journal/record-lines.js';
 import { JournalError } from '../../src/shared/errors.js';
 import { runCommand } from '../helpers/command.js';
+import { tempFiles } from '../helpers/temp-files.js';
 
 // The journal a run keeps, as its environment's test settings shape it, and what a run stopped by it says.
 
-const dirs: string[] = [];
-const fds: number[] = [];
-afterEach(() => {
-  for (const fd of fds.splice(0)) closeSync(fd);
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'plants-journal-choice-env-'));
-  dirs.push(dir);
-  return dir;
-}
+const { tempDir, fds } = tempFiles('plants-journal-choice-env-');
 
 function opening(over: Partial<JournalOpening> = {}): JournalOpening {
   return {
@@ -276,7 +262,8 @@ describe('openDeletionJournal', () => {
   });
 
   it('lets go of a pipe once the journal has it: closed, the reader sees its end', async () => {
-    const path = join(tempDir(), 'journal.fifo');
+    const fifoDir = tempDir();
+    const path = join(fifoDir, 'journal.fifo');
     runCommand('mkfifo', [path]);
     const reader = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
     fds.push(reader);
@@ -286,12 +273,12 @@ describe('openDeletionJournal', () => {
     expect(JSON.parse(buffer.subarray(0, readSync(reader, buffer)).toString())).toMatchObject({ event: 'start' });
     expect(readSync(reader, buffer)).toBe(0);
     // Refused after the pipe had its reader: let go all the same.
-    writeFileSync(join(dirs.at(-1)!, 'not-a-journal'), 'x\n');
+    writeFileSync(join(fifoDir, 'not-a-journal'), 'x\n');
     await expect(
       openDeletionJournal(
         opening({
           choice: { journal: true, journalFile: path },
-          env: { PLANTS_STATE_DIR: join(dirs.at(-1)!, 'not-a-journal') },
+          env: { PLANTS_STATE_DIR: join(fifoDir, 'not-a-journal') },
         }),
       ),
     ).rejects.toThrow(/^cannot make the directory of the deletion journal/);

@@ -1,25 +1,14 @@
-import { closeSync, constants, mkdtempSync, openSync, readFileSync, readSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { constants, openSync, readFileSync, readSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DeletionJournal } from '../../src/deletion/journal/journal.js';
 import { RunRecords } from '../../src/deletion/journal/record-lines.js';
 import { runCommand } from '../helpers/command.js';
+import { tempFiles } from '../helpers/temp-files.js';
 
 // A run whose records a pipe could not take whole is refused before anything is sent: to the byte.
 
-const dirs: string[] = [];
-const fds: number[] = [];
-afterEach(() => {
-  for (const fd of fds.splice(0)) closeSync(fd);
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'plants-fit-pipe-'));
-  dirs.push(dir);
-  return dir;
-}
+const { tempDir, fds } = tempFiles('plants-fit-pipe-');
 
 const RUN = { run: 'run-1', command: 'delete', profile: 'default', baseUrl: 'http://127.0.0.1:1' };
 

@@ -1,21 +1,17 @@
 import {
   chmodSync,
   chownSync,
-  closeSync,
   fstatSync,
   mkdirSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
-  rmSync,
   statSync,
   symlinkSync,
   writeFileSync,
   writeSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   checkJournalFile,
   journalFirstLine,
@@ -25,21 +21,11 @@ import {
 } from '../../src/deletion/journal/open-file.js';
 import { JournalError } from '../../src/shared/errors.js';
 import { runCommand } from '../helpers/command.js';
+import { tempFiles } from '../helpers/temp-files.js';
 
 // Opening a journal file, on real files in a temp dir (and the devices every Linux has).
 
-const dirs: string[] = [];
-const fds: number[] = [];
-afterEach(() => {
-  for (const fd of fds.splice(0)) closeSync(fd);
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'plants-open-file-'));
-  dirs.push(dir);
-  return dir;
-}
+const { tempDir, fds } = tempFiles('plants-open-file-');
 
 function open(path: string, own: boolean): number {
   const fd = openJournalFile(path, own);

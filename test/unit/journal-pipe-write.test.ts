@@ -1,17 +1,6 @@
-import {
-  closeSync,
-  constants,
-  mkdtempSync,
-  openSync,
-  readFileSync,
-  readSync,
-  rmSync,
-  writeFileSync,
-  writeSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { constants, openSync, readFileSync, readSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   PIPE_BUF,
   PipeStalled,
@@ -21,21 +10,11 @@ import {
   writeLinesNow,
 } from '../../src/deletion/journal/pipe-write.js';
 import { runCommand } from '../helpers/command.js';
+import { tempFiles } from '../helpers/temp-files.js';
 
 // Whole lines to a journal file or pipe: real FIFOs, filled until they take no more.
 
-const dirs: string[] = [];
-const fds: number[] = [];
-afterEach(() => {
-  for (const fd of fds.splice(0)) closeSync(fd);
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'plants-pipe-write-'));
-  dirs.push(dir);
-  return dir;
-}
+const { tempDir, fds } = tempFiles('plants-pipe-write-');
 
 const PIPE = { pipe: true, regular: false };
 const REGULAR = { pipe: false, regular: true };
@@ -196,9 +175,10 @@ describe('writeLinesNow', () => {
     const { writer } = pipe();
     fill(writer);
     expect(() => writeLinesNow(writer, 'line\n', 5, REGULAR)).toThrow(expect.objectContaining({ code: 'EAGAIN' }));
-    const fd = openSync(join(tempDir(), 'j.jsonl'), 'w+');
+    const file = join(tempDir(), 'j.jsonl');
+    const fd = openSync(file, 'w+');
     fds.push(fd);
-    const readOnly = openSync(join(dirs.at(-1)!, 'j.jsonl'), 'r');
+    const readOnly = openSync(file, 'r');
     fds.push(readOnly);
     expect(() => writeLinesNow(readOnly, 'line\n', 5, PIPE)).toThrow(expect.objectContaining({ code: 'EBADF' }));
   });

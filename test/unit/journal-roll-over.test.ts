@@ -1,20 +1,16 @@
 import { spawnSync } from 'node:child_process';
 import {
-  closeSync,
   linkSync,
   mkdirSync,
-  mkdtempSync,
   openSync,
   readdirSync,
   readFileSync,
-  rmSync,
   symlinkSync,
   unlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   KEEP_OLD_FILES,
   oldJournalsInOrder,
@@ -24,21 +20,11 @@ import {
 } from '../../src/deletion/journal/roll-over.js';
 import { markWriter } from '../../src/deletion/journal/writers.js';
 import { JournalError } from '../../src/shared/errors.js';
+import { tempFiles } from '../helpers/temp-files.js';
 
 // The journal's rollover, on real files in a temp dir.
 
-const dirs: string[] = [];
-const fds: number[] = [];
-afterEach(() => {
-  for (const fd of fds.splice(0)) closeSync(fd);
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'plants-roll-over-'));
-  dirs.push(dir);
-  return dir;
-}
+const { tempDir, fds } = tempFiles('plants-roll-over-');
 
 function endedPid(): number {
   return spawnSync(process.execPath, ['-e', '']).pid;

@@ -1,24 +1,13 @@
 import { spawnSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { openSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fileKey, filesBeingWritten, markWriter } from '../../src/deletion/journal/writers.js';
+import { tempFiles } from '../helpers/temp-files.js';
 
 // The runs writing the state directory's journal: their marks, on real files in a temp dir.
 
-const dirs: string[] = [];
-const fds: number[] = [];
-afterEach(() => {
-  for (const fd of fds.splice(0)) closeSync(fd);
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'plants-journal-writers-'));
-  dirs.push(dir);
-  return dir;
-}
+const { tempDir, fds } = tempFiles('plants-journal-writers-');
 
 function openFile(path: string): number {
   writeFileSync(path, '');
