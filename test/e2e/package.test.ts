@@ -83,6 +83,7 @@ describe('the npm package', () => {
         'docs/choices.md',
         'docs/commands.md',
         'docs/performance.md',
+        'docs/plans.md',
         'docs/testing.md',
         'dist/THIRD-PARTY-LICENSES.md',
         'dist/cli.cjs',
