@@ -60,6 +60,8 @@ const url = await new Promise((resolve) => {
 function plants(args, { input, shown } = {}) {
   console.log(`\n$ ${shown ?? `plants ${args.join(' ')}`}`);
   const result = spawnSync(process.execPath, [join(root, 'bin/plants.js'), ...args], {
+    // In the demo's own directory: the plan file below is made there, and goes with it.
+    cwd: configDir,
     env,
     input,
     stdio: [input === undefined ? 'inherit' : 'pipe', 'inherit', 'inherit'],
@@ -85,11 +87,15 @@ plants(['list', '--limit', '4']);
 // The escape hatch: any request with the same profile (create and fetch one are not in the interface).
 plants(['api', '-X', 'POST', '/plants', '-F', 'name=Fern', '-F', 'tag=fern']);
 plants(['api', '/plants/2']);
+// A deletion a person approves first: plan it, read the plan, apply exactly that.
+plants(['prune', '--tag', 'seedling', '--plan', 'plan.json']);
+plants(['apply', 'plan.json', '--dry-run']);
+plants(['apply', 'plan.json', '--yes']);
 plants(['history']);
 // The store's own log of the DELETEs it served: the same request ids as the journal's.
 // The commands ran synchronously; its log arrives once this process listens again.
 const logged = () => serverErr.split('\n').filter((line) => line.includes('DELETE'));
-for (const deadline = Date.now() + 5000; logged().length < 2 && Date.now() < deadline;) {
+for (const deadline = Date.now() + 5000; logged().length < 3 && Date.now() < deadline;) {
   await sleep(10);
 }
 console.log('\nThe local plant store logged the DELETEs it served (compare the request ids):');
