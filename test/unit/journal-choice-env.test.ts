@@ -1,15 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import {
-  constants,
-  existsSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  readSync,
-  writeFileSync,
-  writeSync,
-} from 'node:fs';
+import { constants, existsSync, openSync, readdirSync, readSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import {
@@ -18,40 +9,18 @@ import {
   openDeletionJournal,
   recordSkipped,
   recordSkippedNow,
-  type JournalOpening,
 } from '../../src/deletion/journal/choice.js';
-import type { DeleteOutcome } from '../../src/deletion/results.js';
 import { RunRecords } from '../../src/deletion/journal/record-lines.js';
 import { JournalError } from '../../src/shared/errors.js';
 import { runCommand } from '../helpers/command.js';
 import { tempFiles } from '../helpers/temp-files.js';
+import { journalFixtures } from '../helpers/journal-fixtures.js';
 
 // The journal a run keeps, as its environment's test settings shape it, and what a run stopped by it says.
 
 const { tempDir, fds } = tempFiles('plants-journal-choice-env-');
 
-function opening(over: Partial<JournalOpening> = {}): JournalOpening {
-  return {
-    command: 'delete',
-    plants: 2,
-    choice: { journal: true },
-    env: { PLANTS_STATE_DIR: tempDir() },
-    where: () => Promise.resolve({ profile: 'default', baseUrl: new URL('http://127.0.0.1:1/api/') }),
-    warn: vi.fn(),
-    info: vi.fn(),
-    ...over,
-  };
-}
-
-const events = (path: string) =>
-  readFileSync(path, 'utf8')
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
-
-const outcome = (id: string, result: DeleteOutcome['result']['result'], sent = true): DeleteOutcome => ({
-  result: { id, result, status: sent ? 204 : null, request_id: sent ? `r-${id}` : null },
-});
+const { opening, events, outcome, fifo } = journalFixtures(tempDir, fds);
 
 /** Fills a pipe until it takes not one byte more. */
 function fill(writer: number): void {
@@ -109,12 +78,7 @@ describe('PLANTS_TEST_JOURNAL_ROLL_OVER_BYTES', () => {
 describe('PLANTS_TEST_JOURNAL_PIPE_STALL_MS', () => {
   /** A pipe with a reader that takes nothing, full already. */
   function fullPipe(): { path: string; reader: number } {
-    const path = join(tempDir(), 'journal.fifo');
-    runCommand('mkfifo', [path]);
-    const reader = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
-    fds.push(reader);
-    const writer = openSync(path, constants.O_WRONLY | constants.O_NONBLOCK);
-    fds.push(writer);
+    const { path, reader, writer } = fifo();
     fill(writer);
     return { path, reader };
   }

@@ -1,5 +1,4 @@
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
@@ -9,48 +8,17 @@ import {
   openDeletionJournal,
   recordSkipped,
   recorderFor,
-  type JournalOpening,
 } from '../../src/deletion/journal/choice.js';
-import type { DeleteOutcome } from '../../src/deletion/results.js';
 import { forgetSecrets, registerSecret } from '../../src/secrets/registry.js';
 import { JournalError } from '../../src/shared/errors.js';
+import { journalFixtures } from '../helpers/journal-fixtures.js';
+import { tempFiles } from '../helpers/temp-files.js';
 
 // Where a run records what it sends, chosen from its flags and environment, on data alone.
 
-const dirs: string[] = [];
-afterEach(() => {
-  forgetSecrets();
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'plants-journal-choice-'));
-  dirs.push(dir);
-  return dir;
-}
-
-function opening(over: Partial<JournalOpening> = {}): JournalOpening {
-  return {
-    command: 'delete',
-    plants: 2,
-    choice: { journal: true },
-    env: { PLANTS_STATE_DIR: tempDir() },
-    where: () => Promise.resolve({ profile: 'default', baseUrl: new URL('http://127.0.0.1:1/api/') }),
-    warn: vi.fn(),
-    info: vi.fn(),
-    ...over,
-  };
-}
-
-const events = (path: string) =>
-  readFileSync(path, 'utf8')
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
-
-const outcome = (id: string, result: DeleteOutcome['result']['result'], sent = true): DeleteOutcome => ({
-  result: { id, result, status: sent ? 204 : null, request_id: sent ? `r-${id}` : null },
-});
+const { tempDir } = tempFiles('plants-journal-choice-');
+afterEach(() => forgetSecrets());
+const { opening, events, outcome } = journalFixtures(tempDir);
 
 describe('journalOnByEnv', () => {
   it('is on unless PLANTS_JOURNAL says off', () => {

@@ -1,4 +1,4 @@
-import { constants, openSync, readFileSync, readSync, writeFileSync, writeSync } from 'node:fs';
+import { openSync, readFileSync, readSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -9,8 +9,8 @@ import {
   writeLines,
   writeLinesNow,
 } from '../../src/deletion/journal/pipe-write.js';
-import { runCommand } from '../helpers/command.js';
 import { tempFiles } from '../helpers/temp-files.js';
+import { journalFixtures } from '../helpers/journal-fixtures.js';
 
 // Whole lines to a journal file or pipe: real FIFOs, filled until they take no more.
 
@@ -20,15 +20,8 @@ const PIPE = { pipe: true, regular: false };
 const REGULAR = { pipe: false, regular: true };
 
 /** A FIFO's two ends, both non-blocking (as the journal opens a pipe). */
-function pipe(): { reader: number; writer: number } {
-  const path = join(tempDir(), 'journal.fifo');
-  runCommand('mkfifo', [path]);
-  const reader = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
-  fds.push(reader);
-  const writer = openSync(path, constants.O_WRONLY | constants.O_NONBLOCK);
-  fds.push(writer);
-  return { reader, writer };
-}
+const { fifo } = journalFixtures(tempDir, fds);
+const pipe = (): { reader: number; writer: number } => fifo();
 
 /** Fills the pipe until it takes not one byte more. */
 function fill(writer: number): void {
