@@ -1,4 +1,4 @@
-import { closeSync, openSync, readSync } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { Argument, Command, Option } from 'commander';
 import { completeWith } from '../completion/hints.js';
 import type { Context } from '../context.js';
@@ -27,6 +27,7 @@ import { maskSecrets } from '../secrets/registry.js';
 import { CancelledError, JournalError, RefusedError, UsageError } from '../shared/errors.js';
 import { fsReason } from '../shared/fs-reason.js';
 import { printable } from '../shared/text.js';
+import { readText, TooLargeError } from '../shared/read-text.js';
 import { parseMaxAge } from '../shared/values.js';
 import { APPLY_VIEW_FORMATS, showVerdicts, type ApplyViewFormat } from './apply-show.js';
 import { addDeletionOptions, pickDeletionOptions, type DeletionFlags, type DeletionOptions } from './deletion-flags.js';
@@ -96,7 +97,7 @@ async function runApply(options: ApplyOptions, ctx: Context): Promise<void> {
   }
   journalOnByEnv(ctx.env);
   if (!options.dryRun) checkDeletionJournal(options, ctx.env);
-  const plan = parsePlan(readPlan(options.file), options.file);
+  const plan = parsePlan(await readPlan(options.file), options.file);
   const [client, profile] = await Promise.all([ctx.client(), ctx.profile()]);
   checkPlanPlace(plan, placeOf(client.baseUrl, profile.value, maskSecrets));
   checkPlanAge(plan, options.maxAgeMs, Date.now());
@@ -126,28 +127,15 @@ async function runApply(options: ApplyOptions, ctx: Context): Promise<void> {
   await sendDeletions({ command: 'apply', targets, plan: plan.plan_id, arrange, settle }, client, options, ctx);
 }
 
-function readPlan(file: string): string {
-  let fd: number | undefined;
+async function readPlan(file: string): Promise<string> {
   try {
-    // Read in chunks up to the bound, never more: /dev/zero or an endless pipe is refused, not read to memory's end.
-    fd = openSync(file, 'r');
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for (;;) {
-      const chunk = Buffer.allocUnsafe(1024 * 1024);
-      const read = readSync(fd, chunk, 0, chunk.length, null);
-      if (read === 0) break;
-      chunks.push(chunk.subarray(0, read));
-      size += read;
-      if (size > MAX_PLAN_BYTES)
-        throw new UsageError(`${printable(file)} is larger than any plan; nothing was deleted`);
-    }
-    return Buffer.concat(chunks, size).toString('utf8');
+    // Bounded as it is read: /dev/zero or an endless pipe is refused, not read to memory's end.
+    return await readText(createReadStream(file), MAX_PLAN_BYTES);
   } catch (err) {
-    if (err instanceof UsageError) throw err;
+    if (err instanceof TooLargeError) {
+      throw new UsageError(`${printable(file)} is larger than any plan; nothing was deleted`);
+    }
     throw new UsageError(`cannot read the plan ${printable(file)}: ${fsReason(err)}; nothing was deleted`);
-  } finally {
-    if (fd !== undefined) closeSync(fd);
   }
 }
 
