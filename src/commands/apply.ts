@@ -20,7 +20,7 @@ import { driftOutcome, planVerdicts, targetsToSend, type PlanVerdict } from '../
 import { checkProtections } from '../deletion/protection-check.js';
 import { hasRules, idReadings } from '../deletion/protections.js';
 import type { DeleteOutcome } from '../deletion/results.js';
-import { requireSendable } from '../deletion/targets.js';
+import { confirmQuestion, requireSendable } from '../deletion/targets.js';
 import { info, warning } from '../output/messages.js';
 import { renderPreview } from '../output/preview.js';
 import { maskSecrets } from '../secrets/registry.js';
@@ -181,8 +181,7 @@ async function confirmApply(
   const { io } = ctx;
   const rows = targets.map(({ id, plant }) => ({ id, plant }));
   io.stderr.write(await renderPreview(rows, { color: io.colorEnabled('stderr'), width: io.terminalWidth('stderr') }));
-  const count = targets.length === 1 ? `plant ${printable(targets[0]!.id)}` : `these ${targets.length} plants`;
-  const question = `Delete ${count} of plan ${shortPlanId(plan.plan_id)} from ${await deletionPlace(ctx)}?`;
+  const question = confirmQuestion(targets, await deletionPlace(ctx), `of plan ${shortPlanId(plan.plan_id)}`);
   if (!(await ctx.prompter.confirm(question))) throw new CancelledError('cancelled; nothing was deleted');
   return targets;
 }

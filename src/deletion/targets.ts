@@ -36,10 +36,14 @@ export function wouldDelete(ids: readonly string[]): DeleteOutcome[] {
   return ids.map((id) => ({ result: { id, result: 'would_delete', status: null, request_id: null } }));
 }
 
-/** The question a person answers before a run: `Delete plant 7 from <where>?`, `Delete these 3 plants from <where>?`. */
-export function confirmQuestion(targets: readonly DeletionTarget[], where: string): string {
+/**
+ * The question a person answers before a run: `Delete plant 7 from <where>?`,
+ * `Delete these 3 plants from <where>?`; `whose` names what they belong to
+ * (`of plan 1f0c9a2e`).
+ */
+export function confirmQuestion(targets: readonly DeletionTarget[], where: string, whose?: string): string {
   const what = targets.length === 1 ? `plant ${printable(targets[0]!.id)}` : `these ${targets.length} plants`;
-  return `Delete ${what} from ${where}?`;
+  return `Delete ${what}${whose === undefined ? '' : ` ${whose}`} from ${where}?`;
 }
 
 /**
