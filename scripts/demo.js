@@ -103,8 +103,11 @@ for (const line of logged()) console.log(`  ${line}`);
 
 cleanUp();
 console.log('\nDone; the demo store and its config directory are gone.');
-// Through npm, so that the project's own Node.js runs them whatever the system's is.
+// The README's Quick start, word for word: npx runs the project's own Node.js whatever the system's is.
 console.log(
-  'Try it yourself: npm exec -- node bin/plant-store-server.js --seed 20 --token my-token, then point\n' +
-    'plants at the URL it prints (npm exec -- node bin/plants.js …, or npm install -g . for a plants command).',
+  "\nTry it yourself, as the README's Quick start does:\n" +
+    '  npx plant-store-server --seed 20 --token my-token   # prints its URL; leave it running\n' +
+    '  # in another terminal, with the URL it printed:\n' +
+    '  export PLANTS_BASE_URL=<the URL> PLANTS_TOKEN=my-token\n' +
+    '  npx plants list',
 );
