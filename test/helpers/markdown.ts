@@ -121,15 +121,16 @@ function headingText(markdown: string): string {
 }
 
 /**
- * The anchor GitHub makes for a heading (github-slugger): lowercase;
- * everything but letters, marks, digits, connector punctuation (`_`), `-`
- * and spaces removed; each space a `-`.
+ * The anchor GitHub makes for a heading (as github-slugger makes it):
+ * lowercase; everything but letters (and other alphabetic characters),
+ * marks, digits, letter numbers, connector punctuation (`_`), `-` and
+ * spaces removed; each space a `-`.
  */
 export function slug(heading: string): string {
   return headingText(heading)
     .trim()
     .toLowerCase()
-    .replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '')
+    .replace(/[^\p{L}\p{M}\p{Nd}\p{Nl}\p{Pc}\p{Alphabetic} -]/gu, '')
     .replace(/ /g, '-');
 }
 

@@ -1,5 +1,8 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { consoleSteps, runsDeletion, setsBaseUrl } from '../helpers/doc-blocks.js';
+import { tempDir } from '../helpers/cli.js';
+import { consoleSteps, pageBlocks, runsDeletion, setsBaseUrl } from '../helpers/doc-blocks.js';
 
 // How the docs-sessions and docs-recipes tests read the pages' code blocks
 // (docs conventions 2 and 3): what a console session is made of, and which
@@ -69,5 +72,25 @@ describe('runsDeletion: the shell blocks the recipes test runs', () => {
     'plants-store-server --seed 8',
   ])('%j does not', (block) => {
     expect(runsDeletion(block)).toBe(false);
+  });
+});
+
+describe('pageBlocks: the blocks of README.md, CHANGELOG.md and docs/**, named by file and line', () => {
+  it('reads every page, docs/ at any depth, and keeps the languages asked for', () => {
+    const dir = tempDir('plants-blocks-');
+    try {
+      mkdirSync(join(dir.path, 'docs', 'decisions'), { recursive: true });
+      writeFileSync(join(dir.path, 'README.md'), '# plants\n\n```console\n$ plants list\n```\n');
+      writeFileSync(join(dir.path, 'CHANGELOG.md'), '```sh\nplants delete 1 --yes\n```\n');
+      writeFileSync(join(dir.path, 'docs', 'decisions', '0001-x.md'), 'x\n\n```bash\nplants prune --tag fern\n```\n');
+      writeFileSync(join(dir.path, 'docs', 'notes.txt'), '```sh\nplants delete 2\n```\n');
+      expect(pageBlocks(dir.path, ['sh', 'bash']).map((block) => [block.name, block.body])).toEqual([
+        ['CHANGELOG.md:1', 'plants delete 1 --yes'],
+        ['docs/decisions/0001-x.md:3', 'plants prune --tag fern'],
+      ]);
+      expect(pageBlocks(dir.path, ['console']).map((block) => block.name)).toEqual(['README.md:3']);
+    } finally {
+      dir.remove();
+    }
   });
 });

@@ -26,6 +26,8 @@ describe('slug: the anchor GitHub makes for a heading', () => {
     ['snake_case_name stays', 'snake_case_name-stays'],
     ['A [linked](other.md) word', 'a-linked-word'],
     ['Version 1.2 (2026)', 'version-12-2026'],
+    ['Area in m² – about ½', 'area-in-m--about-'],
+    ['Ⅻ chapters', 'ⅻ-chapters'],
     ['Trailing spaces   ', 'trailing-spaces'],
   ])('%s → #%s', (heading, expected) => {
     expect(slug(heading)).toBe(expected);
