@@ -1,48 +1,20 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.js';
 import { againstStore } from '../helpers/against-store.js';
+import { consoleSteps, pageBlocks, setsBaseUrl, type Step } from '../helpers/doc-blocks.js';
 import { TOKEN } from '../helpers/servers.js';
 
-// The sessions the README and docs/commands.md show, replayed in an
-// 80-column pseudo-terminal against the local store with its eight sample
-// plants: what each command prints must be what the page says.
+// Every console session of README.md, CHANGELOG.md and docs/ (docs
+// convention 2), replayed in an 80-column pseudo-terminal against a fresh
+// local store with its eight sample plants and an empty config directory:
+// what each command prints must be what the page says, and its exit status
+// what `echo $?` shows (0 where the page does not ask).
 const setup = againstStore({ seed: 8 }, { perTest: true });
 
 const EXAMPLE_URL = 'https://plants.example.com/api';
 const EXAMPLE_CONFIG = '/home/ana/.config/plants/config.json';
 const EXAMPLE_TARGET = 'plants.example.com/api';
-
-interface Step {
-  args: string[];
-  expected: string[];
-}
-
-/** The first ```console block after `heading` (or the first in the file): its commands and what each prints. */
-function session(file: string, heading?: string): Step[] {
-  const text = readFileSync(join(ROOT, file), 'utf8');
-  const from = heading === undefined ? 0 : text.indexOf(`\n${heading}\n`);
-  expect(from, `${heading} in ${file}`).toBeGreaterThanOrEqual(0);
-  const block = /```console\n([\s\S]*?)```/.exec(text.slice(from));
-  expect(block, `a console block in ${file}`).not.toBeNull();
-  const steps: Step[] = [];
-  for (const line of block![1]!.trimEnd().split('\n')) {
-    if (line.startsWith('$ ')) {
-      const words = line.slice(2).split(/ +/);
-      // Plain words only, so splitting at spaces is what a shell would do.
-      expect(
-        words.every((word) => /^[\w./:@=-]+$/.test(word)),
-        line,
-      ).toBe(true);
-      expect(words[0]).toBe('plants');
-      steps.push({ args: words.slice(1), expected: [] });
-    } else {
-      steps.at(-1)!.expected.push(line);
-    }
-  }
-  return steps;
-}
 
 /**
  * The lines a terminal shows for `output`: carriage return, line feed and
@@ -96,6 +68,7 @@ function shown(output: string): string[] {
 async function replay(steps: Step[], env: Record<string, string | undefined>) {
   for (const step of steps) {
     const args = step.args.map((arg) => arg.replaceAll(EXAMPLE_URL, setup.store.url));
+    const command = `line ${step.line}: plants ${step.args.join(' ')}`;
     const r = await setup.plants(args, {
       tty: true,
       columns: 80,
@@ -109,22 +82,30 @@ async function replay(steps: Step[], env: Record<string, string | undefined>) {
             : [],
       ),
     });
-    expect(r.code, `plants ${step.args.join(' ')}: ${r.stdout}`).toBe(0);
-    expect(shown(r.stdout), `plants ${step.args.join(' ')}`).toEqual(step.expected);
+    // Together, so a failure shows both: the exit status and the screen.
+    expect({ status: r.code, screen: shown(r.stdout) }, `${command} (signal ${r.signal}; stderr: ${r.stderr})`).toEqual(
+      {
+        status: step.status,
+        screen: step.expected,
+      },
+    );
   }
 }
 
+const blocks = pageBlocks(ROOT, ['console']);
+
 describe('the sessions shown in the documentation are what a terminal shows', () => {
-  it('README.md, at the top', async () => {
-    const steps = session('README.md');
-    expect(steps.length).toBeGreaterThan(1);
-    await replay(steps, {});
+  it('README.md has one at least (its quick start)', () => {
+    expect(blocks.map((block) => block.file)).toContain('README.md');
   });
 
-  it('docs/commands.md, "A typical session"', async () => {
-    const steps = session('docs/commands.md', '## A typical session');
-    expect(steps.map((step) => step.args[0])).toContain('auth');
-    // From nothing: the session itself sets the base URL and logs in.
-    await replay(steps, { PLANTS_BASE_URL: undefined, PLANTS_TOKEN: undefined });
-  });
+  it.each(blocks.map((block) => [block.name, block] as const))(
+    '%s',
+    async (_name, block) => {
+      const steps = consoleSteps(block.body, block.line + 1);
+      // A session that logs in from nothing starts with neither the base URL nor the token.
+      await replay(steps, setsBaseUrl(steps) ? { PLANTS_BASE_URL: undefined, PLANTS_TOKEN: undefined } : {});
+    },
+    60_000,
+  );
 });
