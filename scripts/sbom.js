@@ -2,8 +2,10 @@
 // removes the metafile this reads): writes dist/sbom.cdx.json, a CycloneDX
 // SBOM of the packages bundled into dist/. npm installs no copy of them, so
 // `npm audit` never sees them; an SBOM scanner can (docs/security.md#the-sbom).
-// npm's own `npm sbom` describes them, from the installed tree; this keeps
-// the bundled ones only, and nothing that differs between two builds.
+// npm's own `npm sbom` describes them, from package-lock.json (which pins
+// node_modules: a bundled package at another version than the lock's fails
+// the build); this keeps the bundled ones only, and nothing that differs
+// between two builds.
 import { execFileSync } from 'node:child_process';
 import { Buffer } from 'node:buffer';
 import { createHash } from 'node:crypto';
@@ -15,8 +17,9 @@ import { bundledPackages } from './bundled-packages.js';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const own = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 
-// The npm that runs the build (npm_execpath), else the one on PATH. --offline: it reads node_modules only.
-const args = ['sbom', '--sbom-format', 'cyclonedx', '--sbom-type', 'application', '--offline'];
+// The npm that runs the build (npm_execpath), else the one on PATH. From the lock, not the tree on disk:
+// npm reads a node_modules that is a symbolic link (test/e2e/reproducible-build.test.ts) as broken.
+const args = ['sbom', '--sbom-format', 'cyclonedx', '--sbom-type', 'application', '--package-lock-only', '--offline'];
 const npm = /npm-cli\.js$/.test(process.env.npm_execpath ?? '') ? process.env.npm_execpath : undefined;
 const sbom = JSON.parse(
   npm
@@ -27,7 +30,7 @@ const sbom = JSON.parse(
 const bundled = new Set(bundledPackages(root).map(({ pkg }) => `${pkg.name}@${pkg.version}`));
 const components = sbom.components
   .filter((component) => bundled.has(component['bom-ref']))
-  // npm marks them development dependencies, some optional: in this package they are code it runs.
+  // npm marks them development dependencies (optional, from the lock): in this package they are code it runs.
   .map(({ properties: _, ...component }) => ({ ...component, scope: 'required' }));
 const found = new Set(components.map((component) => component['bom-ref']));
 const missing = [...bundled].filter((ref) => !found.has(ref));
@@ -40,12 +43,17 @@ const dependencies = sbom.dependencies
 
 // No timestamp, and a serial number made from the contents (a UUID v5): two
 // builds of the same tree give the same bytes (test/e2e/reproducible-build.test.ts).
-const { timestamp: _time, component, ...meta } = sbom.metadata;
+const { timestamp: _time, lifecycles: _lock, component, ...meta } = sbom.metadata;
 const head = { $schema: sbom.$schema, bomFormat: sbom.bomFormat, specVersion: sbom.specVersion };
 const body = {
   version: sbom.version,
   // npm names the root after its directory; the package's own name is what users install.
-  metadata: { ...meta, component: { ...component, name: own.name, version: own.version } },
+  // From the lock npm says pre-build; this lists what the build put into dist/.
+  metadata: {
+    lifecycles: [{ phase: 'build' }],
+    ...meta,
+    component: { ...component, name: own.name, version: own.version },
+  },
   components,
   dependencies,
 };
