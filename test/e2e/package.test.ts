@@ -90,6 +90,7 @@ describe('the npm package', () => {
         'dist/plant-store-server.js',
         'dist/plants.1',
         'dist/plants.cjs',
+        'dist/sbom.cdx.json',
         'dist/vendor/chalk.cjs',
         'dist/vendor/conf-lazy.cjs',
         'dist/vendor/conf.cjs',
