@@ -79,9 +79,16 @@ export function historyCommand(ctx: Context, run: HistoryRunner = runHistory): C
         'plants history --id 42',
         'plants history 3f2a9c1e',
         'plants history 3f2a9c1e --result unknown --json',
-        'plants history 3f2a9c1e --result skipped,unknown --json | plants delete --stdin --yes --ignore-missing    # resume a run',
         'plants history --journal-file prune-journal.jsonl',
       ),
+    )
+    // The recipe is longer than a line of 80 columns: a section of its own, broken after the pipe.
+    .addHelpText(
+      'after',
+      `Resume a run (the plants it left skipped or unknown):
+  plants history 3f2a9c1e --result skipped,unknown --json |
+    plants delete --stdin --yes --ignore-missing
+`,
     )
     .action(async (runId: string | undefined, flags: HistoryFlags) => {
       await run(

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { treeContext } from '../../scripts/command-tree.js';
+import { afterHelp, sections, subcommands, treeContext } from '../../scripts/command-tree.js';
 import { fill, partNames, staleParts } from '../../scripts/docs-reference.js';
 import { buildProgram } from '../../src/cli.js';
 import { ROOT } from '../helpers/cli.js';
@@ -131,5 +131,19 @@ describe('the checks fail when the page and the tree differ', () => {
     grown.commands.find((command) => command.name() === 'apply')!.option('--since <when>', 'a new flag');
     expect(staleParts(page, grown)).toEqual(['the generated part for plants apply is stale: run npm run docs']);
     expect(staleParts(fill(page, grown), grown)).toEqual([]);
+  });
+});
+
+describe('the examples of every --help', () => {
+  /** Each command of the tree with its path, the program first. */
+  const everyCommand = (command: Command, path = 'plants'): [string, Command][] => [
+    [path, command],
+    ...subcommands(command).flatMap((sub) => everyCommand(sub, `${path} ${sub.name()}`)),
+  ];
+
+  // Examples are not wrapped (a command line broken in two would not run), so each must fit a terminal of 80 columns.
+  it.each(everyCommand(program()))('%s: fit 80 columns', (_path, command) => {
+    const shown = sections(afterHelp(command)).filter(([title]) => title === 'Examples' || title.startsWith('Resume'));
+    for (const line of shown.flatMap(([, body]) => body.split('\n'))) expect(line.length, line).toBeLessThanOrEqual(80);
   });
 });
