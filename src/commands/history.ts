@@ -44,6 +44,12 @@ interface HistoryFlags {
   journalFile?: string[];
 }
 
+// The recipe that resumes a run is longer than a line of 80 columns: a section of its own, broken after the pipe.
+const RESUME_HELP = `Resume a run (the plants it left skipped or unknown):
+  plants history 3f2a9c1e --result skipped,unknown --json |
+    plants delete --stdin --yes --ignore-missing
+`;
+
 export function historyCommand(ctx: Context, run: HistoryRunner = runHistory): Command {
   return new Command('history')
     .description('Show the deletions on record in the journal: one line per run, or the plants of one run')
@@ -82,14 +88,7 @@ export function historyCommand(ctx: Context, run: HistoryRunner = runHistory): C
         'plants history --journal-file prune-journal.jsonl',
       ),
     )
-    // The recipe is longer than a line of 80 columns: a section of its own, broken after the pipe.
-    .addHelpText(
-      'after',
-      `Resume a run (the plants it left skipped or unknown):
-  plants history 3f2a9c1e --result skipped,unknown --json |
-    plants delete --stdin --yes --ignore-missing
-`,
-    )
+    .addHelpText('after', RESUME_HELP)
     .action(async (runId: string | undefined, flags: HistoryFlags) => {
       await run(
         {
