@@ -2,29 +2,13 @@
 // commander tree that prints --help (dist/cli.cjs's buildProgram), so the
 // two cannot drift apart. Each command's options and its help text's extra
 // sections (examples, exit codes, environment) come from that tree.
-import { writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { afterHelp, builtProgram, root, sections, subcommands } from './command-tree.js';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-const require = createRequire(import.meta.url);
-const { buildProgram } = require(`${root}dist/cli.cjs`);
 // The package's name (plant-store-cli) differs from the command's (plants): the
 // footer names the package and version it came from, the rest the command.
-const { name: packageName, version } = JSON.parse(require('node:fs').readFileSync(`${root}package.json`, 'utf8'));
-
-// Building the tree reads nothing from the context; anything that tried would be a bug here. Rendering
-// the help's own sections asks the terminal's width only: none here (roff lays the page out), so no wrapping.
-const context = new Proxy(
-  { io: { terminalWidth: () => Number.MAX_SAFE_INTEGER } },
-  {
-    get: (target, key) => {
-      if (key === 'io') return target.io;
-      throw new Error(`the command tree read ctx.${String(key)} while being built`);
-    },
-  },
-);
-const program = buildProgram(context);
+const { name: packageName, version } = JSON.parse(readFileSync(`${root}package.json`, 'utf8'));
+const program = builtProgram();
 
 /** Text safe in a roff line: backslashes escaped, hyphens as minus signs, no control line starts. */
 function roff(text) {
@@ -34,24 +18,6 @@ function roff(text) {
     .split('\n')
     .map((line) => (/^[.']/.test(line) ? `\\&${line}` : line))
     .join('\n');
-}
-
-/** The text a command's addHelpText('after', …) adds to its --help. */
-function afterHelp(command) {
-  let text = '';
-  command.emit('afterHelp', { error: false, command, write: (chunk) => (text += chunk) });
-  return text.replace(/^\n+/, '').trimEnd();
-}
-
-/** Split "Examples:\n  …\n\nExit codes:\n  …" into [title, body] pairs. */
-function sections(text) {
-  const found = [];
-  for (const line of text.split('\n')) {
-    const title = /^(\S.*):$/.exec(line);
-    if (title) found.push([title[1], []]);
-    else if (found.length > 0) found.at(-1)[1].push(line);
-  }
-  return found.map(([title, lines]) => [title, lines.join('\n').replace(/\n+$/, '')]);
 }
 
 /** Preformatted lines, kept as --help aligns them. */
@@ -71,10 +37,7 @@ function commandSections(command) {
   if (options.length > 0)
     out.push(items(options.map((option) => [help.optionTerm(option), help.optionDescription(option)])));
   for (const [title, body] of sections(afterHelp(command))) out.push(`.PP\n${roff(title)}:\n${verbatim(body)}`);
-  for (const sub of help.visibleCommands(command)) {
-    if (sub.name() === 'help') continue;
-    out.push(...commandSections(sub));
-  }
+  for (const sub of subcommands(command)) out.push(...commandSections(sub));
   return out;
 }
 
@@ -99,10 +62,7 @@ const page = [
   '.SH OPTIONS',
   items(help.visibleOptions(program).map((option) => [help.optionTerm(option), help.optionDescription(option)])),
   '.SH COMMANDS',
-  ...help
-    .visibleCommands(program)
-    .filter((command) => command.name() !== 'help')
-    .flatMap((command) => commandSections(command)),
+  ...subcommands(program).flatMap((command) => commandSections(command)),
   ...sections(afterHelp(program)).flatMap(([title, body]) => [
     `.SH ${roff(title === 'Exit codes' ? 'EXIT STATUS' : title.toUpperCase())}`,
     verbatim(body),

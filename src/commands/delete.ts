@@ -51,7 +51,7 @@ export function deleteCommand(ctx: Context, run: DeleteRunner = runDelete): Comm
         'plants delete 42 43 --plan plan.json   # review, then: plants apply plan.json',
         'plants list -o csv | plants delete --stdin --yes --max-deletes 50',
         'plants delete --yes -- -7       # an id that starts with a dash',
-        'plants delete --yes -- -        # the id -: after --, - is an id, not standard input',
+        'plants delete --yes -- -        # the id -, not standard input',
       ),
     )
     .action(async (rawIds: string[], flags: DeletionFlags & { stdin?: boolean; plan?: string }, self: Command) => {

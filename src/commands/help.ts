@@ -119,7 +119,8 @@ Examples:
   plants list --tag seedling
   plants delete 42
   plants prune --tag seedling --dry-run
-  plants prune --tag seedling --plan plan.json && plants apply plan.json --dry-run
+  plants prune --tag seedling --plan plan.json
+  plants apply plan.json --dry-run
   plants history --since 24h
   plants api /plants/7
   plants completion bash --help

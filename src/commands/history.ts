@@ -44,6 +44,12 @@ interface HistoryFlags {
   journalFile?: string[];
 }
 
+// The recipe that resumes a run is longer than a line of 80 columns: a section of its own, broken after the pipe.
+const RESUME_HELP = `Resume a run (the plants it left skipped or unknown):
+  plants history 3f2a9c1e --result skipped,unknown --json |
+    plants delete --stdin --yes --ignore-missing
+`;
+
 export function historyCommand(ctx: Context, run: HistoryRunner = runHistory): Command {
   return new Command('history')
     .description('Show the deletions on record in the journal: one line per run, or the plants of one run')
@@ -79,10 +85,10 @@ export function historyCommand(ctx: Context, run: HistoryRunner = runHistory): C
         'plants history --id 42',
         'plants history 3f2a9c1e',
         'plants history 3f2a9c1e --result unknown --json',
-        'plants history 3f2a9c1e --result skipped,unknown --json | plants delete --stdin --yes --ignore-missing    # resume a run',
         'plants history --journal-file prune-journal.jsonl',
       ),
     )
+    .addHelpText('after', RESUME_HELP)
     .action(async (runId: string | undefined, flags: HistoryFlags) => {
       await run(
         {

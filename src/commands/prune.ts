@@ -39,7 +39,7 @@ export function pruneCommand(ctx: Context, run: PruneRunner = runPrune): Command
         'plants prune --tag seedling --yes --max-deletes 100',
         "plants prune --name 'Test *' --yes --json --ignore-missing",
         'plants prune --all --limit 100 --yes',
-        'plants prune --tag seedling --plan plan.json   # review, then: plants apply plan.json',
+        'plants prune --tag seedling --plan plan.json   # then plants apply plan.json',
       ),
     )
     .action(async (flags: DeletionFlags & { limit?: number; tag?: string[]; name?: string; all?: boolean }) => {
