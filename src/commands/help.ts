@@ -127,10 +127,12 @@ Examples:
 
 Exit codes:
   0    success
-  1    the request failed (service error, network, bad response); config get of an unset key;
-       the output could not be written (a full disk)
-  2    usage error (bad flag, argument or configuration; --yes missing; prompt declined)
-  3    not found (delete of an id the service does not have; api: a 404 or 410 to one resource)
+  1    the request failed (service error, network, bad response);
+       config get of an unset key; the output could not be written (a full disk)
+  2    usage error (bad flag, argument or configuration; --yes missing;
+       prompt declined)
+  3    not found (delete of an id the service does not have;
+       api: a 404 or 410 to one resource)
   4    authentication (401/403 from the service, or no token)
   5    apply: a planned plant changed since the plan, so it was not deleted
   129  stopped by SIGHUP (a closed terminal), as by Ctrl-C
@@ -144,15 +146,17 @@ Environment:
   PLANTS_CONFIG_DIR    directory of config.json
                        (default: $XDG_CONFIG_HOME/plants, else ~/.config/plants)
   PLANTS_STATE_DIR     directory of the deletion journal, deletions.jsonl
-                       (default: $XDG_STATE_HOME/plants, else ~/.local/state/plants)
+                       (default: $XDG_STATE_HOME/plants,
+                       else ~/.local/state/plants)
   PLANTS_JOURNAL       off to record no deletions (as --no-journal)
   PLANTS_TIMEOUT       seconds per attempt (default 30)
   PLANTS_RETRIES       retries of a failed request (default 2)
   PLANTS_DEBUG         1 to log requests and responses to stderr
-  PLANTS_KEYRING       off to keep tokens out of the OS keyring (auth login uses the file),
-                       on for the keyring or nothing (no fallback to the file)
+  PLANTS_KEYRING       off to keep tokens out of the OS keyring (auth login uses
+                       the file), on for the keyring or nothing (no fallback)
   PLANTS_TOKEN_COMMAND_TIMEOUT, PLANTS_KEYRING_TIMEOUT
-                       seconds a token command, a keyring call may take (default 60)
+                       seconds a token command, a keyring call may take
+                       (default 60)
   TRACEPARENT          W3C trace context, sent on as traceparent
   PLANTS_CODE_CACHE    0 to keep no compiled code in $XDG_CACHE_HOME/plants
                        (default: on; else ~/.cache/plants)
