@@ -328,7 +328,7 @@ describe('exact ids and no token', () => {
 
 describe('the recipe in docs/plans.md', () => {
   it('the plain-shell two steps run as written against the store: plan, Markdown, apply, done', async () => {
-    // 10% of 30 plants: the recipe's cap lets the 3 seedlings go.
+    // 3 seedlings among 30 plants, within the recipe's cap (--max-deletes 50).
     const trees = Array.from({ length: 27 }, (_, i) => ({ id: 10 + i, name: `Oak ${i}`, tag: 'tree' }));
     await start([...garden(3), ...trees]);
     const doc = readFileSync(join(ROOT, 'docs', 'plans.md'), 'utf8');
