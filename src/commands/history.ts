@@ -45,8 +45,8 @@ interface HistoryFlags {
 }
 
 // The recipe that resumes a run is longer than a line of 80 columns: a section of its own, broken after the pipe.
-const RESUME_HELP = `Resume a run (the plants it left skipped or unknown):
-  plants history 3f2a9c1e --result skipped,unknown --json |
+const RESUME_HELP = `Resume a run (the plants it did not delete):
+  plants history 3f2a9c1e --result skipped,unknown,failed --json |
     plants delete --stdin --yes --ignore-missing
 `;
 
