@@ -31,13 +31,27 @@
 // than several. BENCH_RUNS sets the rounds (7; three times as many for
 // start-up, half as many again for the lists of 100,000; the huge and
 // delete cases always run 3).
+//
+// --markdown (`npm run bench -- --markdown`): the reference Node's figures
+// also go, as one Markdown table (scripts/bench-markdown.ts), between the
+// bench markers of docs/performance.md, and are printed.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { markdownBlock, replaceBlock } from './bench-markdown.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+const unknown = process.argv.slice(2).filter((arg) => arg !== '--markdown');
+if (unknown.length > 0) {
+  console.error(`bench: unknown argument ${unknown[0]}: the only option is --markdown`);
+  process.exit(2);
+}
+const MARKDOWN = process.argv.includes('--markdown');
+const performancePage = join(root, 'docs/performance.md');
+// Checked before the run, not after a quarter of an hour: the page has its markers.
+if (MARKDOWN) replaceBlock(readFileSync(performancePage, 'utf8'), '');
 const plants = join(root, 'bin/plants.js');
 const storeBin = join(root, 'bin/plant-store-server.js');
 const TOKEN = 'bench-token-0123456789';
@@ -816,8 +830,28 @@ for (const note of skipped) console.log(`Left out, ${note}.`);
 console.log(line(header));
 console.log(line(widths.map((w) => '-'.repeat(w))));
 for (const row of table) console.log(line(row));
+if (MARKDOWN) writeMarkdown();
 const missed = [...rows.values()].filter((row) => row.target && !row.results.get(reference.major)?.ok).length;
 console.log(
   missed ? `\n${missed} target(s) missed on ${reference.version}` : `\nall targets met on ${reference.version}`,
 );
 process.exit(missed ? 1 : 0);
+
+/** --markdown: the reference Node's rows with a ratio, as one table in docs/performance.md (and printed). */
+function writeMarkdown() {
+  const measured = [...rows.values()]
+    .map((row) => ({ row, result: row.results.get(reference.major) }))
+    .filter(({ result }) => result?.ratio)
+    .map(({ row, result }) => ({ ...row, ...result, ratio: result.ratio }));
+  const floor = [...rows.values()].find((row) => row.name === 'node -e 0')?.results.get(reference.major);
+  const about = [
+    `Measured by \`npm run bench\` on ${cpu}, Node ${reference.version} (the reference), undici ${UNDICI_VERSION}; ` +
+      `${RUNS} rounds per case (${RUNS * 3} for start-up, ${LARGE_ROUNDS} for 100,000 plants; the huge lists and deletes their own); ` +
+      `cases: ${groups.join(', ')}.` +
+      (floor ? ` \`node -e 0\` took ${fmt(floor.median)} ms.` : ''),
+    ...[...skipped].map((note) => `Left out: ${note}.`),
+  ];
+  const block = markdownBlock(about, measured);
+  writeFileSync(performancePage, replaceBlock(readFileSync(performancePage, 'utf8'), block));
+  console.log(`\n${block}\n\nwritten into docs/performance.md`);
+}
