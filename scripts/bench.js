@@ -837,18 +837,23 @@ console.log(
 );
 process.exit(missed ? 1 : 0);
 
-/** --markdown: the reference Node's rows with a ratio, as one table in docs/performance.md (and printed). */
+/** --markdown: the reference Node's rows with a target, as one table in docs/performance.md (and printed). */
 function writeMarkdown() {
   const measured = [...rows.values()]
     .map((row) => ({ row, result: row.results.get(reference.major) }))
-    .filter(({ result }) => result?.ratio)
+    .filter(({ row, result }) => row.target && result?.ratio)
     .map(({ row, result }) => ({ ...row, ...result, ratio: result.ratio }));
+  const rounds = {
+    'start-up': RUNS * 3,
+    large: LARGE_ROUNDS,
+    huge: 3,
+    delete: `3 (journal ${JOURNAL_ROUNDS})`,
+  };
   const floor = [...rows.values()].find((row) => row.name === 'node -e 0')?.results.get(reference.major);
   const about = [
-    `Measured by \`npm run bench\` on ${cpu}, Node ${reference.version} (the reference), undici ${UNDICI_VERSION}; ` +
-      `${RUNS} rounds per case (${RUNS * 3} for start-up, ${LARGE_ROUNDS} for 100,000 plants; the huge lists and deletes their own); ` +
-      `cases: ${groups.join(', ')}.` +
-      (floor ? ` \`node -e 0\` took ${fmt(floor.median)} ms.` : ''),
+    `${cpu}, Node ${reference.version}, undici ${UNDICI_VERSION}; ` +
+      `rounds: ${groups.map((group) => `${group} ${rounds[group]}`).join(', ')}` +
+      (floor ? `; \`node -e 0\` ${fmt(floor.median)} ms.` : '.'),
     ...[...skipped].map((note) => `Left out: ${note}.`),
   ];
   const block = markdownBlock(about, measured);
