@@ -816,7 +816,7 @@ const table = [...rows.values()].map((row) => {
   return cells;
 });
 const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => String(row[i]).length)));
-// Markdown, so the table can go into docs/performance.md as it is: a | inside a cell is escaped.
+// Every Node's columns, as Markdown (a | inside a cell escaped); --markdown writes the reference's alone to the page.
 const line = (cells) => `| ${cells.map((c, i) => String(c).replaceAll('|', '\\|').padEnd(widths[i])).join(' | ')} |`;
 const cpu = `${cpus().length} cores (${cpus()[0]?.model ?? 'unknown CPU'})`;
 console.log(
