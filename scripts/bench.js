@@ -31,13 +31,27 @@
 // than several. BENCH_RUNS sets the rounds (7; three times as many for
 // start-up, half as many again for the lists of 100,000; the huge and
 // delete cases always run 3).
+//
+// --markdown (`npm run bench -- --markdown`): the reference Node's figures
+// also go, as one Markdown table (scripts/bench-markdown.ts), between the
+// bench markers of docs/performance.md, and are printed.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { markdownBlock, replaceBlock } from './bench-markdown.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+const unknown = process.argv.slice(2).filter((arg) => arg !== '--markdown');
+if (unknown.length > 0) {
+  console.error(`bench: unknown argument ${unknown[0]}: the only option is --markdown`);
+  process.exit(2);
+}
+const MARKDOWN = process.argv.includes('--markdown');
+const performancePage = join(root, 'docs/performance.md');
+// Checked before the run, not after a quarter of an hour: the page has its markers.
+if (MARKDOWN) replaceBlock(readFileSync(performancePage, 'utf8'), '');
 const plants = join(root, 'bin/plants.js');
 const storeBin = join(root, 'bin/plant-store-server.js');
 const TOKEN = 'bench-token-0123456789';
@@ -802,7 +816,7 @@ const table = [...rows.values()].map((row) => {
   return cells;
 });
 const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => String(row[i]).length)));
-// Markdown, so the table can go into docs/performance.md as it is: a | inside a cell is escaped.
+// Every Node's columns, as Markdown (a | inside a cell escaped); --markdown writes the reference's alone to the page.
 const line = (cells) => `| ${cells.map((c, i) => String(c).replaceAll('|', '\\|').padEnd(widths[i])).join(' | ')} |`;
 const cpu = `${cpus().length} cores (${cpus()[0]?.model ?? 'unknown CPU'})`;
 console.log(
@@ -816,8 +830,33 @@ for (const note of skipped) console.log(`Left out, ${note}.`);
 console.log(line(header));
 console.log(line(widths.map((w) => '-'.repeat(w))));
 for (const row of table) console.log(line(row));
+if (MARKDOWN) writeMarkdown();
 const missed = [...rows.values()].filter((row) => row.target && !row.results.get(reference.major)?.ok).length;
 console.log(
   missed ? `\n${missed} target(s) missed on ${reference.version}` : `\nall targets met on ${reference.version}`,
 );
 process.exit(missed ? 1 : 0);
+
+/** --markdown: the reference Node's rows with a target, as one table in docs/performance.md (and printed). */
+function writeMarkdown() {
+  const measured = [...rows.values()]
+    .map((row) => ({ row, result: row.results.get(reference.major) }))
+    .filter(({ row, result }) => row.target && result?.ratio)
+    .map(({ row, result }) => ({ ...row, ...result, ratio: result.ratio }));
+  const rounds = {
+    'start-up': RUNS * 3,
+    large: LARGE_ROUNDS,
+    huge: 3,
+    delete: `3 (journal ${JOURNAL_ROUNDS})`,
+  };
+  const floor = [...rows.values()].find((row) => row.name === 'node -e 0')?.results.get(reference.major);
+  const about = [
+    `${cpu}, Node ${reference.version}, undici ${UNDICI_VERSION}; ` +
+      `rounds: ${groups.map((group) => `${group} ${rounds[group]}`).join(', ')}` +
+      (floor ? `; \`node -e 0\` ${fmt(floor.median)} ms.` : '.'),
+    ...[...skipped].map((note) => `Left out: ${note}.`),
+  ];
+  const block = markdownBlock(about, measured);
+  writeFileSync(performancePage, replaceBlock(readFileSync(performancePage, 'utf8'), block));
+  console.log(`\n${block}\n\nwritten into docs/performance.md`);
+}
