@@ -1,5 +1,5 @@
 // Mutation testing: `npm run test:mutation` (not part of `npm test`).
-// docs/testing.md records the scores and what survives.
+// docs/testing.md records the scores.
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   testRunner: 'vitest',

@@ -3,8 +3,7 @@
  * devices (src/startup/ holds the run-time half). tsup.config.ts takes the
  * bundles and plugins from here. Each device is kept because `npm run
  * bench` (a row each) shows it saves at least 2 ms of `list` or `--help`
- * on Node 24; the figures are in docs/architecture.md (startup/), each
- * device's own beside it below. "CPU ms" there: the median of the
+ * on Node 24; each device's own figure is beside it below. "CPU ms" there: the median of the
  * per-round differences in CPU time, a build with the device against one
  * without, 50 to 70 alternating rounds (wall time moved too much on the
  * shared machine to show a few milliseconds).
@@ -233,7 +232,7 @@ export function onlyDefaultImports(source: string, module: string): boolean {
  * fail the build (it has no other export), so onlyDefaultImports decides
  * which files qualify. Saves 1.2 CPU ms of --help and 1.5 of a list from
  * config.json: under 2 ms alone, kept as the largest saving of the devices
- * judged together (docs/architecture.md, startup/).
+ * judged together (docs/architecture.md, "Start-up").
  */
 export const builtinDefaults = {
   name: 'builtin-defaults',

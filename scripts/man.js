@@ -69,7 +69,8 @@ const page = [
   ]),
   '.SH SEE ALSO',
   'The README shipped with the package (in its install directory,',
-  `e.g. $(npm root \\-g)/${roff(packageName)}/README.md) covers set-up, scripting, CI and troubleshooting.`,
+  `e.g. $(npm root \\-g)/${roff(packageName)}/README.md), and its docs/ directory: commands, scripting,`,
+  'plans, configuration, security and troubleshooting.',
   '',
 ].join('\n');
 

@@ -1,7 +1,7 @@
 // The first step of every script a contributor runs (npm test, npm run demo,
 // build, bench, completions). npm puts node_modules/.bin first on a script's
 // PATH, so `node` there is the project's own Node.js: the exact version of the
-// `node` dev dependency, whatever the system has (docs/choices.md). This says
+// `node` dev dependency, whatever the system has (docs/decisions/0007). This says
 // so in one line when npm itself runs on another Node.js, and stops with one
 // line when the project's Node.js is missing (npm ci not run yet, or run with
 // --ignore-scripts) and the one found instead is too old.

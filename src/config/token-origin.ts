@@ -8,7 +8,7 @@ import type { StoredToken } from './profile-settings.js';
  * stored for, whatever its store: the config file, the OS keyring, a token
  * command. It is read (a command run, the keyring opened) only when the
  * base URL in effect has that origin; PLANTS_TOKEN is the one way to send a
- * token elsewhere. See docs/choices.md, "A token goes only to its origin".
+ * token elsewhere. See docs/decisions/0003 and docs/security.md.
  */
 
 /** What `token-origin` says of a token bound to no origin (stored before binding, the profile without a base URL). */

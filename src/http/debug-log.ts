@@ -2,7 +2,7 @@ import { maskSecrets } from '../secrets/registry.js';
 import { excerpt } from '../shared/text.js';
 import { shownHeaderValue } from './secret-headers.js';
 
-/** How much of a response body --debug shows (docs/commands.md, Global options). */
+/** How much of a response body --debug shows (docs/configuration.md, PLANTS_DEBUG). */
 export const DEBUG_BODY_CHARACTERS = 1000;
 
 /**

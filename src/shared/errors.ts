@@ -37,7 +37,7 @@ export function signalExitCode(signal: StopSignal): ExitCodeValue {
 
 export abstract class CliError extends Error {
   abstract readonly exitCode: ExitCodeValue;
-  /** The stable name scripts branch on (the JSON error line; see README). */
+  /** The stable name scripts branch on (the JSON error line; docs/scripting.md). */
   abstract readonly code: ErrorCode;
   /** HTTP status of the response behind the error, when there was one. */
   readonly status: number | null;
@@ -253,7 +253,7 @@ export class NotSetError extends CliError {
   override name = 'NotSetError';
 }
 
-/** Stable names for error classes, for the JSON error line scripts branch on (see README). */
+/** Stable names for error classes, for the JSON error line scripts branch on (docs/scripting.md). */
 export type ErrorCode =
   | 'usage'
   | 'config'

@@ -2,8 +2,8 @@
  * Values too large to copy whole. A plant's 400 MB name is built once
  * from the pieces of the body it came in (src/shared/json-builder.ts) and
  * written in slices (src/shared/json-writer.ts, the TSV and CSV fields, the
- * table): each copy of it would cost as much memory again. See "Large
- * bodies" in docs/performance.md.
+ * table): each copy of it would cost as much memory again (the bench's
+ * "huge" rows, docs/performance.md).
  */
 
 /** A string this long (in UTF-16 code units) or longer is large. */

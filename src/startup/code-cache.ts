@@ -22,8 +22,7 @@ import { commandAt } from './argv.js';
  * it runs (--help compiles little of what `list` needs) and on where its
  * settings come from, so each command keeps its own data, and apart from
  * the environment's (cacheName). Its saving: the bench's rows "no code
- * cache" and "node's compile cache instead" (docs/architecture.md,
- * startup/).
+ * cache" and "node's compile cache instead" (npm run bench).
  *
  * Node's own compile cache (module.enableCompileCache) does the same, but
  * saves each file's code as it is compiled, before it runs: the functions
@@ -71,7 +70,7 @@ export function commandOf(args: readonly string[]): string {
  * other to compile its part every time. (A name that fits a run less well
  * costs only compiling: V8 checks the data whatever the name.) Saves 1.9
  * CPU ms of a list from config.json: under 2 ms alone, kept by the
- * judgement of the removed devices together (docs/architecture.md, startup/).
+ * judgement of the removed devices together (docs/architecture.md, "Start-up").
  */
 export function cacheName(args: readonly string[], env: NodeJS.ProcessEnv): string {
   const command = commandOf(args);

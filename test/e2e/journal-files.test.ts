@@ -13,7 +13,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ROOT, runCli, tempDir } from '../helpers/cli.js';
 import { rawServer, TOKEN, type RawServer } from '../helpers/servers.js';
 
-// Which files the deletion journal is written to (docs/commands.md, "The
+// Which files the deletion journal is written to (docs/scripting.md, "The
 // deletion journal"): never through a link in the state directory, never a
 // mode set on a file that is not the user's, never appended to a file that
 // is not a journal.

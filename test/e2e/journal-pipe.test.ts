@@ -7,7 +7,7 @@ import { spawnCli, tempDir, waitFor } from '../helpers/cli.js';
 import { rawServer, TOKEN, type RawServer } from '../helpers/servers.js';
 import { runCommand } from '../helpers/command.js';
 
-// A --journal-file that is a pipe (docs/commands.md, "The deletion
+// A --journal-file that is a pipe (docs/scripting.md, "The deletion
 // journal"): a reader that stops never makes the run unkillable, and no
 // record is more than the pipe takes whole.
 

@@ -6,7 +6,7 @@ import { runCommand } from '../helpers/command.js';
 import { rawServer, TOKEN, type RawServer } from '../helpers/servers.js';
 
 // A journal the run could not write is refused before anything is read,
-// listed, asked or sent (docs/commands.md, "The deletion journal"): the
+// listed, asked or sent (docs/scripting.md, "The deletion journal"): the
 // service sees no request at all, not even the GET /plants of a prune or of
 // a preview, and a person at a terminal is asked nothing.
 

@@ -6,7 +6,7 @@ import { runCli, spawnCli, tempDir, waitFor } from '../helpers/cli.js';
 import { rawServer, TOKEN, type RawServer } from '../helpers/servers.js';
 
 // A rollover never takes a file that a running run still writes
-// (docs/commands.md, "The deletion journal"): with a rollover size of one
+// (docs/scripting.md, "The deletion journal"): with a rollover size of one
 // byte (PLANTS_TEST_JOURNAL_ROLL_OVER_BYTES, docs/testing.md), every run rolls over.
 
 let dir: ReturnType<typeof tempDir>;

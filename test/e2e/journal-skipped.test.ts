@@ -7,7 +7,7 @@ import { rawServer, TOKEN, type RawServer } from '../helpers/servers.js';
 import type { JournalRecord } from '../../src/deletion/journal/read.js';
 import { runCommand } from '../helpers/command.js';
 
-// Every plant a run meant to delete is on record (docs/commands.md, "The
+// Every plant a run meant to delete is on record (docs/scripting.md, "The
 // deletion journal"): those it never sent as `skipped`, so that
 // `plants history <run> --result skipped,unknown --json | plants delete --stdin --yes` resumes it.
 

@@ -17,7 +17,7 @@ import { rawServer, TOKEN, type RawServer } from '../helpers/servers.js';
 import type { JournalRecord } from '../../src/deletion/journal/read.js';
 import { runCommand } from '../helpers/command.js';
 
-// The deletion journal (docs/commands.md, "The deletion journal"): every
+// The deletion journal (docs/scripting.md, "The deletion journal"): every
 // DELETE on record before it leaves and again when its outcome is known,
 // in an append-only JSON Lines file of the state directory.
 

@@ -80,11 +80,23 @@ describe('the npm package', () => {
         'completions/plants.bash',
         'completions/plants.fish',
         'docs/architecture.md',
-        'docs/choices.md',
         'docs/commands.md',
+        'docs/configuration.md',
+        'docs/decisions/0001-choices-where-the-interface-is-silent.md',
+        'docs/decisions/0002-protect-loosely-select-strictly.md',
+        'docs/decisions/0003-a-token-goes-only-to-its-origin.md',
+        'docs/decisions/0004-keyring-by-default-in-a-child-process.md',
+        'docs/decisions/0005-bundle-dependencies-into-dist.md',
+        'docs/decisions/0006-our-own-code-where-libraries-failed-our-tests.md',
+        'docs/decisions/0007-the-projects-own-nodejs-for-its-scripts.md',
+        'docs/decisions/0008-a-journal-record-before-each-delete.md',
+        'docs/decisions/README.md',
         'docs/performance.md',
         'docs/plans.md',
+        'docs/scripting.md',
+        'docs/security.md',
         'docs/testing.md',
+        'docs/troubleshooting.md',
         'dist/THIRD-PARTY-LICENSES.md',
         'dist/cli.cjs',
         'dist/plant-store-server.js',
@@ -115,7 +127,7 @@ describe('the npm package', () => {
     expect(pkg.private).toBeUndefined();
     expect((pkg.keywords as string[]).length).toBeGreaterThan(0);
     expect((pkg.scripts as Record<string, string>).prepack).toBe('npm run build');
-    // Everything is bundled into dist/ but the keyring binding, a native module (docs/choices.md).
+    // Everything is bundled into dist/ but the keyring binding, a native module (docs/decisions/0005).
     expect(Object.keys(pkg.dependencies as object)).toEqual(['@napi-rs/keyring']);
     // Every bundled package's license travels with it.
     const notices = readFileSync(join(ROOT, 'dist', 'THIRD-PARTY-LICENSES.md'), 'utf8');

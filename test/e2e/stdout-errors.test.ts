@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { JsonError } from '../helpers/cli.js';
 import { againstStore } from '../helpers/against-store.js';
 
-// stdout that cannot be written (docs/choices.md, "Failed writes"): /dev/full
+// stdout that cannot be written (docs/scripting.md): /dev/full
 // fails every write with ENOSPC, as a full disk does. One line naming the
 // failure, exit 1, code `output`; never "unexpected error" (a bug) nor exit 0.
 

@@ -834,7 +834,7 @@ describe('the exit code of every mix of results in one run', () => {
     kinds.filter((_, i) => ((bits + 1) >> i) & 1),
   );
 
-  /** The documented rule (README, "Exit codes of a bulk delete or prune"). */
+  /** The documented rule (docs/scripting.md, "Exit codes of a bulk run"). */
   function expectedExit(mix: Kind[], ignoreMissing: boolean): number {
     if (mix.length === 1) {
       if (mix[0] === 'refused') return 4;

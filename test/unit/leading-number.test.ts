@@ -5,7 +5,7 @@ import { idKey, idReadings, protectionMatcher } from '../../src/deletion/protect
 
 // An id rule protects the ids a service reads as that id when it parses the
 // number at the start (parseInt, Ruby's to_i as Rails finds records, PHP's
-// (int)): docs/choices.md, "Which ids are the same id".
+// (int)): docs/decisions/0002 and docs/commands.md.
 
 const protectedBy = (rule: string) => {
   const check = protectionMatcher({ ids: [rule], tags: [], names: [] });

@@ -14,7 +14,7 @@ import { waitForPipeReader } from './pipe-reader.js';
 import { formatBaseUrl, maskUrl } from '../../shared/url.js';
 import { randomUUID } from '../../shared/random.js';
 
-/** Where a delete or prune records what it sends (docs/commands.md, "The deletion journal"). */
+/** Where a delete or prune records what it sends (docs/scripting.md, "The deletion journal"). */
 export interface JournalChoice {
   /** The journal in the state directory: on unless --no-journal or PLANTS_JOURNAL=off. */
   journal: boolean;
