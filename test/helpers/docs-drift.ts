@@ -1,4 +1,5 @@
 import type { Command, Option } from 'commander';
+import { codeBlocks } from './markdown.js';
 
 // What docs/commands.md and the other pages say of the command tree, read
 // back and held against it (test/unit/docs-reference.test.ts): every command
@@ -142,11 +143,8 @@ function commandLines(line: string): string[][] {
 }
 
 /** The fenced code blocks of a page: their language and lines, continuation lines joined. */
-function codeBlocks(page: string): { language: string; lines: string[] }[] {
-  return [...page.matchAll(/^```(\w*)\n([\s\S]*?)^```$/gm)].map((match) => ({
-    language: match[1]!,
-    lines: match[2]!.replace(/\\\n/g, ' ').split('\n'),
-  }));
+function shellBlocks(page: string): { language: string; lines: string[] }[] {
+  return codeBlocks(page).map(({ lang, body }) => ({ language: lang, lines: body.replace(/\\\n/g, ' ').split('\n') }));
 }
 
 const SHELL = new Set(['console', 'sh', 'bash', 'shell', 'zsh', 'fish', 'yaml', 'yml']);
@@ -154,7 +152,7 @@ const SHELL = new Set(['console', 'sh', 'bash', 'shell', 'zsh', 'fish', 'yaml', 
 /** (b) The commands and flags named in a page's shell and console blocks that do not exist. */
 export function unknownInBlocks(page: string, program: Command): string[] {
   const problems: string[] = [];
-  for (const { language, lines } of codeBlocks(page)) {
+  for (const { language, lines } of shellBlocks(page)) {
     if (!SHELL.has(language)) continue;
     for (const line of lines) {
       // In a session, what follows `$ ` is typed; the rest is output.

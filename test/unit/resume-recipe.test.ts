@@ -1,8 +1,9 @@
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.js';
 import { inProcess } from '../helpers/in-process.js';
+import { docFiles } from '../helpers/markdown.js';
 
 // The recipe that resumes a stopped run is given wherever a page speaks of
 // resuming; each gives the same form: the run's plants read back as JSON (an
@@ -11,14 +12,6 @@ import { inProcess } from '../helpers/in-process.js';
 // `unknown` plant may have been deleted already.
 
 const { plants } = inProcess('resume-recipe-test-token');
-
-/** The pages a reader may find the recipe in: whichever of them exist. */
-function pages(): string[] {
-  const docs = readdirSync(join(ROOT, 'docs'), { recursive: true, encoding: 'utf8' })
-    .filter((file) => file.endsWith('.md'))
-    .map((file) => join('docs', file));
-  return ['README.md', 'CHANGELOG.md', ...docs].filter((file) => existsSync(join(ROOT, file))).sort();
-}
 
 /**
  * Every `plants history … | … plants delete …` pipeline in `text`: each line
@@ -90,7 +83,7 @@ describe('finding and judging recipes', () => {
 });
 
 describe('the recipe that resumes a run', () => {
-  it.each(pages())('in %s, every one reads JSON and takes a 404 for success', (file) => {
+  it.each(docFiles(ROOT))('in %s, every one reads JSON and takes a 404 for success', (file) => {
     for (const recipe of pipelines(readFileSync(join(ROOT, file), 'utf8'))) {
       expect(wrongWith(recipe), `${file}: ${recipe}`).toEqual([]);
     }
