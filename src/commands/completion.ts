@@ -107,8 +107,8 @@ function lookUp(ctx: Context, onContext: (lookup: Context) => void): ValueSource
         description: shownUrl(store.get(value, 'base-url') ?? ''),
       }));
     }
-    // No token command is run and no keyring opened for a Tab press: ids are offered only with a token at hand.
-    const lookup = ctx.withFlags({ ...flags, timeout: LOOKUP_TIMEOUT_SECONDS, retries: 0 }, { tokenAtHand: true });
+    // A Tab press never prompts: no token command is run, and the keyring is read only where it is unlocked.
+    const lookup = ctx.withFlags({ ...flags, timeout: LOOKUP_TIMEOUT_SECONDS, retries: 0 }, { quiet: true });
     onContext(lookup);
     const plants = await (await lookup.client()).listPlants();
     return plants.flatMap((plant) => {
