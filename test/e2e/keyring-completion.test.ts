@@ -1,4 +1,5 @@
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { againstStore } from '../helpers/against-store.js';
@@ -90,5 +91,32 @@ describe('plants __complete with a token command', () => {
     const r = await completeDelete({});
     expect(r).toMatchObject({ code: 0, stdout: '', stderr: '' });
     expect(existsSync(marker)).toBe(false);
+  });
+});
+
+describe.skipIf(process.platform !== 'linux')('plants __complete with a session bus that never answers', () => {
+  it('gives up within its own short bound, not PLANTS_KEYRING_TIMEOUT: no ids', async () => {
+    const socket = join(setup.dir.path, 'silent-bus');
+    const held: Socket[] = [];
+    const silent = createServer((connection) => held.push(connection));
+    await new Promise<void>((resolve) => silent.listen(socket, resolve));
+    try {
+      writeFileSync(
+        join(setup.dir.path, 'config.json'),
+        JSON.stringify({ profiles: { default: { 'token-keyring': new URL(setup.store.url).origin } } }),
+        { mode: 0o600 },
+      );
+      const r = await completeDelete({
+        PLANTS_KEYRING: undefined,
+        PLANTS_KEYRING_TIMEOUT: '60',
+        DBUS_SESSION_BUS_ADDRESS: `unix:path=${socket}`,
+      });
+      expect(r).toMatchObject({ code: 0, stdout: '', stderr: '' });
+      expect(held.length).toBe(1);
+      expect(r.ms).toBeLessThan(10_000);
+    } finally {
+      for (const connection of held) connection.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
   });
 });
