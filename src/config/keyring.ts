@@ -131,6 +131,8 @@ interface CallResult {
   message?: string;
 }
 
+type Operation = 'get' | 'set' | 'delete';
+
 /** Children still running when this process ends are ended with it (a cancelled CI job, Ctrl-C). */
 const running = new Set<ChildProcess>();
 let exitHook = false;
@@ -183,8 +185,6 @@ function call(env: Env, op: Operation, account: string, input: string, limitMs: 
     });
   });
 }
-
-type Operation = 'get' | 'set' | 'delete';
 
 /** A keyring call's answer, or the error it calls for. */
 async function answer(env: Env, op: Operation, account: string, limitMs: number, input = '') {
