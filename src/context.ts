@@ -71,7 +71,7 @@ export interface Context {
    * A context like this one with other global flags, and its own config and
    * client (completion looks up with a short timeout). Close it too.
    */
-  withFlags(flags: GlobalFlags, options?: { tokenAtHand?: boolean }): Context;
+  withFlags(flags: GlobalFlags, options?: { quiet?: boolean }): Context;
   /**
    * A context like this one for this token and base URL, apart from any
    * profile (auth login checks a token before it keeps it, perhaps in a
@@ -101,11 +101,12 @@ export interface ContextOptions {
   /** The token, instead of looking it up (withToken). */
   token?: ResolvedToken;
   /**
-   * Only a token at hand (the environment, the config file): no token
-   * command is run and the keyring is not opened (completion: it must not
-   * prompt, wait, or load the binding). Default: any store.
+   * Only a token read without prompting or waiting (completion): the
+   * environment, the config file, the OS keyring where it is unlocked (read
+   * by openQuietKeyring, within a short bound, without the binding on
+   * Linux); no token command is run (it may prompt). Default: any store.
    */
-  tokenAtHand?: boolean;
+  quiet?: boolean;
 }
 
 /**
@@ -145,14 +146,17 @@ function once<T>(make: () => T): () => T {
 
 /**
  * How a token kept outside the config file is read: the OS keyring, a token
- * command; with `tokenAtHand`, neither (completion must not prompt, wait,
- * or load the keyring's binding).
+ * command; with `quiet`, the keyring only where it cannot prompt, and no
+ * command (completion must not prompt or wait).
  */
 function tokenReadersFor(options: ContextOptions, baseUrl: TokenReaders['baseUrl']): TokenReaders {
   const { io, env } = options;
-  if (options.tokenAtHand) {
-    const notAtHand = (what: string) => Promise.reject(new AuthError(`${what} is not used here`));
-    return { keyring: () => notAtHand('the OS keyring'), command: () => notAtHand('a token command'), baseUrl };
+  if (options.quiet) {
+    return {
+      keyring: once(async () => (await import('./config/quiet-keyring.js')).openQuietKeyring(env)),
+      command: () => Promise.reject(new AuthError('a token command is not run here: it may prompt')),
+      baseUrl,
+    };
   }
   return {
     keyring: once(() => (options.keyring ?? openKeyring)(env)),

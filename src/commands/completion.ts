@@ -16,13 +16,20 @@ interface CompletionOptions {
 
 type CompletionRunner = (options: CompletionOptions, ctx: Context) => Promise<void> | void;
 
+/** Which profiles get plant ids: those whose token is read without a prompt (see lookUp). */
+const PLANT_IDS = `Plant ids:
+  plants delete <Tab> offers ids when the token is in PLANTS_TOKEN, the config
+  file, or an unlocked OS keyring (Linux, Windows). Completion never prompts:
+  a locked keyring, the macOS Keychain or a token command gives no ids.
+`;
+
 export function completionCommand(ctx: Context, run: CompletionRunner = runCompletion): Command {
   return new Command('completion')
     .description('Print the shell completion script for bash, zsh or fish')
     .addArgument(new Argument('<shell>', 'the shell').choices(SHELLS))
     .addHelpText(
       'after',
-      `\n${INSTALL}${examples('plants completion bash > ~/.local/share/bash-completion/completions/plants')}`,
+      `\n${INSTALL}\n${PLANT_IDS}${examples('plants completion bash > ~/.local/share/bash-completion/completions/plants')}`,
     )
     .action(async (shell: Shell) => {
       await run({ shell }, ctx);
@@ -107,8 +114,8 @@ function lookUp(ctx: Context, onContext: (lookup: Context) => void): ValueSource
         description: shownUrl(store.get(value, 'base-url') ?? ''),
       }));
     }
-    // No token command is run and no keyring opened for a Tab press: ids are offered only with a token at hand.
-    const lookup = ctx.withFlags({ ...flags, timeout: LOOKUP_TIMEOUT_SECONDS, retries: 0 }, { tokenAtHand: true });
+    // A Tab press never prompts: no token command is run, and the keyring is read only where it is unlocked.
+    const lookup = ctx.withFlags({ ...flags, timeout: LOOKUP_TIMEOUT_SECONDS, retries: 0 }, { quiet: true });
     onContext(lookup);
     const plants = await (await lookup.client()).listPlants();
     return plants.flatMap((plant) => {

@@ -131,11 +131,13 @@ interface CallResult {
   message?: string;
 }
 
+type Operation = 'get' | 'set' | 'delete';
+
 /** Children still running when this process ends are ended with it (a cancelled CI job, Ctrl-C). */
 const running = new Set<ChildProcess>();
 let exitHook = false;
 
-function call(env: Env, op: 'get' | 'set' | 'delete', account: string, input = ''): Promise<CallResult> {
+function call(env: Env, op: Operation, account: string, input: string, limitMs: number): Promise<CallResult> {
   let path: string;
   try {
     path = bindingPath();
@@ -162,7 +164,6 @@ function call(env: Env, op: 'get' | 'set' | 'delete', account: string, input = '
   child.stdin.end(input);
   let out = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-  const limitMs = keyringTimeoutMs(env);
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
@@ -186,8 +187,8 @@ function call(env: Env, op: 'get' | 'set' | 'delete', account: string, input = '
 }
 
 /** A keyring call's answer, or the error it calls for. */
-async function answer(env: Env, op: 'get' | 'set' | 'delete', account: string, input?: string) {
-  const result = await call(env, op, account, input);
+async function answer(env: Env, op: Operation, account: string, limitMs: number, input = '') {
+  const result = await call(env, op, account, input, limitMs);
   if (result.stage === 'open') throw new KeyringUnavailable(keyringReason(result.message));
   if (result.stage === 'call') {
     const reason = keyringReason(result.message);
@@ -218,20 +219,23 @@ export function keyringRequired(env: Env): boolean {
  * the session bus. On Linux only the Secret Service is used: the binding's
  * fallback, the kernel's keyutils keyring, forgets everything at reboot.
  * A keyring that is there but fails a call (locked, a dismissed unlock
- * prompt, no answer in time) is a KeyringFailure.
+ * prompt, no answer in time) is a KeyringFailure. Each call may take
+ * `timeoutMs`, by default PLANTS_KEYRING_TIMEOUT.
  */
 // eslint-disable-next-line @typescript-eslint/require-await -- async so that a bad PLANTS_KEYRING rejects, as every reason does
-export async function openKeyring(env: Env): Promise<Keyring> {
+export async function openKeyring(env: Env, { timeoutMs }: { timeoutMs?: number } = {}): Promise<Keyring> {
   if (keyringOff(env)) throw new KeyringUnavailable('PLANTS_KEYRING=off', { turnedOff: true });
+  // Read at each call: a bad PLANTS_KEYRING_TIMEOUT fails the call, as it always has.
+  const limitMs = () => timeoutMs ?? keyringTimeoutMs(env);
   return {
     name: platformName(),
     get: async (account) => {
-      const value = await answer(env, 'get', account);
+      const value = await answer(env, 'get', account, limitMs());
       return typeof value === 'string' ? value : null;
     },
     set: async (account, token) => {
-      await answer(env, 'set', account, token);
+      await answer(env, 'set', account, limitMs(), token);
     },
-    delete: async (account) => (await answer(env, 'delete', account)) === true,
+    delete: async (account) => (await answer(env, 'delete', account, limitMs())) === true,
   };
 }

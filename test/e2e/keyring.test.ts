@@ -157,6 +157,8 @@ describe.skipIf(process.platform !== 'linux')(
       ['--version', ['--version'], {}],
       ['completion', ['completion', 'bash'], {}],
       ['a completion lookup', ['__complete', '--', 'de'], {}],
+      // Completion reads the Secret Service itself, never through the binding (which may prompt).
+      ['an id lookup for the keyring profile', ['__complete', '--', 'delete', ''], { PLANTS_TOKEN: undefined }],
       ['a run with PLANTS_TOKEN', ['list'], {}],
     ])('%s does not load it', async (_what, args, more) => {
       keyringProfile();

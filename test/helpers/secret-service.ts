@@ -1,12 +1,15 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { openBus, sessionBusSocket, type MethodCall } from '../../src/config/dbus.js';
+import type { DBusValue } from '../../src/config/dbus-wire.js';
 
 /**
  * A real Secret Service of the test's own: a private D-Bus session bus and
  * GNOME Keyring on it, its keyrings under the test's directory, unlocked
  * with a password of its own. Nothing reaches the user's session or
- * keyring. Needs Debian's dbus, gnome-keyring and libsecret-tools (.ci/run
+ * keyring, nor a screen: its unlock prompter is a script that counts the
+ * prompts asked for and dismisses them. Needs Debian's dbus, gnome-keyring and libsecret-tools (.ci/run
  * installs them); `missing()` says what is not there.
  */
 
@@ -26,6 +29,12 @@ export interface SecretService {
   env: Record<string, string>;
   /** `secret-tool` on this bus: its stdout, or null when it fails. */
   secretTool(args: string[], input?: string): string | null;
+  /** Lock the default keyring, as a screen lock does (locking never prompts). */
+  lock(): Promise<void>;
+  /** Whether the default keyring is locked. */
+  locked(): Promise<boolean>;
+  /** How many unlock prompts GNOME Keyring has asked for. */
+  prompts(): number;
   close(): Promise<void>;
 }
 
@@ -66,13 +75,51 @@ function firstLine(child: ChildProcess, what: string, deadlineMs = 15_000): Prom
   });
 }
 
+/**
+ * A stand-in for GNOME Keyring's unlock prompter (gcr-prompter), which the
+ * bus starts (from the bus's XDG_DATA_HOME) when a prompt is asked for: it
+ * writes a line to `asked` and exits, which dismisses the prompt.
+ */
+function installPrompter(home: string, asked: string): void {
+  const script = join(home, 'prompter.sh');
+  writeFileSync(
+    script,
+    `#!/bin/sh
+echo asked >> '${asked}'
+exit 1
+`,
+    { mode: 0o700 },
+  );
+  const services = join(home, 'data', 'dbus-1', 'services');
+  mkdirSync(services, { recursive: true });
+  writeFileSync(
+    join(services, 'org.gnome.keyring.SystemPrompter.service'),
+    `[D-BUS Service]\nName=org.gnome.keyring.SystemPrompter\nExec=${script}\n`,
+  );
+}
+
+/** One Secret Service call on the bus at `address`. */
+async function secretsCall(address: string, call: Omit<MethodCall, 'destination'>): Promise<DBusValue[]> {
+  const stop = new AbortController();
+  try {
+    const bus = await openBus(sessionBusSocket({ DBUS_SESSION_BUS_ADDRESS: address })!, stop.signal);
+    return await bus.call({ destination: 'org.freedesktop.secrets', ...call });
+  } finally {
+    stop.abort();
+  }
+}
+
 export async function startSecretService(dir: string): Promise<SecretService> {
   const home = join(dir, 'keyring-home');
   mkdirSync(home, { recursive: true, mode: 0o700 });
+  const asked = join(dir, 'prompts-asked');
+  installPrompter(home, asked);
   const bus = spawn(
     'dbus-daemon',
     ['--session', '--nofork', '--print-address=1', `--address=unix:path=${join(dir, 'bus')}`],
+    // Its XDG_DATA_HOME holds the prompter's service file, found before the system's.
     {
+      env: { PATH: process.env.PATH, HOME: home, XDG_DATA_HOME: join(home, 'data') },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
@@ -108,6 +155,27 @@ export async function startSecretService(dir: string): Promise<SecretService> {
       const r = spawnSync('secret-tool', args, { env: daemonEnv, input: input ?? '', encoding: 'utf8' });
       return r.status === 0 ? r.stdout : null;
     },
+    async lock() {
+      const service = { path: '/org/freedesktop/secrets', interface: 'org.freedesktop.Secret.Service' };
+      const [collection] = await secretsCall(address, {
+        ...service,
+        member: 'ReadAlias',
+        signature: 's',
+        body: ['default'],
+      });
+      await secretsCall(address, { ...service, member: 'Lock', signature: 'ao', body: [[collection!]] });
+    },
+    async locked() {
+      const [locked] = await secretsCall(address, {
+        path: '/org/freedesktop/secrets/aliases/default',
+        interface: 'org.freedesktop.DBus.Properties',
+        member: 'Get',
+        signature: 'ss',
+        body: ['org.freedesktop.Secret.Collection', 'Locked'],
+      });
+      return (locked as { value: boolean }).value;
+    },
+    prompts: () => (existsSync(asked) ? readFileSync(asked, 'utf8').split('\n').length - 1 : 0),
     close: () =>
       new Promise((resolve) => {
         // The keyring daemon leaves when its bus does.
