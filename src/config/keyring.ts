@@ -4,7 +4,7 @@ import { parseTimeout } from '../shared/values.js';
 import { fromVariable, switchedOff, switchSetting } from './variables.js';
 
 /**
- * The OS keyring, through @napi-rs/keyring (docs/choices.md, "Where the
+ * The OS keyring, through @napi-rs/keyring (docs/decisions/0004, docs/configuration.md "Where the
  * token is kept"): macOS Keychain, Windows Credential Manager, the Secret
  * Service on Linux (GNOME Keyring, KWallet, KeePassXC). Loaded only by a run
  * that reads or writes a token there: the native module stays off every
