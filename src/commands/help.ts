@@ -133,7 +133,7 @@ Exit codes:
        missing; prompt declined), a cap or protection, a plan's checks,
        a journal that cannot be written
   3    not found (delete of an id the service does not have;
-       api: a 404 or 410 to one resource)
+       api: a 404 with the Error object, or a 410, to one resource)
   4    authentication (401/403 from the service, or no token)
   5    apply: a planned plant changed since the plan, so it was not deleted
   129  stopped by SIGHUP (a closed terminal), as by Ctrl-C
