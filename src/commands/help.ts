@@ -129,10 +129,11 @@ Exit codes:
   0    success
   1    the request failed (service error, network, bad response);
        config get of an unset key; the output could not be written (a full disk)
-  2    usage error (bad flag, argument or configuration; --yes missing;
-       prompt declined)
+  2    refused: a usage error (bad flag, argument or configuration; --yes
+       missing; prompt declined), a cap or protection, a plan's checks,
+       a journal that cannot be written
   3    not found (delete of an id the service does not have;
-       api: a 404 or 410 to one resource)
+       api: a 404 with the Error object, or a 410, to one resource)
   4    authentication (401/403 from the service, or no token)
   5    apply: a planned plant changed since the plan, so it was not deleted
   129  stopped by SIGHUP (a closed terminal), as by Ctrl-C

@@ -120,7 +120,7 @@ const API_HELP =
   `
 Rules:
   path     joined to the base URL, its path prefix kept; a full URL only on the base URL's origin
-  exit     0 for a 2xx; otherwise the body is still printed on stdout, and the code is 4 for 401/403, 3 for a 404 with the service's Error object to a GET or DELETE of one resource (/plants/7), 1 otherwise
+  exit     0 for a 2xx; otherwise the body is still printed on stdout, and the code is 4 for 401/403, 3 for a 404 with the service's Error object, or a 410, to a GET, HEAD or DELETE of one resource (/plants/7), 1 otherwise
   retries  only for GET, HEAD, PUT, DELETE and OPTIONS: a POST or PATCH is never sent twice
   DELETE   recorded in the deletion journal (plants history), never redirected; the profile's protections hold for a path ending in /plants/<id> (under any prefix, read as a server reads it), and a DELETE of /plants is refused when the profile has any; another method asking for a DELETE (X-HTTP-Method-Override, _method=DELETE) is checked and recorded as one
   bodies   streamed: a response of any size, and an --input file, pass through in bounded memory; the token is masked in UTF-16 bodies too
