@@ -1,7 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openBus, sessionBusSocket, type MethodCall } from '../../src/config/dbus.js';
+import type { MethodCall } from '../../src/config/dbus.js';
 import type { DBusValue } from '../../src/config/dbus-wire.js';
 
 /**
@@ -100,6 +100,9 @@ exit 1
 
 /** One Secret Service call on the bus at `address`. */
 async function secretsCall(address: string, call: Omit<MethodCall, 'destination'>): Promise<DBusValue[]> {
+  // Loaded when called: the bench (scripts/bench.js) imports this file under plain Node.js, where
+  // src/'s .js specifiers do not lead to its .ts files; it never locks the keyring.
+  const { openBus, sessionBusSocket } = await import('../../src/config/dbus.js');
   const stop = new AbortController();
   try {
     const bus = await openBus(sessionBusSocket({ DBUS_SESSION_BUS_ADDRESS: address })!, stop.signal);
