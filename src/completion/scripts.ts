@@ -93,9 +93,9 @@ export function completionScript(shell: Shell): string {
 
 /** Where each shell looks for the file, and how to load it; shown by `plants completion --help`. */
 export const INSTALL = `Install:
-  bash  plants completion bash > ~/.local/share/bash-completion/completions/plants
-        (or add  source <(plants completion bash)  to ~/.bashrc)
-  zsh   plants completion zsh > "\${fpath[1]}/_plants"
-        (any directory on $fpath, before compinit runs; then start a new shell)
-  fish  plants completion fish > ~/.config/fish/completions/plants.fish
+  plants completion bash > ~/.local/share/bash-completion/completions/plants
+      (bash; or add  source <(plants completion bash)  to ~/.bashrc)
+  plants completion zsh > "\${fpath[1]}/_plants"
+      (zsh: any directory on $fpath, before compinit runs; then a new shell)
+  plants completion fish > ~/.config/fish/completions/plants.fish
 `;
