@@ -1,10 +1,9 @@
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { againstStore } from '../helpers/against-store.js';
-import { tempDir, tokenLeak, type CliResult } from '../helpers/cli.js';
-import { secretServiceMissing, startSecretService, type SecretService } from '../helpers/secret-service.js';
+import { tokenLeak, type CliResult } from '../helpers/cli.js';
+import { describeWithSecretService, withSilentBus } from '../helpers/secret-service-suite.js';
 import { TOKEN } from '../helpers/servers.js';
 
 /**
@@ -15,7 +14,6 @@ import { TOKEN } from '../helpers/servers.js';
  */
 const setup = againstStore({ seed: 3 });
 const { plants } = setup;
-const missing = secretServiceMissing();
 const IDS = '1\tMonstera deliciosa\n2\tFicus lyrata\n3\tSansevieria trifasciata\n';
 
 /** Completion's answer for `plants delete <Tab>`, with the time it took; the token never in it. */
@@ -26,21 +24,10 @@ async function completeDelete(env: Record<string, string | undefined>): Promise<
   return { ...r, ms: Date.now() - started };
 }
 
-describe.skipIf((missing !== undefined && !process.env.CI) || process.platform !== 'linux')(
-  `plants __complete with the token in a real Secret Service${missing ? ` (skipped: ${missing})` : ''}`,
-  () => {
-    let service: SecretService;
-    let dir: ReturnType<typeof tempDir>;
-    beforeEach(async () => {
-      // Each test its own: a locked keyring cannot be unlocked again without a prompt.
-      dir = tempDir('plants-keyring-completion-');
-      service = await startSecretService(dir.path);
-    });
-    afterEach(async () => {
-      await service?.close();
-      dir?.remove();
-    });
-    const keyringEnv = () => ({ PLANTS_KEYRING: undefined, PLANTS_TOKEN: undefined, ...service.env });
+describeWithSecretService(
+  'plants __complete with the token in a real Secret Service',
+  (suite) => {
+    const { keyringEnv } = suite;
     const login = async () => {
       const r = await plants(['auth', 'login', '--with-token'], { env: keyringEnv(), input: TOKEN });
       expect(r, r.stderr).toMatchObject({ code: 0, stderr: '' });
@@ -50,30 +37,32 @@ describe.skipIf((missing !== undefined && !process.env.CI) || process.platform !
       await login();
       const r = await completeDelete(keyringEnv());
       expect(r).toMatchObject({ code: 0, stdout: IDS, stderr: '' });
-      expect(service.prompts()).toBe(0);
+      expect(suite.service.prompts()).toBe(0);
     });
 
     it('offers nothing when the keyring is locked, and neither prompts nor unlocks it', async () => {
       await login();
-      await service.lock();
+      await suite.service.lock();
       const r = await completeDelete(keyringEnv());
       expect(r).toMatchObject({ code: 0, stdout: '', stderr: '' });
       expect(r.ms).toBeLessThan(5000);
-      expect(service.prompts()).toBe(0);
-      expect(await service.locked()).toBe(true);
+      expect(suite.service.prompts()).toBe(0);
+      expect(await suite.service.locked()).toBe(true);
       // A command that needs the token does prompt: the prompter counts it.
       expect((await plants(['list'], { env: keyringEnv() })).code).toBe(4);
-      expect(service.prompts()).toBe(1);
+      expect(suite.service.prompts()).toBe(1);
     });
 
     it('offers nothing, quickly, when the item is not there', async () => {
       await login();
-      service.secretTool(['clear', 'service', 'plants']);
+      suite.service.secretTool(['clear', 'service', 'plants']);
       const r = await completeDelete(keyringEnv());
       expect(r).toMatchObject({ code: 0, stdout: '', stderr: '' });
-      expect(service.prompts()).toBe(0);
+      expect(suite.service.prompts()).toBe(0);
     });
   },
+  // Each test its own: a locked keyring cannot be unlocked again without a prompt.
+  { perTest: true },
 );
 
 describe('plants __complete with a token command', () => {
@@ -96,11 +85,7 @@ describe('plants __complete with a token command', () => {
 
 describe.skipIf(process.platform !== 'linux')('plants __complete with a session bus that never answers', () => {
   it('gives up within its own short bound, not PLANTS_KEYRING_TIMEOUT: no ids', async () => {
-    const socket = join(setup.dir.path, 'silent-bus');
-    const held: Socket[] = [];
-    const silent = createServer((connection) => held.push(connection));
-    await new Promise<void>((resolve) => silent.listen(socket, resolve));
-    try {
+    await withSilentBus(setup.dir.path, async (address, connections) => {
       writeFileSync(
         join(setup.dir.path, 'config.json'),
         JSON.stringify({ profiles: { default: { 'token-keyring': new URL(setup.store.url).origin } } }),
@@ -109,14 +94,11 @@ describe.skipIf(process.platform !== 'linux')('plants __complete with a session 
       const r = await completeDelete({
         PLANTS_KEYRING: undefined,
         PLANTS_KEYRING_TIMEOUT: '60',
-        DBUS_SESSION_BUS_ADDRESS: `unix:path=${socket}`,
+        DBUS_SESSION_BUS_ADDRESS: address,
       });
       expect(r).toMatchObject({ code: 0, stdout: '', stderr: '' });
-      expect(held.length).toBe(1);
+      expect(connections()).toBe(1);
       expect(r.ms).toBeLessThan(10_000);
-    } finally {
-      for (const connection of held) connection.destroy();
-      await new Promise((resolve) => silent.close(resolve));
-    }
+    });
   });
 });
